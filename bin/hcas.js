@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// Entry point of the `hcas` command. TypeScript sources run through tsx's loader, so there is no
+// separate compile step that could leave a stale build behind.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/cli/main.ts');
+process.exitCode = await main(process.argv);
