@@ -1,0 +1,64 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * The tables of `dist-api/hcas.sqlite` that the API reads (docs/schema.md describes each column).
+ * Indexes are created after the bulk load, in `createIndexes`, because building them once is faster.
+ */
+export const SCHEMA_SQL = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE score_types (id INTEGER PRIMARY KEY, name TEXT NOT NULL, slug TEXT NOT NULL UNIQUE, description TEXT NOT NULL);
+CREATE TABLE zips (
+  zip_code TEXT PRIMARY KEY, state TEXT NOT NULL, state_name TEXT NOT NULL, city TEXT NOT NULL,
+  county_fips TEXT, cbsa_code TEXT, urban_rural_code INTEGER, latitude REAL NOT NULL, longitude REAL NOT NULL,
+  land_sqmi REAL, population INTEGER, kd_index INTEGER NOT NULL UNIQUE
+) WITHOUT ROWID;
+CREATE TABLE health_scores (
+  id INTEGER PRIMARY KEY, zip_code TEXT NOT NULL, score_type_id INTEGER NOT NULL, state TEXT NOT NULL,
+  healthscore INTEGER NOT NULL, people_score INTEGER NOT NULL, provider_score INTEGER NOT NULL,
+  hospital_score INTEGER NOT NULL, travel_score INTEGER NOT NULL, label TEXT NOT NULL, grade TEXT NOT NULL, color TEXT NOT NULL
+);
+CREATE TABLE states (
+  state_code TEXT PRIMARY KEY, state_name TEXT NOT NULL, zip_count INTEGER NOT NULL,
+  avg_healthscore INTEGER NOT NULL, avg_healthscore_exact REAL NOT NULL, label TEXT NOT NULL, grade TEXT NOT NULL, color TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE kdtree (name TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE census (zip_code TEXT NOT NULL, measure TEXT NOT NULL, value REAL, source TEXT NOT NULL, PRIMARY KEY (zip_code, measure)) WITHOUT ROWID;
+CREATE TABLE zip_access (
+  zip_code TEXT PRIMARY KEY, nearest_hospital_miles REAL, nearest_hospital_id INTEGER, nearest_primary_care_miles REAL,
+  hospitals_within_10_miles INTEGER NOT NULL, primary_care_within_10_miles INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE providers (
+  npi TEXT PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, credential TEXT NOT NULL, gender TEXT NOT NULL,
+  primary_taxonomy TEXT, primary_specialty TEXT NOT NULL, telehealth INTEGER NOT NULL,
+  address TEXT NOT NULL, city TEXT NOT NULL, state TEXT NOT NULL, zip_code TEXT NOT NULL, zcta TEXT, phone TEXT NOT NULL,
+  medical_school TEXT, residency TEXT, graduation_year INTEGER, facility_names TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE facilities (
+  id INTEGER PRIMARY KEY, facility_name TEXT NOT NULL, facility_type TEXT NOT NULL, address TEXT NOT NULL,
+  city_name TEXT NOT NULL, state_code TEXT NOT NULL, state_name TEXT NOT NULL, zip_code TEXT, zcta TEXT,
+  latitude REAL, longitude REAL, location_precision TEXT NOT NULL, facility_rating INTEGER, emergency_services INTEGER NOT NULL,
+  telehealth INTEGER NOT NULL, phone_number TEXT NOT NULL, website TEXT NOT NULL, staffed_beds INTEGER,
+  provider_count INTEGER NOT NULL, ccn TEXT, sources TEXT NOT NULL
+);
+`;
+
+export const INDEX_SQL = `
+CREATE UNIQUE INDEX health_scores_zip ON health_scores (score_type_id, zip_code);
+CREATE INDEX health_scores_state ON health_scores (score_type_id, state, healthscore);
+CREATE INDEX health_scores_score ON health_scores (score_type_id, healthscore);
+CREATE INDEX zips_state_city ON zips (state, city);
+CREATE INDEX providers_state ON providers (state, last_name, first_name);
+CREATE INDEX providers_zip ON providers (zip_code);
+CREATE INDEX providers_taxonomy ON providers (primary_taxonomy);
+CREATE INDEX facilities_state ON facilities (state_code);
+`;
+
+/** Creates every table in an empty database. */
+export function createSchema(db: Database.Database): void {
+  db.exec(SCHEMA_SQL);
+}
+
+/** Creates the read indexes once the tables are loaded. */
+export function createIndexes(db: Database.Database): void {
+  db.exec(INDEX_SQL);
+}

@@ -1,0 +1,18 @@
+/** A build failure whose message tells the data engineer what to fix; the CLI prints it without a stack. */
+export class BuildError extends Error {
+  override name = 'BuildError';
+}
+
+/** Thrown by a layout's row parser: the row is written to the rejects file with this reason. */
+export class RowReject extends Error {
+  override name = 'RowReject';
+  constructor(reason: string, readonly kind: RejectKind = 'invalid') {
+    super(reason);
+  }
+}
+
+/**
+ * Why a row did not land. Only `invalid` rows count toward the reject ratio: `excluded` rows are valid
+ * but outside what we score (organisations, non-US), `superseded` rows were replaced by a later row.
+ */
+export type RejectKind = 'invalid' | 'excluded' | 'superseded';

@@ -1,0 +1,134 @@
+import type Database from 'better-sqlite3';
+import { BuildError, RowReject } from '../errors.ts';
+import type { Manifest, SourceSpec } from '../manifest.ts';
+import { LAYOUTS } from '../layouts/index.ts';
+import { acsMeasures, type GazetteerRow } from '../layouts/census.ts';
+import type { AcsRow } from '../layouts/census.ts';
+import type { CountyCbsaRow, CountyUrbanRuralRow, ZctaCountyRow, ZipCityRow, ZipRucaRow, ZipZctaRow } from '../layouts/crosswalks.ts';
+import type { FacilityRow } from '../layouts/facilities.ts';
+import type { PlacesRow } from '../layouts/places.ts';
+import type { ClinicianRow, ProviderRow, TaxonomyRow } from '../layouts/providers.ts';
+import type { Layout } from '../layouts/types.ts';
+import { ProviderStage } from '../emit/stage.ts';
+import { ingestSource, type RowSink } from './source.ts';
+import type { Reconciler } from './reconcile.ts';
+
+/** A census value with the source it came from, so the census endpoint can state its vintage. */
+export interface SourcedValue {
+  value: number | null;
+  source: string;
+}
+
+/** Everything read from the raw files except providers, which are staged in the output database. */
+export interface Ingested {
+  zctas: Map<string, GazetteerRow>;
+  census: Map<string, Map<string, SourcedValue>>;
+  zipToZcta: Map<string, ZipZctaRow>;
+  zipCity: Map<string, ZipCityRow>;
+  zctaCounties: Map<string, ZctaCountyRow[]>;
+  countyCbsa: Map<string, CountyCbsaRow>;
+  countyUrbanRural: Map<string, number>;
+  zctaRuca: Map<string, number>;
+  taxonomy: Map<string, TaxonomyRow>;
+  places: Map<string, Record<string, number | null>>;
+  facilities: FacilityRow[];
+  /** Source keys per layout, in manifest order (for vintages and precedence). */
+  sourcesByLayout: Map<string, SourceSpec[]>;
+}
+
+/** The order layouts are read in: crosswalks before the providers that are mapped through them. */
+const LAYOUT_ORDER = [
+  'gazetteer_zcta', 'zip_zcta', 'zip_city', 'zcta_county', 'county_cbsa', 'county_urban_rural', 'zip_ruca',
+  'acs_zcta', 'places_zcta', 'nucc_taxonomy', 'cms_hospitals', 'hifld_hospitals', 'covidcaremap_hospitals', 'hrsa_sites',
+  'nppes', 'nppes_flat', 'doctors_clinicians',
+];
+
+/** Reads every manifest source into memory (or, for providers, into staging tables of `db`). */
+export async function ingestAll(manifest: Manifest, db: Database.Database, reconciler: Reconciler, log: (line: string) => void): Promise<Ingested> {
+  const data: Ingested = {
+    zctas: new Map(), census: new Map(), zipToZcta: new Map(), zipCity: new Map(), zctaCounties: new Map(),
+    countyCbsa: new Map(), countyUrbanRural: new Map(), zctaRuca: new Map(), taxonomy: new Map(), places: new Map(),
+    facilities: [], sourcesByLayout: new Map(),
+  };
+  if (!manifest.sources.some((s) => s.layout === 'gazetteer_zcta')) {
+    throw new BuildError(`manifest ${manifest.file} names no source with layout gazetteer_zcta: the ZCTA Gazetteer defines the ZIP codes to score. Add one under "sources".`);
+  }
+  const stage = new ProviderStage(db);
+  stage.onSuperseded = (sourceKey, line, npi) => {
+    const tally = reconciler.tallies.get(sourceKey)!;
+    tally.landed--;
+    reconciler.reject(tally, line, `NPI ${npi} appears again later; the later row was kept`, 'superseded');
+  };
+  const ordered = [...manifest.sources].sort((a, b) => LAYOUT_ORDER.indexOf(a.layout) - LAYOUT_ORDER.indexOf(b.layout));
+  for (const spec of ordered) {
+    const list = data.sourcesByLayout.get(spec.layout) ?? [];
+    list.push(spec);
+    data.sourcesByLayout.set(spec.layout, list);
+    const started = Date.now();
+    const tally = await ingestOne(spec, data, stage);
+    log(`  ${spec.key.padEnd(24)} ${String(tally.read).padStart(9)} read ${String(tally.landed).padStart(9)} landed ${String(tally.rejected).padStart(8)} rejected  ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  }
+  stage.finish();
+  return data;
+
+  function ingestOne(spec: SourceSpec, data: Ingested, stage: ProviderStage) {
+    const run = <Row>(sink: RowSink<Row>, extraFields: string[] = []) =>
+      ingestSource(spec, LAYOUTS.get(spec.layout) as Layout<Row>, sink, reconciler, extraFields);
+    const zctaOfZip = (zip: string): string | null => data.zipToZcta.get(zip)?.zcta ?? (data.zctas.has(zip) ? zip : null);
+    switch (spec.layout) {
+      case 'gazetteer_zcta':
+        return run<GazetteerRow>((row) => {
+          if (data.zctas.has(row.zcta)) throw new RowReject(`ZCTA ${row.zcta} is listed twice`);
+          data.zctas.set(row.zcta, row);
+        });
+      case 'acs_zcta': {
+        const measures = acsMeasures(spec.columns, spec.key);
+        spec.options = { ...spec.options, measures };
+        return run<AcsRow>((row) => {
+          let values = data.census.get(row.zcta);
+          if (!values) data.census.set(row.zcta, (values = new Map()));
+          // Earlier sources in the manifest take precedence; a suppressed value does not block a later one.
+          for (const [measure, value] of Object.entries(row.values)) {
+            if (value !== null && values.get(measure)?.value == null) values.set(measure, { value, source: spec.key });
+            else if (!values.has(measure)) values.set(measure, { value: null, source: spec.key });
+          }
+        }, measures);
+      }
+      case 'zip_zcta':
+        return run<ZipZctaRow>((row) => {
+          if (data.zipToZcta.has(row.zip)) throw new RowReject(`ZIP ${row.zip} is listed twice`);
+          data.zipToZcta.set(row.zip, row);
+        });
+      case 'zip_city':
+        return run<ZipCityRow>((row) => void data.zipCity.set(row.zip, row));
+      case 'zcta_county':
+        return run<ZctaCountyRow>((row) => {
+          const list = data.zctaCounties.get(row.zcta) ?? [];
+          list.push(row);
+          data.zctaCounties.set(row.zcta, list);
+        });
+      case 'county_cbsa':
+        return run<CountyCbsaRow>((row) => void data.countyCbsa.set(row.countyFips, row));
+      case 'county_urban_rural':
+        return run<CountyUrbanRuralRow>((row) => void data.countyUrbanRural.set(row.countyFips, row.code));
+      case 'zip_ruca':
+        return run<ZipRucaRow>((row) => void data.zctaRuca.set(row.zcta, row.ruca));
+      case 'places_zcta':
+        return run<PlacesRow>((row) => void data.places.set(row.zcta, row.prevalence));
+      case 'nucc_taxonomy':
+        return run<TaxonomyRow>((row) => void data.taxonomy.set(row.code, row));
+      case 'cms_hospitals':
+      case 'hifld_hospitals':
+      case 'covidcaremap_hospitals':
+      case 'hrsa_sites':
+        return run<FacilityRow>((row) => void data.facilities.push(row));
+      case 'nppes':
+      case 'nppes_flat':
+        return run<ProviderRow>((row, line) => stage.addProvider(row, line, spec.key, zctaOfZip(row.zip)));
+      case 'doctors_clinicians':
+        return run<ClinicianRow>((row, line) => stage.addClinician(row, line, zctaOfZip(row.zip)));
+      default:
+        throw new BuildError(`layout ${spec.layout} of source "${spec.key}" has no ingest step`);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { BuildError, RowReject } from '../errors.ts';
+import type { Layout } from './types.ts';
+import { optionalNumber, requiredNumber, zip5 } from './values.ts';
+
+/** A ZCTA of the Census Gazetteer: the set of ZIP codes we score, with their internal points. */
+export interface GazetteerRow {
+  zcta: string;
+  landSqMi: number;
+  latitude: number;
+  longitude: number;
+}
+
+export const gazetteerZcta: Layout<GazetteerRow> = {
+  name: 'gazetteer_zcta',
+  description: 'Census ZCTA Gazetteer (GEOID, ALAND_SQMI, INTPTLAT, INTPTLONG), tab-separated',
+  fields: {
+    zcta: { aliases: ['GEOID', 'ZCTA5', 'ZCTA'], required: true },
+    land_sqmi: { aliases: ['ALAND_SQMI'], required: true },
+    latitude: { aliases: ['INTPTLAT'], required: true },
+    longitude: { aliases: ['INTPTLONG'], required: true },
+  },
+  parse(read) {
+    const zcta = zcta5(read('zcta'));
+    const latitude = requiredNumber(read('latitude'), 'INTPTLAT');
+    const longitude = requiredNumber(read('longitude'), 'INTPTLONG');
+    if (latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180) {
+      throw new RowReject(`internal point ${latitude},${longitude} is not a latitude/longitude`);
+    }
+    return { zcta, landSqMi: requiredNumber(read('land_sqmi'), 'ALAND_SQMI'), latitude, longitude };
+  },
+};
+
+/** A ZCTA code: 5 digits; ids like "860US01001" or "G01001" are reduced to their last 5 digits. */
+export function zcta5(value: string): string {
+  const text = value.trim();
+  const prefixed = /^(?:860US|G|ZCTA5 ?)(\d{5})$/i.exec(text);
+  return prefixed ? prefixed[1] : zip5(text, 'ZCTA');
+}
+
+/** ACS values for one ZCTA from one table: canonical measure name to value (null = suppressed). */
+export interface AcsRow {
+  zcta: string;
+  values: Record<string, number | null>;
+}
+
+/** The canonical census measures a manifest may map columns to; the census endpoint groups these. */
+export const CENSUS_MEASURES = [
+  'population', 'median_age', 'age65_pct', 'white_pct', 'black_pct', 'asian_pct', 'hispanic_pct',
+  'median_household_income', 'per_capita_income', 'poverty_pct', 'unemployment_pct',
+  'uninsured_pct', 'public_insurance_pct', 'private_insurance_pct', 'disability_pct',
+  'housing_units', 'owner_occupied_pct', 'renter_occupied_pct', 'median_home_value',
+  'no_vehicle_pct', 'transit_commute_pct', 'walk_commute_pct', 'broadband_pct',
+] as const;
+export type CensusMeasure = (typeof CENSUS_MEASURES)[number];
+
+const MEASURE_SET = new Set<string>(CENSUS_MEASURES);
+
+/**
+ * Any ACS table keyed by ZCTA: Census API JSON/CSV exports and tidy derived tables alike. The manifest's
+ * `columns` map canonical measures to this file's columns; `options.complement` lists measures stored as
+ * 100 minus the column (e.g. uninsured from InsuredPopP).
+ */
+export const acsZcta: Layout<AcsRow> = {
+  name: 'acs_zcta',
+  description: 'ACS 5-year values per ZCTA: Census API export or tidy table; columns map measures to headers',
+  fields: {
+    zcta: { aliases: ['zip code tabulation area', 'GEOID', 'ZCTA', 'ZCTA5', 'zcta', 'GEO_ID', 'G_ZCTA'], required: true },
+  },
+  dynamicFields: true,
+  parse(read, _header, options) {
+    const zcta = zcta5(read('zcta'));
+    const complement = new Set((options.complement as string[] | undefined) ?? []);
+    const values: Record<string, number | null> = {};
+    for (const measure of (options.measures as string[])) {
+      const value = optionalNumber(read(measure), measure);
+      values[measure] = value === null ? null : complement.has(measure) ? round(100 - value, 4) : value;
+    }
+    return { zcta, values };
+  },
+};
+
+/** Validates the measures a manifest maps for an ACS source; returns them. */
+export function acsMeasures(columns: Record<string, string>, sourceKey: string): string[] {
+  const measures = Object.keys(columns).filter((name) => name !== 'zcta');
+  for (const measure of measures) {
+    if (!MEASURE_SET.has(measure)) {
+      throw new BuildError(`source "${sourceKey}": unknown census measure "${measure}"; known: ${CENSUS_MEASURES.join(', ')}`);
+    }
+  }
+  return measures;
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

@@ -1,0 +1,97 @@
+import { RowReject } from '../errors.ts';
+
+/** Values that public files use for "no value": blank, NA, null, Not Available, and the like. */
+const MISSING = new Set(['', 'na', 'n/a', 'null', 'none', 'not available', '-', '.', 'nan']);
+
+export function isMissing(value: string | undefined): boolean {
+  return value === undefined || MISSING.has(value.trim().toLowerCase());
+}
+
+/** Census API annotation sentinels (-666666666 "cannot be computed", -999999999, -888888888, ...). */
+function isCensusSentinel(value: number): boolean {
+  return value <= -99_999_999;
+}
+
+/** A number or null when the source has no value; throws RowReject for text that is not a number. */
+export function optionalNumber(value: string | undefined, field: string): number | null {
+  if (isMissing(value)) return null;
+  const cleaned = value!.trim().replace(/[,$%]/g, '');
+  const parsed = Number(cleaned);
+  if (!Number.isFinite(parsed)) throw new RowReject(`${field} is not a number: ${JSON.stringify(value)}`);
+  return isCensusSentinel(parsed) ? null : parsed;
+}
+
+/** Like optionalNumber, but a missing value rejects the row. */
+export function requiredNumber(value: string | undefined, field: string): number {
+  const parsed = optionalNumber(value, field);
+  if (parsed === null) throw new RowReject(`${field} is missing`);
+  return parsed;
+}
+
+/**
+ * Normalises a US ZIP code to 5 digits. Accepts ZIP+4 with or without a dash, numbers written as floats
+ * by spreadsheet tools ("688482168.0") and codes that lost their leading zeros ("8065" -> "08065").
+ */
+export function zip5(value: string | undefined, field: string): string {
+  const text = (value ?? '').trim().replace(/\.0+$/, '');
+  if (text === '') throw new RowReject(`${field} is missing`);
+  const digits = text.replace(/-/g, '');
+  if (!/^\d+$/.test(digits)) throw new RowReject(`${field} is not a ZIP code: ${JSON.stringify(value)}`);
+  if (digits.length <= 5) return digits.padStart(5, '0');
+  if (digits.length <= 9) return digits.padStart(9, '0').slice(0, 5);
+  throw new RowReject(`${field} has too many digits for a ZIP code: ${JSON.stringify(value)}`);
+}
+
+/** Strips a float suffix from an identifier written by a spreadsheet tool ("1679576722.0"). */
+export function identifier(value: string | undefined): string {
+  return (value ?? '').trim().replace(/\.0+$/, '');
+}
+
+/** NPI check digit: Luhn over the 9 digits prefixed with 80840, as the NPI standard defines. */
+export function npiIsValid(npi: string): boolean {
+  if (!/^[12]\d{9}$/.test(npi)) return false;
+  const digits = `80840${npi}`;
+  let sum = 0;
+  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
+    let digit = digits.charCodeAt(i) - 48;
+    if (double) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** A 10-digit NPI with a valid check digit, or a RowReject naming what is wrong. */
+export function requiredNpi(value: string | undefined, field: string): string {
+  const npi = identifier(value);
+  if (!/^\d{10}$/.test(npi)) throw new RowReject(`${field} must be 10 digits: ${JSON.stringify(value)}`);
+  if (!npiIsValid(npi)) throw new RowReject(`${field} ${npi} fails the NPI check digit (Luhn with prefix 80840)`);
+  return npi;
+}
+
+const STATE_CODE = /^[A-Z]{2}$/;
+
+/** Two-letter state code in upper case, or a RowReject. */
+export function stateCode(value: string | undefined, field: string): string {
+  const code = (value ?? '').trim().toUpperCase();
+  if (!STATE_CODE.test(code)) throw new RowReject(`${field} is not a two-letter state code: ${JSON.stringify(value)}`);
+  return code;
+}
+
+/** Title-cases an all-caps name from a federal file ("NEW YORK" -> "New York") for display. */
+export function displayName(value: string | undefined): string {
+  const text = (value ?? '').trim().replace(/\s+/g, ' ');
+  if (text !== text.toUpperCase()) return text;
+  return text.toLowerCase().replace(/(^|[\s\-'/(.])([a-z])/g, (_, sep: string, ch: string) => sep + ch.toUpperCase());
+}
+
+/** Yes/No/Y/N/True/False/1/0 to a boolean; null when missing. */
+export function optionalBoolean(value: string | undefined, field: string): boolean | null {
+  if (isMissing(value)) return null;
+  const text = value!.trim().toLowerCase();
+  if (['y', 'yes', 'true', '1', 't'].includes(text)) return true;
+  if (['n', 'no', 'false', '0', 'f'].includes(text)) return false;
+  throw new RowReject(`${field} is not yes/no: ${JSON.stringify(value)}`);
+}

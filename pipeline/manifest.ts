@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { BuildError } from './errors.ts';
+
+/** One input file named by the sources manifest. */
+export interface SourceSpec {
+  key: string;
+  layout: string;
+  /** Absolute path, resolved against the manifest's `root`. */
+  path: string;
+  vintage: string;
+  required: boolean;
+  /** Layout field -> header name in this file, overriding the layout's built-in aliases. */
+  columns: Record<string, string>;
+  /** Free-form per-layout options (e.g. `complement` for ACS tables). */
+  options: Record<string, unknown>;
+}
+
+/** A parsed sources manifest: what to read, from where, and how strict to be. */
+export interface Manifest {
+  file: string;
+  name: string;
+  synthetic: boolean;
+  notice: string;
+  maxRejectRatio: number;
+  sources: SourceSpec[];
+}
+
+const DEFAULT_MAX_REJECT_RATIO = 0.05;
+
+/** Reads and validates a manifest JSON file; every problem names the manifest key to fix. */
+export function loadManifest(file: string, knownLayouts: ReadonlySet<string>): Manifest {
+  let raw: any;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new BuildError(`cannot read manifest ${file}: ${(error as Error).message}. Pass --manifest with a JSON sources manifest (see raw/manifests/).`);
+  }
+  const where = (key: string) => `manifest ${file}, key "${key}"`;
+  if (typeof raw !== 'object' || raw === null || typeof raw.sources !== 'object' || raw.sources === null) {
+    throw new BuildError(`${where('sources')}: expected an object of sources keyed by name`);
+  }
+  const root = path.resolve(path.dirname(file), typeof raw.root === 'string' ? raw.root : '.');
+  const maxRejectRatio = raw.max_reject_ratio ?? DEFAULT_MAX_REJECT_RATIO;
+  if (typeof maxRejectRatio !== 'number' || !(maxRejectRatio >= 0 && maxRejectRatio <= 1)) {
+    throw new BuildError(`${where('max_reject_ratio')}: must be a number from 0 to 1, got ${JSON.stringify(raw.max_reject_ratio)}`);
+  }
+  const sources: SourceSpec[] = [];
+  for (const [key, spec] of Object.entries<any>(raw.sources)) {
+    if (typeof spec !== 'object' || spec === null) throw new BuildError(`${where(`sources.${key}`)}: expected an object`);
+    if (!knownLayouts.has(spec.layout)) {
+      throw new BuildError(`${where(`sources.${key}.layout`)}: unknown layout ${JSON.stringify(spec.layout)}; known layouts: ${[...knownLayouts].sort().join(', ')}`);
+    }
+    if (typeof spec.path !== 'string' || spec.path === '') throw new BuildError(`${where(`sources.${key}.path`)}: expected a file path`);
+    sources.push({
+      key,
+      layout: spec.layout,
+      path: path.resolve(root, spec.path),
+      vintage: typeof spec.vintage === 'string' ? spec.vintage : 'unknown',
+      required: spec.required !== false,
+      columns: spec.columns ?? {},
+      options: spec.options ?? {},
+    });
+  }
+  return {
+    file,
+    name: typeof raw.name === 'string' ? raw.name : path.basename(file),
+    synthetic: raw.synthetic === true,
+    notice: typeof raw.notice === 'string' ? raw.notice : '',
+    maxRejectRatio,
+    sources,
+  };
+}

@@ -1,0 +1,28 @@
+import { Command, CommanderError } from 'commander';
+import { BuildError } from '../../pipeline/errors.ts';
+import { CliError } from './errors.ts';
+import { registerBuild } from './commands/build.ts';
+import { registerSample } from './commands/sample.ts';
+
+/** Every command registers itself here; each lives in its own module under commands/. */
+const COMMANDS: Array<(program: Command) => void> = [registerSample, registerBuild];
+
+/** Runs the `hcas` command line; returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command('hcas')
+    .description('Healthcare Access Scoring Service: build scores from public data and serve them as a JSON API')
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage and an example)');
+  for (const register of COMMANDS) register(program);
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof CliError || error instanceof BuildError) {
+      process.stderr.write(`hcas: ${error.message}\n`);
+      return error instanceof CliError ? error.exitCode : 1;
+    }
+    throw error;
+  }
+}
