@@ -18,11 +18,11 @@ export class ProviderStage {
 
   constructor(private readonly db: Database.Database) {
     db.exec(`
-      CREATE TABLE stage_providers (
+      CREATE TABLE stage.stage_providers (
         npi TEXT PRIMARY KEY, source TEXT, line INTEGER, first_name TEXT, last_name TEXT, credential TEXT, gender TEXT,
         address TEXT, city TEXT, state TEXT, zip_code TEXT, zcta TEXT, phone TEXT, taxonomy TEXT, taxonomies TEXT
       ) WITHOUT ROWID;
-      CREATE TABLE stage_clinicians (
+      CREATE TABLE stage.stage_clinicians (
         npi TEXT, line INTEGER, first_name TEXT, last_name TEXT, credential TEXT, gender TEXT, medical_school TEXT,
         graduation_year INTEGER, specialty TEXT, telehealth INTEGER, facility_names TEXT, city TEXT, state TEXT, zip_code TEXT, zcta TEXT
       );`);

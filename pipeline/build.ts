@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pLimit from 'p-limit';
+import { fileChecksum } from './checksum.ts';
+import { createIndexes, createSchema } from './emit/schema.ts';
+import { emitCensus, emitFacilities, emitMeta, emitScores } from './emit/tables.ts';
+import { emitProviders, facilityProviderCounts, providerSupply } from './emit/providers.ts';
+import { BuildError } from './errors.ts';
+import { mergeFacilities, type Facility } from './facilities/merge.ts';
+import { assemblePlaces } from './geo/places.ts';
+import { STATE_NAMES } from './geo/states.ts';
+import { ingestAll } from './ingest/index.ts';
+import { Reconciler } from './ingest/reconcile.ts';
+import { LAYOUTS } from './layouts/index.ts';
+import { loadManifest } from './manifest.ts';
+import * as scoring from './score/config.ts';
+import { BANDS } from './score/bands.ts';
+import { scoreZips, type ScoredHospital } from './score/index.ts';
+
+export interface BuildOptions {
+  manifest: string;
+  out: string;
+  log?: (line: string) => void;
+  /** Injected clock so tests get a reproducible `built_at`. */
+  now?: () => Date;
+}
+
+export interface BuildSummary {
+  out: string;
+  buildId: string;
+  zips: number;
+  providers: number;
+  facilities: number;
+  rejectsFile: string;
+  seconds: number;
+}
+
+/** Hospital types that offer general inpatient and emergency access (psychiatric, rehab and long-term care do not). */
+const GENERAL_HOSPITAL = /acute|critical|children|general|veterans|defense|military|women/i;
+/** Beds assumed for a general hospital whose bed count no source gives (documented in METHODOLOGY). */
+const DEFAULT_BEDS = { critical: 25, other: 100 };
+
+/**
+ * Builds the output database from the raw files a manifest names. Writes to a temporary file beside
+ * `out` and renames it into place only when everything succeeded, so a failed build never replaces a good one.
+ */
+export async function build(options: BuildOptions): Promise<BuildSummary> {
+  const log = options.log ?? (() => {});
+  const started = Date.now();
+  const manifest = loadManifest(options.manifest, new Set(LAYOUTS.keys()));
+  const outDir = path.dirname(path.resolve(options.out));
+  mkdirSync(outDir, { recursive: true });
+  const tmp = `${options.out}.tmp-${process.pid}`;
+  const stageFile = `${options.out}.stage-${process.pid}`;
+  const rejectsFile = path.join(outDir, 'rejects.csv');
+  const rejectsTmp = `${rejectsFile}.tmp-${process.pid}`;
+  for (const file of [tmp, stageFile, rejectsTmp]) rmSync(file, { force: true });
+  const db = new Database(tmp);
+  try {
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    db.pragma('cache_size = -262144');
+    db.pragma('temp_store = MEMORY');
+    db.prepare('ATTACH DATABASE ? AS stage').run(stageFile);
+    db.exec('PRAGMA stage.journal_mode = OFF; PRAGMA stage.synchronous = OFF');
+    createSchema(db);
+    const limit = pLimit(2);
+    const checksums = Promise.all(manifest.sources.map((s) => limit(() => (existsSync(s.path) ? fileChecksum(s.path) : Promise.resolve(null)))));
+
+    log(`ingest (${manifest.name}):`);
+    const reconciler = new Reconciler(rejectsTmp);
+    const data = await ingestAll(manifest, db, reconciler, log);
+    await reconciler.close();
+    checkRejectRatio(reconciler, manifest.maxRejectRatio, rejectsFile);
+
+    log('geography:');
+    const { places, index, stats: placeStats } = assemblePlaces(data);
+    const zipIndex = new Map(places.map((p, i) => [p.zip, i]));
+    log(`  ${places.length} ZIP codes (ZCTAs); state from ${JSON.stringify(placeStats.stateFrom)}`);
+
+    log('facilities:');
+    const merged = mergeFacilities(data.facilities);
+    const located = locateFacilities(merged.facilities, data.zipToZcta, zipIndex, places, index);
+    log(`  ${merged.stats.input_records} source records -> ${merged.stats.facilities} facilities (${merged.stats.merged_records} merged: ${JSON.stringify(merged.stats.by_rule)})`);
+
+    log('providers:');
+    const providerTotals = emitProviders(db, data.taxonomy);
+    const supply = providerSupply(db, zipIndex);
+    const counts = facilityProviderCounts(db, merged.facilities);
+    log(`  ${providerTotals.providers} providers (${providerTotals.clinicianOnly} known only from Doctors and Clinicians)`);
+
+    log('scores:');
+    const hospitals = scoredHospitals(merged.facilities, located.zipOf);
+    const scores = scoreZips({ places, index, census: data.census, prevalence: data.places, providerSupply: supply, hospitals }, log);
+    emitScores(db, places, index, scores);
+    const censusRows = emitCensus(db, places, data.census);
+    emitFacilities(db, merged.facilities, (f) => located.zctaOf.get(f.id) ?? null, (f) => located.precision.get(f.id) ?? 'none', counts, (code) => STATE_NAMES[code] ?? code);
+
+    log('indexes and metadata:');
+    db.exec('DETACH DATABASE stage');
+    createIndexes(db);
+    const sums = await checksums;
+    const sources = manifest.sources.map((s, i) => {
+      const tally = reconciler.tallies.get(s.key);
+      return { key: s.key, layout: s.layout, path: s.path, vintage: s.vintage, sha256: sums[i]?.sha256 ?? null, bytes: sums[i]?.bytes ?? null, rows_read: tally?.read ?? 0, rows_landed: tally?.landed ?? 0, rows_rejected: tally?.rejected ?? 0 };
+    });
+    const scoringConfig = { ...scoring, bands: BANDS };
+    const buildId = createHash('sha256').update(JSON.stringify({ sources: sources.map((s) => s.sha256), scoringConfig, version: packageVersion() })).digest('hex').slice(0, 16);
+    const rowCounts = Object.fromEntries(
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map(({ name }) => [name, (db.prepare(`SELECT COUNT(*) AS n FROM "${name}"`).get() as { n: number }).n]),
+    );
+    emitMeta(db, {
+      build_id: buildId,
+      built_at: (options.now ?? (() => new Date()))().toISOString(),
+      dataset: { name: manifest.name, synthetic: manifest.synthetic, notice: manifest.notice },
+      manifest: path.resolve(manifest.file),
+      sources,
+      reconciliation: [...reconciler.tallies.values()],
+      row_counts: { ...rowCounts, census_values: censusRows },
+      facility_merge: { ...merged.stats, located: located.stats },
+      places: placeStats,
+      scoring: scoringConfig,
+    });
+    db.exec('ANALYZE');
+    db.close();
+    renameSync(rejectsTmp, rejectsFile);
+    renameSync(tmp, options.out);
+    rmSync(stageFile, { force: true });
+    log('reconciliation (read = landed + rejected):');
+    for (const line of reconciler.report()) log(`  ${line}`);
+    return { out: options.out, buildId, zips: places.length, providers: providerTotals.providers, facilities: merged.facilities.length, rejectsFile, seconds: (Date.now() - started) / 1000 };
+  } catch (error) {
+    if (db.open) db.close();
+    for (const file of [tmp, stageFile, rejectsTmp]) rmSync(file, { force: true });
+    throw error;
+  }
+}
+
+function checkRejectRatio(reconciler: Reconciler, maxRatio: number, rejectsFile: string): void {
+  const over = [...reconciler.tallies.values()].filter((t) => t.read > 0 && t.invalid / t.read > maxRatio);
+  if (over.length === 0) return;
+  const detail = over.map((t) => `${t.key}: ${t.invalid} of ${t.read} rows invalid (${((100 * t.invalid) / t.read).toFixed(1)}%), e.g. ${Object.keys(t.reasons).find((r) => r.startsWith('invalid')) ?? ''}`).join('; ');
+  throw new BuildError(`too many invalid rows (limit ${(maxRatio * 100).toFixed(1)}% per file, max_reject_ratio in the manifest): ${detail}. The build was not written; see the reasons above and fix the input or its layout/columns in the manifest (rejects would go to ${rejectsFile}).`);
+}
+
+/** Places each facility: its own coordinates, else the point of its ZIP's ZCTA; and the ZCTA it lies in. */
+function locateFacilities(facilities: Facility[], zipToZcta: Map<string, { zcta: string }>, zipIndex: Map<string, number>, places: { longitude: number; latitude: number; zip: string }[], index: import('./geo/point-index.ts').PointIndex) {
+  const zipOf = new Map<number, number>();
+  const zctaOf = new Map<number, string>();
+  const precision = new Map<number, string>();
+  const stats = { coordinates: 0, zip_point: 0, unlocated: 0 };
+  for (const f of facilities) {
+    if (f.latitude === null && f.zip) {
+      const i = zipIndex.get(zipToZcta.get(f.zip)?.zcta ?? f.zip);
+      if (i !== undefined) {
+        [f.latitude, f.longitude] = [places[i].latitude, places[i].longitude];
+        precision.set(f.id, 'zip');
+        stats.zip_point++;
+      }
+    } else if (f.latitude !== null) {
+      precision.set(f.id, 'coordinates');
+      stats.coordinates++;
+    }
+    if (f.latitude === null || f.longitude === null) {
+      stats.unlocated++;
+      continue;
+    }
+    const nearest = index.nearest(f.longitude, f.latitude);
+    if (nearest) {
+      zipOf.set(f.id, nearest.id);
+      zctaOf.set(f.id, places[nearest.id].zip);
+    }
+  }
+  return { zipOf, zctaOf, precision, stats };
+}
+
+function scoredHospitals(facilities: Facility[], zipOf: Map<number, number>): ScoredHospital[] {
+  return facilities
+    .filter((f) => f.isHospital && GENERAL_HOSPITAL.test(f.type) && zipOf.has(f.id))
+    .map((f) => ({
+      id: f.id, zipIndex: zipOf.get(f.id)!, longitude: f.longitude!, latitude: f.latitude!,
+      beds: f.staffedBeds ?? (/critical/i.test(f.type) ? DEFAULT_BEDS.critical : DEFAULT_BEDS.other),
+      emergency: f.emergency, rating: f.rating,
+    }));
+}
+
+function packageVersion(): string {
+  const file = new URL('../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}

@@ -1,0 +1,78 @@
+import type Database from 'better-sqlite3';
+import type { Facility } from '../facilities/merge.ts';
+import type { ZipPlace } from '../geo/places.ts';
+import type { PointIndex } from '../geo/point-index.ts';
+import type { SourcedValue } from '../ingest/index.ts';
+import { bandFor } from '../score/bands.ts';
+import { SCORE_TYPES } from '../score/config.ts';
+import type { ZipScores } from '../score/index.ts';
+
+/** Writes `zips`, `score_types`, `health_scores`, `states`, `zip_access` and the KD-tree. */
+export function emitScores(db: Database.Database, places: ZipPlace[], index: PointIndex, scores: ZipScores[]): void {
+  const insertZip = db.prepare('INSERT INTO zips VALUES (?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insertScore = db.prepare('INSERT INTO health_scores VALUES (?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insertAccess = db.prepare('INSERT INTO zip_access VALUES (?,?,?,?,?,?)');
+  const insertType = db.prepare('INSERT INTO score_types VALUES (?,?,?,?)');
+  db.transaction(() => {
+    for (const type of SCORE_TYPES) insertType.run(type.id, type.name, type.slug, type.description);
+    places.forEach((p, i) => {
+      insertZip.run(p.zip, p.state, p.stateName, p.city, p.countyFips, p.cbsaCode, p.urbanRuralCode, p.latitude, p.longitude, p.landSqMi, p.population, i);
+      SCORE_TYPES.forEach((type, t) => {
+        const s = scores[i].byType[t];
+        const band = bandFor(s.healthscore);
+        // Record ids are stable for a given ZIP list: 11 per ZIP in ZIP order, then by score type id.
+        insertScore.run(i * SCORE_TYPES.length + type.id, p.zip, type.id, p.state, s.healthscore, s.people, s.provider, s.hospital, s.travel, band.label, band.grade, band.color);
+      });
+      const a = scores[i].access;
+      insertAccess.run(p.zip, a.nearestHospitalMiles, a.nearestHospitalId, a.nearestPrimaryCareMiles, a.hospitalsWithin10Miles, a.primaryCareWithin10Miles);
+    });
+    const states = new Map<string, { name: string; sum: number; count: number }>();
+    places.forEach((p, i) => {
+      const s = states.get(p.state) ?? { name: p.stateName, sum: 0, count: 0 };
+      s.sum += scores[i].byType[0].healthscore;
+      s.count++;
+      states.set(p.state, s);
+    });
+    const insertState = db.prepare('INSERT INTO states VALUES (?,?,?,?,?,?,?,?)');
+    for (const [code, s] of states) {
+      const exact = s.sum / s.count;
+      const rounded = Math.floor(exact + 0.5);
+      const band = bandFor(rounded);
+      insertState.run(code, s.name, s.count, rounded, exact, band.label, band.grade, band.color);
+    }
+    db.prepare('INSERT INTO kdtree VALUES (?, ?)').run('zips', Buffer.from(index.index.data as ArrayBuffer));
+  })();
+}
+
+/** Writes every census value with the source key it came from (the API states the source's vintage). */
+export function emitCensus(db: Database.Database, places: ZipPlace[], census: Map<string, Map<string, SourcedValue>>): number {
+  const insert = db.prepare('INSERT INTO census VALUES (?,?,?,?)');
+  let rows = 0;
+  db.transaction(() => {
+    for (const place of places) {
+      for (const [measure, { value, source }] of census.get(place.zip) ?? []) {
+        insert.run(place.zip, measure, value, source);
+        rows++;
+      }
+    }
+  })();
+  return rows;
+}
+
+/** Writes the merged facilities with their provider counts and the ZIP (ZCTA) they lie in. */
+export function emitFacilities(db: Database.Database, facilities: Facility[], zctaOf: (f: Facility) => string | null, precision: (f: Facility) => string, providerCounts: Map<number, number>, stateName: (code: string) => string): void {
+  const insert = db.prepare(`INSERT INTO facilities VALUES (${Array(21).fill('?').join(',')})`);
+  db.transaction(() => {
+    for (const f of facilities) {
+      insert.run(f.id, f.name, f.type, f.address, f.city, f.state, stateName(f.state), f.zip, zctaOf(f), f.latitude, f.longitude, precision(f), f.rating, f.emergency ? 1 : 0, 0, f.phone, f.website, f.staffedBeds, providerCounts.get(f.id) ?? 0, f.ccn, f.sources.join(','));
+    }
+  })();
+}
+
+/** Writes one `meta` row per key, as JSON text. */
+export function emitMeta(db: Database.Database, meta: Record<string, unknown>): void {
+  const insert = db.prepare('INSERT OR REPLACE INTO meta VALUES (?, ?)');
+  db.transaction(() => {
+    for (const [key, value] of Object.entries(meta)) insert.run(key, JSON.stringify(value));
+  })();
+}

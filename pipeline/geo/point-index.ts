@@ -1,0 +1,29 @@
+import KDBush from 'kdbush';
+import { around } from 'geokdbush';
+import { haversineMiles, KM_PER_MILE } from './distance.ts';
+
+/** A KD-tree over longitude/latitude points that answers radius and nearest queries in miles. */
+export class PointIndex {
+  readonly index: KDBush;
+
+  constructor(readonly longitudes: Float64Array, readonly latitudes: Float64Array) {
+    this.index = new KDBush(longitudes.length, 64, Float64Array);
+    for (let i = 0; i < longitudes.length; i++) this.index.add(longitudes[i], latitudes[i]);
+    this.index.finish();
+  }
+
+  /** Points within `radiusMiles` of (lon, lat), nearest first, with their distances. */
+  within(lon: number, lat: number, radiusMiles: number, maxResults = Infinity): Array<{ id: number; miles: number }> {
+    if (this.longitudes.length === 0) return [];
+    // geokdbush's Earth radius differs from ours in the sixth digit: search a hair wider, then filter
+    // with our own haversine so the boundary is exactly `miles <= radiusMiles` everywhere in the product.
+    const ids: number[] = around(this.index, lon, lat, maxResults, radiusMiles * KM_PER_MILE * 1.0001);
+    const hits = ids.map((id) => ({ id, miles: haversineMiles(lon, lat, this.longitudes[id], this.latitudes[id]) }));
+    return hits.filter((hit) => hit.miles <= radiusMiles);
+  }
+
+  /** The nearest point and its distance in miles, or null for an empty index. */
+  nearest(lon: number, lat: number): { id: number; miles: number } | null {
+    return this.within(lon, lat, Infinity, 1)[0] ?? null;
+  }
+}

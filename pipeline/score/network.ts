@@ -1,0 +1,58 @@
+import type { ZipPlace } from '../geo/places.ts';
+import type { PointIndex } from '../geo/point-index.ts';
+
+/**
+ * The ZIP-to-ZIP travel network: every pair of ZIP points within `maxMiles`, as parallel typed arrays
+ * (a few million edges nationally, so no per-edge objects). Cost is straight-line miles; a ZIP's edge to
+ * itself costs half the radius of a disc of its land area, the typical trip inside it.
+ */
+export interface ZipNetwork {
+  from: Uint32Array;
+  to: Uint32Array;
+  miles: Float64Array;
+}
+
+export function buildNetwork(places: ZipPlace[], index: PointIndex, maxMiles: number): ZipNetwork {
+  const from: number[] = [];
+  const to: number[] = [];
+  const miles: number[] = [];
+  places.forEach((place, i) => {
+    for (const hit of index.within(place.longitude, place.latitude, maxMiles)) {
+      from.push(i);
+      to.push(hit.id);
+      miles.push(hit.id === i ? internalMiles(place) : hit.miles);
+    }
+  });
+  return { from: Uint32Array.from(from), to: Uint32Array.from(to), miles: Float64Array.from(miles) };
+}
+
+/** Typical distance travelled inside a ZIP: half the radius of a disc with its land area, at least 0.25 mile. */
+export function internalMiles(place: ZipPlace): number {
+  return Math.max(0.25, 0.5 * Math.sqrt(Math.max(place.landSqMi, 0) / Math.PI));
+}
+
+/** The step weight of each edge for a set of E2SFCA steps (0 beyond the last step). */
+export function stepWeights(network: ZipNetwork, steps: Array<[number, number]>): Float64Array {
+  const sorted = [...steps].sort((a, b) => a[0] - b[0]);
+  const weights = new Float64Array(network.miles.length);
+  for (let e = 0; e < weights.length; e++) {
+    const step = sorted.find(([maxMiles]) => network.miles[e] <= maxMiles);
+    weights[e] = step ? step[1] : 0;
+  }
+  return weights;
+}
+
+/**
+ * For each ZIP, miles to the nearest ZIP with positive supply over the network, or NaN when none is within
+ * the network's reach (the caller then searches further with the KD-tree).
+ */
+export function nearestSupplyMiles(network: ZipNetwork, supply: Float64Array, count: number): Float64Array {
+  const nearest = new Float64Array(count).fill(NaN);
+  for (let e = 0; e < network.from.length; e++) {
+    if (supply[network.to[e]] <= 0) continue;
+    const i = network.from[e];
+    const miles = network.miles[e];
+    if (!(nearest[i] <= miles)) nearest[i] = miles;
+  }
+  return nearest;
+}

@@ -1,0 +1,49 @@
+/**
+ * Clinician categories the scores count, defined by NUCC taxonomy codes (a trailing `*` matches a prefix)
+ * and, for clinicians known only from the Doctors and Clinicians file, by its CMS specialty text.
+ */
+export const CATEGORIES = {
+  primary_care: {
+    codes: ['207Q00000X', '207QA0505X', '207R00000X', '208D00000X', '208000000X', '363LF0000X', '363LA2200X', '363LP2300X', '363LP0200X', '363A00000X', '363AM0700X'],
+    cms: ['FAMILY PRACTICE', 'FAMILY MEDICINE', 'INTERNAL MEDICINE', 'GENERAL PRACTICE', 'PEDIATRIC MEDICINE', 'PEDIATRICS', 'NURSE PRACTITIONER', 'PHYSICIAN ASSISTANT'],
+  },
+  endocrinology: { codes: ['207RE0101X', '2080P0205X'], cms: ['ENDOCRINOLOGY'] },
+  dietetics: { codes: ['133V*'], cms: ['REGISTERED DIETITIAN/NUTRITION PROFESSIONAL'] },
+  neurology: { codes: ['2084N0400X', '2084N0402X', '2084B0040X'], cms: ['NEUROLOGY'] },
+  geriatrics: { codes: ['207QG0300X', '207RG0300X', '363LG0600X', '2084P0805X'], cms: ['GERIATRIC MEDICINE', 'GERIATRIC PSYCHIATRY'] },
+  psychiatry: { codes: ['2084P0800X', '2084P0805X', '363LP0808X'], cms: ['PSYCHIATRY'] },
+  rheumatology: { codes: ['207RR0500X'], cms: ['RHEUMATOLOGY'] },
+  orthopaedics: { codes: ['207X*'], cms: ['ORTHOPEDIC SURGERY'] },
+  pulmonology: { codes: ['207RP1001X', '2080P0214X', '207RC0200X'], cms: ['PULMONARY DISEASE', 'CRITICAL CARE (INTENSIVISTS)'] },
+  allergy: { codes: ['207K*'], cms: ['ALLERGY/IMMUNOLOGY'] },
+  pediatrics: { codes: ['2080*'], cms: ['PEDIATRIC MEDICINE', 'PEDIATRICS'] },
+  oncology: { codes: ['207RH0003X', '207RX0202X', '207RH0000X', '2086S0102X', '2080P0207X'], cms: ['HEMATOLOGY/ONCOLOGY', 'MEDICAL ONCOLOGY', 'SURGICAL ONCOLOGY', 'HEMATOLOGY'] },
+  radiation_oncology: { codes: ['2085R0001X'], cms: ['RADIATION ONCOLOGY'] },
+  radiology: { codes: ['2085R0202X', '2085B0100X'], cms: ['DIAGNOSTIC RADIOLOGY'] },
+  obgyn: { codes: ['207V*', '363LW0102X'], cms: ['OBSTETRICS/GYNECOLOGY'] },
+  cardiology: { codes: ['207RC0000X', '207RI0011X', '207RC0001X'], cms: ['CARDIOLOGY', 'CARDIOVASCULAR DISEASE (CARDIOLOGY)', 'INTERVENTIONAL CARDIOLOGY'] },
+  nephrology: { codes: ['207RN0300X'], cms: ['NEPHROLOGY'] },
+  urology: { codes: ['2088*'], cms: ['UROLOGY'] },
+  thoracic_surgery: { codes: ['2086S0129X', '208G00000X'], cms: ['THORACIC SURGERY'] },
+} as const satisfies Record<string, { codes: readonly string[]; cms: readonly string[] }>;
+
+export type Category = keyof typeof CATEGORIES;
+export const CATEGORY_NAMES = Object.keys(CATEGORIES) as Category[];
+
+/** Categories of one NUCC taxonomy code (memoised: a national file has a few hundred distinct codes). */
+export function categoriesOfTaxonomy(code: string | null, cache = taxonomyCache): Category[] {
+  if (!code) return [];
+  let hit = cache.get(code);
+  if (!hit) {
+    hit = CATEGORY_NAMES.filter((name) => CATEGORIES[name].codes.some((rule) => (rule.endsWith('*') ? code.startsWith(rule.slice(0, -1)) : code === rule)));
+    cache.set(code, hit);
+  }
+  return hit;
+}
+const taxonomyCache = new Map<string, Category[]>();
+
+/** Categories of a CMS specialty text ("INTERNAL MEDICINE"). */
+export function categoriesOfCmsSpecialty(text: string): Category[] {
+  const upper = text.toUpperCase();
+  return CATEGORY_NAMES.filter((name) => (CATEGORIES[name].cms as readonly string[]).includes(upper));
+}

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+
+/** What `meta/` publishes about a build; other `meta` keys (scoring config, local paths) stay internal. */
+export interface BuildMeta {
+  build_id: string;
+  built_at: string;
+  dataset: unknown;
+  sources: unknown[];
+  reconciliation: unknown[];
+  row_counts: unknown;
+}
+
+/** Reads the `meta` table (values are JSON text); throws when the file is not an API database. */
+export function readBuildMeta(db: Database.Database): BuildMeta {
+  const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>;
+  const meta = new Map(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
+  const buildId = meta.get('build_id');
+  if (typeof buildId !== 'string' || buildId === '') {
+    throw new Error(`${db.name} has no build_id in its meta table; rebuild it with \`hcas build\``);
+  }
+  return {
+    build_id: buildId,
+    built_at: String(meta.get('built_at') ?? ''),
+    dataset: meta.get('dataset') ?? null,
+    sources: asArray(meta.get('sources')).map(withoutLocalPath),
+    reconciliation: asArray(meta.get('reconciliation')).map(withoutLocalPath),
+    row_counts: meta.get('row_counts') ?? null,
+  };
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** Source entries carry the builder's file paths; the API shows only the file name, never a server path. */
+function withoutLocalPath(entry: unknown): unknown {
+  if (entry === null || typeof entry !== 'object') return entry;
+  const copy: Record<string, unknown> = { ...(entry as Record<string, unknown>) };
+  for (const key of ['path', 'file']) {
+    if (typeof copy[key] === 'string') copy[key] = path.basename(copy[key] as string);
+  }
+  return copy;
+}
