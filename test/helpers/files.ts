@@ -1,0 +1,50 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { crc32, gzipSync } from 'node:zlib';
+
+/** A fresh temporary folder for one test. */
+export function tempDir(prefix = 'hcas-test-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+/** Writes text as-is, gzipped, or as the only entry of a zip archive, chosen by the file's extension. */
+export function writeInput(file: string, text: string): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (file.endsWith('.gz')) writeFileSync(file, gzipSync(bytes));
+  else if (file.endsWith('.zip')) writeFileSync(file, storedZip(path.basename(file).replace(/\.zip$/, '.csv'), bytes));
+  else writeFileSync(file, bytes);
+  return file;
+}
+
+/** A minimal zip archive (one stored entry), enough to test the reader without a zip library. */
+function storedZip(name: string, data: Buffer): Buffer {
+  const nameBytes = Buffer.from(name);
+  const crc = crc32(data);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt32LE(crc >>> 0, 14);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(data.length, 22);
+  local.writeUInt16LE(nameBytes.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt32LE(crc >>> 0, 16);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(data.length, 24);
+  central.writeUInt16LE(nameBytes.length, 28);
+  const centralOffset = local.length + nameBytes.length + data.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + nameBytes.length, 12);
+  end.writeUInt32LE(centralOffset, 16);
+  return Buffer.concat([local, nameBytes, data, central, nameBytes, end]);
+}
+
+/** Where the real public data lives, and whether it is here (tests that need it skip loudly without it). */
+export const SHARED_DATA = path.resolve(import.meta.dirname, '../../../shared/data');

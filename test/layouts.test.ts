@@ -1,0 +1,153 @@
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ingestSource } from '../pipeline/ingest/source.ts';
+import { Reconciler } from '../pipeline/ingest/reconcile.ts';
+import { LAYOUTS } from '../pipeline/layouts/index.ts';
+import type { SourceSpec } from '../pipeline/manifest.ts';
+import { npiIsValid, zip5 } from '../pipeline/layouts/values.ts';
+import { NPPES_COLUMNS } from '../pipeline/layouts/nppes-columns.ts';
+import { tempDir, writeInput } from './helpers/files.ts';
+
+/** Ingests `text` written as `fileName` through `layout`; returns landed rows and the reconciliation. */
+async function ingest(layout: string, fileName: string, text: string, extra: Partial<SourceSpec> = {}) {
+  const dir = tempDir();
+  const file = writeInput(path.join(dir, fileName), text);
+  const rejects = path.join(dir, 'rejects.csv');
+  const reconciler = new Reconciler(rejects);
+  const rows: Array<{ row: any; line: number }> = [];
+  const spec: SourceSpec = { key: 'test', layout, path: file, vintage: 'test', required: true, columns: {}, options: {}, ...extra };
+  const extraFields = layout === 'acs_zcta' ? Object.keys(spec.columns).filter((c) => c !== 'zcta') : [];
+  if (layout === 'acs_zcta') spec.options = { ...spec.options, measures: extraFields };
+  const tally = await ingestSource(spec, LAYOUTS.get(layout)!, (row, line) => void rows.push({ row, line }), reconciler, extraFields);
+  await reconciler.close();
+  const rejected = readFileSync(rejects, 'utf8').trim().split('\n').slice(1);
+  expect(tally.read).toBe(tally.landed + tally.rejected);
+  expect(rejected.length).toBe(tally.rejected);
+  return { rows, tally, rejected };
+}
+
+describe('value parsers', () => {
+  it('normalises ZIP codes from every real-world spelling', () => {
+    expect(zip5('8065', 'z')).toBe('08065');
+    expect(zip5('688482168.0', 'z')).toBe('68848');
+    expect(zip5('10001-1234', 'z')).toBe('10001');
+    expect(zip5('21601234', 'z')).toBe('02160'); // a ZIP+4 that lost its leading zero
+    expect(() => zip5('ABCDE', 'zip')).toThrow(/zip is not a ZIP code/);
+  });
+  it('checks NPI check digits with the 80840 prefix', () => {
+    expect(npiIsValid('1679576722')).toBe(true);
+    expect(npiIsValid('1588667638')).toBe(true);
+    expect(npiIsValid('1679576723')).toBe(false);
+    expect(npiIsValid('3679576722')).toBe(false);
+  });
+});
+
+describe('layouts on small files made here, broken rows included', () => {
+  it('gazetteer: tab-separated with trailing blanks, gzipped; a bad point is rejected with its line', async () => {
+    const text = 'GEOID\tALAND\tAWATER\tALAND_SQMI\tAWATER_SQMI\tINTPTLAT\tINTPTLONG    \n' +
+      '00601\t1\t1\t64.421\t0.308\t18.180555\t-66.749961     \n' +
+      '10001\t1\t1\t0.245\t0\t40.750633\t-73.997177\n' +
+      '99999\t1\t1\t1\t0\t123.0\t-73.9\n' +
+      '10002\t1\t1\t0.8\t0\tnot-a-number\t-73.9\n';
+    const { rows, tally, rejected } = await ingest('gazetteer_zcta', 'gaz.txt.gz', text);
+    expect(rows.map((r) => r.row.zcta)).toEqual(['00601', '10001']);
+    expect(rows[0].row).toEqual({ zcta: '00601', landSqMi: 64.421, latitude: 18.180555, longitude: -66.749961 });
+    expect(tally).toMatchObject({ read: 4, landed: 2, rejected: 2, invalid: 2 });
+    expect(rejected[0]).toMatch(/,4,invalid,"internal point 123,-73.9 is not a latitude\/longitude"/);
+    expect(rejected[1]).toMatch(/,5,invalid,"INTPTLAT is not a number: ""not-a-number"""/);
+  });
+
+  it('Census API JSON: sentinels become null, a short row is rejected', async () => {
+    const json = JSON.stringify([
+      ['NAME', 'DP05_0001E', 'DP03_0062E', 'zip code tabulation area'],
+      ['ZCTA5 10001', '27004', '96787', '10001'],
+      ['ZCTA5 00601', '16834', '-666666666', '00601'],
+      ['ZCTA5 00602'],
+    ]);
+    const { rows, tally } = await ingest('acs_zcta', 'acs.json', json, { columns: { population: 'DP05_0001E', median_household_income: 'DP03_0062E' } });
+    expect(rows.map((r) => r.row)).toEqual([
+      { zcta: '10001', values: { population: 27004, median_household_income: 96787 } },
+      { zcta: '00601', values: { population: 16834, median_household_income: null } },
+    ]);
+    expect(tally.rejected).toBe(1);
+  });
+
+  it('tidy ACS CSV in a zip: complement turns insured share into uninsured share; text in a number is rejected', async () => {
+    const csv = '"GEOID","InsuredPopP"\n"01001",97.2\n"01002",NA\n"01003",abc\n';
+    const { rows, rejected } = await ingest('acs_zcta', 'ins.zip', csv, { columns: { zcta: 'GEOID', uninsured_pct: 'InsuredPopP' }, options: { complement: ['uninsured_pct'] } });
+    expect(rows.map((r) => r.row.values.uninsured_pct)).toEqual([2.8, null]);
+    expect(rejected[0]).toMatch(/uninsured_pct is not a number/);
+  });
+
+  it('NPPES official header: individuals land with their primary taxonomy; organisations, deactivations and bad NPIs do not', async () => {
+    const row = (values: Record<string, string>) => NPPES_COLUMNS.map((c) => `"${values[c] ?? ''}"`).join(',');
+    const person = {
+      'Entity Type Code': '1', 'Provider Last Name (Legal Name)': 'WIEBE', 'Provider First Name': 'DAVID', 'Provider Credential Text': 'M.D.',
+      'Provider Sex Code': 'M', 'Provider First Line Business Practice Location Address': '3500 CENTRAL AVE',
+      'Provider Business Practice Location Address City Name': 'KEARNEY', 'Provider Business Practice Location Address State Name': 'NE',
+      'Provider Business Practice Location Address Postal Code': '688472944.0', 'Healthcare Provider Taxonomy Code_1': '207Q00000X',
+      'Healthcare Provider Primary Taxonomy Switch_1': 'N', 'Healthcare Provider Taxonomy Code_2': '207RC0000X', 'Healthcare Provider Primary Taxonomy Switch_2': 'Y',
+    };
+    const text = [
+      NPPES_COLUMNS.map((c) => `"${c}"`).join(','),
+      row({ NPI: '1679576722', ...person }),
+      row({ NPI: '1588667638', 'Entity Type Code': '2', 'Provider Organization Name (Legal Business Name)': 'CLINIC' }),
+      row({ NPI: '1497758544', 'NPI Deactivation Date': '05/23/2010' }),
+      row({ NPI: '1679576723', ...person }),
+      '"1234567893","1"',
+    ].join('\n');
+    const { rows, tally, rejected } = await ingest('nppes', 'npidata_pfile.csv', text);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].row).toMatchObject({ npi: '1679576722', lastName: 'Wiebe', zip: '68847', taxonomy: '207RC0000X', taxonomies: ['207Q00000X', '207RC0000X'] });
+    expect(tally).toMatchObject({ read: 5, landed: 1, rejected: 4, invalid: 2 });
+    expect(rejected.map((r) => r.split(',')[3])).toEqual(['excluded', 'excluded', 'invalid', 'invalid']);
+    expect(rejected[2]).toMatch(/fails the NPI check digit/);
+    expect(rejected[3]).toMatch(/row has 2 fields, the header has 330/);
+  });
+
+  it('Doctors and Clinicians: both header generations (leading spaces in the old one)', async () => {
+    const old = ' NPI, lst_nm, frst_nm, gndr, Cred, Med_sch, Grd_yr, pri_spec, org_nm, cty, st, zip, hosp_afl_lbn_1\n' +
+      '1215911011,PEREZ,SOCRATES,M,MD,OTHER,1981,INTERNAL MEDICINE,,NAPLES,FL,341081869,NAPLES COMMUNITY HOSPITAL\n';
+    const current = 'NPI,Provider Last Name,Provider First Name,gndr,Cred,Med_sch,Grd_yr,pri_spec,Telehlth,Facility Name,City/Town,State,ZIP Code\n' +
+      '1083611826,BURKE,PHILIP,M,MD,YALE SCHOOL OF MEDICINE,1999,PSYCHIATRY,Y,YORK HOSPITAL,YORK,ME,03909\n' +
+      '1083611826,BURKE,PHILIP,M,MD,,19x9,PSYCHIATRY,Y,,YORK,ME,03909\n';
+    const a = await ingest('doctors_clinicians', 'dac_old.csv', old);
+    expect(a.rows[0].row).toMatchObject({ npi: '1215911011', medicalSchool: null, graduationYear: 1981, facilityNames: ['Naples Community Hospital'], zip: '34108' });
+    const b = await ingest('doctors_clinicians', 'dac.csv.gz', current);
+    expect(b.rows[0].row).toMatchObject({ medicalSchool: 'Yale School Of Medicine', telehealth: true, facilityNames: ['York Hospital'] });
+    expect(b.rejected[0]).toMatch(/Grd_yr is not a number/);
+  });
+
+  it('hospitals: HIFLD -999 beds are unknown and CLOSED rows are excluded; CMS ratings must be 1-5', async () => {
+    const hifld = '\uFEFFX,Y,NAME,ADDRESS,CITY,STATE,ZIP,TELEPHONE,TYPE,STATUS,LATITUDE,LONGITUDE,BEDS,WEBSITE\n' +
+      '0,0,A HOSPITAL,1 MAIN ST,HANFORD,CA,93230,NOT AVAILABLE,GENERAL ACUTE CARE,OPEN,36.3,-119.6,-999,http://a.org\n' +
+      '0,0,B HOSPITAL,2 MAIN ST,HANFORD,CA,93230,5551234567,GENERAL ACUTE CARE,CLOSED,36.3,-119.6,49,\n';
+    const h = await ingest('hifld_hospitals', 'hifld.csv', hifld);
+    expect(h.rows[0].row).toMatchObject({ name: 'A Hospital', staffedBeds: null, phone: '', website: 'http://a.org', latitude: 36.3 });
+    expect(h.tally).toMatchObject({ landed: 1, rejected: 1, invalid: 0 });
+    const cms = 'Facility ID,Facility Name,Address,City/Town,State,ZIP Code,Telephone Number,Hospital Type,Emergency Services,Hospital overall rating\n' +
+      '10001,SOUTHEAST HEALTH,1108 ROSS CLARK CIRCLE,DOTHAN,AL,36301,(334) 793-8701,Acute Care Hospitals,Yes,4\n' +
+      '10005,MARSHALL,2505 US 431,BOAZ,AL,35957,(256) 593-8310,Acute Care Hospitals,No,Not Available\n' +
+      '10006,BAD,1 ST,BOAZ,AL,35957,,Acute Care Hospitals,Yes,7\n';
+    const c = await ingest('cms_hospitals', 'cms.csv', cms);
+    expect(c.rows.map((r) => [r.row.ccn, r.row.rating, r.row.emergency, r.row.type])).toEqual([['010001', 4, true, 'Acute Care Hospital'], ['010005', null, false, 'Acute Care Hospital']]);
+    expect(c.rejected[0]).toMatch(/rating must be 1-5/);
+  });
+
+  it('PLACES: ZCTA codes that lost their leading zero are re-padded', async () => {
+    const { rows } = await ingest('places_zcta', 'places.csv', 'ZCTA5,DIABETES_CrudePrev,COPD_CrudePrev\n8065,11.2,\n');
+    expect(rows[0].row).toMatchObject({ zcta: '08065', prevalence: { DIABETES: 11.2, COPD: null } });
+  });
+
+  it('a missing required column fails with the file, the column and the manifest key to set', async () => {
+    await expect(ingest('zip_zcta', 'x.csv', 'ZIP_CODE,PO_NAME,STATE\n10001,NEW YORK,NY\n')).rejects.toThrow(
+      /source "test" \(.*x\.csv\): required column "ZCTA" or "ZCTA5" for field "zcta" of layout zip_zcta is not in the header\. Set sources\.test\.columns\.zcta/,
+    );
+  });
+
+  it('a manifest column override maps a renamed column', async () => {
+    const { rows } = await ingest('zip_zcta', 'x.csv', 'ZIP_CODE,PO_NAME,STATE,ZCTA_2020\n10001,NEW YORK,NY,10001\n', { columns: { zcta: 'ZCTA_2020' } });
+    expect(rows[0].row).toMatchObject({ zip: '10001', city: 'New York', zcta: '10001' });
+  });
+});
