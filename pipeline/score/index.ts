@@ -77,7 +77,7 @@ export function scoreZips(input: ScoreInput, log: (line: string) => void = () =>
         people: Math.round(peopleScore(type, place, i, input, need)),
         provider: Math.round(weighted(type.providers, (category) => categoryScore[category][i])),
         hospital: Math.round(hospital[i]),
-        travel: Math.round(travelScore(type, i, input, network, access.relevantMiles)),
+        travel: Math.round(travelScore(type, i, input, access.relevantMiles, need.noVehicleMedian)),
       };
       return { ...components, healthscore: composite(components) };
     }),
@@ -159,21 +159,24 @@ function milesToSupply(input: ScoreInput, network: ZipNetwork, supply: Float64Ar
  * Travel component: miles to the nearest relevant clinician (60%), households with a vehicle (25%) and
  * public transit use (15%; 10% of commuters or more scores full marks).
  */
-function travelScore(type: ScoreTypeSpec, i: number, input: ScoreInput, _network: ZipNetwork, relevantMiles: Float64Array[]): number {
+function travelScore(type: ScoreTypeSpec, i: number, input: ScoreInput, relevantMiles: Float64Array[], noVehicleMedian: number): number {
   const miles = relevantMiles[type.id - 1][i];
   const distanceScore = logScore(Math.max(miles, 0.01), DISTANCE_MILES_BENCHMARK);
   const census = input.census.get(input.places[i].zip);
-  const noVehicle = census?.get('no_vehicle_pct')?.value ?? nationalMedian.no_vehicle_pct;
+  const noVehicle = census?.get('no_vehicle_pct')?.value ?? noVehicleMedian;
   const transit = census?.get('transit_commute_pct')?.value ?? 0;
   return 0.6 * distanceScore + 0.25 * linearScore(noVehicle, 0, 30) + 0.15 * linearScore(transit, 10, 0);
 }
 
-const nationalMedian: Record<string, number> = { no_vehicle_pct: 5.5 };
-
 /** Social need per ZIP from census measures, 0 (no need) to 1 (full need), before condition prevalence. */
-function needScores(input: ScoreInput): { base: Float64Array; prevalenceMedian: Record<string, number> } {
+interface Need {
+  base: Float64Array;
+  prevalenceMedian: Record<string, number>;
+  noVehicleMedian: number;
+}
+
+function needScores(input: ScoreInput): Need {
   const medians = Object.fromEntries(NEED_MEASURES.map(({ measure }) => [measure, median([...input.census.values()].map((m) => m.get(measure)?.value), 0)]));
-  nationalMedian.no_vehicle_pct = median([...input.census.values()].map((m) => m.get('no_vehicle_pct')?.value), 5.5);
   const base = Float64Array.from(input.places, (place) => {
     const census = input.census.get(place.zip);
     let need = 0;
@@ -187,11 +190,12 @@ function needScores(input: ScoreInput): { base: Float64Array; prevalenceMedian: 
   for (const type of SCORE_TYPES) {
     if (type.prevalence) prevalenceMedian[type.prevalence] = median([...input.prevalence.values()].map((p) => p[type.prevalence!]), 10);
   }
-  return { base, prevalenceMedian };
+  const noVehicleMedian = median([...input.census.values()].map((m) => m.get('no_vehicle_pct')?.value), 5.5);
+  return { base, prevalenceMedian, noVehicleMedian };
 }
 
 /** People component: 100 minus need; condition scores blend in prevalence relative to the national median. */
-function peopleScore(type: ScoreTypeSpec, place: ZipPlace, i: number, input: ScoreInput, need: { base: Float64Array; prevalenceMedian: Record<string, number> }): number {
+function peopleScore(type: ScoreTypeSpec, place: ZipPlace, i: number, input: ScoreInput, need: Need): number {
   let value = need.base[i];
   if (type.prevalence) {
     const typical = need.prevalenceMedian[type.prevalence];
