@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pLimit from 'p-limit';
 import { fileChecksum } from './checksum.ts';
 import { createIndexes, createSchema } from './emit/schema.ts';
-import { emitCensus, emitFacilities, emitMeta, emitScores } from './emit/tables.ts';
+import { emitCensus, emitFacilities, emitMeta, emitScores, emitTvi } from './emit/tables.ts';
 import { emitProviders, facilityProviderCounts, providerSupply } from './emit/providers.ts';
 import { BuildError } from './errors.ts';
 import { mergeFacilities, type Facility } from './facilities/merge.ts';
@@ -18,6 +19,7 @@ import { loadManifest } from './manifest.ts';
 import * as scoring from './score/config.ts';
 import { BANDS } from './score/bands.ts';
 import { scoreZips, type ScoredHospital } from './score/index.ts';
+import { computeTvi } from './score/tvi.ts';
 
 export interface BuildOptions {
   manifest: string;
@@ -96,6 +98,10 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const scores = scoreZips({ places, index, census: data.census, prevalence: data.places, providerSupply: supply, hospitals }, log);
     emitScores(db, places, index, scores);
     const censusRows = emitCensus(db, places, data.census);
+    const tvi = computeTvi(places, data.census, data.places, scores.map((s) => s.access));
+    const cbsaTitles = new Map([...data.countyCbsa.values()].map((c) => [c.cbsaCode, { title: c.cbsaTitle, type: c.cbsaType }]));
+    const metros = emitTvi(db, places, tvi, cbsaTitles);
+    log(`  TVI for ${tvi.length} ZIPs and ${metros} metro/micro areas`);
     emitFacilities(db, merged.facilities, (f) => located.zctaOf.get(f.id) ?? null, (f) => located.precision.get(f.id) ?? 'none', counts, (code) => STATE_NAMES[code] ?? code);
 
     log('indexes and metadata:');
@@ -107,7 +113,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       return { key: s.key, layout: s.layout, path: s.path, vintage: s.vintage, sha256: sums[i]?.sha256 ?? null, bytes: sums[i]?.bytes ?? null, rows_read: tally?.read ?? 0, rows_landed: tally?.landed ?? 0, rows_rejected: tally?.rejected ?? 0 };
     });
     const scoringConfig = { ...scoring, bands: BANDS };
-    const buildId = createHash('sha256').update(JSON.stringify({ sources: sources.map((s) => s.sha256), scoringConfig, version: packageVersion() })).digest('hex').slice(0, 16);
+    // The id changes when any input, the scoring configuration or the pipeline code changes, and only then.
+    const buildId = createHash('sha256').update(JSON.stringify({ sources: sources.map((s) => s.sha256), scoringConfig, version: packageVersion(), code: codeFingerprint() })).digest('hex').slice(0, 16);
     const rowCounts = Object.fromEntries(
       (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map(({ name }) => [name, (db.prepare(`SELECT COUNT(*) AS n FROM "${name}"`).get() as { n: number }).n]),
     );
@@ -184,6 +191,16 @@ function scoredHospitals(facilities: Facility[], zipOf: Map<number, number>): Sc
       beds: f.staffedBeds ?? (/critical/i.test(f.type) ? DEFAULT_BEDS.critical : DEFAULT_BEDS.other),
       emergency: f.emergency, rating: f.rating,
     }));
+}
+
+/** SHA-256 over the pipeline's own source files, so a code change gives a new build id (and ETags). */
+function codeFingerprint(): string {
+  const root = fileURLToPath(new URL('.', import.meta.url));
+  const hash = createHash('sha256');
+  for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).sort()) {
+    hash.update(file).update(readFileSync(path.join(root, file)));
+  }
+  return hash.digest('hex');
 }
 
 function packageVersion(): string {

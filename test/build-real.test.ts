@@ -76,6 +76,19 @@ describe.skipIf(!haveData)('build from the real public data in ../shared/data', 
     expect(multi.n).toBeGreaterThan(3000);
   });
 
+  it('computes the TVI for every ZIP, its tier always matching its score, raw measures as real values', () => {
+    const rows = db.prepare('SELECT * FROM tvi').all() as any[];
+    expect(rows.length).toBe(33_791);
+    const tierOf = (s: number) => (s >= 80 ? 'CRITICAL' : s >= 60 ? 'HIGH' : s >= 40 ? 'MODERATE' : s >= 20 ? 'LOW' : 'MINIMAL');
+    expect(rows.filter((r) => r.tvi_tier !== tierOf(r.tvi_score)).slice(0, 3)).toEqual([]);
+    const manhattan = rows.find((r) => r.zip_code === '10001');
+    const commuting = db.prepare("SELECT value FROM census WHERE zip_code = '10001' AND measure = 'no_vehicle_pct'").get() as { value: number };
+    expect(manhattan.zero_vehicle_pct).toBe(commuting.value);
+    expect(manhattan.vehicle_score).toBeGreaterThan(95);
+    const metros = db.prepare('SELECT COUNT(*) AS n FROM tvi_metros').get() as { n: number };
+    expect(metros.n).toBeGreaterThan(900);
+  });
+
   it('keeps suppressed census values as NULL, never 0', () => {
     const suppressed = db.prepare("SELECT COUNT(*) AS n FROM census WHERE measure = 'median_household_income' AND value IS NULL").get() as { n: number };
     expect(suppressed.n).toBeGreaterThan(1000);

@@ -27,6 +27,15 @@ CREATE TABLE zip_access (
   zip_code TEXT PRIMARY KEY, nearest_hospital_miles REAL, nearest_hospital_id INTEGER, nearest_primary_care_miles REAL,
   hospitals_within_10_miles INTEGER NOT NULL, primary_care_within_10_miles INTEGER NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE tvi (
+  zip_code TEXT PRIMARY KEY, state TEXT NOT NULL, tvi_score INTEGER NOT NULL, tvi_tier TEXT NOT NULL, vehicle_score REAL NOT NULL,
+  transit_score REAL NOT NULL, facility_distance_score REAL NOT NULL, population_vulnerability_score REAL NOT NULL,
+  health_outcome_score REAL NOT NULL, health_outcome_basis TEXT NOT NULL, zero_vehicle_pct REAL, nearest_hospital_miles REAL, population INTEGER
+) WITHOUT ROWID;
+CREATE TABLE tvi_metros (
+  cbsa_code TEXT PRIMARY KEY, cbsa_title TEXT NOT NULL, cbsa_type TEXT NOT NULL, zip_count INTEGER NOT NULL,
+  population INTEGER NOT NULL, tvi_score REAL NOT NULL, tvi_tier TEXT NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE providers (
   npi TEXT PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, credential TEXT NOT NULL, gender TEXT NOT NULL,
   primary_taxonomy TEXT, primary_specialty TEXT NOT NULL, telehealth INTEGER NOT NULL,
@@ -51,6 +60,8 @@ CREATE INDEX providers_state ON providers (state, last_name, first_name);
 CREATE INDEX providers_zip ON providers (zip_code);
 CREATE INDEX providers_taxonomy ON providers (primary_taxonomy);
 CREATE INDEX facilities_state ON facilities (state_code);
+CREATE INDEX tvi_rank ON tvi (tvi_score DESC, zip_code);
+CREATE INDEX tvi_state_rank ON tvi (state, tvi_score DESC, zip_code);
 `;
 
 /** Creates every table in an empty database. */

@@ -6,6 +6,7 @@ import type { SourcedValue } from '../ingest/index.ts';
 import { bandFor } from '../score/bands.ts';
 import { SCORE_TYPES } from '../score/config.ts';
 import type { ZipScores } from '../score/index.ts';
+import { tviTier, type TviRecord } from '../score/tvi.ts';
 
 /** Writes `zips`, `score_types`, `health_scores`, `states`, `zip_access` and the KD-tree. */
 export function emitScores(db: Database.Database, places: ZipPlace[], index: PointIndex, scores: ZipScores[]): void {
@@ -75,4 +76,32 @@ export function emitMeta(db: Database.Database, meta: Record<string, unknown>): 
   db.transaction(() => {
     for (const [key, value] of Object.entries(meta)) insert.run(key, JSON.stringify(value));
   })();
+}
+
+/** Writes the TVI per ZIP and the population-weighted TVI of each metro/micro area (CBSA). */
+export function emitTvi(db: Database.Database, places: ZipPlace[], tvi: TviRecord[], cbsaTitles: Map<string, { title: string; type: string }>): number {
+  const insert = db.prepare('INSERT INTO tvi VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const metros = new Map<string, { zips: number; population: number; weighted: number; plain: number }>();
+  db.transaction(() => {
+    places.forEach((p, i) => {
+      const t = tvi[i];
+      insert.run(p.zip, p.state, t.tvi_score, t.tvi_tier, t.vehicle_score, t.transit_score, t.facility_distance_score, t.population_vulnerability_score, t.health_outcome_score, t.health_outcome_basis, t.zero_vehicle_pct, t.nearest_hospital_miles, t.population);
+      if (!p.cbsaCode) return;
+      const m = metros.get(p.cbsaCode) ?? { zips: 0, population: 0, weighted: 0, plain: 0 };
+      const population = Math.max(0, p.population ?? 0);
+      m.zips++;
+      m.population += population;
+      m.weighted += population * t.tvi_score;
+      m.plain += t.tvi_score;
+      metros.set(p.cbsaCode, m);
+    });
+    const insertMetro = db.prepare('INSERT INTO tvi_metros VALUES (?,?,?,?,?,?,?)');
+    for (const [code, m] of metros) {
+      // Population-weighted; an area whose ZIPs report no population falls back to the plain mean.
+      const score = Math.round((m.population > 0 ? m.weighted / m.population : m.plain / m.zips) * 10) / 10;
+      const cbsa = cbsaTitles.get(code);
+      insertMetro.run(code, cbsa?.title ?? code, cbsa?.type ?? 'Metro', m.zips, m.population, score, tviTier(Math.round(score)));
+    }
+  })();
+  return metros.size;
 }

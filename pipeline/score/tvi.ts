@@ -1,0 +1,108 @@
+import type { ZipPlace } from '../geo/places.ts';
+import type { SourcedValue } from '../ingest/index.ts';
+import type { ZipAccess } from './index.ts';
+
+/** TVI tiers of decisions.md, highest first: a ZIP's tier is the first whose minimum its score reaches. */
+export const TVI_TIERS = [
+  { tier: 'CRITICAL', min: 80 },
+  { tier: 'HIGH', min: 60 },
+  { tier: 'MODERATE', min: 40 },
+  { tier: 'LOW', min: 20 },
+  { tier: 'MINIMAL', min: 0 },
+] as const;
+export type TviTier = (typeof TVI_TIERS)[number]['tier'];
+
+export function tviTier(score: number): TviTier {
+  return TVI_TIERS.find((t) => score >= t.min)!.tier;
+}
+
+/** Weights of the five sub-scores in the composite `tvi_score` (they sum to 1). */
+export const TVI_WEIGHTS = { vehicle: 0.25, transit: 0.15, facility_distance: 0.25, population_vulnerability: 0.2, health_outcome: 0.15 } as const;
+/** PLACES measures averaged (as percentile ranks) into the health outcome sub-score. */
+export const TVI_HEALTH_MEASURES = ['DIABETES', 'COPD', 'CHD', 'BPHIGH', 'CASTHMA', 'OBESITY', 'CSMOKING', 'DEPRESSION'];
+
+export interface TviRecord {
+  tvi_score: number;
+  tvi_tier: TviTier;
+  vehicle_score: number;
+  transit_score: number;
+  facility_distance_score: number;
+  population_vulnerability_score: number;
+  health_outcome_score: number;
+  health_outcome_basis: 'places' | 'disability_fallback';
+  zero_vehicle_pct: number | null;
+  nearest_hospital_miles: number | null;
+  population: number | null;
+}
+
+/**
+ * Percentile ranks in the manner of the CDC/ATSDR SVI (Excel PERCENTRANK.INC): the share of other ZIPs with
+ * a strictly lower value, 0-100 with higher = more vulnerable. Missing values get null.
+ */
+export function percentileRanks(values: Array<number | null>): Array<number | null> {
+  const present = values.filter((v): v is number => v !== null && Number.isFinite(v)).sort((a, b) => a - b);
+  const below = (value: number) => {
+    let lo = 0;
+    let hi = present.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (present[mid] < value) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return values.map((v) => (v === null || !Number.isFinite(v) ? null : present.length > 1 ? (100 * below(v)) / (present.length - 1) : 0));
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+/** Mean of the non-null values, null when there are none. */
+const mean = (values: Array<number | null>) => {
+  const present = values.filter((v): v is number => v !== null);
+  return present.length ? present.reduce((a, b) => a + b, 0) / present.length : null;
+};
+
+/**
+ * The Transportation Vulnerability Index per ZIP: five sub-scores (percentile ranks of the underlying
+ * measures, or of the mean of several ranks, as SVI builds its themes), weighted into `tvi_score`.
+ * A sub-score whose measures are all missing for a ZIP is 50 (the median), as documented in METHODOLOGY.
+ */
+export function computeTvi(places: ZipPlace[], census: Map<string, Map<string, SourcedValue>>, prevalence: Map<string, Record<string, number | null>>, access: ZipAccess[]): TviRecord[] {
+  const measure = (name: string) => places.map((p) => census.get(p.zip)?.get(name)?.value ?? null);
+  const noVehicle = measure('no_vehicle_pct');
+  const transit = measure('transit_commute_pct');
+  const vehicleRank = percentileRanks(noVehicle);
+  // Less transit use means less transit available to fall back on: rank the lack of it.
+  const transitRank = percentileRanks(transit.map((v) => (v === null ? null : 100 - v)));
+  const hospitalRank = percentileRanks(access.map((a) => a.nearestHospitalMiles));
+  const primaryRank = percentileRanks(access.map((a) => a.nearestPrimaryCareMiles));
+  const distanceRank = percentileRanks(places.map((_, i) => mean([hospitalRank[i], primaryRank[i]])));
+  const [age, disability, poverty] = ['age65_pct', 'disability_pct', 'poverty_pct'].map((m) => percentileRanks(measure(m)));
+  const populationRank = percentileRanks(places.map((_, i) => mean([age[i], disability[i], poverty[i]])));
+  const healthRanks = TVI_HEALTH_MEASURES.map((m) => percentileRanks(places.map((p) => prevalence.get(p.zip)?.[m] ?? null)));
+  const healthMean = places.map((_, i) => mean(healthRanks.map((r) => r[i])));
+  const healthRank = percentileRanks(healthMean);
+  return places.map((place, i) => {
+    const usePlaces = healthRank[i] !== null;
+    const sub = {
+      vehicle: vehicleRank[i] ?? 50,
+      transit: transitRank[i] ?? 50,
+      facility_distance: distanceRank[i] ?? 50,
+      population_vulnerability: populationRank[i] ?? 50,
+      health_outcome: (usePlaces ? healthRank[i] : disability[i]) ?? 50,
+    };
+    const score = Math.round(Object.entries(TVI_WEIGHTS).reduce((sum, [key, weight]) => sum + weight * sub[key as keyof typeof sub], 0));
+    return {
+      tvi_score: score,
+      tvi_tier: tviTier(score),
+      vehicle_score: round1(sub.vehicle),
+      transit_score: round1(sub.transit),
+      facility_distance_score: round1(sub.facility_distance),
+      population_vulnerability_score: round1(sub.population_vulnerability),
+      health_outcome_score: round1(sub.health_outcome),
+      health_outcome_basis: usePlaces ? 'places' : 'disability_fallback',
+      zero_vehicle_pct: noVehicle[i],
+      nearest_hospital_miles: access[i].nearestHospitalMiles,
+      population: place.population,
+    };
+  });
+}

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import KDBush from 'kdbush';
+import { createIndexes, createSchema } from '../../pipeline/emit/schema.ts';
+import { bandFor } from '../../pipeline/score/bands.ts';
+import { SCORE_TYPES } from '../../pipeline/score/config.ts';
+
+/**
+ * The test database: real ZIP codes and coordinates (npm `zipcodes`) with seeded synthetic scores, in the
+ * schema of pipeline/emit/schema.ts. Everything a test needs from the fixture goes through `fixtureDb()`,
+ * so this can later become a pipeline build of the small sample without touching the tests.
+ */
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+
+/** Fixed identity of the fixture build; golden files show it. */
+export const FIXTURE_BUILD_ID = createHash('sha256').update('hcas test fixture v1').digest('hex').slice(0, 16);
+export const FIXTURE_BUILT_AT = '2024-01-02T03:04:05.000Z';
+
+const STATE_NAMES: Record<string, string> = {
+  AK: 'Alaska', CA: 'California', DC: 'District of Columbia', DE: 'Delaware', NY: 'New York', RI: 'Rhode Island',
+};
+
+interface ZipCode {
+  zip: string;
+  latitude: number;
+  longitude: number;
+  city: string;
+  state: string;
+  country: string;
+}
+
+let built: Promise<string> | undefined;
+
+/**
+ * Path of the fixture database, built once and cached in the temp directory under a hash of the code that
+ * makes it (so concurrent test workers and later runs share it, and any change to that code rebuilds it).
+ */
+export function fixtureDb(): Promise<string> {
+  built ??= Promise.resolve().then(() => {
+    const sources = ['test/helpers/fixture-db.ts', 'pipeline/emit/schema.ts', 'pipeline/score/bands.ts', 'pipeline/score/config.ts'];
+    const hash = createHash('sha256');
+    for (const file of sources) hash.update(readFileSync(path.join(root, file)));
+    const dir = path.join(os.tmpdir(), 'hcas-test-fixtures');
+    const file = path.join(dir, `fixture-${hash.digest('hex').slice(0, 16)}.sqlite`);
+    if (!existsSync(file)) {
+      mkdirSync(dir, { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      rmSync(tmp, { force: true });
+      writeFixture(tmp);
+      renameSync(tmp, file);
+    }
+    return file;
+  });
+  return built;
+}
+
+/** The fixture's ZIP codes: all of RI and DE, DC below 20100, and a few from NY, CA and AK (Barrow stands alone). */
+export function fixtureZips(): ZipCode[] {
+  const codes = Object.values(require('zipcodes').codes as Record<string, ZipCode>).filter((c) => c.country === 'US');
+  const chosen = codes.filter((c) =>
+    c.state === 'RI' || c.state === 'DE' || (c.state === 'DC' && c.zip < '20100') ||
+    (c.zip >= '10001' && c.zip <= '10012') || (c.zip >= '94102' && c.zip <= '94110') ||
+    (c.zip >= '99501' && c.zip <= '99509') || c.zip === '99723');
+  return chosen.sort((a, b) => (a.zip < b.zip ? -1 : 1));
+}
+
+/** mulberry32: a seeded generator, so the fixture is identical on every machine. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function writeFixture(file: string): void {
+  const zips = fixtureZips();
+  const random = seeded(20240102);
+  const db = new Database(file);
+  createSchema(db);
+  const insertZip = db.prepare('INSERT INTO zips VALUES (?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insertScore = db.prepare('INSERT INTO health_scores VALUES (?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insertType = db.prepare('INSERT INTO score_types VALUES (?,?,?,?)');
+  const states = new Map<string, { sum: number; count: number }>();
+  db.transaction(() => {
+    for (const type of SCORE_TYPES) insertType.run(type.id, type.name, type.slug, type.description);
+    zips.forEach((zip, i) => {
+      insertZip.run(zip.zip, zip.state, STATE_NAMES[zip.state], zip.city, null, null, null, zip.latitude, zip.longitude,
+        Math.round(random() * 5000) / 100, Math.round(random() * 60000), i);
+      // A base per ZIP and component noise spread composites over every band, as real scores are.
+      const base = random() * 100;
+      for (const type of SCORE_TYPES) {
+        const component = () => Math.max(0, Math.min(100, Math.round(base + (random() - 0.5) * 40)));
+        const [people, provider, hospital, travel] = [component(), component(), component(), component()];
+        const healthscore = Math.round(0.2 * people + 0.35 * provider + 0.25 * hospital + 0.2 * travel);
+        const band = bandFor(healthscore);
+        insertScore.run(i * SCORE_TYPES.length + type.id, zip.zip, type.id, zip.state, healthscore, people, provider, hospital, travel, band.label, band.grade, band.color);
+        if (type.id === 1) {
+          const state = states.get(zip.state) ?? { sum: 0, count: 0 };
+          state.sum += healthscore;
+          state.count++;
+          states.set(zip.state, state);
+        }
+      }
+    });
+    const insertState = db.prepare('INSERT INTO states VALUES (?,?,?,?,?,?,?,?)');
+    for (const [code, { sum, count }] of states) {
+      const exact = sum / count;
+      const band = bandFor(Math.floor(exact + 0.5));
+      insertState.run(code, STATE_NAMES[code], count, Math.floor(exact + 0.5), exact, band.label, band.grade, band.color);
+    }
+    const index = new KDBush(zips.length);
+    for (const zip of zips) index.add(zip.longitude, zip.latitude);
+    index.finish();
+    db.prepare('INSERT INTO kdtree VALUES (?, ?)').run('zips', Buffer.from(index.data as ArrayBuffer));
+    const meta: Record<string, unknown> = {
+      build_id: FIXTURE_BUILD_ID,
+      built_at: FIXTURE_BUILT_AT,
+      dataset: { name: 'hcas test fixture', synthetic: true, notice: 'Synthetic scores over real ZIP code locations, for tests only.' },
+      // An absolute path, as real builds record, to prove the API publishes only the file name.
+      sources: [{ key: 'zipcodes', layout: 'zipcodes-npm', path: '/build/machine/raw/zipcodes.json', vintage: '2023', sha256: 'f'.repeat(64), bytes: 123456, rows_read: zips.length, rows_landed: zips.length, rows_rejected: 0 }],
+      reconciliation: [{ key: 'zipcodes', file: '/build/machine/raw/zipcodes.json', read: zips.length, landed: zips.length, rejected: 0, reasons: {} }],
+      row_counts: { zips: zips.length, health_scores: zips.length * SCORE_TYPES.length, score_types: SCORE_TYPES.length, states: states.size, kdtree: 1 },
+      scoring: { note: 'internal; not published by meta/' },
+    };
+    const insertMeta = db.prepare('INSERT INTO meta VALUES (?, ?)');
+    for (const [key, value] of Object.entries(meta)) insertMeta.run(key, JSON.stringify(value));
+  })();
+  createIndexes(db);
+  db.close();
+}
