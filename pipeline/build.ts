@@ -24,6 +24,8 @@ import { computeTvi } from './score/tvi.ts';
 export interface BuildOptions {
   manifest: string;
   out: string;
+  /** Folder the manifest's paths are relative to, instead of its own `root`. */
+  root?: string;
   log?: (line: string) => void;
   /** Injected clock so tests get a reproducible `built_at`. */
   now?: () => Date;
@@ -51,7 +53,7 @@ const DEFAULT_BEDS = { critical: 25, other: 100 };
 export async function build(options: BuildOptions): Promise<BuildSummary> {
   const log = options.log ?? (() => {});
   const started = Date.now();
-  const manifest = loadManifest(options.manifest, new Set(LAYOUTS.keys()));
+  const manifest = loadManifest(options.manifest, new Set(LAYOUTS.keys()), options.root);
   const outDir = path.dirname(path.resolve(options.out));
   mkdirSync(outDir, { recursive: true });
   const tmp = `${options.out}.tmp-${process.pid}`;

@@ -29,7 +29,7 @@ export interface Manifest {
 const DEFAULT_MAX_REJECT_RATIO = 0.05;
 
 /** Reads and validates a manifest JSON file; every problem names the manifest key to fix. */
-export function loadManifest(file: string, knownLayouts: ReadonlySet<string>): Manifest {
+export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, rootOverride?: string): Manifest {
   let raw: any;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -40,7 +40,8 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>): M
   if (typeof raw !== 'object' || raw === null || typeof raw.sources !== 'object' || raw.sources === null) {
     throw new BuildError(`${where('sources')}: expected an object of sources keyed by name`);
   }
-  const root = path.resolve(path.dirname(file), typeof raw.root === 'string' ? raw.root : '.');
+  // `--root` lets one manifest describe any folder holding the same files (a new vintage, a bigger sample).
+  const root = rootOverride ? path.resolve(rootOverride) : path.resolve(path.dirname(file), typeof raw.root === 'string' ? raw.root : '.');
   const maxRejectRatio = raw.max_reject_ratio ?? DEFAULT_MAX_REJECT_RATIO;
   if (typeof maxRejectRatio !== 'number' || !(maxRejectRatio >= 0 && maxRejectRatio <= 1)) {
     throw new BuildError(`${where('max_reject_ratio')}: must be a number from 0 to 1, got ${JSON.stringify(raw.max_reject_ratio)}`);
