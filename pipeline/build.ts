@@ -51,8 +51,10 @@ const DEFAULT_BEDS = { critical: 25, other: 100 };
  * `out` and renames it into place only when everything succeeded, so a failed build never replaces a good one.
  */
 export async function build(options: BuildOptions): Promise<BuildSummary> {
-  const log = options.log ?? (() => {});
   const started = Date.now();
+  const print = options.log ?? (() => {});
+  // Section headers (unindented lines) carry the elapsed time, so a slow stage shows in every build log.
+  const log = (line: string) => print(line.startsWith(' ') ? line : `${line.padEnd(40)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s`);
   const manifest = loadManifest(options.manifest, new Set(LAYOUTS.keys()), options.root);
   const outDir = path.dirname(path.resolve(options.out));
   mkdirSync(outDir, { recursive: true });

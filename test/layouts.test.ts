@@ -146,6 +146,12 @@ describe('layouts on small files made here, broken rows included', () => {
     );
   });
 
+  it('a row cut short is rejected even when the fields the layout needs are present', async () => {
+    const { rows, rejected } = await ingest('zip_zcta', 'x.csv', 'ZIP_CODE,PO_NAME,STATE,ZCTA,ZIP_TYPE,zip_join_type\n10001,NEW YORK,NY,10001,Zip Code Area,Zip matches ZCTA\n10002,NEW YORK,NY,10002\n');
+    expect(rows).toHaveLength(1);
+    expect(rejected[0]).toMatch(/,3,invalid,"row has 4 fields, the header has 6"/);
+  });
+
   it('a manifest column override maps a renamed column', async () => {
     const { rows } = await ingest('zip_zcta', 'x.csv', 'ZIP_CODE,PO_NAME,STATE,ZCTA_2020\n10001,NEW YORK,NY,10001\n', { columns: { zcta: 'ZCTA_2020' } });
     expect(rows[0].row).toMatchObject({ zip: '10001', city: 'New York', zcta: '10001' });

@@ -26,14 +26,16 @@ export function emitProviders(db: Database.Database, taxonomy: Map<string, Taxon
       SELECT p.npi, p.first_name, p.last_name, p.credential, p.gender, p.taxonomy,
              COALESCE(t.specialty, c.specialty, ''), COALESCE(c.telehealth, 0), p.address, p.city, p.state, p.zip_code, p.zcta, p.phone,
              c.medical_school, NULL, c.graduation_year, COALESCE(c.facility_names, '[]')
-      FROM stage_providers p LEFT JOIN taxonomy t ON t.code = p.taxonomy LEFT JOIN clinician c ON c.npi = p.npi;
+      FROM latest_provider l JOIN stage_providers p ON p.rowid = l.keep LEFT JOIN taxonomy t ON t.code = p.taxonomy LEFT JOIN clinician c ON c.npi = p.npi
+      ORDER BY p.npi;
   `);
   const clinicianOnly = db.prepare(`
     INSERT INTO providers
       SELECT c.npi, s.first_name, s.last_name, s.credential, s.gender, NULL, c.specialty, c.telehealth, '', s.city, s.state, s.zip_code, s.zcta, '',
              c.medical_school, NULL, c.graduation_year, c.facility_names
       FROM clinician c JOIN stage_clinicians s ON s.rowid = c.first_row
-      WHERE c.npi NOT IN (SELECT npi FROM stage_providers)`).run().changes;
+      WHERE c.npi NOT IN (SELECT npi FROM latest_provider)
+      ORDER BY c.npi`).run().changes;
   const providers = (db.prepare('SELECT COUNT(*) AS n FROM providers').get() as { n: number }).n;
   return { providers, clinicianOnly };
 }

@@ -1,46 +1,33 @@
 import type Database from 'better-sqlite3';
-import { RowReject } from '../errors.ts';
 import type { ClinicianRow, ProviderRow } from '../layouts/providers.ts';
 
 /**
- * Streams providers and clinician rows into staging tables of the output database as they are read,
- * so 4 million NPPES rows never sit in memory. A repeated NPI keeps its last row (weekly NPPES files
- * repeat updated NPIs); the earlier row is reported as superseded.
+ * Streams providers and clinician rows into append-only staging tables (in an attached scratch database)
+ * as they are read, so 4 million NPPES rows never sit in memory and each insert is an append, not a
+ * B-tree update. Repeated NPIs are resolved afterwards in one pass (`finish`): the last row wins.
  */
 export class ProviderStage {
-  private readonly insert: Database.Statement;
-  private readonly lineOf: Database.Statement;
-  private readonly replace: Database.Statement;
+  private readonly insertProvider: Database.Statement;
   private readonly insertClinician: Database.Statement;
   private pending = 0;
-  /** Calls that report the superseded earlier line; set by the ingest step. */
-  onSuperseded: (sourceKey: string, line: number, npi: string) => void = () => {};
 
   constructor(private readonly db: Database.Database) {
     db.exec(`
       CREATE TABLE stage.stage_providers (
-        npi TEXT PRIMARY KEY, source TEXT, line INTEGER, first_name TEXT, last_name TEXT, credential TEXT, gender TEXT,
+        npi TEXT NOT NULL, source TEXT, line INTEGER, first_name TEXT, last_name TEXT, credential TEXT, gender TEXT,
         address TEXT, city TEXT, state TEXT, zip_code TEXT, zcta TEXT, phone TEXT, taxonomy TEXT, taxonomies TEXT
-      ) WITHOUT ROWID;
+      );
       CREATE TABLE stage.stage_clinicians (
         npi TEXT, line INTEGER, first_name TEXT, last_name TEXT, credential TEXT, gender TEXT, medical_school TEXT,
         graduation_year INTEGER, specialty TEXT, telehealth INTEGER, facility_names TEXT, city TEXT, state TEXT, zip_code TEXT, zcta TEXT
       );`);
-    const columns = 'npi, source, line, first_name, last_name, credential, gender, address, city, state, zip_code, zcta, phone, taxonomy, taxonomies';
-    this.insert = db.prepare(`INSERT OR IGNORE INTO stage_providers (${columns}) VALUES (${columns.split(',').map(() => '?').join(',')})`);
-    this.lineOf = db.prepare('SELECT source, line FROM stage_providers WHERE npi = ?');
-    this.replace = db.prepare(`REPLACE INTO stage_providers (${columns}) VALUES (${columns.split(',').map(() => '?').join(',')})`);
+    this.insertProvider = db.prepare(`INSERT INTO stage_providers VALUES (${Array(15).fill('?').join(',')})`);
     this.insertClinician = db.prepare(`INSERT INTO stage_clinicians VALUES (${Array(15).fill('?').join(',')})`);
     db.exec('BEGIN');
   }
 
   addProvider(row: ProviderRow, line: number, sourceKey: string, zcta: string | null): void {
-    const values = [row.npi, sourceKey, line, row.firstName, row.lastName, row.credential, row.gender, row.address, row.city, row.state, row.zip, zcta, row.phone, row.taxonomy, row.taxonomies.join(';')];
-    if (this.insert.run(values).changes === 0) {
-      const earlier = this.lineOf.get(row.npi) as { source: string; line: number };
-      this.replace.run(values);
-      this.onSuperseded(earlier.source, earlier.line, row.npi);
-    }
+    this.insertProvider.run(row.npi, sourceKey, line, row.firstName, row.lastName, row.credential, row.gender, row.address, row.city, row.state, row.zip, zcta, row.phone, row.taxonomy, row.taxonomies.join(';'));
     this.tick();
   }
 
@@ -49,20 +36,23 @@ export class ProviderStage {
     this.tick();
   }
 
-  /** Commits in batches: one transaction per 50,000 rows keeps inserts fast without a huge journal. */
+  /** Commits in batches: one transaction per 100,000 rows keeps inserts fast without a huge journal. */
   private tick(): void {
-    if (++this.pending >= 50_000) {
+    if (++this.pending >= 100_000) {
       this.db.exec('COMMIT; BEGIN');
       this.pending = 0;
     }
   }
 
-  finish(): void {
+  /**
+   * Ends staging and returns the rows a later row with the same NPI replaced (later source, or later line of
+   * the same source), so the caller can report them as superseded.
+   */
+  finish(): Array<{ source: string; line: number; npi: string }> {
     this.db.exec('COMMIT');
+    this.db.exec(`CREATE TABLE stage.latest_provider AS SELECT npi, MAX(rowid) AS keep FROM stage_providers GROUP BY npi`);
+    return this.db.prepare(`
+      SELECT s.source, s.line, s.npi FROM stage_providers s JOIN latest_provider l ON l.npi = s.npi
+      WHERE s.rowid <> l.keep AND l.npi IN (SELECT npi FROM stage_providers GROUP BY npi HAVING COUNT(*) > 1)`).all() as Array<{ source: string; line: number; npi: string }>;
   }
-}
-
-/** Reject used for an earlier row replaced by a later one with the same key. */
-export function superseded(npi: string): RowReject {
-  return new RowReject(`NPI ${npi} appears again later; the later row was kept`, 'superseded');
 }

@@ -54,11 +54,6 @@ export async function ingestAll(manifest: Manifest, db: Database.Database, recon
     throw new BuildError(`manifest ${manifest.file} names no source with layout gazetteer_zcta: the ZCTA Gazetteer defines the ZIP codes to score. Add one under "sources".`);
   }
   const stage = new ProviderStage(db);
-  stage.onSuperseded = (sourceKey, line, npi) => {
-    const tally = reconciler.tallies.get(sourceKey)!;
-    tally.landed--;
-    reconciler.reject(tally, line, `NPI ${npi} appears again later; the later row was kept`, 'superseded');
-  };
   const ordered = [...manifest.sources].sort((a, b) => LAYOUT_ORDER.indexOf(a.layout) - LAYOUT_ORDER.indexOf(b.layout));
   for (const spec of ordered) {
     const list = data.sourcesByLayout.get(spec.layout) ?? [];
@@ -68,7 +63,11 @@ export async function ingestAll(manifest: Manifest, db: Database.Database, recon
     const tally = await ingestOne(spec, data, stage);
     log(`  ${spec.key.padEnd(24)} ${String(tally.read).padStart(9)} read ${String(tally.landed).padStart(9)} landed ${String(tally.rejected).padStart(8)} rejected  ${((Date.now() - started) / 1000).toFixed(1)}s`);
   }
-  stage.finish();
+  for (const { source, line, npi } of stage.finish()) {
+    const tally = reconciler.tallies.get(source)!;
+    tally.landed--;
+    reconciler.reject(tally, line, `NPI ${npi} appears again later; the later row was kept`, 'superseded');
+  }
   return data;
 
   function ingestOne(spec: SourceSpec, data: Ingested, stage: ProviderStage) {

@@ -2,20 +2,25 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import { splitRecords, type SplitOptions } from './fast-csv.ts';
 import yauzl from 'yauzl';
 import { BuildError } from '../errors.ts';
 
 /** One data row of an input file: its values and the 1-based line (or JSON row) it came from. */
 export interface RawRecord {
   line: number;
+  /** The fields, possibly only the first few (see RecordSource.limitFields). */
   values: string[];
+  /** How many fields the row has in the file, including any not copied into `values`. */
+  fieldCount: number;
 }
 
-/** An opened input: the header (trimmed, BOM removed) and a stream of data rows. */
+/** An opened input: the header (trimmed, BOM removed) and a stream of data rows in batches. */
 export interface RecordSource {
   header: string[];
-  records: AsyncIterable<RawRecord>;
+  batches: AsyncIterable<RawRecord[]>;
+  /** Stop copying fields past this many (call before iterating): wide files need only their first columns. */
+  limitFields(count: number): void;
 }
 
 /**
@@ -56,37 +61,27 @@ function openZipEntry(file: string, sourceKey: string): Promise<Readable> {
   });
 }
 
-/** Reads the first line to pick the delimiter, then hands the whole stream to csv-parse. */
+/** Reads the first line to pick the delimiter, then splits the whole stream into records. */
 async function openDelimited(stream: Readable): Promise<RecordSource> {
   const firstChunk = await readFirstLine(stream);
   const delimiter = detectDelimiter(firstChunk.line);
-  const parser = parse({
-    delimiter,
-    bom: true,
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    info: true,
-    // Tab-separated Census files are unquoted; a stray quote inside a name must not swallow lines.
-    quote: delimiter === '\t' ? false : '"',
-  });
-  if (firstChunk.ended) {
-    parser.end(firstChunk.buffered);
-  } else {
-    parser.write(firstChunk.buffered);
-    stream.pipe(parser);
-  }
-  stream.on('error', (error) => parser.destroy(error));
-  const iterator = parser[Symbol.asyncIterator]();
+  // Tab-separated Census files are unquoted; a stray quote inside a name must not swallow lines.
+  const options: SplitOptions = { delimiter, quote: delimiter !== '\t' };
+  const chunks = (async function* () {
+    yield firstChunk.buffered;
+    if (!firstChunk.ended) yield* stream as AsyncIterable<Buffer>;
+  })();
+  const iterator = splitRecords(chunks, options)[Symbol.asyncIterator]();
   const first = await iterator.next();
-  if (first.done) throw new BuildError('the file is empty: expected a header line');
-  const header = (first.value.record as string[]).map(cleanHeader);
+  if (first.done || first.value.length === 0) throw new BuildError('the file is empty: expected a header line');
+  const header = first.value[0].values.map(cleanHeader);
+  const pending = first.value.slice(1);
   return {
     header,
-    records: (async function* () {
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-        yield { line: next.value.info.lines, values: next.value.record };
-      }
+    limitFields: (count) => void (options.maxFields = count),
+    batches: (async function* () {
+      if (pending.length) yield pending;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
     })(),
   };
 }
@@ -138,15 +133,13 @@ async function openCensusJson(file: string, sourceKey: string): Promise<RecordSo
     throw new BuildError(`source "${sourceKey}": ${file} is not a Census API export: expected an array of arrays with a header row first`);
   }
   const header = (rows[0] as unknown[]).map((v) => cleanHeader(String(v)));
+  // A JSON row that is not an array becomes an empty record so the layout rejects it with its row number.
+  const records = rows.slice(1).map((row, i) => ({ line: i + 2, values: Array.isArray(row) ? row.map((v) => (v === null || v === undefined ? '' : String(v))) : [], fieldCount: Array.isArray(row) ? row.length : 0 }));
   return {
     header,
-    records: (async function* () {
-      for (let i = 1; i < rows.length; i++) {
-        const row = rows[i];
-        // A JSON row that is not an array becomes an empty record so the layout rejects it with its row number.
-        const values = Array.isArray(row) ? row.map((v) => (v === null || v === undefined ? '' : String(v))) : [];
-        yield { line: i + 1, values };
-      }
+    limitFields: () => {},
+    batches: (async function* () {
+      for (let i = 0; i < records.length; i += 10_000) yield records.slice(i, i + 10_000);
     })(),
   };
 }

@@ -12,8 +12,10 @@ export type RowSink<Row> = (row: Row, line: number) => void;
  * Missing files and missing required columns fail the build with the file, column and manifest key.
  */
 export async function ingestSource<Row>(spec: SourceSpec, layout: Layout<Row>, sink: RowSink<Row>, reconciler: Reconciler, extraFields: string[] = []): Promise<SourceTally> {
-  const { header, records } = await openRecords(spec.path, spec.key);
+  const source = await openRecords(spec.path, spec.key);
+  const { header } = source;
   const columnIndex = resolveColumns(spec, layout, header, extraFields);
+  source.limitFields(Math.max(...columnIndex.values()) + 1);
   const tally = reconciler.tally(spec.key, spec.path);
   const requiredIndexes = Object.entries(layout.fields).filter(([, f]) => f.required).map(([name]) => columnIndex.get(name)!);
   const maxRequired = Math.max(-1, ...requiredIndexes);
@@ -24,18 +26,21 @@ export async function ingestSource<Row>(spec: SourceSpec, layout: Layout<Row>, s
     const value = values[index];
     return value === undefined ? '' : value.trim();
   };
-  for await (const record of records) {
-    tally.read++;
-    values = record.values;
-    try {
-      if (values.length <= maxRequired) {
-        throw new RowReject(`row has ${values.length} fields, the header has ${header.length}`);
+  for await (const batch of source.batches) {
+    for (const record of batch) {
+      tally.read++;
+      values = record.values;
+      try {
+        // A row shorter than the header was cut off: even if the fields we need are there, it is not trusted.
+        if (record.fieldCount < header.length || values.length <= maxRequired) {
+          throw new RowReject(`row has ${record.fieldCount} fields, the header has ${header.length}`);
+        }
+        sink(layout.parse(read, header, spec.options), record.line);
+        tally.landed++;
+      } catch (error) {
+        if (!(error instanceof RowReject)) throw error;
+        reconciler.reject(tally, record.line, error.message, error.kind);
       }
-      sink(layout.parse(read, header, spec.options), record.line);
-      tally.landed++;
-    } catch (error) {
-      if (!(error instanceof RowReject)) throw error;
-      reconciler.reject(tally, record.line, error.message, error.kind);
     }
   }
   return tally;

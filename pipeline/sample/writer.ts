@@ -8,8 +8,7 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
-import { pipeline } from 'node:stream/promises';
-import { finished } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
 
@@ -128,9 +127,4 @@ export function csvLine(values: readonly (string | number)[]): string {
 export function quoted(value: string | number): string {
   const text = String(value);
   return text.includes('"') ? `"${text.replace(/"/g, '""')}"` : `"${text}"`;
-}
-
-/** Formats a number with a fixed number of decimals (no locale, no exponent). */
-export function fixed(value: number, decimals: number): string {
-  return value.toFixed(decimals);
 }
