@@ -7,7 +7,7 @@ const [manifestFile, root] = process.argv.slice(2);
 const manifest = loadManifest(manifestFile, new Set(LAYOUTS.keys()), root);
 let rows = 0;
 for (const source of manifest.sources) {
-  const { records } = await openRecords(source.path, source.key);
-  for await (const _ of records) rows++;
+  const { batches } = await openRecords(source.path, source.key);
+  for await (const batch of batches) rows += batch.length;
 }
 console.log(`${rows} rows read`);
