@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../pipeline/build.ts';
+import { writeSample } from '../pipeline/sample/index.ts';
+import { tempDir } from './helpers/files.ts';
+
+const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/sample.json');
+
+describe('hcas sample && hcas build (a small sample)', () => {
+  let db: Database.Database;
+  let rejects: string[];
+  let sample: Awaited<ReturnType<typeof writeSample>>;
+
+  beforeAll(async () => {
+    const dir = tempDir();
+    sample = await writeSample({ outDir: path.join(dir, 'raw'), providers: 100_000, facilities: 3_000, seed: 7 });
+    const summary = await build({ manifest: MANIFEST, root: path.join(dir, 'raw'), out: path.join(dir, 'hcas.sqlite') });
+    db = new Database(summary.out, { readonly: true });
+    rejects = readFileSync(summary.rejectsFile, 'utf8').trim().split('\n');
+  }, 240_000);
+
+  it('scores every ZCTA and says plainly that the data is synthetic', () => {
+    expect((db.prepare('SELECT COUNT(*) AS n FROM zips').get() as { n: number }).n).toBe(33_791);
+    const dataset = JSON.parse((db.prepare("SELECT value FROM meta WHERE key = 'dataset'").get() as { value: string }).value);
+    expect(dataset.synthetic).toBe(true);
+    expect(dataset.notice).toMatch(/SYNTHETIC/);
+  });
+
+  it('rejects each deliberately broken NPPES row, by its line, with its reason', () => {
+    expect(sample.brokenRows.length).toBeGreaterThanOrEqual(1);
+    for (const broken of sample.brokenRows) {
+      const line = broken.row + 1; // rows are numbered after the header line
+      const hit = rejects.find((r) => r.startsWith(`nppes,`) && r.split(',')[2] === String(line));
+      expect(hit, `${broken.reason} at line ${line}`).toMatch(/,invalid,/);
+    }
+  });
+
+  it('lands every individual provider (the broken rows come on top of them)', () => {
+    const providers = (db.prepare('SELECT COUNT(*) AS n FROM providers').get() as { n: number }).n;
+    expect(providers).toBe(sample.providers);
+  });
+
+  it('places specialists in cities: urban ZIPs score higher on providers than rural ones', () => {
+    const byClass = db.prepare(`SELECT z.urban_rural_code AS code, AVG(h.provider_score) AS provider FROM zips z
+      JOIN health_scores h ON h.zip_code = z.zip_code AND h.score_type_id = 1 WHERE z.urban_rural_code IS NOT NULL GROUP BY 1 ORDER BY 1`).all() as Array<{ code: number; provider: number }>;
+    expect(byClass[0].provider).toBeGreaterThan(byClass.at(-1)!.provider);
+  });
+});
