@@ -3,9 +3,18 @@ import { BuildError } from '../../pipeline/errors.ts';
 import { CliError } from './errors.ts';
 import { registerBuild } from './commands/build.ts';
 import { registerSample } from './commands/sample.ts';
+import { registerServe } from './commands/serve.ts';
+import { registerGet } from './commands/get.ts';
+import { registerScore } from './commands/score.ts';
+import { registerScores } from './commands/scores.ts';
+import { registerNearby } from './commands/nearby.ts';
+import { registerStates } from './commands/states.ts';
+import { registerScoreTypes } from './commands/score-types.ts';
 
 /** Every command registers itself here; each lives in its own module under commands/. */
-const COMMANDS: Array<(program: Command) => void> = [registerSample, registerBuild];
+const COMMANDS: Array<(program: Command) => void> = [
+  registerSample, registerBuild, registerServe, registerGet, registerScore, registerScores, registerNearby, registerStates, registerScoreTypes,
+];
 
 /** Runs the `hcas` command line; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {

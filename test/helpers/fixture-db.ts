@@ -27,8 +27,9 @@ export const FIXTURE_BUILT_AT = '2024-01-02T03:04:05.000Z';
 const STATE_NAMES: Record<string, string> = {
   AK: 'Alaska', CA: 'California', DC: 'District of Columbia', DE: 'Delaware', NY: 'New York', RI: 'Rhode Island',
 };
+const stateName = (code: string) => STATE_NAMES[code] ?? `State ${code}`;
 
-interface ZipCode {
+export interface ZipCode {
   zip: string;
   latitude: number;
   longitude: number;
@@ -62,9 +63,14 @@ export function fixtureDb(): Promise<string> {
   return built;
 }
 
+/** Every US ZIP code of the npm `zipcodes` package, with its point. */
+export function allZips(): ZipCode[] {
+  return Object.values(require('zipcodes').codes as Record<string, ZipCode>).filter((c) => c.country === 'US');
+}
+
 /** The fixture's ZIP codes: all of RI and DE, DC below 20100, and a few from NY, CA and AK (Barrow stands alone). */
 export function fixtureZips(): ZipCode[] {
-  const codes = Object.values(require('zipcodes').codes as Record<string, ZipCode>).filter((c) => c.country === 'US');
+  const codes = allZips();
   const chosen = codes.filter((c) =>
     c.state === 'RI' || c.state === 'DE' || (c.state === 'DC' && c.zip < '20100') ||
     (c.zip >= '10001' && c.zip <= '10012') || (c.zip >= '94102' && c.zip <= '94110') ||
@@ -84,8 +90,8 @@ function seeded(seed: number): () => number {
   };
 }
 
-function writeFixture(file: string): void {
-  const zips = fixtureZips();
+/** Writes a fixture database of `zips` (the fixture's own by default; all US ZIPs make a national-size file for benchmarks). */
+export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): void {
   const random = seeded(20240102);
   const db = new Database(file);
   createSchema(db);
@@ -96,7 +102,7 @@ function writeFixture(file: string): void {
   db.transaction(() => {
     for (const type of SCORE_TYPES) insertType.run(type.id, type.name, type.slug, type.description);
     zips.forEach((zip, i) => {
-      insertZip.run(zip.zip, zip.state, STATE_NAMES[zip.state], zip.city, null, null, null, zip.latitude, zip.longitude,
+      insertZip.run(zip.zip, zip.state, stateName(zip.state), zip.city, null, null, null, zip.latitude, zip.longitude,
         Math.round(random() * 5000) / 100, Math.round(random() * 60000), i);
       // A base per ZIP and component noise spread composites over every band, as real scores are.
       const base = random() * 100;
@@ -118,7 +124,7 @@ function writeFixture(file: string): void {
     for (const [code, { sum, count }] of states) {
       const exact = sum / count;
       const band = bandFor(Math.floor(exact + 0.5));
-      insertState.run(code, STATE_NAMES[code], count, Math.floor(exact + 0.5), exact, band.label, band.grade, band.color);
+      insertState.run(code, stateName(code), count, Math.floor(exact + 0.5), exact, band.label, band.grade, band.color);
     }
     const index = new KDBush(zips.length);
     for (const zip of zips) index.add(zip.longitude, zip.latitude);

@@ -1,0 +1,161 @@
+import type Database from 'better-sqlite3';
+import { openReadOnly } from '../query/database.ts';
+import { Queries } from '../query/index.ts';
+import { DEFAULT_CACHE_BYTES, ResponseCache } from './cache.ts';
+import { ApiError, notFound } from './errors.ts';
+import { entityTag } from './etag.ts';
+import { readPath, readQuery } from './params.ts';
+import { emptyResponse, jsonBytes, jsonResponse, Representation, type ApiResponse, type RequestHeaders } from './response.ts';
+import type { HandlerResult, Route } from './route.ts';
+import { Router, type RouteMatch } from './router.ts';
+import { ROUTES } from './routes.ts';
+
+/** One request as the dispatcher sees it; `url` is the path and query as sent (`/api/v1/states/?x=1`). */
+export interface ApiRequest {
+  method: string;
+  url: string;
+  headers?: RequestHeaders;
+}
+
+export interface ApiOptions {
+  /** The route table; tests may add routes to it. */
+  routes?: readonly Route[];
+  cacheBytes?: number;
+  /** Told about every unexpected error (the client only sees a 500 without details). */
+  reportError?: (error: unknown, request: ApiRequest) => void;
+}
+
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+const PREFLIGHT_HEADERS = {
+  Allow: ALLOWED_METHODS,
+  'Access-Control-Allow-Methods': ALLOWED_METHODS,
+  'Access-Control-Allow-Headers': 'Authorization, X-API-Key, If-None-Match',
+  'Access-Control-Max-Age': '86400',
+};
+
+/**
+ * The API over one build of the database: routing, the HTTP conventions (trailing-slash redirect, 405,
+ * OPTIONS, ETag/304, compression) and the handlers. The server writes what `respond` returns; `hcas get`
+ * prints its body. Responses are sync except the first compression of a body and asynchronous handlers.
+ */
+export class Api {
+  readonly queries: Queries;
+  readonly buildId: string;
+  private readonly router: Router;
+  private readonly cache: ResponseCache;
+  private readonly reportError: (error: unknown, request: ApiRequest) => void;
+  private inflight = 0;
+  private retired = false;
+
+  private constructor(private readonly db: Database.Database, options: ApiOptions) {
+    this.queries = new Queries(db);
+    this.buildId = this.queries.meta.build_id;
+    this.router = new Router(options.routes ?? ROUTES);
+    this.cache = new ResponseCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+    this.reportError = options.reportError ?? ((error) => console.error(error));
+  }
+
+  /** Opens a database file read-only; throws when it is missing or not an API database. */
+  static open(file: string, options: ApiOptions = {}): Api {
+    const db = openReadOnly(file);
+    try {
+      return new Api(db, options);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** The full response to a request. */
+  respond(request: ApiRequest): ApiResponse | Promise<ApiResponse> {
+    const { method } = request;
+    // Absolute-form targets (`GET http://host/api/v1/...`, RFC 9112 3.2.2) name the same resource.
+    const url = request.url.charCodeAt(0) === 0x2f ? request.url : originForm(request.url);
+    const headers = request.headers ?? {};
+    const read = method === 'GET' || method === 'HEAD';
+    if (read) {
+      const cached = this.cache.get(url);
+      if (cached) return cached.respond(method, headers);
+    }
+    const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    const search = queryAt < 0 ? '' : url.slice(queryAt);
+    let match = this.router.match(path);
+    if (!match) {
+      const slashed = path.endsWith('/') ? undefined : this.router.match(`${path}/`);
+      if (!slashed) return this.fail(method, request, notFound(`No endpoint at ${shorten(path)}; every path starts with /api/v1/ and ends with /`));
+      if (read) return redirect(method, `${path}/${search}`);
+      match = slashed;
+    }
+    if (method === 'OPTIONS') return emptyResponse(204, PREFLIGHT_HEADERS);
+    if (!read) {
+      const message = `${shorten(method)} is not allowed: the API is read-only and answers ${ALLOWED_METHODS}`;
+      return this.fail(method, request, new ApiError('method_not_allowed', message, { Allow: ALLOWED_METHODS }));
+    }
+    try {
+      const result = this.handle(match, path, search);
+      if (!(result instanceof Promise)) return this.succeed(method, url, headers, result);
+      this.inflight++;
+      return result
+        .then((settled) => this.succeed(method, url, headers, settled), (error: unknown) => this.fail(method, request, error))
+        .finally(() => this.release());
+    } catch (error) {
+      return this.fail(method, request, error);
+    }
+  }
+
+  /** Closes the database now, or once the asynchronous requests under way have finished. */
+  retire(): void {
+    this.retired = true;
+    if (this.inflight === 0 && this.db.open) this.db.close();
+  }
+
+  private handle(match: RouteMatch, path: string, search: string): HandlerResult | Promise<HandlerResult> {
+    const { route } = match;
+    const searchParams = new URLSearchParams(search);
+    const params = readPath(route.pathParams, match.params, this.queries);
+    const query = readQuery(route.query, searchParams, this.queries, path);
+    return route.handle({ params, query, queries: this.queries, url: { path, search: searchParams } });
+  }
+
+  /** A 200 is cached for its URL (the build never changes); anything else a handler returns is sent as is. */
+  private succeed(method: string, url: string, headers: RequestHeaders, result: HandlerResult): ApiResponse | Promise<ApiResponse> {
+    if (result.status !== 200 || result.headers) return jsonResponse(method, result.status, result.body, result.headers);
+    const representation = new Representation(jsonBytes(result.body), entityTag(this.buildId, url));
+    this.cache.set(url, representation);
+    return representation.respond(method, headers);
+  }
+
+  private fail(method: string, request: ApiRequest, error: unknown): ApiResponse {
+    if (error instanceof ApiError) return jsonResponse(method, error.status, error.toBody(), error.headers);
+    this.reportError(error, request);
+    return internalError(method);
+  }
+
+  private release(): void {
+    this.inflight--;
+    if (this.retired) this.retire();
+  }
+}
+
+/** The 500 response: no stack trace or SQL, which go to the log instead. */
+export function internalError(method: string): ApiResponse {
+  const error = new ApiError('internal_error', 'The server could not answer this request; the error has been logged');
+  return jsonResponse(method, error.status, error.toBody());
+}
+
+/** A 301 to the path with its trailing slash; the query string is kept. */
+function redirect(method: string, location: string): ApiResponse {
+  const body = { message: `This endpoint's path ends with a slash: ${shorten(location)}`, location, status: 301 };
+  return jsonResponse(method, 301, body, { Location: location });
+}
+
+function originForm(target: string): string {
+  const match = /^https?:\/\/[^/?#]*(.*)$/i.exec(target);
+  return match ? match[1] || '/' : target;
+}
+
+/** Echoed request text is cut short, so a huge path cannot make a huge error body. */
+function shorten(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}...` : text;
+}

@@ -1,0 +1,51 @@
+/** Error codes of decisions.md ("Errors") and the HTTP status each one is sent with. */
+export const ERROR_STATUS = {
+  invalid_parameter: 400,
+  conflicting_credentials: 400,
+  invalid_api_key: 401,
+  plan_upgrade_required: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The one error body of the API (interface specification 2.18). */
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  status: number;
+}
+
+/** An error a handler throws to answer with an error body; `headers` are added to the response (e.g. Allow). */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly status: number;
+
+  constructor(readonly code: ErrorCode, message: string, readonly headers: Record<string, string> = {}) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+
+  /** The response body for this error. */
+  toBody(): ErrorBody {
+    return errorBody(this.code, this.message);
+  }
+}
+
+/** Builds every error body the API sends. */
+export function errorBody(code: ErrorCode, message: string): ErrorBody {
+  return { error: code, message, status: ERROR_STATUS[code] };
+}
+
+/** 400 for a parameter; the message must name the parameter and what it accepts. */
+export function invalidParameter(message: string): ApiError {
+  return new ApiError('invalid_parameter', message);
+}
+
+/** 404 naming the thing looked up. */
+export function notFound(message: string): ApiError {
+  return new ApiError('not_found', message);
+}

@@ -1,0 +1,113 @@
+import { compress, COMPRESS_MIN_BYTES, negotiate, type Coding } from './compress.ts';
+import { matchesIfNoneMatch, variantTag } from './etag.ts';
+
+/** A complete response: what the server writes and what `hcas get` prints (`body`). */
+export interface ApiResponse {
+  status: number;
+  headers: Readonly<Record<string, string | number>>;
+  body: Buffer;
+}
+
+/** Request headers the dispatcher reads (a Node `IncomingHttpHeaders` fits). */
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+const EMPTY = Buffer.alloc(0);
+
+/** Headers on every JSON response. `no-cache` lets clients keep a copy but revalidate it with the ETag. */
+const COMMON_HEADERS = {
+  'Cache-Control': 'no-cache',
+  'X-Content-Type-Options': 'nosniff',
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag',
+} as const;
+
+/** Serialises a body: compact JSON plus a newline, so terminals and `curl` print it tidily. */
+export function jsonBytes(value: unknown): Buffer {
+  return Buffer.from(`${JSON.stringify(value)}\n`);
+}
+
+/** An uncached JSON response (errors, redirects); a HEAD request gets the same headers and no body. */
+export function jsonResponse(method: string, status: number, value: unknown, headers: Record<string, string> = {}): ApiResponse {
+  const body = jsonBytes(value);
+  return {
+    status,
+    headers: { 'Content-Type': JSON_TYPE, 'Content-Length': body.length, ...COMMON_HEADERS, ...headers },
+    body: method === 'HEAD' ? EMPTY : body,
+  };
+}
+
+/** A response without a body (204, 304). */
+export function emptyResponse(status: number, headers: Record<string, string>): ApiResponse {
+  return { status, headers: { ...COMMON_HEADERS, ...headers }, body: EMPTY };
+}
+
+/**
+ * A 200 response of one URL in one build, kept in the response cache. Its GET, HEAD and 304 answers and each
+ * compressed variant are built once, so a cache hit allocates nothing.
+ */
+export class Representation {
+  readonly compressible: boolean;
+  private readonly get: ApiResponse;
+  private readonly head: ApiResponse;
+  /** 304 answers by coding (`identity` for none), built on first use: each carries its variant's tag. */
+  private readonly notModified = new Map<Coding | 'identity', ApiResponse>();
+  private readonly variants = new Map<Coding, { get: ApiResponse; head: ApiResponse } | Promise<{ get: ApiResponse; head: ApiResponse }>>();
+  /** Bytes of the bodies held, for the cache's budget; grows as variants are added. */
+  bytes: number;
+  /** Told how many bytes a new variant added (set by the cache). */
+  onGrow: (bytes: number) => void = () => {};
+
+  constructor(body: Buffer, readonly etag: string) {
+    this.compressible = body.length >= COMPRESS_MIN_BYTES;
+    const vary: Record<string, string> = this.compressible ? { Vary: 'Accept-Encoding' } : {};
+    const headers = { 'Content-Type': JSON_TYPE, 'Content-Length': body.length, ETag: etag, ...vary, ...COMMON_HEADERS };
+    this.get = { status: 200, headers, body };
+    this.head = { status: 200, headers, body: EMPTY };
+    this.bytes = body.length;
+  }
+
+  /** The answer to one request: 304 on a matching `If-None-Match`, else the best coding the client accepts. */
+  respond(method: string, headers: RequestHeaders): ApiResponse | Promise<ApiResponse> {
+    const coding = this.compressible ? negotiate(headerText(headers['accept-encoding'])) : undefined;
+    const ifNoneMatch = headers['if-none-match'];
+    if (typeof ifNoneMatch === 'string' && matchesIfNoneMatch(ifNoneMatch, this.etag)) return this.notModifiedAs(coding ?? 'identity');
+    if (!coding) return method === 'HEAD' ? this.head : this.get;
+    const variant = this.variant(coding);
+    if (variant instanceof Promise) return variant.then((v) => (method === 'HEAD' ? v.head : v.get));
+    return method === 'HEAD' ? variant.head : variant.get;
+  }
+
+  private notModifiedAs(coding: Coding | 'identity'): ApiResponse {
+    let response = this.notModified.get(coding);
+    if (!response) {
+      const vary: Record<string, string> = this.compressible ? { Vary: 'Accept-Encoding' } : {};
+      response = emptyResponse(304, { ETag: coding === 'identity' ? this.etag : variantTag(this.etag, coding), ...vary });
+      this.notModified.set(coding, response);
+    }
+    return response;
+  }
+
+  private variant(coding: Coding) {
+    let variant = this.variants.get(coding);
+    if (!variant) {
+      const pending = compress(this.get.body, coding).then((body) => {
+        const headers = { ...this.get.headers, 'Content-Length': body.length, 'Content-Encoding': coding, ETag: variantTag(this.etag, coding) };
+        const built = { get: { status: 200, headers, body }, head: { status: 200, headers, body: EMPTY } };
+        this.variants.set(coding, built);
+        this.bytes += body.length;
+        this.onGrow(body.length);
+        return built;
+      });
+      // A failed compression is retried by the next request instead of being cached.
+      pending.catch(() => this.variants.delete(coding));
+      this.variants.set(coding, pending);
+      variant = pending;
+    }
+    return variant;
+  }
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(',') : value;
+}

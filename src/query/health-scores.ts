@@ -1,0 +1,137 @@
+import type Database from 'better-sqlite3';
+
+/** A health score record (interface specification 2.2), columns in the published order. */
+export interface HealthScoreRecord {
+  id: number;
+  zip_code: string;
+  state: string;
+  state_name: string;
+  city: string;
+  latitude: number;
+  longitude: number;
+  healthscore: number;
+  people_score: number;
+  provider_score: number;
+  hospital_score: number;
+  travel_score: number;
+  label: string;
+  grade: string;
+  color: string;
+  score_type: string;
+}
+
+/** One score type's result for a ZIP (interface specification 2.3). */
+export interface ScoreSummary {
+  zip_code: string;
+  healthscore: number;
+  label: string;
+  grade: string;
+  score_type: string;
+}
+
+/** A ZIP's point and overall score, for GeoJSON. */
+export interface ScorePoint {
+  zip_code: string;
+  latitude: number;
+  longitude: number;
+  healthscore: number;
+  label: string;
+  color: string;
+}
+
+/** Filters of the list and GeoJSON endpoints; absent fields do not filter. Scores are inclusive bounds. */
+export interface ScoreFilter {
+  scoreTypeId: number;
+  state?: string;
+  city?: string;
+  minScore?: number;
+  maxScore?: number;
+}
+
+const RECORD_COLUMNS = `h.id, h.zip_code, z.state, z.state_name, z.city, z.latitude, z.longitude, h.healthscore,
+  h.people_score, h.provider_score, h.hospital_score, h.travel_score, h.label, h.grade, h.color, t.name AS score_type`;
+const RECORD_FROM = `health_scores h JOIN zips z ON z.zip_code = h.zip_code JOIN score_types t ON t.id = h.score_type_id`;
+
+/**
+ * The SQL of the health-score endpoints. Fixed statements are prepared in the constructor; filtered ones are
+ * prepared on first use of each combination of filters (at most 16 per kind) and reused after that.
+ * Lists are ordered by ZIP code ascending, which the (score_type_id, zip_code) index returns without sorting.
+ */
+export class HealthScoreQueries {
+  private readonly one: Database.Statement;
+  private readonly summaries: Database.Statement;
+  private readonly filtered = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {
+    this.one = db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE h.score_type_id = ? AND h.zip_code = ?`);
+    this.summaries = db.prepare(`SELECT h.zip_code, h.healthscore, h.label, h.grade, t.name AS score_type
+      FROM health_scores h JOIN score_types t ON t.id = h.score_type_id WHERE h.zip_code = ? ORDER BY h.score_type_id`);
+  }
+
+  /** The record of one ZIP and score type, or undefined when the ZIP has no score. */
+  byZip(zipCode: string, scoreTypeId: number): HealthScoreRecord | undefined {
+    return this.one.get(scoreTypeId, zipCode) as HealthScoreRecord | undefined;
+  }
+
+  /** Every score type's summary for one ZIP, in score type id order (empty when the ZIP has no score). */
+  allScores(zipCode: string): ScoreSummary[] {
+    return this.summaries.all(zipCode) as ScoreSummary[];
+  }
+
+  /** How many records match the filter. */
+  count(filter: ScoreFilter): number {
+    const { sql, args } = whereClause(filter);
+    const from = filter.city === undefined ? 'health_scores h' : 'health_scores h JOIN zips z ON z.zip_code = h.zip_code';
+    const row = this.statement(`count ${sql}`, () => `SELECT count(*) AS n FROM ${from} WHERE ${sql}`).get(args);
+    return (row as { n: number }).n;
+  }
+
+  /** One page of matching records, ordered by ZIP code. */
+  page(filter: ScoreFilter, limit: number, offset: number): HealthScoreRecord[] {
+    const { sql, args } = whereClause(filter);
+    const statement = this.statement(`page ${sql}`, () =>
+      `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE ${sql} ORDER BY h.zip_code LIMIT @limit OFFSET @offset`);
+    return statement.all({ ...args, limit, offset }) as HealthScoreRecord[];
+  }
+
+  /** Every matching ZIP's point and score, ordered by ZIP code. */
+  points(filter: ScoreFilter): ScorePoint[] {
+    const { sql, args } = whereClause(filter);
+    const statement = this.statement(`points ${sql}`, () =>
+      `SELECT h.zip_code, z.latitude, z.longitude, h.healthscore, h.label, h.color
+       FROM health_scores h JOIN zips z ON z.zip_code = h.zip_code WHERE ${sql} ORDER BY h.zip_code`);
+    return statement.all(args) as ScorePoint[];
+  }
+
+  private statement(key: string, sql: () => string): Database.Statement {
+    let statement = this.filtered.get(key);
+    if (!statement) {
+      statement = this.db.prepare(sql());
+      this.filtered.set(key, statement);
+    }
+    return statement;
+  }
+}
+
+/** The WHERE clause of a filter, with named arguments; the SQL text depends only on which filters are set. */
+function whereClause(filter: ScoreFilter): { sql: string; args: Record<string, string | number> } {
+  const clauses = ['h.score_type_id = @scoreTypeId'];
+  const args: Record<string, string | number> = { scoreTypeId: filter.scoreTypeId };
+  if (filter.state !== undefined) {
+    clauses.push('h.state = @state');
+    args.state = filter.state;
+  }
+  if (filter.city !== undefined) {
+    clauses.push('z.city = @city COLLATE NOCASE');
+    args.city = filter.city;
+  }
+  if (filter.minScore !== undefined) {
+    clauses.push('h.healthscore >= @minScore');
+    args.minScore = filter.minScore;
+  }
+  if (filter.maxScore !== undefined) {
+    clauses.push('h.healthscore <= @maxScore');
+    args.maxScore = filter.maxScore;
+  }
+  return { sql: clauses.join(' AND '), args };
+}

@@ -1,0 +1,129 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { get, openApi } from '../src/cli/api-client.ts';
+import { csv, table } from '../src/cli/format.ts';
+import type { Api } from '../src/http/api.ts';
+import { startServer, type RunningServer } from '../src/http/server.ts';
+import { ROUTE_EXAMPLES } from './helpers/examples.ts';
+import { fixtureDb } from './helpers/fixture-db.ts';
+import { request } from './helpers/http.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+interface Run {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Runs `hcas ARGS` as a user would, capturing raw stdout bytes. */
+function hcas(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['bin/hcas.js', ...args], { cwd: root, encoding: 'buffer', timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr: stderr.toString('utf8') });
+    });
+  });
+}
+
+let db: string;
+let server: RunningServer;
+let api: Api;
+beforeAll(async () => {
+  db = await fixtureDb();
+  server = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {} });
+  api = openApi(db);
+});
+afterAll(async () => {
+  api.retire();
+  await server.close();
+});
+
+const ERROR_EXAMPLES = ['/api/v1/health-scores/00000/', '/api/v1/health-scores/12/', '/api/v1/health-scores/?page_size=500', '/api/v1/states', '/api/v1/nowhere/'];
+
+describe('hcas get prints exactly what the server sends', { timeout: 60_000 }, () => {
+  it('for every example of every route and the error cases (shared function)', async () => {
+    for (const url of [...Object.values(ROUTE_EXAMPLES).flat(), ...ERROR_EXAMPLES]) {
+      const served = await request(server.url, url);
+      const printed = await get(api, url);
+      expect(printed.status, url).toBe(served.status);
+      expect(printed.body.equals(served.body), url).toBe(true);
+    }
+  });
+
+  it('byte for byte from the real command, exit 0 on 200 and 1 on an error (body still on stdout)', async () => {
+    const cases = [
+      { arg: '/api/v1/health-scores/02801/', url: '/api/v1/health-scores/02801/', code: 0 },
+      { arg: 'health-scores/?state=RI&page_size=2', url: '/api/v1/health-scores/?state=RI&page_size=2', code: 0 },
+      { arg: `${server.url}/api/v1/health-scores/20001/nearby/?radius=3`, url: '/api/v1/health-scores/20001/nearby/?radius=3', code: 0 },
+      { arg: '/api/v1/health-scores/00000/', url: '/api/v1/health-scores/00000/', code: 1 },
+    ];
+    const runs = await Promise.all(cases.map((c) => hcas('get', c.arg, '--db', db)));
+    for (const [i, c] of cases.entries()) {
+      const served = await request(server.url, c.url);
+      expect(runs[i].code, c.arg).toBe(c.code);
+      expect(runs[i].stdout.equals(served.body), c.arg).toBe(true);
+      expect(runs[i].stdout.at(-1)).toBe(0x0a); // the body itself ends in a newline; get adds nothing
+      if (c.code === 1) expect(runs[i].stderr).toMatch(/^hcas: GET \/api\/v1\/health-scores\/00000\/ answered 404/);
+    }
+  });
+});
+
+describe('friendly commands', { timeout: 60_000 }, () => {
+  it('print tables, JSON and CSV from the same handlers', async () => {
+    const [score, nearby, scores, states, types] = await Promise.all([
+      hcas('score', '02801', '--db', db),
+      hcas('nearby', '20001', '--radius', '2', '--limit', '3', '--csv', '--db', db),
+      hcas('scores', '--state', 'ny', '--min-score', '50', '--page-size', '2', '--json', '--db', db),
+      hcas('states', '--db', db),
+      hcas('score-types', '--csv', '--db', db),
+    ]);
+    for (const run of [score, nearby, scores, states, types]) expect(run.stderr).toBe('');
+    expect(score.stdout.toString()).toMatch(/^field +value\n-+ +-+\nid +1\nzip_code +02801\n/);
+    const nearbyBody = JSON.parse((await get(api, '/api/v1/health-scores/20001/nearby/?radius=2&limit=3')).body.toString());
+    expect(nearby.stdout.toString()).toBe(csv(nearbyBody, ['zip_code', 'city', 'state', 'distance_miles', 'healthscore', 'label'].map((key) => ({ key }))));
+    expect(JSON.parse(scores.stdout.toString())).toEqual(JSON.parse((await get(api, '/api/v1/health-scores/?state=ny&min_score=50&page_size=2')).body.toString()));
+    expect(states.stdout.toString().split('\n')[0]).toMatch(/^state_code +state_name +zip_count +avg_healthscore$/);
+    expect(types.stdout.toString().split('\r\n')).toHaveLength(13); // header, 11 types, final empty
+  });
+
+  it('name the option to fix, and the way to create a missing database', async () => {
+    const [badSize, badZip, missing, both, busy] = await Promise.all([
+      hcas('scores', '--page-size', '500', '--db', db),
+      hcas('nearby', '123', '--db', db),
+      hcas('states', '--db', '/nonexistent/hcas.sqlite'),
+      hcas('states', '--json', '--csv', '--db', db),
+      hcas('serve', '--db', db, '--port', String(server.port), '--workers', '1'),
+    ]);
+    expect(badSize).toMatchObject({ code: 1, stderr: 'hcas: --page-size must be an integer from 1 to 100, got 500\n' });
+    expect(badZip).toMatchObject({ code: 1, stderr: 'hcas: the ZIP argument must be a 5-digit ZIP code, got 123\n' });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('run `hcas sample && hcas build`');
+    expect(both.stderr).toBe('hcas: choose one of --json and --csv\n');
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toContain(`cannot listen on 127.0.0.1:${server.port} (EADDRINUSE): stop the other server or pass --port N`);
+  });
+
+  it('every command has --help with an example', async () => {
+    const commands = ['serve', 'get', 'score', 'nearby', 'scores', 'states', 'score-types'];
+    const runs = await Promise.all(commands.map((name) => hcas(name, '--help')));
+    for (const [i, run] of runs.entries()) {
+      expect(run.code, commands[i]).toBe(0);
+      expect(run.stdout.toString(), commands[i]).toContain(`Examples:\n  hcas ${commands[i]}`);
+    }
+  });
+});
+
+describe('output formats', () => {
+  it('CSV quotes commas, quotes and line breaks (RFC 4180)', () => {
+    const rows = [{ a: 'plain', b: 'has, comma' }, { a: 'say "hi"', b: 'two\nlines' }, { a: null, b: 7 }];
+    expect(csv(rows, [{ key: 'a' }, { key: 'b' }])).toBe('a,b\r\nplain,"has, comma"\r\n"say ""hi""","two\nlines"\r\n,7\r\n');
+  });
+
+  it('tables align text left and numbers right', () => {
+    expect(table([{ name: 'a', n: 5 }, { name: 'bbb', n: 100 }], [{ key: 'name' }, { key: 'n' }])).toBe('name    n\n----  ---\na       5\nbbb   100\n');
+    expect(table([], [{ key: 'x' }])).toBe('(no results)\n');
+  });
+});

@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A server child process whose stdout JSON lines (lifecycle events) the test can wait for. */
+export class ServerProcess {
+  readonly events: Array<Record<string, unknown>> = [];
+  readonly exited: Promise<number | null>;
+  stderr = '';
+  private readonly child: ChildProcess;
+  private waiters: Array<() => void> = [];
+
+  /** Starts `node ARGS` in the repository root. */
+  constructor(args: string[]) {
+    this.child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let buffered = '';
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) if (line.trim()) this.events.push(JSON.parse(line));
+      for (const wake of this.waiters) wake();
+    });
+    this.child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** Resolves with the first event matching `test`, waiting up to `timeoutMs`. */
+  waitFor(test: (event: Record<string, unknown>) => boolean, timeoutMs = 20_000): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching event within ${timeoutMs} ms; events: ${JSON.stringify(this.events)}; stderr: ${this.stderr}`)), timeoutMs);
+      const check = () => {
+        const found = this.events.find(test);
+        if (!found) return;
+        clearTimeout(timer);
+        this.waiters = this.waiters.filter((w) => w !== check);
+        resolve(found);
+      };
+      this.waiters.push(check);
+      check();
+    });
+  }
+
+  /** Waits until `count` events match. */
+  async waitForCount(test: (event: Record<string, unknown>) => boolean, count: number, timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.events.filter(test).length < count) {
+      if (Date.now() > deadline) throw new Error(`expected ${count} matching events; events: ${JSON.stringify(this.events)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  signal(name: NodeJS.Signals): void {
+    this.child.kill(name);
+  }
+
+  /** Kills the process if a test left it running. */
+  stop(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+}

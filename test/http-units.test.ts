@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { ResponseCache } from '../src/http/cache.ts';
+import { negotiate } from '../src/http/compress.ts';
+import { entityTag, matchesIfNoneMatch, variantTag } from '../src/http/etag.ts';
+import { envelope, pageWindow } from '../src/http/pagination.ts';
+import { Representation } from '../src/http/response.ts';
+import { ApiError } from '../src/http/errors.ts';
+
+describe('Accept-Encoding negotiation', () => {
+  it.each([
+    [undefined, undefined],
+    ['', undefined],
+    ['gzip', 'gzip'],
+    ['br', 'br'],
+    ['gzip, deflate, br, zstd', 'br'],
+    ['GZIP', 'gzip'],
+    ['br;q=0.2, gzip;q=0.8', 'gzip'],
+    ['br; q=0, gzip', 'gzip'],
+    ['deflate', undefined],
+    ['*', 'br'],
+    ['*;q=0', undefined],
+    ['gzip;q=0, *', 'br'],
+    ['x-gzip', 'gzip'],
+  ])('%s -> %s', (header, coding) => {
+    expect(negotiate(header)).toBe(coding);
+  });
+});
+
+describe('ETags', () => {
+  const tag = entityTag('0123456789abcdef', '/api/v1/states/');
+  it('are strong, carry the build id, and differ per URL and per build', () => {
+    expect(tag).toMatch(/^"0123456789abcdef-[\w-]{16}"$/);
+    expect(entityTag('0123456789abcdef', '/api/v1/states/?')).not.toBe(tag);
+    expect(entityTag('fedcba9876543210', '/api/v1/states/')).not.toBe(tag);
+  });
+  it('If-None-Match matches the tag, its variants, weak forms, lists and *', () => {
+    for (const header of [tag, `W/${tag}`, variantTag(tag, 'gzip'), variantTag(tag, 'br'), `"x", ${tag}`, '*', ' * ']) {
+      expect(matchesIfNoneMatch(header, tag), header).toBe(true);
+    }
+    for (const header of ['"x"', tag.replace('0123', '9999'), '', variantTag(tag, 'zstd')]) {
+      expect(matchesIfNoneMatch(header, tag), header).toBe(false);
+    }
+  });
+});
+
+describe('pagination', () => {
+  const url = (query: string) => ({ path: '/api/v1/health-scores/', search: new URLSearchParams(query) });
+  it('links keep every other parameter, in order, and set page', () => {
+    const page = envelope(url('state=NY&page=2&page_size=10&city=New+York'), pageWindow(35, 2, 10), 35, Array(10).fill(0));
+    expect(page.next).toBe('/api/v1/health-scores/?state=NY&page=3&page_size=10&city=New+York');
+    expect(page.previous).toBe('/api/v1/health-scores/?state=NY&page=1&page_size=10&city=New+York');
+    const last = envelope(url('page=4&page_size=10'), pageWindow(35, 4, 10), 35, Array(5).fill(0));
+    expect(last.next).toBeNull();
+  });
+  it('an empty list has page 1; a page past the last is a 404', () => {
+    expect(pageWindow(0, 1, 20)).toEqual({ page: 1, pageSize: 20, offset: 0 });
+    expect(() => pageWindow(0, 2, 20)).toThrow(ApiError);
+    expect(() => pageWindow(40, 3, 20)).toThrow('page 3 does not exist: 40 matching records make 2 pages of 20');
+    expect(pageWindow(41, 3, 20).offset).toBe(40);
+  });
+});
+
+describe('response cache', () => {
+  const entry = (bytes: number) => new Representation(Buffer.alloc(bytes, 0x20), '"t"');
+  it('evicts the least recently used entries beyond its byte budget', () => {
+    const cache = new ResponseCache(5000);
+    cache.set('/a', entry(1500));
+    cache.set('/b', entry(1500));
+    cache.get('/a');
+    cache.set('/c', entry(1500));
+    expect(cache.get('/b')).toBeUndefined();
+    expect(cache.get('/a')).toBeDefined();
+    expect(cache.get('/c')).toBeDefined();
+  });
+  it('does not keep a body bigger than the budget', () => {
+    const cache = new ResponseCache(1000);
+    cache.set('/big', entry(2000));
+    expect(cache.get('/big')).toBeUndefined();
+  });
+});
