@@ -53,8 +53,9 @@ const DEFAULT_BEDS = { critical: 25, other: 100 };
 export async function build(options: BuildOptions): Promise<BuildSummary> {
   const started = Date.now();
   const print = options.log ?? (() => {});
-  // Section headers (unindented lines) carry the elapsed time, so a slow stage shows in every build log.
-  const log = (line: string) => print(line.startsWith(' ') ? line : `${line.padEnd(40)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s`);
+  // Section headers (unindented lines) carry the elapsed time and memory, so a slow or hungry stage shows in every build log.
+  const log = (line: string) =>
+    print(line.startsWith(' ') ? line : `${line.padEnd(40)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s ${String(Math.round(process.memoryUsage.rss() / 2 ** 20)).padStart(6)} MB`);
   const manifest = loadManifest(options.manifest, new Set(LAYOUTS.keys()), options.root);
   const outDir = path.dirname(path.resolve(options.out));
   mkdirSync(outDir, { recursive: true });
@@ -93,7 +94,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
 
     log('providers:');
     const providerTotals = emitProviders(db, data.taxonomy);
-    const supply = providerSupply(db, zipIndex);
+    const supply = providerSupply(db, data.providerCounts, zipIndex);
     const counts = facilityProviderCounts(db, merged.facilities);
     log(`  ${providerTotals.providers} providers (${providerTotals.clinicianOnly} known only from Doctors and Clinicians)`);
 

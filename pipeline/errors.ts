@@ -7,7 +7,11 @@ export class BuildError extends Error {
 export class RowReject extends Error {
   override name = 'RowReject';
   constructor(reason: string, readonly kind: RejectKind = 'invalid') {
+    // Hundreds of thousands are thrown in a national build (every NPPES organisation row): skip the stack trace.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(reason);
+    Error.stackTraceLimit = limit;
   }
 }
 

@@ -157,3 +157,13 @@ describe('layouts on small files made here, broken rows included', () => {
     expect(rows[0].row).toMatchObject({ zip: '10001', city: 'New York', zcta: '10001' });
   });
 });
+
+describe('displayName', () => {
+  it('title-cases all-caps federal names and keeps mixed case', async () => {
+    const { displayName } = await import('../pipeline/layouts/values.ts');
+    expect(displayName("  O'NEIL-SMITH (JR.)  ")).toBe("O'Neil-Smith (Jr.)");
+    expect(displayName('3500 CENTRAL  AVE')).toBe('3500 Central Ave');
+    expect(displayName('McAllen')).toBe('McAllen');
+    expect(displayName('')).toBe('');
+  });
+});

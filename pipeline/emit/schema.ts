@@ -37,11 +37,11 @@ CREATE TABLE tvi_metros (
   population INTEGER NOT NULL, tvi_score REAL NOT NULL, tvi_tier TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE providers (
-  npi TEXT PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, credential TEXT NOT NULL, gender TEXT NOT NULL,
+  npi TEXT NOT NULL, first_name TEXT NOT NULL, last_name TEXT NOT NULL, credential TEXT NOT NULL, gender TEXT NOT NULL,
   primary_taxonomy TEXT, primary_specialty TEXT NOT NULL, telehealth INTEGER NOT NULL,
   address TEXT NOT NULL, city TEXT NOT NULL, state TEXT NOT NULL, zip_code TEXT NOT NULL, zcta TEXT, phone TEXT NOT NULL,
   medical_school TEXT, residency TEXT, graduation_year INTEGER, facility_names TEXT NOT NULL
-) WITHOUT ROWID;
+);
 CREATE TABLE facilities (
   id INTEGER PRIMARY KEY, facility_name TEXT NOT NULL, facility_type TEXT NOT NULL, address TEXT NOT NULL,
   city_name TEXT NOT NULL, state_code TEXT NOT NULL, state_name TEXT NOT NULL, zip_code TEXT, zcta TEXT,
@@ -56,6 +56,7 @@ CREATE UNIQUE INDEX health_scores_zip ON health_scores (score_type_id, zip_code)
 CREATE INDEX health_scores_state ON health_scores (score_type_id, state, healthscore);
 CREATE INDEX health_scores_score ON health_scores (score_type_id, healthscore);
 CREATE INDEX zips_state_city ON zips (state, city);
+CREATE UNIQUE INDEX providers_npi ON providers (npi);
 CREATE INDEX providers_state ON providers (state, last_name, first_name);
 CREATE INDEX providers_zip ON providers (zip_code);
 CREATE INDEX providers_taxonomy ON providers (primary_taxonomy);

@@ -1,14 +1,30 @@
 import type Database from 'better-sqlite3';
 import type { ClinicianRow, ProviderRow } from '../layouts/providers.ts';
+import { NpiIndex } from './npi-index.ts';
+
+/** A staged provider row replaced by a later row with the same NPI (the later one is kept). */
+export interface SupersededRow {
+  source: string;
+  line: number;
+  npi: string;
+}
 
 /**
  * Streams providers and clinician rows into append-only staging tables (in an attached scratch database)
  * as they are read, so 4 million NPPES rows never sit in memory and each insert is an append, not a
- * B-tree update. Repeated NPIs are resolved afterwards in one pass (`finish`): the last row wins.
+ * B-tree update. Repeated NPIs are caught as they arrive with a compact NPI index (the last row wins), and
+ * clinicians per (ZCTA, taxonomy) are counted on the way in, so no pass over the staged rows is needed later.
  */
 export class ProviderStage {
   private readonly insertProvider: Database.Statement;
   private readonly insertClinician: Database.Statement;
+  private readonly insertSuperseded: Database.Statement;
+  private readonly npis = new NpiIndex();
+  /** Interned (ZCTA, taxonomy) of every staged row, by row id - 1: small integers, not 4 million objects. */
+  private readonly stagedKey: number[] = [];
+  private readonly keyIds = new Map<string, number>();
+  private readonly keyCounts: number[] = [];
+  private providerRows = 0;
   private pending = 0;
 
   constructor(private readonly db: Database.Database) {
@@ -19,21 +35,47 @@ export class ProviderStage {
       );
       CREATE TABLE stage.stage_clinicians (
         npi TEXT, line INTEGER, first_name TEXT, last_name TEXT, credential TEXT, gender TEXT, medical_school TEXT,
-        graduation_year INTEGER, specialty TEXT, telehealth INTEGER, facility_names TEXT, city TEXT, state TEXT, zip_code TEXT, zcta TEXT
-      );`);
+        graduation_year INTEGER, specialty TEXT, telehealth INTEGER, facility_names TEXT, city TEXT, state TEXT, zip_code TEXT,
+        zcta TEXT, in_nppes INTEGER
+      );
+      CREATE TABLE stage.superseded (row INTEGER PRIMARY KEY);`);
     this.insertProvider = db.prepare(`INSERT INTO stage_providers VALUES (${Array(15).fill('?').join(',')})`);
-    this.insertClinician = db.prepare(`INSERT INTO stage_clinicians VALUES (${Array(15).fill('?').join(',')})`);
+    this.insertClinician = db.prepare(`INSERT INTO stage_clinicians VALUES (${Array(16).fill('?').join(',')})`);
+    this.insertSuperseded = db.prepare('INSERT INTO superseded VALUES (?)');
     db.exec('BEGIN');
   }
 
   addProvider(row: ProviderRow, line: number, sourceKey: string, zcta: string | null): void {
     this.insertProvider.run(row.npi, sourceKey, line, row.firstName, row.lastName, row.credential, row.gender, row.address, row.city, row.state, row.zip, zcta, row.phone, row.taxonomy, row.taxonomies.join(';'));
+    const rowid = ++this.providerRows;
+    const earlier = this.npis.set(row.npi, rowid);
+    if (earlier !== undefined) {
+      this.insertSuperseded.run(earlier);
+      this.keyCounts[this.stagedKey[earlier - 1]]--;
+    }
+    const name = `${zcta ?? ''}\t${row.taxonomy ?? ''}`;
+    let key = this.keyIds.get(name);
+    if (key === undefined) {
+      key = this.keyCounts.length;
+      this.keyIds.set(name, key);
+      this.keyCounts.push(0);
+    }
+    this.stagedKey.push(key);
+    this.keyCounts[key]++;
     this.tick();
   }
 
   addClinician(row: ClinicianRow, line: number, zcta: string | null): void {
-    this.insertClinician.run(row.npi, line, row.firstName, row.lastName, row.credential, row.gender, row.medicalSchool, row.graduationYear, row.specialty, row.telehealth ? 1 : 0, JSON.stringify(row.facilityNames), row.city, row.state, row.zip, zcta);
+    this.insertClinician.run(row.npi, line, row.firstName, row.lastName, row.credential, row.gender, row.medicalSchool, row.graduationYear, row.specialty, row.telehealth ? 1 : 0, JSON.stringify(row.facilityNames), row.city, row.state, row.zip, zcta, this.npis.has(row.npi) ? 1 : 0);
     this.tick();
+  }
+
+  /** Kept NPPES providers per (ZCTA, primary taxonomy); ZCTA '' = not located, taxonomy '' = none. */
+  supplyCounts(): Array<{ zcta: string; taxonomy: string; count: number }> {
+    return [...this.keyIds].map(([name, key]) => {
+      const [zcta, taxonomy] = name.split('\t');
+      return { zcta, taxonomy, count: this.keyCounts[key] };
+    });
   }
 
   /** Commits in batches: one transaction per 100,000 rows keeps inserts fast without a huge journal. */
@@ -44,15 +86,10 @@ export class ProviderStage {
     }
   }
 
-  /**
-   * Ends staging and returns the rows a later row with the same NPI replaced (later source, or later line of
-   * the same source), so the caller can report them as superseded.
-   */
-  finish(): Array<{ source: string; line: number; npi: string }> {
+  /** Ends staging and returns the rows that a later row with the same NPI replaced, to report as superseded. */
+  finish(): SupersededRow[] {
     this.db.exec('COMMIT');
-    this.db.exec(`CREATE TABLE stage.latest_provider AS SELECT npi, MAX(rowid) AS keep FROM stage_providers GROUP BY npi`);
-    return this.db.prepare(`
-      SELECT s.source, s.line, s.npi FROM stage_providers s JOIN latest_provider l ON l.npi = s.npi
-      WHERE s.rowid <> l.keep AND l.npi IN (SELECT npi FROM stage_providers GROUP BY npi HAVING COUNT(*) > 1)`).all() as Array<{ source: string; line: number; npi: string }>;
+    this.stagedKey.length = 0;
+    return this.db.prepare('SELECT s.source, s.line, s.npi FROM superseded x JOIN stage_providers s ON s.rowid = x.row ORDER BY x.row').all() as SupersededRow[];
   }
 }

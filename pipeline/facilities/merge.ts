@@ -38,7 +38,7 @@ export function nameKey(name: string): string {
 /**
  * Reconciles facility identities across sources so one hospital is one record: first by CMS certification
  * number, then by name key plus ZIP, then by name key plus city and state. HRSA sites are never hospitals
- * and merge only with an identical site (same name key and ZIP or coordinates).
+ * and merge only with a site of the same name at the same point.
  */
 export function mergeFacilities(rows: FacilityRow[]): { facilities: Facility[]; stats: MergeStats } {
   const byCcn = new Map<string, Facility>();
@@ -50,13 +50,17 @@ export function mergeFacilities(rows: FacilityRow[]): { facilities: Facility[]; 
   const ordered = [...rows].sort((a, b) => sourceOrder[a.source] - sourceOrder[b.source]);
   for (const row of ordered) {
     const key = nameKey(row.name);
-    const nameZip = row.zip ? `${row.source === 'hrsa' ? 'H' : ''}${key}|${row.zip}` : null;
-    const nameCity = `${row.source === 'hrsa' ? 'H' : ''}${key}|${row.city.toUpperCase()}|${row.state}`;
+    // Health-centre organisations run many sites under one name in one city: a site is the same site only
+    // at the same point (to about 10 m). Hospitals match on name within a ZIP, or within a city.
+    const site = row.source === 'hrsa' && row.latitude !== null ? `H${key}|${row.latitude.toFixed(4)}|${row.longitude!.toFixed(4)}` : null;
+    const nameZip = site ?? (row.zip ? `${key}|${row.zip}` : null);
+    const nameCity = site ?? `${key}|${row.city.toUpperCase()}|${row.state}`;
     let match: Facility | undefined;
     let rule = '';
     if (row.ccn && byCcn.has(row.ccn)) [match, rule] = [byCcn.get(row.ccn), 'ccn'];
-    else if (nameZip && byNameZip.has(nameZip)) [match, rule] = [byNameZip.get(nameZip), 'name+zip'];
-    else if (byNameCity.has(nameCity)) [match, rule] = [byNameCity.get(nameCity), 'name+city+state'];
+    else if (site && byNameZip.has(site)) [match, rule] = [byNameZip.get(site), 'name+point'];
+    else if (!site && nameZip && byNameZip.has(nameZip)) [match, rule] = [byNameZip.get(nameZip), 'name+zip'];
+    else if (!site && byNameCity.has(nameCity)) [match, rule] = [byNameCity.get(nameCity), 'name+city+state'];
     if (match) {
       absorb(match, row);
       stats.merged_records++;

@@ -28,6 +28,17 @@ export async function* splitRecords(stream: AsyncIterable<Buffer | string>, opti
   let first = true;
   const parse = (text: string, final: boolean): RawRecord[] => {
     const records: RawRecord[] = [];
+    // Position of the next LF at or after the field being read: found once per line, not once per field.
+    let nextLf = -1;
+    const newlinesIn = (from: number, to: number): number => {
+      if (nextLf < from) nextLf = indexOrEnd(text, from);
+      let count = 0;
+      while (nextLf < to) {
+        count++;
+        nextLf = indexOrEnd(text, nextLf + 1);
+      }
+      return count;
+    };
     const length = text.length;
     // Read per chunk: the caller narrows it once it has seen the header.
     const maxFields = options.maxFields ?? Infinity;
@@ -81,7 +92,7 @@ export async function* splitRecords(stream: AsyncIterable<Buffer | string>, opti
             const raw = text.slice(pos + 1, close);
             value = escaped ? raw.replaceAll('""', '"') : raw;
           }
-          newlines += countNewlines(text, pos + 1, close);
+          newlines += newlinesIn(pos + 1, close);
           pos = close + 1;
           // Tolerate text between the closing quote and the delimiter (`"abc"def`), keeping it, as csv-parse's relax_quotes does.
           let end = pos;
@@ -168,8 +179,7 @@ function fieldsIfBalanced(text: string, from: number, to: number, delimiter: num
   return quoted ? -1 : delimiters;
 }
 
-function countNewlines(text: string, from: number, to: number): number {
-  let count = 0;
-  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) count++;
-  return count;
+function indexOrEnd(text: string, from: number): number {
+  const index = text.indexOf('\n', from);
+  return index === -1 ? text.length : index;
 }

@@ -32,6 +32,8 @@ export interface Ingested {
   taxonomy: Map<string, TaxonomyRow>;
   places: Map<string, Record<string, number | null>>;
   facilities: FacilityRow[];
+  /** NPPES providers kept per (ZCTA, primary taxonomy), counted while staging (see ProviderStage). */
+  providerCounts: Array<{ zcta: string; taxonomy: string; count: number }>;
   /** Source keys per layout, in manifest order (for vintages and precedence). */
   sourcesByLayout: Map<string, SourceSpec[]>;
 }
@@ -48,7 +50,7 @@ export async function ingestAll(manifest: Manifest, db: Database.Database, recon
   const data: Ingested = {
     zctas: new Map(), census: new Map(), zipToZcta: new Map(), zipCity: new Map(), zctaCounties: new Map(),
     countyCbsa: new Map(), countyUrbanRural: new Map(), zctaRuca: new Map(), taxonomy: new Map(), places: new Map(),
-    facilities: [], sourcesByLayout: new Map(),
+    facilities: [], providerCounts: [], sourcesByLayout: new Map(),
   };
   if (!manifest.sources.some((s) => s.layout === 'gazetteer_zcta')) {
     throw new BuildError(`manifest ${manifest.file} names no source with layout gazetteer_zcta: the ZCTA Gazetteer defines the ZIP codes to score. Add one under "sources".`);
@@ -68,6 +70,7 @@ export async function ingestAll(manifest: Manifest, db: Database.Database, recon
     tally.landed--;
     reconciler.reject(tally, line, `NPI ${npi} appears again later; the later row was kept`, 'superseded');
   }
+  data.providerCounts = stage.supplyCounts();
   return data;
 
   function ingestOne(spec: SourceSpec, data: Ingested, stage: ProviderStage) {

@@ -80,12 +80,29 @@ export function stateCode(value: string | undefined, field: string): string {
   return code;
 }
 
-/** Title-cases an all-caps name from a federal file ("NEW YORK" -> "New York") for display. */
+/** Title-cases an all-caps name from a federal file ("NEW YORK" -> "New York") for display; mixed case is kept. */
 export function displayName(value: string | undefined): string {
-  const text = (value ?? '').trim().replace(/\s+/g, ' ');
-  if (text !== text.toUpperCase()) return text;
-  return text.toLowerCase().replace(/(^|[\s\-'/(.])([a-z])/g, (_, sep: string, ch: string) => sep + ch.toUpperCase());
+  const text = (value ?? '').trim();
+  const spaced = text.includes('  ') || /[\t\n]/.test(text) ? text.replace(/\s+/g, ' ') : text;
+  if (spaced !== spaced.toUpperCase()) return spaced;
+  // A character loop rather than a regex with a callback: it runs for every name, city and address of a
+  // national file (about four times faster, which is seconds per build).
+  const lower = spaced.toLowerCase();
+  let out = '';
+  let start = 0;
+  let capitalize = true;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    if (capitalize && c >= 97 && c <= 122) {
+      out += lower.slice(start, i) + String.fromCharCode(c - 32);
+      start = i + 1;
+    }
+    capitalize = WORD_START_AFTER.has(c);
+  }
+  return out + lower.slice(start);
 }
+/** Space, hyphen, apostrophe, slash, parenthesis, full stop: a letter after one of these starts a word. */
+const WORD_START_AFTER = new Set([32, 45, 39, 47, 40, 46]);
 
 /** Yes/No/Y/N/True/False/1/0 to a boolean; null when missing. */
 export function optionalBoolean(value: string | undefined, field: string): boolean | null {

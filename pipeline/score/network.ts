@@ -13,17 +13,33 @@ export interface ZipNetwork {
 }
 
 export function buildNetwork(places: ZipPlace[], index: PointIndex, maxMiles: number): ZipNetwork {
-  const from: number[] = [];
-  const to: number[] = [];
-  const miles: number[] = [];
+  // Typed arrays grown by doubling: millions of edges as plain arrays would cost several times the memory.
+  let capacity = places.length * 64;
+  let from = new Uint32Array(capacity);
+  let to = new Uint32Array(capacity);
+  let miles = new Float64Array(capacity);
+  let count = 0;
   places.forEach((place, i) => {
     for (const hit of index.within(place.longitude, place.latitude, maxMiles)) {
-      from.push(i);
-      to.push(hit.id);
-      miles.push(hit.id === i ? internalMiles(place) : hit.miles);
+      if (count === capacity) {
+        capacity *= 2;
+        from = grow(from, capacity);
+        to = grow(to, capacity);
+        miles = grow(miles, capacity);
+      }
+      from[count] = i;
+      to[count] = hit.id;
+      miles[count] = hit.id === i ? internalMiles(place) : hit.miles;
+      count++;
     }
   });
-  return { from: Uint32Array.from(from), to: Uint32Array.from(to), miles: Float64Array.from(miles) };
+  return { from: from.slice(0, count), to: to.slice(0, count), miles: miles.slice(0, count) };
+}
+
+function grow<T extends Uint32Array | Float64Array>(array: T, capacity: number): T {
+  const bigger = new (array.constructor as new (n: number) => T)(capacity);
+  bigger.set(array);
+  return bigger;
 }
 
 /** Typical distance travelled inside a ZIP: half the radius of a disc with its land area, at least 0.25 mile. */
