@@ -61,7 +61,7 @@ export async function benchBuild(options: { sizes?: Array<{ name: string; provid
   for (const row of rows) console.log(line(row));
 }
 
-if (process.argv[1]?.endsWith('bench/build.ts')) {
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const full = !process.argv.includes('--default-only');
   await benchBuild(full ? {} : { sizes: [{ name: 'default sample' }] });
 }

@@ -1,0 +1,45 @@
+/**
+ * `npm run bench`: every benchmark, each printing its own table with ratios to a baseline measured in the
+ * same run. Builds what it measures: the default sample (and, unless --quick, the full national scale).
+ *   node bin/run-ts.js bench/run.ts [--quick] [--only build,api,...]
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const quick = process.argv.includes('--quick');
+const onlyArg = process.argv[process.argv.indexOf('--only') + 1];
+const only = process.argv.includes('--only') ? new Set(onlyArg.split(',')) : null;
+const wanted = (name: string) => !only || only.has(name);
+
+/** Writes a sample and builds it (once per size per machine boot: reused from the temp folder). */
+function sampleBuild(name: string, args: string[]): string {
+  const dir = path.join(tmpdir(), `hcas-bench-db-${name}`);
+  const db = path.join(dir, 'hcas.sqlite');
+  if (!existsSync(db)) {
+    mkdirSync(dir, { recursive: true });
+    console.log(`building the ${name} sample into ${dir} ...`);
+    const hcas = path.join(ROOT, 'bin/hcas.js');
+    execFileSync(process.execPath, [hcas, 'sample', '--out', path.join(dir, 'raw'), ...args], { stdio: 'inherit' });
+    execFileSync(process.execPath, [hcas, 'build', '--root', path.join(dir, 'raw'), '--out', db, '--quiet'], { stdio: 'inherit' });
+  }
+  return db;
+}
+
+const defaultDb = sampleBuild('default', []);
+const fullDb = quick ? defaultDb : sampleBuild('full', ['--providers', '4000000', '--facilities', '85000']);
+const benches: Array<[string, () => Promise<void>]> = [
+  ['build', async () => (await import('./build.ts')).benchBuild(quick ? { sizes: [{ name: 'default sample' }] } : {})],
+  ['api', async () => (await import('./api.ts')).benchApi({ db: defaultDb })],
+];
+for (const [name, optional] of [['directory', 'benchDirectory'], ['auth', 'benchAuth'], ['exports', 'benchExports']] as const) {
+  const file = path.join(import.meta.dirname, `${name}.ts`);
+  if (existsSync(file)) benches.push([name, async () => (await import(file))[optional]({ db: name === 'auth' ? defaultDb : fullDb })]);
+}
+for (const [name, bench] of benches) {
+  if (!wanted(name)) continue;
+  console.log(`\n=== ${name}`);
+  await bench();
+}
