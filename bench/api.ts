@@ -20,7 +20,7 @@ interface Contender {
   stop(): void;
 }
 
-interface Scenario {
+export interface Scenario {
   name: string;
   /** Request paths, used in rotation. */
   paths: string[];
@@ -33,7 +33,7 @@ interface Scenario {
 export async function benchApi(options: { db: string; seconds?: number }): Promise<void> {
   const seconds = options.seconds ?? 5;
   const zips = sampleZips(options.db);
-  const api = await startProcess([path.join(ROOT, 'bin/hcas.js'), 'serve', '--db', options.db, '--port', '0', '--workers', '1', '--quiet', '--no-watch']);
+  const api = await startProcess([path.join(ROOT, 'bin/hcas.js'), 'serve', '--db', options.db, '--port', '0', '--workers', '1', '--quiet', '--no-watch', '--no-limits']);
   try {
     const sample = await fetchBody(`${api.url}/api/v1/health-scores/${zips[0]}/`, {});
     const bare = await startProcess(['-e', BARE_SERVER], { BARE_BODY: sample.body.toString('utf8') });
@@ -80,7 +80,7 @@ export async function benchApi(options: { db: string; seconds?: number }): Promi
   }
 }
 
-interface Measured {
+export interface Measured {
   rps: number;
   p50: number;
   p99: number;
@@ -91,7 +91,7 @@ interface Measured {
 }
 
 /** The median of each measure over the rounds (failures are summed). */
-function medians(runs: Measured[]): Measured {
+export function medians(runs: Measured[]): Measured {
   const median = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
     const middle = sorted.length >> 1;
@@ -112,10 +112,10 @@ function row(name: string, m: Measured, bare: Measured): string[] {
     fmt(m.cpuMicroseconds, 1), `${fmt((100 * bare.cpuMicroseconds) / m.cpuMicroseconds, 0)}%`, fmt(m.megabytesPerSecond, 1), String(m.failed)];
 }
 
-type Timed = Scenario & { url: string; pid: number };
+export type Timed = Scenario & { url: string; pid: number };
 
 /** Loads one contender for `seconds`; also measures the CPU time its server process spent per request. */
-async function run(scenario: Timed, seconds: number): Promise<Measured> {
+export async function run(scenario: Timed, seconds: number): Promise<Measured> {
   let next = 0;
   const cpuBefore = cpuSeconds(scenario.pid);
   const result = await autocannon({
@@ -168,7 +168,7 @@ server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ event: 'listeni
 `;
 
 /** ZIPs to rotate through: every scored ZIP, spread in a fixed shuffled order, at most 5,000. */
-function sampleZips(db: string): string[] {
+export function sampleZips(db: string): string[] {
   const handle = new Database(db, { readonly: true, fileMustExist: true });
   try {
     const zips = (handle.prepare('SELECT zip_code FROM health_scores WHERE score_type_id = 1 ORDER BY (id * 2654435761) % 4294967296').all() as Array<{ zip_code: string }>).map((r) => r.zip_code);
@@ -195,7 +195,7 @@ function expectJson(status: number, body: Buffer, shape: (value: unknown) => boo
   if (!shape(value)) throw new Error(`unexpected body: ${body.toString('utf8').slice(0, 200)}`);
 }
 
-async function fetchBody(url: string, headers: Record<string, string>): Promise<{ status: number; body: Buffer }> {
+export async function fetchBody(url: string, headers: Record<string, string>): Promise<{ status: number; body: Buffer }> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
     request(url, { headers, agent: false }, (res) => {
@@ -207,7 +207,7 @@ async function fetchBody(url: string, headers: Record<string, string>): Promise<
 }
 
 /** Starts a server process and waits for its `listening` JSON line. */
-function startProcess(args: string[], env: Record<string, string> = {}): Promise<Contender> {
+export function startProcess(args: string[], env: Record<string, string> = {}): Promise<Contender> {
   const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     let buffered = '';
@@ -220,11 +220,11 @@ function startProcess(args: string[], env: Record<string, string> = {}): Promise
   });
 }
 
-function fmt(value: number, digits: number): string {
+export function fmt(value: number, digits: number): string {
   return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
-function printTable(headings: string[], rows: string[][]): void {
+export function printTable(headings: string[], rows: string[][]): void {
   const widths = headings.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(line(headings));

@@ -9,6 +9,8 @@ import { createIndexes, createSchema } from './emit/schema.ts';
 import { emitCensus, emitFacilities, emitMeta, emitScores, emitTvi } from './emit/tables.ts';
 import { emitProviders, facilityProviderCounts, providerSupply } from './emit/providers.ts';
 import { emitBlog } from './emit/blog.ts';
+import { emitDirectory } from './emit/directory.ts';
+import { emitWidgetScript } from './emit/widget.ts';
 import { blogDigest, readBlogPosts } from './ingest/blog.ts';
 import { BuildError } from './errors.ts';
 import { mergeFacilities, type Facility } from './facilities/merge.ts';
@@ -114,6 +116,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const metros = emitTvi(db, places, tvi, cbsaTitles);
     log(`  TVI for ${tvi.length} ZIPs and ${metros} metro/micro areas`);
     emitFacilities(db, merged.facilities, (f) => located.zctaOf.get(f.id) ?? null, (f) => located.precision.get(f.id) ?? 'none', counts, (code) => STATE_NAMES[code] ?? code);
+    emitDirectory(db, data.taxonomy, log);
 
     log('indexes and metadata:');
     db.exec('DETACH DATABASE stage');
@@ -146,6 +149,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     db.close();
     renameSync(rejectsTmp, rejectsFile);
     renameSync(tmp, options.out);
+    emitWidgetScript(outDir);
     rmSync(stageFile, { force: true });
     log('reconciliation (read = landed + rejected):');
     for (const line of reconciler.report()) log(`  ${line}`);

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../pipeline/build.ts';
 import { writeSample } from '../pipeline/sample/index.ts';
+import { WIDGET_SCRIPT_FILE } from '../src/widget/serve.ts';
 import { tempDir } from './helpers/files.ts';
 
 const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/sample.json');
@@ -12,9 +13,11 @@ describe('hcas sample && hcas build (a small sample)', () => {
   let db: Database.Database;
   let rejects: string[];
   let sample: Awaited<ReturnType<typeof writeSample>>;
+  let outDir: string;
 
   beforeAll(async () => {
     const dir = tempDir();
+    outDir = dir;
     sample = await writeSample({ outDir: path.join(dir, 'raw'), providers: 100_000, facilities: 3_000, seed: 7 });
     const summary = await build({ manifest: MANIFEST, root: path.join(dir, 'raw'), out: path.join(dir, 'hcas.sqlite') });
     db = new Database(summary.out, { readonly: true });
@@ -35,6 +38,10 @@ describe('hcas sample && hcas build (a small sample)', () => {
       const hit = rejects.find((r) => r.startsWith(`nppes,`) && r.split(',')[2] === String(line));
       expect(hit, `${broken.reason} at line ${line}`).toMatch(/,invalid,/);
     }
+  });
+
+  it('writes the embed script beside the database, for static hosting', () => {
+    expect(readFileSync(path.join(outDir, 'widget/v1/widget.js'), 'utf8')).toBe(readFileSync(WIDGET_SCRIPT_FILE, 'utf8'));
   });
 
   it('lands every individual provider (the broken rows come on top of them)', () => {

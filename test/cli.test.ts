@@ -41,6 +41,13 @@ afterAll(async () => {
   await server.close();
 });
 
+/** Every byte of a streamed body. */
+async function drain(stream: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
 const ERROR_EXAMPLES = ['/api/v1/health-scores/00000/', '/api/v1/health-scores/12/', '/api/v1/health-scores/?page_size=500', '/api/v1/states', '/api/v1/nowhere/'];
 
 describe('hcas get prints exactly what the server sends', { timeout: 60_000 }, () => {
@@ -49,7 +56,8 @@ describe('hcas get prints exactly what the server sends', { timeout: 60_000 }, (
       const served = await request(server.url, url);
       const printed = await get(api, url);
       expect(printed.status, url).toBe(served.status);
-      expect(printed.body.equals(served.body), url).toBe(true);
+      const body = printed.stream ? await drain(printed.stream) : printed.body;
+      expect(body.equals(served.body), url).toBe(true);
     }
   });
 
@@ -107,12 +115,53 @@ describe('friendly commands', { timeout: 60_000 }, () => {
   });
 
   it('every command has --help with an example', async () => {
-    const commands = ['serve', 'get', 'score', 'nearby', 'scores', 'states', 'score-types'];
+    const commands = ['serve', 'get', 'score', 'nearby', 'scores', 'states', 'score-types', 'tvi', 'census', 'compare', 'export'];
     const runs = await Promise.all(commands.map((name) => hcas(name, '--help')));
     for (const [i, run] of runs.entries()) {
       expect(run.code, commands[i]).toBe(0);
       expect(run.stdout.toString(), commands[i]).toContain(`Examples:\n  hcas ${commands[i]}`);
     }
+  });
+});
+
+describe('TVI, census, comparison and export commands', { timeout: 60_000 }, () => {
+  it('print what the endpoints answer', async () => {
+    const [tvi, top, census, compare, exported, exportedFile] = await Promise.all([
+      hcas('tvi', '10001', '--json', '--db', db),
+      hcas('tvi', '--top', '--state', 'ri', '--tier', 'high', '--csv', '--db', db),
+      hcas('census', '02801', '--db', db),
+      hcas('compare', '10001', '02801', '--json', '--db', db),
+      hcas('export', 'providers', '--format', 'csv', '--db', db),
+      hcas('export', 'facilities', '--state', 'RI', '--format', 'ndjson', '--db', db),
+    ]);
+    for (const run of [tvi, top, census, compare, exported, exportedFile]) expect(run.stderr).toBe('');
+    const body = async (url: string) => {
+      const response = await get(api, url);
+      return response.stream ? await drain(response.stream) : response.body;
+    };
+    expect(JSON.parse(tvi.stdout.toString())).toEqual(JSON.parse((await body('/api/v1/tvi/10001/')).toString()));
+    const topPage = JSON.parse((await body('/api/v1/tvi/top-vulnerable/?state=ri&tier=high')).toString());
+    expect(top.stdout.toString()).toBe(csv(topPage.results, ['zip_code', 'city', 'state', 'tvi_score', 'tvi_tier', 'zero_vehicle_pct', 'nearest_hospital_miles'].map((key) => ({ key }))));
+    expect(census.stdout.toString()).toMatch(/^group +field +value\n/);
+    expect(census.stdout.toString()).toMatch(/\nincome +poverty_pct +[\d.]+\n/);
+    expect(census.stdout.toString()).toContain('\nincome: acs_population_income (synthetic, ACS 2019-2023 5-year layout); acs_profile (synthetic, ACS 2018-2022 Data Profile layout)\n');
+    expect(JSON.parse(compare.stdout.toString()).map((r: { zip_code: string }) => r.zip_code)).toEqual(['10001', '02801']);
+    expect(exported.stdout.equals(await body('/api/v1/exports/providers/?format=csv'))).toBe(true);
+    expect(exportedFile.stdout.equals(await body('/api/v1/exports/facilities/?format=ndjson&state=RI'))).toBe(true);
+  });
+
+  it('name the option to fix', async () => {
+    const [tier, format, resource, one] = await Promise.all([
+      hcas('tvi', '--top', '--tier', 'severe', '--db', db),
+      hcas('export', 'providers', '--format', 'xml', '--db', db),
+      hcas('export', 'doctors', '--db', db),
+      hcas('compare', '10001', '--db', db),
+    ]);
+    expect(tier.stderr).toBe('hcas: --tier must be one of CRITICAL, HIGH, MODERATE, LOW, MINIMAL (any case), got severe\n');
+    expect(format.stderr).toBe('hcas: --format must be csv or ndjson, got xml\n');
+    expect(resource.stderr).toBe('hcas: the resource must be one of health-scores, providers, facilities, got doctors\n');
+    expect(one.stderr).toBe('hcas: give 2 to 10 ZIP codes to compare, got 1\n');
+    for (const run of [tier, format, resource, one]) expect(run.code).toBe(1);
   });
 });
 

@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/http/server.ts';
-import { BAD_VALUES, exampleOf, ROUTE_EXAMPLES, ROUTES } from './helpers/examples.ts';
+import { badValuesOf, exampleOf, EXPORT_TYPES, ROUTE_EXAMPLES, ROUTES } from './helpers/examples.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { bodyJson, request, type HttpResult } from './helpers/http.ts';
 
@@ -38,7 +38,8 @@ describe('every route answers its example with 200 JSON', () => {
       for (const url of ROUTE_EXAMPLES[route.path] ?? []) {
         const result = await request(base, url);
         expect(result.status, url).toBe(200);
-        expect(result.headers['content-type']).toBe(JSON_TYPE);
+        const format = route.path.includes('/exports/') ? (new URL(url, base).searchParams.get('format') ?? 'csv').toLowerCase() : undefined;
+        expect(result.headers['content-type']).toBe(format ? EXPORT_TYPES[format] : JSON_TYPE);
         expect(result.headers['x-content-type-options']).toBe('nosniff');
         expect(result.headers.etag).toMatch(/^"[0-9a-f]{16}-[\w-]{16}"$/);
         expect(result.body.at(-1)).toBe(0x0a);
@@ -51,10 +52,13 @@ describe('route walk: every parameter of every route rejects bad input with a 40
   for (const route of ROUTES) {
     const example = new URL(exampleOf(route.path), 'http://x');
     const valid = example.pathname;
+    // Required parameters keep their example value, so the one under test is the one that fails.
+    const required = (except: string) => Object.entries(route.query).filter(([name, spec]) => spec.required && name !== except)
+      .map(([name]) => `${name}=${example.searchParams.get(name)}&`).join('');
     for (const name of Object.keys(route.pathParams)) {
       it(`${route.path} path parameter ${name}`, async () => {
-        expect(BAD_VALUES[name], `add bad values for ${name} to test/helpers/examples.ts`).toBeDefined();
-        for (const bad of BAD_VALUES[name]) {
+        expect(badValuesOf(route.path, name), `add bad values for ${name} to test/helpers/examples.ts`).toBeDefined();
+        for (const bad of badValuesOf(route.path, name)!) {
           const url = route.path.replace(`:${name}`, bad);
           const result = await request(base, url);
           const body = expectError(result, 400, 'invalid_parameter');
@@ -64,9 +68,9 @@ describe('route walk: every parameter of every route rejects bad input with a 40
     }
     for (const name of Object.keys(route.query)) {
       it(`${route.path} query parameter ${name}`, async () => {
-        expect(BAD_VALUES[name], `add bad values for ${name} to test/helpers/examples.ts`).toBeDefined();
-        for (const bad of BAD_VALUES[name]) {
-          const url = `${valid}?${name}=${bad}`;
+        expect(badValuesOf(route.path, name), `add bad values for ${name} to test/helpers/examples.ts`).toBeDefined();
+        for (const bad of badValuesOf(route.path, name)!) {
+          const url = `${valid}?${required(name)}${name}=${bad}`;
           const body = expectError(await request(base, url), 400, 'invalid_parameter');
           expect(body.message, url).toMatch(new RegExp(`^${name} must be .+, got `));
         }
@@ -93,8 +97,8 @@ describe('route walk: every parameter of every route rejects bad input with a 40
       expect(options.headers['access-control-allow-origin']).toBe('*');
       expect(options.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS');
       expect(options.headers['access-control-allow-headers']).toContain('X-API-Key');
-      const get = await request(base, valid);
-      const head = await request(base, valid, { method: 'HEAD' });
+      const get = await request(base, exampleOf(route.path));
+      const head = await request(base, exampleOf(route.path), { method: 'HEAD' });
       expect(head.status).toBe(200);
       expect(head.body.length).toBe(0);
       for (const header of ['content-type', 'content-length', 'etag', 'cache-control', 'vary', 'x-content-type-options']) {

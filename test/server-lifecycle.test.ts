@@ -104,7 +104,8 @@ describe('reload', { timeout: 60_000 }, () => {
   });
 
   it('in cluster mode every worker reloads, and SIGTERM stops them all', async () => {
-    const { server, url, file } = await start(['bin/hcas.js', 'serve', '--db', 'DB', '--port', '0', '--workers', '2', '--quiet'], 'cluster');
+    // --no-limits: this test polls meta/ freely; quotas and their state are tested in test/auth-processes.test.ts.
+    const { server, url, file } = await start(['bin/hcas.js', 'serve', '--db', 'DB', '--port', '0', '--workers', '2', '--quiet', '--no-limits'], 'cluster');
     renameSync(rebuilt(file, '0123456789abcdef'), file);
     await server.waitForCount((e) => e.event === 'reload', 2);
     for (let i = 0; i < 10; i++) expect(await buildIdOf(url)).toBe('0123456789abcdef');

@@ -10,7 +10,14 @@ export function getStates({ queries }: Context<NoParams, NoParams>): HandlerResu
   return ok(queries.states);
 }
 
-/** `meta/`: the build id and time, the dataset, its sources with vintages and row counts, the reconciliation. */
-export function getMeta({ queries }: Context<NoParams, NoParams>): HandlerResult {
-  return ok(queries.meta);
+/** How long a `meta/` answer with the server's live state may be cached: the state changes at any time. */
+const LIVE_STATUS_MS = 1_000;
+
+/**
+ * `meta/`: the build id and time, the dataset, its sources with vintages and row counts, the reconciliation;
+ * from a server, also its live state (`rate_limits`: backend and whether it is degraded).
+ */
+export function getMeta({ queries, status, now }: Context<NoParams, NoParams>): HandlerResult {
+  if (!status) return ok(queries.meta);
+  return { status: 200, body: { ...queries.meta, ...status() }, validUntil: now().getTime() + LIVE_STATUS_MS };
 }

@@ -10,10 +10,21 @@ import { registerScores } from './commands/scores.ts';
 import { registerNearby } from './commands/nearby.ts';
 import { registerStates } from './commands/states.ts';
 import { registerScoreTypes } from './commands/score-types.ts';
+import { registerCensus } from './commands/census.ts';
+import { registerCompare } from './commands/compare.ts';
+import { registerExport } from './commands/export.ts';
+import { registerTvi } from './commands/tvi.ts';
+import { registerKeys } from './commands/keys.ts';
+import { registerProviders } from './commands/providers.ts';
+import { registerFacilities } from './commands/facilities.ts';
+import { registerAutocomplete } from './commands/autocomplete.ts';
+import { registerRankings } from './commands/rankings.ts';
 
 /** Every command registers itself here; each lives in its own module under commands/. */
 const COMMANDS: Array<(program: Command) => void> = [
   registerSample, registerBuild, registerServe, registerGet, registerScore, registerScores, registerNearby, registerStates, registerScoreTypes,
+  registerTvi, registerCensus, registerCompare, registerExport, registerKeys,
+  registerProviders, registerFacilities, registerAutocomplete, registerRankings,
 ];
 
 /** Runs the `hcas` command line; returns the exit code. */

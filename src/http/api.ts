@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { openReadOnly } from '../query/database.ts';
 import { Queries } from '../query/index.ts';
@@ -6,15 +7,20 @@ import { ApiError, notFound } from './errors.ts';
 import { entityTag } from './etag.ts';
 import { readPath, readQuery } from './params.ts';
 import { emptyResponse, jsonBytes, jsonResponse, Representation, type ApiResponse, type RequestHeaders } from './response.ts';
-import type { HandlerResult, Route } from './route.ts';
+import { isStream, type HandlerResult, type Route, type StreamResult } from './route.ts';
+import { streamResponse } from './stream.ts';
+import { requestLimitError } from './request-limits.ts';
 import { Router, type RouteMatch } from './router.ts';
 import { ROUTES } from './routes.ts';
+import { isWidgetScript, respondWidgetScript } from '../widget/serve.ts';
 
 /** One request as the dispatcher sees it; `url` is the path and query as sent (`/api/v1/states/?x=1`). */
 export interface ApiRequest {
   method: string;
   url: string;
   headers?: RequestHeaders;
+  /** Features of the caller's plan (set by authentication); answers may differ by them (white-label widget). */
+  features?: ReadonlySet<string>;
 }
 
 export interface ApiOptions {
@@ -23,6 +29,10 @@ export interface ApiOptions {
   cacheBytes?: number;
   /** Told about every unexpected error (the client only sees a 500 without details). */
   reportError?: (error: unknown, request: ApiRequest) => void;
+  /** The clock of time-dependent answers (blog publication); tests inject a fixed time. */
+  now?: () => Date;
+  /** Live state of the server that `meta/` reports (rate-limit backend and health); absent for `hcas get`. */
+  status?: () => Record<string, unknown>;
 }
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
@@ -44,6 +54,8 @@ export class Api {
   private readonly router: Router;
   private readonly cache: ResponseCache;
   private readonly reportError: (error: unknown, request: ApiRequest) => void;
+  private readonly now: () => Date;
+  private readonly status: (() => Record<string, unknown>) | undefined;
   private inflight = 0;
   private retired = false;
 
@@ -53,6 +65,8 @@ export class Api {
     this.router = new Router(options.routes ?? ROUTES);
     this.cache = new ResponseCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
     this.reportError = options.reportError ?? ((error) => console.error(error));
+    this.now = options.now ?? (() => new Date());
+    this.status = options.status;
   }
 
   /** Opens a database file read-only; throws when it is missing or not an API database. */
@@ -72,11 +86,19 @@ export class Api {
     // Absolute-form targets (`GET http://host/api/v1/...`, RFC 9112 3.2.2) name the same resource.
     const url = request.url.charCodeAt(0) === 0x2f ? request.url : originForm(request.url);
     const headers = request.headers ?? {};
+    // The embed script: the one non-JSON answer besides exports (decisions.md, "Widget"), the same in every build.
+    if (isWidgetScript(url)) return respondWidgetScript(method, headers);
+    const features = request.features ?? NO_FEATURES;
     const read = method === 'GET' || method === 'HEAD';
+    // Callers with plan features may get other bodies (white-label widget), so they get their own entries.
+    const key = features.size === 0 ? url : `${url}\n${featureKey(features)}`;
     if (read) {
-      const cached = this.cache.get(url);
-      if (cached) return cached.respond(method, headers);
+      const cached = this.cache.get(key);
+      if (cached && (cached.expiresAt === undefined || this.now().getTime() < cached.expiresAt)) return cached.respond(method, headers);
     }
+    // After the cache: a cached URL has passed these checks already.
+    const tooBig = requestLimitError(url);
+    if (tooBig) return this.fail(method, request, tooBig);
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     const search = queryAt < 0 ? '' : url.slice(queryAt);
@@ -93,11 +115,11 @@ export class Api {
       return this.fail(method, request, new ApiError('method_not_allowed', message, { Allow: ALLOWED_METHODS }));
     }
     try {
-      const result = this.handle(match, path, search);
-      if (!(result instanceof Promise)) return this.succeed(method, url, headers, result);
+      const result = this.handle(match, path, search, features);
+      if (!(result instanceof Promise)) return this.succeed(method, key, headers, result);
       this.inflight++;
       return result
-        .then((settled) => this.succeed(method, url, headers, settled), (error: unknown) => this.fail(method, request, error))
+        .then((settled) => this.succeed(method, key, headers, settled), (error: unknown) => this.fail(method, request, error))
         .finally(() => this.release());
     } catch (error) {
       return this.fail(method, request, error);
@@ -110,20 +132,37 @@ export class Api {
     if (this.inflight === 0 && this.db.open) this.db.close();
   }
 
-  private handle(match: RouteMatch, path: string, search: string): HandlerResult | Promise<HandlerResult> {
+  private handle(match: RouteMatch, path: string, search: string, features: ReadonlySet<string>): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult> {
     const { route } = match;
     const searchParams = new URLSearchParams(search);
     const params = readPath(route.pathParams, match.params, this.queries);
     const query = readQuery(route.query, searchParams, this.queries, path);
-    return route.handle({ params, query, queries: this.queries, url: { path, search: searchParams } });
+    return route.handle({ params, query, queries: this.queries, url: { path, search: searchParams }, now: this.now, features, status: this.status });
   }
 
-  /** A 200 is cached for its URL (the build never changes); anything else a handler returns is sent as is. */
-  private succeed(method: string, url: string, headers: RequestHeaders, result: HandlerResult): ApiResponse | Promise<ApiResponse> {
-    if (result.status !== 200 || result.headers) return jsonResponse(method, result.status, result.body, result.headers);
-    const representation = new Representation(jsonBytes(result.body), entityTag(this.buildId, url));
-    this.cache.set(url, representation);
+  /**
+   * A 200 is cached under its key (URL and plan features; the build never changes), until its `validUntil`
+   * when it has one; a streamed 200 is sent as it is made; anything else a handler returns is sent as is.
+   */
+  private succeed(method: string, key: string, headers: RequestHeaders, result: HandlerResult | StreamResult): ApiResponse | Promise<ApiResponse> {
+    if (isStream(result)) return this.stream(method, key, headers, result);
+    if (result.status !== 200) return jsonResponse(method, result.status, result.body, result.headers);
+    const body = jsonBytes(result.body);
+    // A clock-dependent body changes within a build: its tag must change with it.
+    const tagged = result.validUntil === undefined ? key : `${key}\n${createHash('sha256').update(body).digest('base64url')}`;
+    const representation = new Representation(body, entityTag(this.buildId, tagged), result.headers, result.validUntil);
+    this.cache.set(key, representation);
     return representation.respond(method, headers);
+  }
+
+  /** A streamed answer; the database stays open (as for a request in flight) until the stream closes. */
+  private stream(method: string, key: string, headers: RequestHeaders, result: StreamResult): ApiResponse {
+    const response = streamResponse(method, entityTag(this.buildId, key), headers, result);
+    if (response.stream) {
+      this.inflight++;
+      response.stream.once('close', () => this.release());
+    }
+    return response;
   }
 
   private fail(method: string, request: ApiRequest, error: unknown): ApiResponse {
@@ -136,6 +175,19 @@ export class Api {
     this.inflight--;
     if (this.retired) this.retire();
   }
+}
+
+const NO_FEATURES: ReadonlySet<string> = new Set();
+const featureKeys = new WeakMap<ReadonlySet<string>, string>();
+
+/** A plan's features as one cache-key suffix, computed once per set (authentication reuses a set per plan). */
+function featureKey(features: ReadonlySet<string>): string {
+  let text = featureKeys.get(features);
+  if (text === undefined) {
+    text = [...features].sort().join(',');
+    featureKeys.set(features, text);
+  }
+  return text;
 }
 
 /** The 500 response: no stack trace or SQL, which go to the log instead. */

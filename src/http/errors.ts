@@ -8,6 +8,11 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   rate_limited: 429,
   internal_error: 500,
+  // Beyond decisions.md: requests the HTTP layer cannot take (malformed, too slow, too long, headers too big).
+  bad_request: 400,
+  request_timeout: 408,
+  uri_too_long: 414,
+  headers_too_large: 431,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,5 +1,6 @@
 import type { Queries } from '../query/index.ts';
 import { invalidParameter } from './errors.ts';
+import type { JsonSchema } from './openapi.ts';
 
 /**
  * One parameter (path segment or query string): what it accepts, in words for errors and docs, and how to
@@ -7,6 +8,10 @@ import { invalidParameter } from './errors.ts';
  */
 export interface Param<T> {
   readonly accepts: string;
+  /** The same constraints as JSON Schema, for openapi.json. */
+  readonly schema?: JsonSchema;
+  /** A query parameter without a default (path parameters always are). */
+  readonly required?: boolean;
   read(name: string, raw: string | undefined, queries: Queries): T;
 }
 
@@ -21,9 +26,11 @@ export function mustBe(name: string, accepts: string, raw: string): Error {
   return invalidParameter(`${name} must be ${accepts}, got ${shown}`);
 }
 
-function param<T>(accepts: string, parse: (raw: string, queries: Queries) => T | undefined, fallback: T): Param<T> {
+/** A parameter from what it accepts (words and schema), a parser that returns undefined for a bad value, and its default. */
+export function param<T>(accepts: string, parse: (raw: string, queries: Queries) => T | undefined, fallback: T, schema?: JsonSchema): Param<T> {
   return {
     accepts,
+    schema,
     read(name, raw, queries) {
       if (raw === undefined) return fallback;
       const value = parse(raw, queries);
@@ -38,20 +45,20 @@ export function integer<T extends number | undefined>(min: number, max: number, 
   return param<number | T>(`an integer from ${min} to ${max}`, (raw) => {
     const value = /^[+-]?\d{1,15}$/.test(raw) ? Number(raw) : NaN;
     return value >= min && value <= max ? value : undefined;
-  }, fallback);
+  }, fallback, { type: 'integer', minimum: min, maximum: max, ...(fallback === undefined ? {} : { default: fallback }) });
 }
 
 /** A 5-digit ZIP code (path segment). */
-export const zip = param('a 5-digit ZIP code', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), '');
+export const zip = param('a 5-digit ZIP code', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), '', { type: 'string', pattern: '^[0-9]{5}$' });
 
 /** A two-letter state code, any case; read as upper case. An unknown but well-formed code matches nothing. */
-export const state = param('a two-letter state code such as NY', (raw) => (/^[A-Za-z]{2}$/.test(raw) ? raw.toUpperCase() : undefined), undefined);
+export const state = param('a two-letter state code such as NY', (raw) => (/^[A-Za-z]{2}$/.test(raw) ? raw.toUpperCase() : undefined), undefined, { type: 'string', pattern: '^[A-Za-z]{2}$' });
 
 /** A city name, matched case-insensitively and exactly; surrounding spaces are ignored. */
 export const city = param('a city name of 1 to 100 characters', (raw) => {
   const name = raw.trim();
   return name.length >= 1 && name.length <= 100 ? name : undefined;
-}, undefined);
+}, undefined, { type: 'string', minLength: 1, maxLength: 100 });
 
 /** A score 0-100, inclusive bound of a range filter. */
 export const score = integer(0, 100, undefined);
@@ -59,6 +66,7 @@ export const score = integer(0, 100, undefined);
 /** A score type id or slug; defaults to the overall score (id 1). */
 export const scoreType: Param<number> = {
   accepts: 'a score type id from 1 to 11 or its slug (see score-types/)',
+  schema: { anyOf: [{ type: 'integer', minimum: 1, maximum: 11 }, { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }], default: 1 },
   read(name, raw, queries) {
     if (raw === undefined) return queries.scoreTypes.overall.id;
     const type = queries.scoreTypes.find(raw);
@@ -70,7 +78,7 @@ export const scoreType: Param<number> = {
 };
 
 /** A page number from 1; a page past the last one is a 404, not a 400 (decisions.md). */
-export const page = param('an integer of 1 or more', (raw) => (/^\d+$/.test(raw) && Number(raw) >= 1 ? Number(raw) : undefined), 1);
+export const page = param('an integer of 1 or more', (raw) => (/^\d+$/.test(raw) && Number(raw) >= 1 ? Number(raw) : undefined), 1, { type: 'integer', minimum: 1, default: 1 });
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -84,7 +92,7 @@ export const MAX_RADIUS_MILES = 100;
 export const radiusMiles = param(`a number of miles greater than 0 and at most ${MAX_RADIUS_MILES}`, (raw) => {
   const value = /^\d{1,6}(\.\d{1,6})?$|^\.\d{1,6}$/.test(raw) ? Number(raw) : NaN;
   return value > 0 && value <= MAX_RADIUS_MILES ? value : undefined;
-}, 10);
+}, 10, { type: 'number', exclusiveMinimum: 0, maximum: MAX_RADIUS_MILES, default: 10 });
 
 /** How many nearby ZIPs to list: 1-50, default 10. */
 export const nearbyLimit = integer(1, 50, 10);

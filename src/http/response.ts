@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { compress, COMPRESS_MIN_BYTES, negotiate, type Coding } from './compress.ts';
 import { matchesIfNoneMatch, variantTag } from './etag.ts';
 
@@ -6,6 +7,11 @@ export interface ApiResponse {
   status: number;
   headers: Readonly<Record<string, string | number>>;
   body: Buffer;
+  /**
+   * A streamed body (bulk exports), sent instead of `body`. Whoever receives the response must pipe it or
+   * destroy it: the build's database stays open until it closes.
+   */
+  stream?: Readable;
 }
 
 /** Request headers the dispatcher reads (a Node `IncomingHttpHeaders` fits). */
@@ -15,7 +21,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 const EMPTY = Buffer.alloc(0);
 
 /** Headers on every JSON response. `no-cache` lets clients keep a copy but revalidate it with the ETag. */
-const COMMON_HEADERS = {
+export const COMMON_HEADERS = {
   'Cache-Control': 'no-cache',
   'X-Content-Type-Options': 'nosniff',
   'Access-Control-Allow-Origin': '*',
@@ -53,15 +59,22 @@ export class Representation {
   /** 304 answers by coding (`identity` for none), built on first use: each carries its variant's tag. */
   private readonly notModified = new Map<Coding | 'identity', ApiResponse>();
   private readonly variants = new Map<Coding, { get: ApiResponse; head: ApiResponse } | Promise<{ get: ApiResponse; head: ApiResponse }>>();
+  /** The Vary header of every answer: content coding and whatever the route's own headers name. */
+  private readonly vary: Record<string, string>;
   /** Bytes of the bodies held, for the cache's budget; grows as variants are added. */
   bytes: number;
   /** Told how many bytes a new variant added (set by the cache). */
   onGrow: (bytes: number) => void = () => {};
 
-  constructor(body: Buffer, readonly etag: string) {
+  /**
+   * `headers` are a route's own (e.g. the widget's `Cache-Control`); they override the common ones and are sent
+   * with 304s too. `expiresAt` (epoch ms) ends the entry's life in the cache (answers that depend on the clock).
+   */
+  constructor(body: Buffer, readonly etag: string, private readonly extraHeaders: Record<string, string> = {}, readonly expiresAt?: number) {
     this.compressible = body.length >= COMPRESS_MIN_BYTES;
-    const vary: Record<string, string> = this.compressible ? { Vary: 'Accept-Encoding' } : {};
-    const headers = { 'Content-Type': JSON_TYPE, 'Content-Length': body.length, ETag: etag, ...vary, ...COMMON_HEADERS };
+    const varyOn = [this.compressible ? 'Accept-Encoding' : '', extraHeaders.Vary ?? ''].filter(Boolean).join(', ');
+    this.vary = varyOn ? { Vary: varyOn } : {};
+    const headers = { 'Content-Type': JSON_TYPE, 'Content-Length': body.length, ETag: etag, ...COMMON_HEADERS, ...extraHeaders, ...this.vary };
     this.get = { status: 200, headers, body };
     this.head = { status: 200, headers, body: EMPTY };
     this.bytes = body.length;
@@ -81,8 +94,7 @@ export class Representation {
   private notModifiedAs(coding: Coding | 'identity'): ApiResponse {
     let response = this.notModified.get(coding);
     if (!response) {
-      const vary: Record<string, string> = this.compressible ? { Vary: 'Accept-Encoding' } : {};
-      response = emptyResponse(304, { ETag: coding === 'identity' ? this.etag : variantTag(this.etag, coding), ...vary });
+      response = emptyResponse(304, { ...this.extraHeaders, ETag: coding === 'identity' ? this.etag : variantTag(this.etag, coding), ...this.vary });
       this.notModified.set(coding, response);
     }
     return response;

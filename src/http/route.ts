@@ -1,4 +1,5 @@
 import type { Queries } from '../query/index.ts';
+import type { ResponseDoc } from './openapi.ts';
 import type { ParamSpecs, ParamValues } from './params.ts';
 
 /** What a handler sees: validated path and query values, the build's queries, and the request URL for links. */
@@ -7,6 +8,12 @@ export interface HandlerContext<P = Record<string, unknown>, Q = Record<string, 
   query: Q;
   queries: Queries;
   url: { path: string; search: URLSearchParams };
+  /** The request time (injectable through `ApiOptions.now`), for answers that depend on it (blog). */
+  now: () => Date;
+  /** Features of the caller's plan, e.g. `white_label_widget`; empty for anonymous callers. */
+  features: ReadonlySet<string>;
+  /** Live state of the server for `meta/` (rate limits: backend, ok or degraded); undefined for `hcas get`. */
+  status?: () => Record<string, unknown>;
 }
 
 /** What a handler returns; the dispatcher serialises `body` as JSON. Errors are thrown as `ApiError`. */
@@ -14,6 +21,27 @@ export interface HandlerResult {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /**
+   * For a 200 that depends on the request time: the epoch milliseconds at which it may change. It is cached
+   * until then, and its ETag covers the body, so a client's copy goes stale exactly when the answer changes.
+   */
+  validUntil?: number;
+}
+
+/**
+ * A 200 whose body is made while it is sent (bulk exports): never cached, never buffered. `chunks` is pulled
+ * only as fast as the client reads, so memory stays constant whatever the size of the body.
+ */
+export interface StreamResult {
+  status: 200;
+  /** Content-Type and Content-Disposition; the common headers and the ETag are added by the dispatcher. */
+  headers: Record<string, string>;
+  chunks: () => Iterable<string>;
+}
+
+/** True for a streamed result. */
+export function isStream(result: HandlerResult | StreamResult): result is StreamResult {
+  return 'chunks' in result;
 }
 
 /** One endpoint of the route table. `path` uses `:name` for path parameters and ends in `/`. */
@@ -23,7 +51,9 @@ export interface Route<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs =
   summary: string;
   pathParams: P;
   query: Q;
-  handle(context: HandlerContext<ParamValues<P>, ParamValues<Q>>): HandlerResult | Promise<HandlerResult>;
+  /** The 200 answer for `openapi.json`; every route needs one (test/openapi.test.ts). */
+  response?: ResponseDoc;
+  handle(context: HandlerContext<ParamValues<P>, ParamValues<Q>>): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult>;
 }
 
 /** Declares a route with its handler type-checked against its parameter specs. */

@@ -1,10 +1,14 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pipeline, type Readable } from 'node:stream';
 import polka from 'polka';
+import type { Gate } from '../auth/gate.ts';
+import { redactKeys } from '../auth/keys.ts';
 import { internalError, type ApiOptions } from './api.ts';
 import { LiveApi } from './live.ts';
 import { jsonLines, type LineLog } from './log.ts';
 import type { ApiResponse } from './response.ts';
+import { createHttpServer, type TransportTimeouts } from './transport.ts';
 
 export interface ServerOptions {
   db: string;
@@ -17,6 +21,10 @@ export interface ServerOptions {
   /** Where JSON log lines go (default: stdout, batched). */
   log?: LineLog;
   api?: ApiOptions;
+  /** API keys, plans and rate limits (src/auth); without it every caller is served, uncounted and unlimited. */
+  gate?: Gate;
+  /** Overrides of the client timeouts (tests shorten them). */
+  timeouts?: Partial<TransportTimeouts>;
 }
 
 export interface RunningServer {
@@ -37,19 +45,33 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? jsonLines(process.stdout);
   const reportError = (error: unknown, request: { method: string; url: string }) =>
-    log({ time: new Date().toISOString(), event: 'error', method: request.method, path: request.url, error: error instanceof Error ? error.stack : String(error) });
-  const live = new LiveApi(options.db, { ...options.api, reportError }, log);
+    log({ time: new Date().toISOString(), event: 'error', method: request.method, path: redactKeys(request.url), error: error instanceof Error ? error.stack : String(error) });
+  const { gate } = options;
+  gate?.attach(log, reportError);
+  const live = new LiveApi(options.db, { ...options.api, reportError, ...(gate && { status: () => gate.status() }) }, log);
   let closing = false;
 
   // The hot path allocates no closures: one request object for the API, then a synchronous write.
   const send = (req: IncomingMessage, res: ServerResponse, response: ApiResponse, started: number) => {
     if (closing) res.setHeader('Connection', 'close');
     res.writeHead(response.status, response.headers);
+    if (response.stream) return sendStream(req, res, response.stream, started);
     res.end(response.body);
-    if (!options.quiet) {
-      const duration = Math.round((performance.now() - started) * 1000) / 1000;
-      log({ time: new Date().toISOString(), method: req.method, path: req.url, status: response.status, duration_ms: duration, bytes: response.body.length });
-    }
+    if (!options.quiet) logRequest(req, response.status, started, response.body.length);
+  };
+  const logRequest = (req: IncomingMessage, status: number, started: number, bytes: number) => {
+    const duration = Math.round((performance.now() - started) * 1000) / 1000;
+    // API keys are never logged: they travel in headers, and one sent in the query by mistake is redacted.
+    log({ time: new Date().toISOString(), method: req.method, path: redactKeys(req.url ?? ''), status, duration_ms: duration, bytes });
+  };
+  // A streamed body (exports) is written as the client reads it; a client that goes away stops the producer.
+  const sendStream = (req: IncomingMessage, res: ServerResponse, stream: Readable, started: number) => {
+    let bytes = 0;
+    stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    pipeline(stream, res, (error) => {
+      if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') reportError(error, { method: req.method ?? '', url: req.url ?? '' });
+      if (!options.quiet) logRequest(req, 200, started, bytes);
+    });
   };
   const failure = (req: IncomingMessage, error: unknown) => {
     reportError(error, { method: req.method ?? '', url: req.url ?? '' });
@@ -59,7 +81,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const started = options.quiet ? 0 : performance.now();
     let response: ApiResponse | Promise<ApiResponse>;
     try {
-      response = live.current.respond({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers });
+      const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
+      response = gate ? gate.respond(live.current, { ...request, remoteAddress: req.socket.remoteAddress }) : live.current.respond(request);
     } catch (error) {
       response = failure(req, error);
     }
@@ -70,7 +93,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   };
 
-  const app = polka().use(handle);
+  const app = polka({ server: createHttpServer(options.timeouts, gate && ((socket) => gate.anonymousHeaders((socket as { remoteAddress?: string }).remoteAddress))) }).use(handle);
   const server: Server = await new Promise((resolve, reject) => {
     app.listen(options.port, options.host);
     const listening = app.server as Server;

@@ -1,8 +1,17 @@
 import type Database from 'better-sqlite3';
+import { AccessQueries } from './access.ts';
+import { AutocompleteQueries } from './autocomplete.ts';
+import { BlogQueries } from './blog.ts';
+import { CensusQueries } from './census.ts';
+import { ExportQueries } from './exports.ts';
+import { FacilityQueries } from './facilities.ts';
 import { HealthScoreQueries } from './health-scores.ts';
 import { readBuildMeta, type BuildMeta } from './meta.ts';
 import { NearbyIndex } from './nearby.ts';
+import { ProviderQueries } from './providers.ts';
+import { stateRankings, type StateRanking } from './rankings.ts';
 import { listStates, ScoreTypeCatalog, type StateRecord } from './reference.ts';
+import { TviQueries } from './tvi.ts';
 
 /**
  * Every query of one build, over one read-only handle. Small reference tables are read once here;
@@ -13,6 +22,15 @@ export class Queries {
   readonly scoreTypes: ScoreTypeCatalog;
   readonly states: readonly StateRecord[];
   readonly healthScores: HealthScoreQueries;
+  readonly tvi: TviQueries;
+  readonly census: CensusQueries;
+  readonly access: AccessQueries;
+  readonly blog: BlogQueries;
+  readonly exports: ExportQueries;
+  readonly providers: ProviderQueries;
+  readonly facilities: FacilityQueries;
+  readonly autocomplete: AutocompleteQueries;
+  readonly stateRankings: readonly StateRanking[];
   private nearbyIndex: NearbyIndex | undefined;
 
   constructor(private readonly db: Database.Database) {
@@ -20,6 +38,15 @@ export class Queries {
     this.scoreTypes = new ScoreTypeCatalog(db);
     this.states = listStates(db);
     this.healthScores = new HealthScoreQueries(db);
+    this.tvi = new TviQueries(db);
+    this.census = new CensusQueries(db);
+    this.access = new AccessQueries(db);
+    this.blog = new BlogQueries(db);
+    this.exports = new ExportQueries(db);
+    this.providers = new ProviderQueries(db);
+    this.facilities = new FacilityQueries(db);
+    this.autocomplete = new AutocompleteQueries(db, this.providers, this.facilities);
+    this.stateRankings = stateRankings(db);
   }
 
   /** The nearest-ZIP index, loaded on first use. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,8 @@ import KDBush from 'kdbush';
 import { createIndexes, createSchema } from '../../pipeline/emit/schema.ts';
 import { bandFor } from '../../pipeline/score/bands.ts';
 import { SCORE_TYPES } from '../../pipeline/score/config.ts';
+import { ACCESS_FIXTURE_SOURCES, writeAccessFixture } from './fixture-access.ts';
+import { DIRECTORY_FIXTURE_SOURCES, indexDirectory, writeDirectoryRows } from './fixture-directory.ts';
 
 /**
  * The test database: real ZIP codes and coordinates (npm `zipcodes`) with seeded synthetic scores, in the
@@ -46,9 +48,13 @@ let built: Promise<string> | undefined;
  */
 export function fixtureDb(): Promise<string> {
   built ??= Promise.resolve().then(() => {
-    const sources = ['test/helpers/fixture-db.ts', 'pipeline/emit/schema.ts', 'pipeline/score/bands.ts', 'pipeline/score/config.ts'];
+    const sources = ['test/helpers/fixture-db.ts', 'pipeline/emit/schema.ts', 'pipeline/score/bands.ts', 'pipeline/score/config.ts', ...ACCESS_FIXTURE_SOURCES, ...DIRECTORY_FIXTURE_SOURCES];
     const hash = createHash('sha256');
-    for (const file of sources) hash.update(readFileSync(path.join(root, file)));
+    for (const source of sources) {
+      const full = path.join(root, source);
+      const files = statSync(full).isDirectory() ? readdirSync(full).sort().map((name) => path.join(full, name)) : [full];
+      for (const file of files) hash.update(readFileSync(file));
+    }
     const dir = path.join(os.tmpdir(), 'hcas-test-fixtures');
     const file = path.join(dir, `fixture-${hash.digest('hex').slice(0, 16)}.sqlite`);
     if (!existsSync(file)) {
@@ -130,14 +136,17 @@ export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): voi
     for (const zip of zips) index.add(zip.longitude, zip.latitude);
     index.finish();
     db.prepare('INSERT INTO kdtree VALUES (?, ?)').run('zips', Buffer.from(index.data as ArrayBuffer));
+    writeDirectoryRows(db, zips, stateName);
+    const access = writeAccessFixture(db, zips, stateName);
+    indexDirectory(db);
     const meta: Record<string, unknown> = {
       build_id: FIXTURE_BUILD_ID,
       built_at: FIXTURE_BUILT_AT,
       dataset: { name: 'hcas test fixture', synthetic: true, notice: 'Synthetic scores over real ZIP code locations, for tests only.' },
       // An absolute path, as real builds record, to prove the API publishes only the file name.
-      sources: [{ key: 'zipcodes', layout: 'zipcodes-npm', path: '/build/machine/raw/zipcodes.json', vintage: '2023', sha256: 'f'.repeat(64), bytes: 123456, rows_read: zips.length, rows_landed: zips.length, rows_rejected: 0 }],
+      sources: [{ key: 'zipcodes', layout: 'zipcodes-npm', path: '/build/machine/raw/zipcodes.json', vintage: '2023', sha256: 'f'.repeat(64), bytes: 123456, rows_read: zips.length, rows_landed: zips.length, rows_rejected: 0 }, ...access.sources],
       reconciliation: [{ key: 'zipcodes', file: '/build/machine/raw/zipcodes.json', read: zips.length, landed: zips.length, rejected: 0, reasons: {} }],
-      row_counts: { zips: zips.length, health_scores: zips.length * SCORE_TYPES.length, score_types: SCORE_TYPES.length, states: states.size, kdtree: 1 },
+      row_counts: { zips: zips.length, health_scores: zips.length * SCORE_TYPES.length, score_types: SCORE_TYPES.length, states: states.size, kdtree: 1, ...access.rowCounts },
       scoring: { note: 'internal; not published by meta/' },
     };
     const insertMeta = db.prepare('INSERT INTO meta VALUES (?, ?)');

@@ -3,10 +3,13 @@ import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { runCluster, runServer } from '../../http/cluster.ts';
+import { jsonLines } from '../../http/log.ts';
+import { ROUTES } from '../../http/routes.ts';
+import { checkLimits, limitsOptions, openLimits, type LimitsCliOptions } from '../limits.ts';
 import { DEFAULT_DB, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 
-interface ServeOptions {
+interface ServeOptions extends LimitsCliOptions {
   db: string;
   port: number;
   host: string;
@@ -38,7 +41,7 @@ function checkCanListen(host: string, port: number): Promise<void> {
 
 /** `hcas serve`: the JSON API over HTTP, one process per core by default. */
 export function registerServe(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description('Serve the JSON API from the database (read-only); reloads when the file is replaced or on SIGHUP')
     .option('--db <file>', 'database to serve', DEFAULT_DB)
@@ -47,6 +50,8 @@ export function registerServe(program: Command): void {
     .option('--workers <n>', 'worker processes (1 serves in this process)', wholeNumber('--workers', 1, 256), availableParallelism())
     .option('--quiet', 'no request log lines on stdout')
     .option('--no-watch', 'do not reload when the database file changes (SIGHUP still reloads)')
+    .option('--no-limits', 'serve every caller without keys, quotas or rate-limit headers (benchmarks, private networks)');
+  limitsOptions(command, { server: true })
     .addHelpText('after', [
       '',
       'Logs one JSON line per request on stdout: time, method, path, status, duration_ms, bytes.',
@@ -55,6 +60,8 @@ export function registerServe(program: Command): void {
       'Examples:',
       '  hcas serve',
       '  hcas serve --port 8080 --host 0.0.0.0 --workers 4',
+      '  hcas serve --plans b --state /var/lib/hcas/state.sqlite --trust-proxy 127.0.0.1,::1',
+      '  REDIS_URL=redis://127.0.0.1:6379 hcas serve          # keys and quotas shared by several servers',
       '  curl -s http://127.0.0.1:8000/api/v1/health-scores/10001/',
     ].join('\n'))
     .action(async (options: ServeOptions) => {
@@ -62,6 +69,7 @@ export function registerServe(program: Command): void {
       if (cluster.isPrimary) {
         // Fail here, once, with the fix, rather than in every worker.
         openApi(options.db).retire();
+        if (options.limits) await checkLimits(options);
         await checkCanListen(options.host, options.port);
         if (options.workers > 1) {
           const code = await runCluster(options.workers);
@@ -69,6 +77,13 @@ export function registerServe(program: Command): void {
           return;
         }
       }
-      await runServer(server);
+      if (!options.limits) return runServer(server);
+      const log = jsonLines(process.stdout);
+      const limits = await openLimits(options, ROUTES, { log });
+      try {
+        await runServer({ ...server, log, gate: limits.gate });
+      } finally {
+        await limits.close();
+      }
     });
 }

@@ -1,0 +1,249 @@
+/**
+ * Directory benchmark: providers (each filter alone and combined, a deep page, name prefixes), facilities,
+ * autocomplete and rankings, through the real server with its response cache OFF, so every request does its
+ * whole query, against a bare Node `http` server sending a body of the same size. One connection: the
+ * latencies are the time to answer one request, not queueing behind 31 others. Each scenario's answers are
+ * checked before it is timed; scenarios alternate with the bare server in short rounds and the medians of the
+ * rounds are reported, with the server's peak RSS.
+ * Stand-alone: node bin/run-ts.js bench/directory.ts --db FILE [--seconds N]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CONNECTIONS = 1;
+/** Stands for the deep page number in a path until the build's counts are known. */
+const DEEP = 'DEEP';
+
+interface Server {
+  url: string;
+  pid: number;
+  stop(): void;
+}
+
+interface Scenario {
+  name: string;
+  /** Request paths, used in rotation. */
+  paths: string[];
+  /** Throws when an answer is wrong. */
+  check(body: unknown, path: string): void;
+}
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  failed: number;
+}
+
+/** Runs the directory benchmark on a build and prints one table. */
+export async function benchDirectory(options: { db: string; seconds?: number }): Promise<void> {
+  const seconds = options.seconds ?? 6;
+  const scenarios = scenariosFor(options.db);
+  const api = await startProcess([path.join(ROOT, 'bin/run-ts.js'), path.join(ROOT, 'bench/directory.ts'), '--serve', '--db', options.db]);
+  let peakRss = 0;
+  const sampleRss = () => (peakRss = Math.max(peakRss, rssMegabytes(api.pid)));
+  try {
+    // Deep pages: page 5,000, or the last page of a smaller build.
+    for (const scenario of scenarios) {
+      scenario.paths = await Promise.all(scenario.paths.map(async (p) => {
+        if (!p.includes(DEEP)) return p;
+        const first = JSON.parse((await fetchBody(`${api.url}${p.replace(`&page=${DEEP}`, '').replace(`page=${DEEP}`, '')}`)).body) as { count: number };
+        return p.replace(DEEP, String(Math.max(1, Math.min(5000, Math.ceil(first.count / 20)))));
+      }));
+    }
+    for (const scenario of scenarios) {
+      for (const p of scenario.paths) {
+        const answer = await fetchBody(`${api.url}${p}`);
+        if (answer.status !== 200) throw new Error(`${p}: expected 200, got ${answer.status} ${answer.body.slice(0, 200)}`);
+        scenario.check(JSON.parse(answer.body), p);
+      }
+    }
+    sampleRss();
+    const sample = await fetchBody(`${api.url}${scenarios[0].paths[0]}`);
+    const bare = await startProcess(['-e', BARE_SERVER], { BARE_BODY: sample.body });
+    try {
+      const rounds = Math.max(1, Math.floor(seconds / 2));
+      const roundSeconds = Math.max(1, Math.round(seconds / rounds));
+      const rows: string[][] = [];
+      await load(bare.url, ['/'], 1);
+      const bareRuns: Measured[] = [];
+      for (const scenario of scenarios) {
+        await load(api.url, scenario.paths, 1); // warm-up: JIT, SQLite pages, posting lists
+        const runs: Measured[] = [];
+        for (let round = 0; round < rounds; round++) {
+          bareRuns.push(await load(bare.url, ['/'], roundSeconds));
+          runs.push(await load(api.url, scenario.paths, roundSeconds));
+          sampleRss();
+        }
+        rows.push(row(scenario.name, scenario.paths.length, medians(runs)));
+      }
+      rows.unshift(row('bare node:http (same body size as the first)', 1, medians(bareRuns)));
+      printTable(['scenario', 'urls', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'failed'], rows);
+      console.log(`${CONNECTIONS} connection; response cache off (every request runs its query); per scenario ${rounds} rounds of ${roundSeconds} s alternating with the bare server after 1 s warm-up; medians of the rounds`);
+      console.log(`server peak RSS ${peakRss} MB (target < 500); targets: providers first pages p95 < 10 ms, autocomplete p95 < 5 ms`);
+    } finally {
+      bare.stop();
+    }
+  } finally {
+    api.stop();
+  }
+}
+
+/** The request paths of every scenario, from values that exist in this build. */
+function scenariosFor(file: string): Scenario[] {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const top = (kind: string, n: number) => db.prepare('SELECT key FROM provider_postings WHERE kind = ? ORDER BY count DESC, key LIMIT ?').pluck().all(kind, n) as string[];
+    const some = (kind: string, n: number) => db.prepare('SELECT key FROM provider_postings WHERE kind = ? ORDER BY (rowid * 2654435761) % 4294967296 LIMIT ?').pluck().all(kind, n) as string[];
+    const specialties = db.prepare("SELECT key FROM provider_specialties ORDER BY providers DESC LIMIT 12").pluck().all() as string[];
+    const states = [...top('state', 6), ...some('state', 6)];
+    const cities = [...top('city', 6), ...some('city', 6)];
+    const zips = [...top('zip', 6), ...some('zip', 6)];
+    const lastNames = db.prepare('SELECT name_key FROM provider_last_names ORDER BY count DESC LIMIT 8').pluck().all() as string[];
+    const firstNames = db.prepare('SELECT name_key FROM provider_first_names ORDER BY count DESC LIMIT 8').pluck().all() as string[];
+    const prefixes = [...new Set([...lastNames, ...firstNames].flatMap((n) => [n.slice(0, 1), n.slice(0, 2), n.slice(0, 3), n.slice(0, 5)]))].slice(0, 40);
+    const facilityWords = [...new Set((db.prepare('SELECT name_key FROM facility_keys ORDER BY (id * 2654435761) % 4294967296 LIMIT 40').pluck().all() as string[]).map((n) => n.split(' ')[0]))];
+    const cityWords = db.prepare('SELECT city FROM zips ORDER BY population DESC LIMIT 10').pluck().all() as string[];
+    const zipCodes = db.prepare('SELECT zip_code FROM zips ORDER BY (CAST(zip_code AS INTEGER) * 2654435761) % 4294967296 LIMIT 10').pluck().all() as string[];
+    const providers = (query: string[]) => query.map((q) => `/api/v1/providers/?${q}`);
+    const enc = encodeURIComponent;
+    const isPage = (body: unknown) => {
+      const page = body as { count?: unknown; results?: unknown };
+      if (typeof page.count !== 'number' || !Array.isArray(page.results)) throw new Error(`not a page: ${JSON.stringify(body).slice(0, 200)}`);
+    };
+    const isList = (max: number) => (body: unknown) => {
+      if (!Array.isArray(body) || body.length > max) throw new Error(`not a list of at most ${max}: ${JSON.stringify(body).slice(0, 200)}`);
+    };
+    return [
+      { name: 'providers/ (no filter)', paths: providers(['', 'page_size=100']), check: isPage },
+      { name: 'providers/?state=', paths: providers(states.map((s) => `state=${s}`)), check: isPage },
+      { name: 'providers/?specialty=', paths: providers(specialties.map((s) => `specialty=${enc(s)}`)), check: isPage },
+      { name: 'providers/?city=', paths: providers(cities.map((c) => `city=${enc(c)}`)), check: isPage },
+      { name: 'providers/?zip=', paths: providers(zips.map((z) => `zip=${z}`)), check: isPage },
+      { name: 'providers/?name= (1-5 letters)', paths: providers(prefixes.map((p) => `name=${enc(p)}`)), check: isPage },
+      { name: 'providers/ state+specialty', paths: providers(states.flatMap((s) => specialties.slice(0, 6).map((p) => `state=${s}&specialty=${enc(p)}`))), check: isPage },
+      { name: 'providers/ state+name', paths: providers(states.flatMap((s) => prefixes.slice(0, 8).map((p) => `state=${s}&name=${enc(p)}`))), check: isPage },
+      { name: 'providers/ specialty+name', paths: providers(specialties.flatMap((s) => prefixes.slice(0, 6).map((p) => `specialty=${enc(s)}&name=${enc(p)}`))), check: isPage },
+      { name: 'providers/ state+specialty+name', paths: providers(states.slice(0, 6).flatMap((s) => specialties.slice(0, 4).flatMap((p) => prefixes.slice(0, 3).map((n) => `state=${s}&specialty=${enc(p)}&name=${enc(n)}`)))), check: isPage },
+      { name: 'providers/ city+specialty', paths: providers(cities.slice(0, 6).flatMap((c) => specialties.slice(0, 4).map((p) => `city=${enc(c)}&specialty=${enc(p)}`))), check: isPage },
+      { name: 'providers/ page 5,000 (offset 99,980)', paths: providers([`page=${DEEP}`, `state=${states[0]}&page=${DEEP}`, `specialty=${enc(specialties[0])}&page=${DEEP}`, `name=${enc(prefixes[0])}&page=${DEEP}`]), check: isPage },
+      { name: 'autocomplete/?q=', paths: [...prefixes, ...facilityWords.map((w) => w.slice(0, 4)), ...cityWords.map((c) => c.slice(0, 5)), ...zipCodes.map((z) => z.slice(0, 3)), ...zipCodes, `${firstNames[0]} ${lastNames[0].slice(0, 2)}`].map((q) => `/api/v1/autocomplete/?q=${enc(q)}`), check: isList(10) },
+      { name: 'facilities/?search= (+filters)', paths: [...facilityWords.map((w) => `/api/v1/facilities/?search=${enc(w)}`), ...facilityWords.slice(0, 10).map((w) => `/api/v1/facilities/?search=${enc(w.slice(0, 3))}&type=hospital&state=${states[0]}`), '/api/v1/facilities/?type=hospital&emergency=true&min_rating=4'], check: isPage },
+      { name: 'rankings/states/', paths: ['/api/v1/rankings/states/'], check: isList(100) },
+      { name: 'rankings/hospitals/ (national, by state)', paths: ['/api/v1/rankings/hospitals/', ...states.map((s) => `/api/v1/rankings/hospitals/?state=${s}`)], check: isList(100_000) },
+    ];
+  } finally {
+    db.close();
+  }
+}
+
+/** Loads one server for `seconds` and measures every response time. */
+async function load(url: string, paths: string[], seconds: number): Promise<Measured> {
+  let next = 0;
+  const times: number[] = [];
+  const tracker = autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{ setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
+  }) as unknown as Promise<{ requests: { average: number }; errors: number; timeouts: number; non2xx: number }> & { on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void };
+  tracker.on('response', (_client, _status, _bytes, ms) => times.push(ms));
+  const result = await tracker;
+  times.sort((a, b) => a - b);
+  const at = (q: number) => (times.length ? times[Math.min(times.length - 1, Math.floor(q * times.length))] : NaN);
+  return { rps: result.requests.average, p50: at(0.5), p95: at(0.95), p99: at(0.99), failed: result.errors + result.timeouts + result.non2xx };
+}
+
+function medians(runs: Measured[]): Measured {
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  };
+  return {
+    rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p95: median(runs.map((r) => r.p95)),
+    p99: median(runs.map((r) => r.p99)), failed: runs.reduce((sum, r) => sum + r.failed, 0),
+  };
+}
+
+function row(name: string, urls: number, m: Measured): string[] {
+  return [name, String(urls), fmt(m.rps, 0), fmt(m.p50, 2), fmt(m.p95, 2), fmt(m.p99, 2), String(m.failed)];
+}
+
+/** Resident set size of a process in MB (Linux /proc; 0 elsewhere). */
+function rssMegabytes(pid: number): number {
+  try {
+    const kilobytes = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kilobytes ? Math.round(Number(kilobytes) / 1024) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const BARE_SERVER = `
+const body = Buffer.from(process.env.BARE_BODY);
+const server = require('node:http').createServer((req, res) => {
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+  res.end(body);
+});
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ event: 'listening', url: 'http://127.0.0.1:' + server.address().port })));
+`;
+
+async function fetchBody(url: string): Promise<{ status: number; body: string }> {
+  const { request } = await import('node:http');
+  return new Promise((resolve, reject) => {
+    request(url, { agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    }).on('error', reject).end();
+  });
+}
+
+/** Starts a server process and waits for its `listening` JSON line. */
+function startProcess(args: string[], env: Record<string, string> = {}): Promise<Server> {
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const line = buffered.split('\n').find((l) => l.includes('"listening"'));
+      if (line) resolve({ url: JSON.parse(line).url, pid: child.pid!, stop: () => child.kill('SIGTERM') });
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening`)));
+  });
+}
+
+function fmt(value: number, digits: number): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function printTable(headings: string[], rows: string[][]): void {
+  const widths = headings.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(line(headings));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(r));
+}
+
+/** The server under test: `hcas serve` in one process with the response cache off, quiet, no reload. */
+async function serve(db: string): Promise<void> {
+  const { startServer } = await import('../src/http/server.ts');
+  const server = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, api: { cacheBytes: 0 }, log: () => {} });
+  console.log(JSON.stringify({ event: 'listening', url: server.url }));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
+  const db = arg('--db') ?? 'dist-api/hcas.sqlite';
+  if (process.argv.includes('--serve')) await serve(db);
+  else await benchDirectory({ db, seconds: arg('--seconds') ? Number(arg('--seconds')) : undefined });
+}

@@ -1,0 +1,370 @@
+import type Database from 'better-sqlite3';
+import type { TaxonomyRow } from '../layouts/providers.ts';
+import { searchKey } from './search-key.ts';
+import { specialtyNames, type SpecialtyName } from './specialty-keys.ts';
+
+/**
+ * The provider directory index (docs/schema.md, "Provider directory"): every provider gets a rank, its
+ * position in the directory order (last name, first name, NPI, on search keys), and each filter value gets
+ * the sorted list of the ranks it matches, stored as a little-endian uint32 BLOB. The API answers a query by
+ * intersecting a few of these lists in memory, so `count` is exact and any page costs the same, with no
+ * SQL `COUNT(*)` or `OFFSET` over millions of rows.
+ *
+ * Last names need no list: ranks are in last-name order, so a last-name prefix is one interval of ranks
+ * (`provider_last_names`). First names get an id in key order (`provider_first_names`), the first-name id of
+ * every rank (`first_id_by_rank`) and the ranks grouped by first name (`first_order`).
+ *
+ * One pass reads the providers table; everything else is counting sorts over typed arrays. Facilities get
+ * their search keys too (`facility_keys`), so the API loads them in list order without normalising or sorting.
+ */
+export function emitDirectory(db: Database.Database, taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization'>>, log: (line: string) => void = () => {}): DirectoryStats {
+  const started = Date.now();
+  const rows = readProviders(db, taxonomy);
+  const read = Date.now();
+  const lastPosition = sortedPositions(rows.lastKeys);
+  const firstPosition = sortedPositions(rows.firstKeys);
+  const order = directoryOrder(rows, lastPosition, firstPosition);
+  const size = order.length;
+  const npiByRank = new Uint32Array(size);
+  const firstIdByRank = new Uint32Array(size);
+  for (let rank = 0; rank < size; rank++) {
+    const row = order[rank];
+    npiByRank[rank] = rows.npi[row];
+    firstIdByRank[rank] = firstPosition[rows.first[row]];
+  }
+  const ordered = Date.now();
+
+  const insertPosting = db.prepare('INSERT INTO provider_postings (kind, key, count, ranks) VALUES (?, ?, ?, ?)');
+  const insertArray = db.prepare('INSERT INTO provider_arrays (name, length, data) VALUES (?, ?, ?)');
+  const insertLast = db.prepare('INSERT INTO provider_last_names (name_key, first_rank, count) VALUES (?, ?, ?)');
+  const insertFirst = db.prepare('INSERT INTO provider_first_names (name_key, first_id, start, count) VALUES (?, ?, ?, ?)');
+  const insertSpecialty = db.prepare('INSERT INTO provider_specialties (key, name, sources, providers) VALUES (?, ?, ?, ?)');
+  const insertFacilityKeys = db.prepare('INSERT INTO facility_keys (id, name_key, type_key) VALUES (?, ?, ?)');
+  db.transaction(() => {
+    for (const [id, name, type] of db.prepare('SELECT id, facility_name, facility_type FROM facilities').raw().all() as Array<[number, string, string]>) {
+      insertFacilityKeys.run(id, searchKey(name), searchKey(type));
+    }
+    insertArray.run('npi_by_rank', size, blob(npiByRank));
+    insertArray.run('first_id_by_rank', size, blob(firstIdByRank));
+
+    // Last names: ranks are in last-name order, so each name is a run starting at its first rank.
+    const lastCounts = new Uint32Array(rows.lastKeys.length);
+    for (let row = 0; row < size; row++) lastCounts[lastPosition[rows.last[row]]]++;
+    const lastByPosition = byPosition(rows.lastKeys, lastPosition);
+    for (let position = 0, start = 0; position < lastByPosition.length; start += lastCounts[position++]) {
+      if (lastCounts[position] > 0) insertLast.run(lastByPosition[position], start, lastCounts[position]);
+    }
+
+    // First names: the ranks of each first name, in rank order, one run per name.
+    const firstGroups = groupRanks(firstIdByRank, rows.firstKeys.length);
+    insertArray.run('first_order', size, blob(firstGroups.ranks));
+    const firstByPosition = byPosition(rows.firstKeys, firstPosition);
+    for (let position = 0; position < firstByPosition.length; position++) {
+      insertFirst.run(firstByPosition[position], position, firstGroups.starts[position], firstGroups.starts[position + 1] - firstGroups.starts[position]);
+    }
+
+    const postings = (kind: string, keys: readonly string[], keyOfRow: Uint32Array) => {
+      const groups = groupRanks(keyOfRow, keys.length, order);
+      for (let id = 0; id < keys.length; id++) {
+        const ranks = groups.ranks.subarray(groups.starts[id], groups.starts[id + 1]);
+        if (ranks.length > 0 && keys[id] !== '') insertPosting.run(kind, keys[id], ranks.length, blob(ranks));
+      }
+    };
+    postings('state', rows.stateKeys, rows.state);
+    postings('city', rows.cityKeys, rows.city);
+    postings('zip', rows.zipKeys, rows.zip);
+
+    // Specialties: a provider is in the list of each name its taxonomy group answers to.
+    const { keys: specialtyKeys, names: specialtyInfo, ofGroup } = specialtyIndex(rows.groupNames);
+    // The key ids of each group, flattened: group g has ids[offsets[g]..offsets[g + 1]).
+    const offsets = new Uint32Array(ofGroup.length + 1);
+    ofGroup.forEach((ids, g) => (offsets[g + 1] = offsets[g] + ids.length));
+    const ids = Uint32Array.from(ofGroup.flat());
+    const counts = new Uint32Array(specialtyKeys.length + 1);
+    for (let row = 0; row < size; row++) {
+      const g = rows.group[row];
+      for (let k = offsets[g]; k < offsets[g + 1]; k++) counts[ids[k] + 1]++;
+    }
+    for (let id = 0; id < specialtyKeys.length; id++) counts[id + 1] += counts[id];
+    const starts = counts.slice();
+    const specialtyRanks = new Uint32Array(counts[specialtyKeys.length]);
+    for (let rank = 0; rank < size; rank++) {
+      const g = rows.group[order[rank]];
+      for (let k = offsets[g]; k < offsets[g + 1]; k++) specialtyRanks[counts[ids[k]]++] = rank;
+    }
+    for (let id = 0; id < specialtyKeys.length; id++) {
+      const ranks = specialtyRanks.subarray(starts[id], starts[id + 1]);
+      if (ranks.length === 0) continue;
+      insertPosting.run('specialty', specialtyKeys[id], ranks.length, blob(ranks));
+      insertSpecialty.run(specialtyKeys[id], specialtyInfo[id].name, [...specialtyInfo[id].sources].sort().join(','), ranks.length);
+    }
+  })();
+  const stats: DirectoryStats = {
+    providers: size,
+    last_names: rows.lastKeys.length,
+    first_names: rows.firstKeys.length,
+    states: rows.stateKeys.length,
+    cities: rows.cityKeys.length,
+    zips: rows.zipKeys.length,
+    specialty_groups: rows.groupNames.length,
+    read_seconds: (read - started) / 1000,
+    order_seconds: (ordered - read) / 1000,
+    seconds: (Date.now() - started) / 1000,
+  };
+  log(`  directory: ${size} providers ranked; ${stats.last_names} last and ${stats.first_names} first names, ${stats.cities} cities, ${stats.zips} ZIPs (${stats.seconds.toFixed(1)} s: read ${stats.read_seconds.toFixed(1)}, order ${stats.order_seconds.toFixed(1)}, write ${(stats.seconds - stats.read_seconds - stats.order_seconds).toFixed(1)})`);
+  return stats;
+}
+
+export interface DirectoryStats {
+  providers: number;
+  last_names: number;
+  first_names: number;
+  states: number;
+  cities: number;
+  zips: number;
+  specialty_groups: number;
+  read_seconds: number;
+  order_seconds: number;
+  seconds: number;
+}
+
+/** Every provider as small integers: NPI, and the id of each of its keys in the key lists beside. */
+interface ProviderRows {
+  npi: Uint32Array;
+  last: Uint32Array;
+  first: Uint32Array;
+  state: Uint32Array;
+  city: Uint32Array;
+  zip: Uint32Array;
+  group: Uint32Array;
+  lastKeys: string[];
+  firstKeys: string[];
+  stateKeys: string[];
+  cityKeys: string[];
+  zipKeys: string[];
+  /** Specialty names of each taxonomy group (distinct primary taxonomy and specialty text). */
+  groupNames: SpecialtyName[][];
+}
+
+/**
+ * Interns the values of a column to ids: raw text is normalised once per distinct value. The values come as one
+ * string per batch, separated by a character; they are hashed where they lie, so a value seen before costs a
+ * hash and a comparison, not a new string (millions of short strings made the garbage collector the bottleneck).
+ */
+class Interner {
+  readonly keys: string[] = [];
+  private readonly idOfKey = new Map<string, number>();
+  /** Distinct raw values, the key id of each, and the first raw value with each hash. */
+  private readonly raws: string[] = [];
+  private readonly keyOfRaw: number[] = [];
+  private readonly rawOfHash = new Map<number, number>();
+  /** Raw values whose hash an earlier, different value already has. */
+  private readonly collided = new Map<string, number>();
+
+  constructor(private readonly normalise: (raw: string) => string) {}
+
+  /** Writes the id of every `separator`-separated value of `text` to `out` from `at`; returns how many values there were. */
+  internAll(text: string, separator: number, out: Uint32Array, at: number): number {
+    let n = 0;
+    let start = 0;
+    for (let i = 0; i <= text.length; i++) {
+      if (i === text.length || text.charCodeAt(i) === separator) {
+        if (at + n >= out.length) return Infinity;
+        out[at + n++] = this.internRange(text, start, i);
+        start = i + 1;
+      }
+    }
+    return n;
+  }
+
+  private internRange(text: string, start: number, end: number): number {
+    let hash = 0x811c9dc5;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    hash = (hash ^ (end - start)) >>> 0;
+    const known = this.rawOfHash.get(hash);
+    if (known !== undefined) {
+      const raw = this.raws[known];
+      if (raw.length === end - start && text.startsWith(raw, start)) return this.keyOfRaw[known];
+    }
+    const raw = text.slice(start, end);
+    const collided = known === undefined ? undefined : this.collided.get(raw);
+    if (collided !== undefined) return this.keyOfRaw[collided];
+    const key = this.normalise(raw);
+    let id = this.idOfKey.get(key);
+    if (id === undefined) {
+      id = this.keys.length;
+      this.keys.push(key);
+      this.idOfKey.set(key, id);
+    }
+    const index = this.raws.length;
+    this.raws.push(raw);
+    this.keyOfRaw.push(id);
+    if (known === undefined) this.rawOfHash.set(hash, index);
+    else this.collided.set(raw, index);
+    return id;
+  }
+}
+
+/** Rows per read: better-sqlite3 costs about a microsecond per row, so rows come in batches, one string per column. */
+const READ_BATCH_ROWS = 65_536;
+
+function readProviders(db: Database.Database, taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization'>>): ProviderRows {
+  const total = db.prepare('SELECT COUNT(*) FROM providers').pluck().get() as number;
+  const maxRowid = (db.prepare('SELECT ifnull(MAX(rowid), 0) FROM providers').pluck().get() as number);
+  const rows = {
+    npi: new Uint32Array(total), last: new Uint32Array(total), first: new Uint32Array(total), state: new Uint32Array(total),
+    city: new Uint32Array(total), zip: new Uint32Array(total), group: new Uint32Array(total),
+  };
+  const last = new Interner(searchKey);
+  const first = new Interner(searchKey);
+  const city = new Interner(searchKey);
+  const groups = new Interner((g) => g);
+  // State and ZIP are fixed-width and read from character codes, without a string or a map lookup per row.
+  const stateKeys: string[] = [];
+  const stateIdOfCode = new Int32Array(0x10000).fill(-1);
+  const zipKeys: string[] = [];
+  const zipIdOfNumber = new Int32Array(100_001).fill(-1);
+  // Text columns are joined with U+001F, which no name, city or specialty contains (a miscount below would say so).
+  // The columns are NOT NULL but primary_taxonomy (a NULL would drop out of group_concat and fail the counts below).
+  const batch = db.prepare(`SELECT COUNT(*), group_concat(npi, ''), group_concat(last_name, char(31)), group_concat(first_name, char(31)),
+      group_concat(substr(state || '  ', 1, 2), ''), group_concat(city, char(31)), group_concat(substr(zip_code || '-----', 1, 5), ''),
+      group_concat(ifnull(primary_taxonomy, '') || char(30) || primary_specialty, char(31))
+    FROM providers WHERE rowid > ? AND rowid <= ?`).raw();
+  let i = 0;
+  for (let from = 0; from < maxRowid; from += READ_BATCH_ROWS) {
+    const [count, npis, lasts, firsts, states, cities, zips, groupTexts] = batch.get(from, from + READ_BATCH_ROWS) as [number, string, string, string, string, string, string, string];
+    if (count === 0) continue;
+    if (i + count > total) throw new Error('providers grew while the directory was read');
+    // Every value of a column is accounted for, or a name held the separator and the directory would be wrong.
+    const counts = [
+      last.internAll(lasts, 31, rows.last, i), first.internAll(firsts, 31, rows.first, i), city.internAll(cities, 31, rows.city, i),
+      groups.internAll(groupTexts, 31, rows.group, i),
+    ];
+    if (counts.some((n) => n !== count) || npis.length !== 10 * count || states.length !== 2 * count || zips.length !== 5 * count) {
+      throw new Error(`providers rows ${from + 1}-${from + READ_BATCH_ROWS}: a value contains the control character U+001F, or an NPI is not 10 digits; the directory cannot be built`);
+    }
+    for (let k = 0; k < count; k++, i++) {
+      let npi = 0;
+      for (let d = 10 * k; d < 10 * k + 10; d++) npi = npi * 10 + npis.charCodeAt(d) - 48;
+      rows.npi[i] = npi;
+      const code = ((states.charCodeAt(2 * k) << 8) | states.charCodeAt(2 * k + 1)) & 0xffff;
+      let stateId = stateIdOfCode[code];
+      if (stateId < 0) {
+        const key = states.slice(2 * k, 2 * k + 2).trim().toUpperCase();
+        stateId = stateKeys.indexOf(key);
+        if (stateId < 0) stateId = stateKeys.push(key) - 1;
+        stateIdOfCode[code] = stateId;
+      }
+      rows.state[i] = stateId;
+      let zipNumber = 0;
+      for (let d = 5 * k; d < 5 * k + 5 && zipNumber < 100_000; d++) {
+        const digit = zips.charCodeAt(d) - 48;
+        zipNumber = digit >= 0 && digit <= 9 ? zipNumber * 10 + digit : 100_000; // 100000: no usable ZIP
+      }
+      let zipId = zipIdOfNumber[zipNumber];
+      if (zipId < 0) {
+        zipId = zipIdOfNumber[zipNumber] = zipKeys.length;
+        zipKeys.push(zipNumber === 100_000 ? '' : zips.slice(5 * k, 5 * k + 5));
+      }
+      rows.zip[i] = zipId;
+    }
+  }
+  if (i !== total) throw new Error(`providers has ${total} rows but ${i} were read`);
+  const groupNames = groups.keys.map((g) => {
+    const [code, text] = g.split('\x1e');
+    return specialtyNames(code || null, text, taxonomy);
+  });
+  return { ...rows, lastKeys: last.keys, firstKeys: first.keys, stateKeys, cityKeys: city.keys, zipKeys, groupNames };
+}
+
+/** The position of each key (by id) in the sorted list of keys; JavaScript string order, which is SQLite's on search keys. */
+function sortedPositions(keys: readonly string[]): Uint32Array {
+  const ids = Array.from(keys.keys()).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
+  const position = new Uint32Array(keys.length);
+  ids.forEach((id, p) => (position[id] = p));
+  return position;
+}
+
+function byPosition(keys: readonly string[], position: Uint32Array): string[] {
+  const sorted = new Array<string>(keys.length);
+  keys.forEach((key, id) => (sorted[position[id]] = key));
+  return sorted;
+}
+
+/** Rows in directory order (last name, first name, NPI): stable counting sorts from the least significant key. */
+function directoryOrder(rows: ProviderRows, lastPosition: Uint32Array, firstPosition: Uint32Array): Uint32Array {
+  const size = rows.npi.length;
+  const bucket = new Uint32Array(size);
+  let order: Uint32Array = new Uint32Array(size);
+  let npiOrder = true;
+  for (let i = 0; i < size; i++) {
+    order[i] = i;
+    if (i > 0 && rows.npi[i] < rows.npi[i - 1]) npiOrder = false;
+  }
+  if (!npiOrder) {
+    for (let i = 0; i < size; i++) bucket[i] = rows.npi[i] & 0xffff;
+    order = countingSort(order, bucket, 0x10000);
+    for (let i = 0; i < size; i++) bucket[i] = rows.npi[i] >>> 16;
+    order = countingSort(order, bucket, 0x10000);
+  }
+  for (let i = 0; i < size; i++) bucket[i] = firstPosition[rows.first[i]];
+  order = countingSort(order, bucket, firstPosition.length);
+  for (let i = 0; i < size; i++) bucket[i] = lastPosition[rows.last[i]];
+  return countingSort(order, bucket, lastPosition.length);
+}
+
+/** `items` stably sorted by `bucketOf[item]`, which is below `buckets`. */
+function countingSort(items: Uint32Array, bucketOf: Uint32Array, buckets: number): Uint32Array {
+  const starts = new Uint32Array(buckets + 1);
+  for (let i = 0; i < items.length; i++) starts[bucketOf[items[i]] + 1]++;
+  for (let b = 0; b < buckets; b++) starts[b + 1] += starts[b];
+  const sorted = new Uint32Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    sorted[starts[bucketOf[item]]++] = item;
+  }
+  return sorted;
+}
+
+/**
+ * All ranks grouped by key, ascending within each group; group `k` is `ranks[starts[k]..starts[k + 1])`.
+ * `keyOfRow` is indexed by row, `order` maps ranks to rows (absent: the key array is indexed by rank).
+ */
+function groupRanks(keyOfRow: Uint32Array, keys: number, order?: Uint32Array): { ranks: Uint32Array; starts: Uint32Array } {
+  const size = keyOfRow.length;
+  const keyOfRank = order ? new Uint32Array(size) : keyOfRow;
+  if (order) for (let rank = 0; rank < size; rank++) keyOfRank[rank] = keyOfRow[order[rank]];
+  const starts = new Uint32Array(keys + 1);
+  for (let rank = 0; rank < size; rank++) starts[keyOfRank[rank] + 1]++;
+  for (let k = 0; k < keys; k++) starts[k + 1] += starts[k];
+  const next = starts.slice();
+  const ranks = new Uint32Array(size);
+  for (let rank = 0; rank < size; rank++) ranks[next[keyOfRank[rank]]++] = rank;
+  return { ranks, starts };
+}
+
+/** Specialty keys by id, with a display name and sources each, and the key ids of every taxonomy group. */
+function specialtyIndex(groupNames: SpecialtyName[][]) {
+  const idOf = new Map<string, number>();
+  const keys: string[] = [];
+  const names: Array<{ name: string; sources: Set<string> }> = [];
+  const ofGroup = groupNames.map((list) =>
+    list.map(({ key, name, source }) => {
+      let id = idOf.get(key);
+      if (id === undefined) {
+        id = keys.length;
+        idOf.set(key, id);
+        keys.push(key);
+        names.push({ name: source === 'alias' ? key : name, sources: new Set() });
+      }
+      names[id].sources.add(source);
+      return id;
+    }),
+  );
+  return { keys, names, ofGroup };
+}
+
+/** The bytes of a typed array (little-endian on every platform Node supports for this project). */
+function blob(array: Uint32Array): Buffer {
+  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+}

@@ -1,0 +1,36 @@
+import { invalidParameter, notFound } from '../http/errors.ts';
+import { mustBe, type Param } from '../http/params.ts';
+import * as param from '../http/params.ts';
+import { ok, type Context, type HandlerResult, type NoParams } from '../http/route.ts';
+
+export const MIN_COMPARED = 2;
+export const MAX_COMPARED = 10;
+const ACCEPTS = `${MIN_COMPARED} to ${MAX_COMPARED} distinct 5-digit ZIP codes separated by commas`;
+
+/** `zips=10001,94110,60614`: required, 2-10 distinct ZIP codes, kept in the order given. */
+const zipList: Param<string[]> = {
+  accepts: ACCEPTS,
+  required: true,
+  schema: { type: 'string', pattern: `^[0-9]{5}(,[0-9]{5}){${MIN_COMPARED - 1},${MAX_COMPARED - 1}}$` },
+  read(name, raw) {
+    if (raw === undefined) throw invalidParameter(`${name} is required: give ${ACCEPTS}, e.g. ${name}=10001,94110`);
+    const zips = raw.split(',');
+    const valid = zips.length >= MIN_COMPARED && zips.length <= MAX_COMPARED && zips.every((z) => /^\d{5}$/.test(z)) && new Set(zips).size === zips.length;
+    if (!valid) throw mustBe(name, ACCEPTS, raw);
+    return zips;
+  },
+};
+
+export const compareQuery = { zips: zipList, score_type: param.scoreType };
+
+/**
+ * `compare/?zips=...`: the score records of the ZIPs side by side, in the order given. All or nothing: a ZIP
+ * without a score is a 404 naming every such ZIP, so a comparison never silently drops a column.
+ */
+export function compareScores({ query, queries }: Context<NoParams, typeof compareQuery>): HandlerResult {
+  const records = query.zips.map((zip) => queries.healthScores.byZip(zip, query.score_type));
+  const missing = query.zips.filter((_, i) => records[i] === undefined);
+  if (missing.length === 1) throw notFound(`No health score for ZIP code ${missing[0]}`);
+  if (missing.length > 1) throw notFound(`No health score for ZIP codes ${missing.join(', ')}`);
+  return ok(records);
+}

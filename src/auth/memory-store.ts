@@ -1,0 +1,52 @@
+import type { NewKey, StateStore, StoredKey } from './store.ts';
+import type { QuotaWindow } from './windows.ts';
+
+/**
+ * State in this process only, gone when it exits: for `hcas get --anonymous` (an anonymous caller with its
+ * whole quota left) and for tests of the gate's rules. Never what a server uses.
+ */
+export class MemoryStore implements StateStore {
+  readonly backend = 'sqlite';
+  readonly location = 'memory';
+  private readonly counters = new Map<string, number>();
+  private readonly keys = new Map<string, StoredKey>();
+
+  async hit(subject: string, window: QuotaWindow): Promise<number> {
+    const key = `${subject}|${window.startSeconds}`;
+    const calls = (this.counters.get(key) ?? 0) + 1;
+    this.counters.set(key, calls);
+    return calls;
+  }
+
+  async peek(subject: string, window: QuotaWindow): Promise<number> {
+    return this.counters.get(`${subject}|${window.startSeconds}`) ?? 0;
+  }
+
+  async findKey(hash: string): Promise<StoredKey | undefined> {
+    return this.keys.get(hash);
+  }
+
+  async addKey(hash: string, key: NewKey): Promise<StoredKey> {
+    const stored = { id: this.keys.size + 1, ...key, revokedAt: null };
+    this.keys.set(hash, stored);
+    return stored;
+  }
+
+  async getKey(id: number): Promise<StoredKey | undefined> {
+    return [...this.keys.values()].find((k) => k.id === id);
+  }
+
+  async listKeys(): Promise<StoredKey[]> {
+    return [...this.keys.values()];
+  }
+
+  async revokeKey(id: number, revokedAt: string): Promise<StoredKey | undefined> {
+    const key = await this.getKey(id);
+    if (key) key.revokedAt ??= revokedAt;
+    return key;
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,185 @@
+import { Redis } from 'ioredis';
+import { bySubject, COUNTER_RETENTION_SECONDS, settle, type NewKey, type PendingHit, type StateStore, type StoredKey } from './store.ts';
+import type { QuotaWindow } from './windows.ts';
+
+/**
+ * Calls counted atomically: INCRBY, and on the window's first calls EXPIRE when the window has ended and
+ * its retention passed (a relative time, from the limits' clock, so a test clock in the past still works).
+ * A script rather than rate-limiter-flexible's RateLimiterRedis: that library starts a window at a key's
+ * first call and lasts a fixed number of seconds, while our windows are calendar days and months in UTC
+ * (a month is 28 to 31 days), the same for every client, with the reset the headers promise.
+ */
+const HIT_SCRIPT = `
+local calls = redis.call('INCRBY', KEYS[1], ARGV[2])
+if calls == tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return calls`;
+
+/**
+ * How long a command may take before the call is served uncounted (the gate then reports degraded): long
+ * enough that a busy machine does not flap between degraded and ok, short enough that no client waits long.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+
+type HitCallback = (error: Error | null | undefined, total?: number) => void;
+type RedisWithHit = Redis & { hcasHit(key: string, ttlSeconds: number, calls: number, callback: HitCallback): unknown };
+
+/**
+ * Keys and counters in Redis, so every replica of the server shares one quota. Layout under the prefix
+ * (default `hcas:`): `key:<sha256>` hash of a key's fields, `key-id:<id>` its hash, `key-ids` the set of
+ * ids, `next-key-id`, and `calls:<subject>:<window start>` the counters.
+ *
+ * Commands fail fast while Redis is away (no offline queue, a short command timeout) so a request never
+ * waits on a lost Redis; the client reconnects by itself. The calls of one event-loop turn are counted
+ * together: one atomic script call per subject adds the group's size, and each call gets its own running
+ * total (as in the SQLite store), all sent in one write (one pipeline). Counts stay exact.
+ */
+export class RedisStore implements StateStore {
+  readonly backend = 'redis';
+  readonly location: string;
+  private readonly redis: RedisWithHit;
+  private pending: PendingHit[] = [];
+  private scheduled = false;
+
+  constructor(url: string, private readonly prefix = 'hcas:', private readonly now: () => number = Date.now) {
+    this.location = withoutPassword(url);
+    const redis = new Redis(url, {
+      enableOfflineQueue: false,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      connectTimeout: 2_000,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (times) => Math.min(100 * times, 1_000),
+      lazyConnect: false,
+    });
+    redis.defineCommand('hcasHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    // Connection errors are reported through the gate's degraded state; without a listener ioredis prints them.
+    redis.on('error', () => {});
+    this.redis = redis as RedisWithHit;
+  }
+
+  /** True while connected. */
+  get connected(): boolean {
+    return this.redis.status === 'ready';
+  }
+
+  /** Resolves once connected, or after `timeoutMs` (the server then starts degraded and keeps trying). */
+  async ready(timeoutMs = 2_000): Promise<boolean> {
+    if (this.redis.status === 'ready') return true;
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.redis.off('ready', onReady);
+        resolve(ok);
+      };
+      const onReady = () => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.redis.on('ready', onReady);
+    });
+  }
+
+  hit(subject: string, window: QuotaWindow): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ subject, windowStart: window.startSeconds, resolve, reject });
+      this.expireAt.set(window.startSeconds, window.resetSeconds + COUNTER_RETENTION_SECONDS);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(this.flush);
+      }
+    });
+  }
+
+  /** When each window's counters expire, by window start (a handful of entries: one per window in use). */
+  private readonly expireAt = new Map<number, number>();
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    const nowSeconds = Math.floor(this.now() / 1000);
+    const groups = bySubject(batch);
+    // One write to Redis per turn: the one command alone, or all of them in one pipeline.
+    const pipeline = groups.length > 1 ? this.redis.pipeline() as unknown as RedisWithHit : this.redis;
+    for (const group of groups) {
+      const { subject, windowStart } = group[0];
+      const ttlSeconds = Math.max(1, this.expireAt.get(windowStart)! - nowSeconds);
+      pipeline.hcasHit(this.counterKey(subject, windowStart), ttlSeconds, group.length, (error, total) => {
+        if (error) group.forEach((call) => call.reject(error));
+        else settle(group, Number(total));
+      });
+    }
+    if (pipeline !== this.redis) (pipeline as unknown as { exec(): Promise<unknown> }).exec().catch(() => {});
+    if (this.expireAt.size > 16) this.expireAt.clear();
+  };
+
+  async peek(subject: string, window: QuotaWindow): Promise<number> {
+    return Number((await this.redis.get(this.counterKey(subject, window.startSeconds))) ?? 0);
+  }
+
+  async findKey(hash: string): Promise<StoredKey | undefined> {
+    return fromHash(await this.redis.hgetall(`${this.prefix}key:${hash}`));
+  }
+
+  async addKey(hash: string, key: NewKey): Promise<StoredKey> {
+    const id = await this.redis.incr(`${this.prefix}next-key-id`);
+    const stored: StoredKey = { id, ...key, revokedAt: null };
+    const fields = { id: String(id), name: key.name, plan: key.plan, hint: key.hint, created_at: key.createdAt, revoked_at: '' };
+    const created = await this.redis.multi()
+      .hset(`${this.prefix}key:${hash}`, fields)
+      .set(`${this.prefix}key-id:${id}`, hash)
+      .sadd(`${this.prefix}key-ids`, String(id))
+      .exec();
+    if (!created || created.some(([error]) => error)) throw new Error(`Redis at ${this.location} did not store the key`);
+    return stored;
+  }
+
+  async getKey(id: number): Promise<StoredKey | undefined> {
+    const hash = await this.redis.get(`${this.prefix}key-id:${id}`);
+    return hash === null ? undefined : this.findKey(hash);
+  }
+
+  async listKeys(): Promise<StoredKey[]> {
+    const ids = (await this.redis.smembers(`${this.prefix}key-ids`)).map(Number).sort((a, b) => a - b);
+    const keys = await Promise.all(ids.map((id) => this.getKey(id)));
+    return keys.filter((k): k is StoredKey => k !== undefined);
+  }
+
+  async revokeKey(id: number, revokedAt: string): Promise<StoredKey | undefined> {
+    const hash = await this.redis.get(`${this.prefix}key-id:${id}`);
+    if (hash === null) return undefined;
+    const key = `${this.prefix}key:${hash}`;
+    const current = await this.redis.hget(key, 'revoked_at');
+    if (!current) await this.redis.hset(key, 'revoked_at', revokedAt);
+    return this.findKey(hash);
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+
+  private counterKey(subject: string, windowStart: number): string {
+    return `${this.prefix}calls:${subject}:${windowStart}`;
+  }
+}
+
+function fromHash(fields: Record<string, string>): StoredKey | undefined {
+  if (!fields.id) return undefined;
+  return { id: Number(fields.id), name: fields.name, plan: fields.plan, hint: fields.hint, createdAt: fields.created_at, revokedAt: fields.revoked_at || null };
+}
+
+/** `redis://user:secret@host:6379/0` without the secret, for logs and meta/. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'redis (unparsable URL)';
+  }
+}

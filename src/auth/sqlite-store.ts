@@ -1,0 +1,189 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { bySubject, COUNTER_RETENTION_SECONDS, settle, type NewKey, type PendingHit, type StateStore, type StoredKey } from './store.ts';
+import type { QuotaWindow } from './windows.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS api_keys (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  key_sha256 TEXT NOT NULL UNIQUE,
+  hint TEXT NOT NULL,
+  name TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE TABLE IF NOT EXISTS counters (
+  subject TEXT NOT NULL,
+  window_start INTEGER NOT NULL,
+  calls INTEGER NOT NULL,
+  PRIMARY KEY (subject, window_start)
+) WITHOUT ROWID;
+`;
+
+/** How long a batch waits for another process's write lock before counting fails (and the gate fails open). */
+const LOCK_DEADLINE_MS = 2_000;
+/** Tries on the next event-loop turns before falling back to 1 ms timers: locks are held for microseconds. */
+const SPIN_TRIES = 50;
+const PRUNE_EVERY_MS = 6 * 3600_000;
+
+type KeyRow = { id: number; name: string; plan: string; hint: string; created_at: string; revoked_at: string | null };
+const toKey = (row: KeyRow): StoredKey => ({ id: row.id, name: row.name, plan: row.plan, hint: row.hint, createdAt: row.created_at, revokedAt: row.revoked_at });
+
+/**
+ * Keys and counters in one SQLite file in WAL mode, shared by every worker of a server (and by `hcas keys`).
+ *
+ * Counting is exact and never blocks the event loop: the calls of one event-loop turn are counted in one
+ * `BEGIN IMMEDIATE` transaction (one upsert per subject, each call answered with its own running total), so
+ * a commit's file locks and WAL write (about 25 us here) are shared by the requests that arrived together.
+ * Every request still waits for its own count before it is answered; nothing is counted later or guessed.
+ * The writer connection has no busy timeout: when another worker holds the write lock, the batch is retried
+ * on the next turns (SQLite's own busy handler would sleep for whole milliseconds with the loop blocked).
+ */
+export class SqliteStore implements StateStore {
+  readonly backend = 'sqlite';
+  private readonly writer: Database.Database;
+  /** Key lookups, peeks and the admin commands: a busy timeout is fine there, and reads never wait in WAL. */
+  private readonly reader: Database.Database;
+  private readonly statements;
+  private pending: PendingHit[] = [];
+  private scheduled = false;
+  private tries = 0;
+  private firstTryMs = 0;
+  private readonly pruneTimer: NodeJS.Timeout;
+
+  constructor(readonly location: string, private readonly now: () => number = Date.now) {
+    mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
+    this.reader = new Database(location, { timeout: 5_000 });
+    this.reader.pragma('journal_mode = WAL');
+    // NORMAL: a commit survives the process being killed; only a power loss can drop the last moments.
+    this.reader.pragma('synchronous = NORMAL');
+    this.reader.exec(SCHEMA);
+    this.writer = new Database(location, { timeout: 0 });
+    this.writer.pragma('synchronous = NORMAL');
+    this.statements = {
+      begin: this.writer.prepare('BEGIN IMMEDIATE'),
+      commit: this.writer.prepare('COMMIT'),
+      rollback: this.writer.prepare('ROLLBACK'),
+      hit: this.writer.prepare('INSERT INTO counters VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET calls = calls + excluded.calls RETURNING calls').pluck(),
+      prune: this.writer.prepare('DELETE FROM counters WHERE window_start < ?'),
+      peek: this.reader.prepare('SELECT calls FROM counters WHERE subject = ? AND window_start = ?').pluck(),
+      findKey: this.reader.prepare('SELECT * FROM api_keys WHERE key_sha256 = ?'),
+      getKey: this.reader.prepare('SELECT * FROM api_keys WHERE id = ?'),
+      listKeys: this.reader.prepare('SELECT * FROM api_keys ORDER BY id'),
+      addKey: this.reader.prepare('INSERT INTO api_keys (key_sha256, hint, name, plan, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *'),
+      revokeKey: this.reader.prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING *'),
+      ping: this.reader.prepare('SELECT 1').pluck(),
+    };
+    this.prune();
+    this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS).unref();
+  }
+
+  hit(subject: string, window: QuotaWindow): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ subject, windowStart: window.startSeconds, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(this.flush);
+      }
+    });
+  }
+
+  async peek(subject: string, window: QuotaWindow): Promise<number> {
+    return (this.statements.peek.get(subject, window.startSeconds) as number | undefined) ?? 0;
+  }
+
+  async findKey(hash: string): Promise<StoredKey | undefined> {
+    const row = this.statements.findKey.get(hash) as KeyRow | undefined;
+    return row && toKey(row);
+  }
+
+  async addKey(hash: string, key: NewKey): Promise<StoredKey> {
+    return toKey(this.statements.addKey.get(hash, key.hint, key.name, key.plan, key.createdAt) as KeyRow);
+  }
+
+  async getKey(id: number): Promise<StoredKey | undefined> {
+    const row = this.statements.getKey.get(id) as KeyRow | undefined;
+    return row && toKey(row);
+  }
+
+  async listKeys(): Promise<StoredKey[]> {
+    return (this.statements.listKeys.all() as KeyRow[]).map(toKey);
+  }
+
+  async revokeKey(id: number, revokedAt: string): Promise<StoredKey | undefined> {
+    const row = this.statements.revokeKey.get(revokedAt, id) as KeyRow | undefined;
+    return row && toKey(row);
+  }
+
+  async ping(): Promise<void> {
+    this.statements.ping.get();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.pruneTimer);
+    // Calls queued for the next turn are still counted before the connections close: wait for the lock now.
+    this.writer.pragma('busy_timeout = 2000');
+    this.flush();
+    this.writer.close();
+    this.reader.close();
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    if (this.pending.length === 0) return;
+    if (!this.writer.open) {
+      this.settle(new Error(`the state file ${this.location} is closed`));
+      return;
+    }
+    const { begin, commit, rollback, hit } = this.statements;
+    try {
+      begin.run();
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_BUSY' && this.retryLater()) return;
+      this.settle(error);
+      return;
+    }
+    this.tries = 0;
+    const batch = this.pending;
+    this.pending = [];
+    const groups = bySubject(batch);
+    const totals: number[] = [];
+    try {
+      for (const group of groups) totals.push(hit.get(group[0].subject, group[0].windowStart, group.length) as number);
+      commit.run();
+    } catch (error) {
+      if (this.writer.inTransaction) rollback.run();
+      for (const call of batch) call.reject(error);
+      return;
+    }
+    groups.forEach((group, i) => settle(group, totals[i]));
+  };
+
+  /** Schedules another try at the write lock; false once the deadline has passed. */
+  private retryLater(): boolean {
+    if (this.tries === 0) this.firstTryMs = performance.now();
+    this.tries++;
+    if (performance.now() - this.firstTryMs > LOCK_DEADLINE_MS) return false;
+    this.scheduled = true;
+    if (this.tries < SPIN_TRIES) setImmediate(this.flush);
+    else setTimeout(this.flush, 1);
+    return true;
+  }
+
+  private settle(error: unknown): void {
+    this.tries = 0;
+    const batch = this.pending;
+    this.pending = [];
+    for (const call of batch) call.reject(error);
+  }
+
+  private prune(): void {
+    try {
+      this.writer.transaction(() => this.statements.prune.run(Math.floor(this.now() / 1000) - COUNTER_RETENTION_SECONDS)).immediate();
+    } catch {
+      // Another worker is pruning or counting; old rows wait for the next round.
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import type { QuotaWindow } from './windows.ts';
+
+/** An API key as the state keeps it: never the key itself, only its hash and a 4-character hint. */
+export interface StoredKey {
+  id: number;
+  name: string;
+  plan: string;
+  /** The key's last 4 characters. */
+  hint: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** A new key's fields besides its hash. */
+export type NewKey = Omit<StoredKey, 'id' | 'revokedAt'>;
+
+/**
+ * Where keys and call counters live: an SQLite file (one server, all its workers) or Redis (any number of
+ * servers). Counters are per subject (`key:12`, `ip:203.0.113.9`) and calendar window; `hit` adds one call
+ * atomically and answers the count including it, so concurrent workers never lose or share a count.
+ */
+export interface StateStore {
+  readonly backend: 'sqlite' | 'redis';
+  /** The file or the Redis URL (without its password), for messages and logs. */
+  readonly location: string;
+  hit(subject: string, window: QuotaWindow): Promise<number>;
+  /** The calls counted so far in the window, without counting one. */
+  peek(subject: string, window: QuotaWindow): Promise<number>;
+  findKey(hash: string): Promise<StoredKey | undefined>;
+  addKey(hash: string, key: NewKey): Promise<StoredKey>;
+  getKey(id: number): Promise<StoredKey | undefined>;
+  listKeys(): Promise<StoredKey[]>;
+  /** Marks a key revoked (once: a second revoke keeps the first time); undefined when there is no such key. */
+  revokeKey(id: number, revokedAt: string): Promise<StoredKey | undefined>;
+  /** Resolves when the store answers; used to notice that a lost store is back. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long a window's counters are kept after it ends, so `hcas keys usage` can still show last month. */
+export const COUNTER_RETENTION_SECONDS = 40 * 86_400;
+
+/** One call waiting to be counted with the others of its event-loop turn. */
+export interface PendingHit {
+  subject: string;
+  windowStart: number;
+  resolve: (calls: number) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Groups a batch of calls by subject and window. A group is counted with one increment by its size, and
+ * its calls are answered with the running totals in arrival order (`settle`): exactly what counting them
+ * one by one would have answered, since nothing else runs between them in this process.
+ */
+export function bySubject(batch: readonly PendingHit[]): Array<PendingHit[]> {
+  const groups = new Map<string, PendingHit[]>();
+  for (const call of batch) {
+    const key = `${call.subject}\n${call.windowStart}`;
+    const group = groups.get(key);
+    if (group) group.push(call);
+    else groups.set(key, [call]);
+  }
+  return [...groups.values()];
+}
+
+/** Answers each call of a group, given the group's total after its increment. */
+export function settle(group: readonly PendingHit[], total: number): void {
+  const before = total - group.length;
+  for (let i = 0; i < group.length; i++) group[i].resolve(before + i + 1);
+}

@@ -1,0 +1,113 @@
+import type { Command } from 'commander';
+import { generateKey, hashKey, keyHint } from '../../auth/keys.ts';
+import type { Plan } from '../../auth/plans.ts';
+import type { StoredKey } from '../../auth/store.ts';
+import { UNLIMITED } from '../../auth/gate.ts';
+import { limitsClock } from '../../auth/config.ts';
+import { windowAt } from '../../auth/windows.ts';
+import { CliError } from '../errors.ts';
+import { json, recordTable, table } from '../format.ts';
+import { limitsOptions, plansFor, withState, type LimitsCliOptions } from '../limits.ts';
+
+interface KeysOptions extends LimitsCliOptions {
+  json?: boolean;
+}
+
+function keyId(text: string): number {
+  if (!/^\d{1,15}$/.test(text)) throw new CliError(`the key id must be a whole number as \`hcas keys list\` shows it, got ${text}`);
+  return Number(text);
+}
+
+/** A key as `list` and `--json` show it: never the key, only its last 4 characters. */
+function shown(key: StoredKey) {
+  return { id: key.id, name: key.name, plan: key.plan, created: key.createdAt, revoked: key.revokedAt, hint: `...${key.hint}` };
+}
+
+function print(options: KeysOptions, value: unknown, text: () => string): void {
+  process.stdout.write(options.json ? json(value) : text());
+}
+
+/** `hcas keys create|list|revoke|usage`: the admin side of API keys. */
+export function registerKeys(program: Command): void {
+  const keys = program
+    .command('keys')
+    .description('Create, list, revoke API keys and show their usage (state: --state FILE, $REDIS_URL, $HCAS_STATE or var/state.sqlite)')
+    .addHelpText('after', [
+      '',
+      'A key is shown once, when it is created; the state keeps only its SHA-256 hash and last 4 characters.',
+      'Servers notice a revocation within 5 seconds.',
+      '',
+      'Examples:',
+      '  hcas keys create --plan professional --name "Acme Realty"',
+      '  hcas keys list',
+      '  hcas keys usage 1',
+      '  hcas keys revoke 1',
+    ].join('\n'));
+
+  limitsOptions(keys.command('create').description('Create a key on a plan and print it (once: only its hash is stored)'))
+    .requiredOption('--plan <id>', 'plan id from the plan file, e.g. free, professional, business, enterprise')
+    .requiredOption('--name <text>', 'who the key is for, e.g. "Acme Realty"')
+    .option('--json', 'print the new key and its fields as JSON')
+    .action(async (options: KeysOptions & { plan: string; name: string }) => {
+      const planSet = plansFor(options);
+      const plan = planSet.plans.find((p) => p.id === options.plan);
+      if (!plan) throw new CliError(`--plan must be one of ${planSet.plans.map((p) => p.id).join(', ')} (${planSet.name}), got ${options.plan}`);
+      const name = options.name.trim();
+      if (name.length < 1 || name.length > 200) throw new CliError(`--name must be 1 to 200 characters, got ${name.length}`);
+      const key = generateKey();
+      const stored = await withState(options, (store) => store.addKey(hashKey(key), { name, plan: plan.id, hint: keyHint(key), createdAt: new Date().toISOString() }));
+      if (options.json) {
+        print(options, { ...shown(stored), key }, () => '');
+      } else {
+        // The key alone on stdout, so `KEY=$(hcas keys create ...)` works; the rest is for the person.
+        process.stdout.write(`${key}\n`);
+        process.stderr.write(`created key ${stored.id} for ${name} on the ${plan.name} plan (${quotaText(plan)}); store it now: it is not shown again\n`);
+      }
+    });
+
+  limitsOptions(keys.command('list').description('List keys: id, name, plan, created, revoked, last 4 characters'))
+    .option('--json', 'print JSON')
+    .action(async (options: KeysOptions) => {
+      const all = await withState(options, (store) => store.listKeys());
+      const rows = all.map(shown);
+      print(options, rows, () => rows.length === 0 ? 'no keys yet: create one with `hcas keys create --plan free --name NAME`\n'
+        : table(rows, ['id', 'name', 'plan', 'created', 'revoked', 'hint'].map((key) => ({ key }))));
+    });
+
+  limitsOptions(keys.command('revoke').description('Revoke a key: servers refuse it within 5 seconds'))
+    .argument('<id>', 'key id, as `hcas keys list` shows it')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: KeysOptions) => {
+      const revoked = await withState(options, (store) => store.revokeKey(keyId(id), new Date().toISOString()));
+      if (!revoked) throw new CliError(`there is no key ${id}; \`hcas keys list\` shows the ids`);
+      print(options, shown(revoked), () => `revoked key ${revoked.id} (${revoked.name}) at ${revoked.revokedAt}; servers refuse it within 5 seconds\n`);
+    });
+
+  limitsOptions(keys.command('usage').description("A key's calls in its current window, its limit and when the window resets"))
+    .argument('<id>', 'key id, as `hcas keys list` shows it')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: KeysOptions) => {
+      const planSet = plansFor(options);
+      const usage = await withState(options, async (store) => {
+        const key = await store.getKey(keyId(id));
+        if (!key) throw new CliError(`there is no key ${id}; \`hcas keys list\` shows the ids`);
+        const plan = planSet.plans.find((p) => p.id === key.plan);
+        if (!plan) throw new CliError(`key ${id} is on the plan "${key.plan}", which ${planSet.name} does not offer; pass the --plans it was created with`);
+        const window = windowAt(plan.window, limitsClock()());
+        return { key, plan, window, calls: await store.peek(`key:${key.id}`, window) };
+      });
+      const { key, plan, window, calls } = usage;
+      const value = {
+        id: key.id, name: key.name, plan: plan.id, revoked: key.revokedAt, window: plan.window,
+        window_start: new Date(window.startSeconds * 1000).toISOString(), calls,
+        limit: plan.quota, remaining: plan.quota === null ? null : Math.max(0, plan.quota - calls),
+        reset: window.resetSeconds, reset_at: new Date(window.resetSeconds * 1000).toISOString(),
+      };
+      const unlimited = `unlimited (the headers send ${UNLIMITED})`;
+      print(options, value, () => recordTable({ ...value, limit: value.limit ?? unlimited, remaining: value.remaining ?? unlimited }));
+    });
+}
+
+function quotaText(plan: Plan): string {
+  return plan.quota === null ? `unlimited calls, counted per ${plan.window}` : `${plan.quota.toLocaleString('en-US')} calls per ${plan.window}`;
+}

@@ -1,0 +1,82 @@
+import type { Command } from 'commander';
+import { AccessTable } from '../auth/access.ts';
+import { createLimits, openState, selectedPlans, stateLocation, type Limits, type LimitsFlags } from '../auth/config.ts';
+import type { GateOptions } from '../auth/gate.ts';
+import { PlanError, type PlanSet } from '../auth/plans.ts';
+import { RedisStore } from '../auth/redis-store.ts';
+import type { StateStore } from '../auth/store.ts';
+import type { Route } from '../http/route.ts';
+import { ROUTES } from '../http/routes.ts';
+import { CliError } from './errors.ts';
+
+/** The limits flags of `serve`, `get` and `keys`, as commander parses them. */
+export interface LimitsCliOptions extends LimitsFlags {
+  /** False with `--no-limits`. */
+  limits?: boolean;
+}
+
+/** Adds `--state` and `--plans` (and `--trust-proxy` for the server) to a command. */
+export function limitsOptions(command: Command, { server = false } = {}): Command {
+  command
+    .option('--state <file>', 'key and counter state (default: Redis when REDIS_URL is set, else $HCAS_STATE or var/state.sqlite)')
+    .option('--plans <a|b|file>', 'plan file: preset a (default, or $HCAS_PLANS), preset b, or a JSON file');
+  if (server) command.option('--trust-proxy <addrs>', 'proxies whose X-Forwarded-For is believed, e.g. 127.0.0.1,::1,10.0.0.0/8 (default: none, or $HCAS_TRUST_PROXY)');
+  return command;
+}
+
+/** The plan file in force, checked against the route table; a CliError naming the fix otherwise. */
+export function plansFor(options: LimitsFlags, routes: readonly Route[] = ROUTES): PlanSet {
+  try {
+    const planSet = selectedPlans(options);
+    new AccessTable(planSet, routes);
+    return planSet;
+  } catch (error) {
+    if (error instanceof PlanError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/** Checks the plans and the state file once in the cluster primary, so a mistake is one clear error. */
+export async function checkLimits(options: LimitsCliOptions): Promise<void> {
+  plansFor(options);
+  const location = stateLocation(options);
+  if (location.backend === 'sqlite') await (await openStateOrFail(options)).close();
+}
+
+/** The gate of a server or of `hcas get --key`. */
+export async function openLimits(options: LimitsCliOptions, routes: readonly Route[], gateOptions: Partial<GateOptions> = {}): Promise<Limits> {
+  plansFor(options, routes);
+  try {
+    return await createLimits(options, routes, gateOptions);
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The state named by the flags and environment, for `hcas keys`: a CliError when it cannot be reached. */
+export async function openStateOrFail(options: LimitsFlags): Promise<StateStore> {
+  let store: StateStore;
+  try {
+    store = await openState(stateLocation(options));
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  if (store instanceof RedisStore && !store.connected) {
+    await store.close();
+    throw new CliError(`Redis at ${store.location} (REDIS_URL) did not answer; start it, or unset REDIS_URL to use the state file`);
+  }
+  return store;
+}
+
+/** Runs `body` on the state, then closes it; a failing state is a CliError naming where it is. */
+export async function withState<T>(options: LimitsFlags, body: (store: StateStore) => Promise<T>): Promise<T> {
+  const store = await openStateOrFail(options);
+  try {
+    return await body(store);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`the key state at ${store.location} failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await store.close();
+  }
+}

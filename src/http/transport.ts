@@ -1,0 +1,73 @@
+import http, { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { errorBody, type ErrorCode, ERROR_STATUS } from './errors.ts';
+import { COMMON_HEADERS, JSON_TYPE } from './response.ts';
+
+/** How long a client may take; a slow or stalled client is cut off instead of holding a connection. */
+export interface TransportTimeouts {
+  /** From the first byte of a request to the end of its headers (slowloris defence). */
+  headersMs: number;
+  /** From the first byte of a request to its end (GET requests have no body, so barely longer). */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: number;
+  /** How often Node looks for connections past their deadlines: the timeouts bite up to this much later. */
+  checkIntervalMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: TransportTimeouts = { headersMs: 10_000, requestMs: 15_000, keepAliveMs: 5_000, checkIntervalMs: 1_000 };
+
+/** Extra headers for an answer to a request that could not be parsed (the gate's rate-limit headers). */
+export type ParserErrorHeaders = (socket: Duplex) => Promise<Record<string, string>> | Record<string, string>;
+
+/**
+ * The Node HTTP server under Polka, with the timeouts above, and a JSON error body in the API's error shape
+ * (instead of Node's bare status line) for requests the HTTP parser rejects: malformed (400), too slow (408),
+ * header section over 16 KiB (431). The connection is closed after such an answer.
+ */
+export function createHttpServer(timeouts: Partial<TransportTimeouts> = {}, extraHeaders?: ParserErrorHeaders): http.Server {
+  const limits = { ...DEFAULT_TIMEOUTS, ...timeouts };
+  const server = http.createServer({
+    headersTimeout: limits.headersMs,
+    requestTimeout: limits.requestMs,
+    connectionsCheckingInterval: limits.checkIntervalMs,
+  });
+  server.keepAliveTimeout = limits.keepAliveMs;
+  // A client may send its request and then close its side (shutdown, `nc -q`): Node's default then drops an
+  // answer that is not ready yet (a count to wait for, a first compression). Half-open, the answer is sent
+  // and then the connection closed.
+  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [code, message] = describe(error);
+    const body = Buffer.from(`${JSON.stringify(errorBody(code, message))}\n`);
+    // The parser failed, but a HEAD request line may have been read: its answer has no body.
+    const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    const write = (headers: Record<string, string>) => {
+      if (!socket.writable) return;
+      const lines = Object.entries({ 'Content-Type': JSON_TYPE, 'Content-Length': String(body.length), ...COMMON_HEADERS, ...headers, Connection: 'close' });
+      const status = ERROR_STATUS[code];
+      const statusAndHeaders = Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`, 'latin1');
+      socket.end(head ? statusAndHeaders : Buffer.concat([statusAndHeaders, body]));
+    };
+    if (!extraHeaders) return write({});
+    Promise.resolve()
+      .then(() => extraHeaders(socket))
+      .then(write, () => write({}));
+  });
+  return server;
+}
+
+function describe(error: NodeJS.ErrnoException): [ErrorCode, string] {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return ['request_timeout', 'The request was not received in time; send the request line and headers without pausing'];
+    case 'HPE_HEADER_OVERFLOW':
+      return ['headers_too_large', 'The request line and headers are over 16 KiB; send fewer or shorter headers'];
+    default:
+      return ['bad_request', 'The request is not valid HTTP/1.1; check the request line and headers'];
+  }
+}

@@ -1,0 +1,132 @@
+import type Database from 'better-sqlite3';
+
+/** How a column's SQL value is published: booleans are stored 0/1, `json` columns hold JSON text. */
+export type ExportKind = 'text' | 'integer' | 'number' | 'boolean' | 'json';
+
+export interface ExportColumn {
+  name: string;
+  kind: ExportKind;
+  nullable: boolean;
+}
+
+/** The resources that can be exported, by the path segment of `exports/{name}/`. */
+export type ExportName = 'health-scores' | 'providers' | 'facilities';
+
+/** Filters of an export; absent fields do not filter. */
+export interface ExportFilter {
+  scoreTypeId?: number;
+  state?: string;
+}
+
+interface ExportTable {
+  columns: readonly ExportColumn[];
+  /** SELECT list in column order. */
+  select: string;
+  from: string;
+  /** The unique column the keyset walks in order, and the value that comes before every key. */
+  key: string;
+  start: string | number;
+  /** SQL of each filter that may be set. */
+  filters: Partial<Record<keyof ExportFilter, string>>;
+}
+
+const column = (name: string, kind: ExportKind, nullable = false): ExportColumn => ({ name, kind, nullable });
+
+const TABLES: Record<ExportName, ExportTable> = {
+  'health-scores': {
+    columns: [
+      column('id', 'integer'), column('zip_code', 'text'), column('state', 'text'), column('state_name', 'text'), column('city', 'text'),
+      column('latitude', 'number'), column('longitude', 'number'), column('healthscore', 'integer'), column('people_score', 'integer'),
+      column('provider_score', 'integer'), column('hospital_score', 'integer'), column('travel_score', 'integer'),
+      column('label', 'text'), column('grade', 'text'), column('color', 'text'), column('score_type', 'text'),
+    ],
+    select: `h.id, h.zip_code, z.state, z.state_name, z.city, z.latitude, z.longitude, h.healthscore, h.people_score, h.provider_score,
+      h.hospital_score, h.travel_score, h.label, h.grade, h.color, t.name`,
+    from: 'health_scores h JOIN zips z ON z.zip_code = h.zip_code JOIN score_types t ON t.id = h.score_type_id',
+    key: 'h.zip_code',
+    start: '',
+    filters: { scoreTypeId: 'h.score_type_id = @scoreTypeId', state: 'h.state = @state' },
+  },
+  providers: {
+    columns: [
+      column('npi', 'text'), column('first_name', 'text'), column('last_name', 'text'), column('credential', 'text'), column('gender', 'text'),
+      column('primary_taxonomy', 'text', true), column('primary_specialty', 'text'), column('telehealth', 'boolean'),
+      column('address', 'text'), column('city', 'text'), column('state', 'text'), column('zip_code', 'text'), column('phone', 'text'),
+      column('medical_school', 'text', true), column('residency', 'text', true), column('graduation_year', 'integer', true),
+      column('facility_names', 'json'),
+    ],
+    select: `npi, first_name, last_name, credential, gender, primary_taxonomy, primary_specialty, telehealth, address, city, state,
+      zip_code, phone, medical_school, residency, graduation_year, facility_names`,
+    from: 'providers',
+    // Storage order: a sequential scan, twice as fast at 4 million rows as walking the NPI index.
+    key: 'rowid',
+    start: 0,
+    // `+state`: no index for the filter, so each batch continues the rowid scan; the state index would make
+    // SQLite sort the whole state again for every batch.
+    filters: { state: '+state = @state' },
+  },
+  facilities: {
+    columns: [
+      column('id', 'integer'), column('facility_name', 'text'), column('facility_type', 'text'), column('address', 'text'),
+      column('city_name', 'text'), column('state_code', 'text'), column('state_name', 'text'), column('zip_code', 'text', true),
+      column('latitude', 'number', true), column('longitude', 'number', true), column('location_precision', 'text'),
+      column('facility_rating', 'integer', true), column('emergency_services', 'boolean'), column('telehealth', 'boolean'),
+      column('phone_number', 'text'), column('website', 'text'), column('staffed_beds', 'integer', true), column('provider_count', 'integer'),
+      column('ccn', 'text', true),
+    ],
+    select: `id, facility_name, facility_type, address, city_name, state_code, state_name, zip_code, latitude, longitude, location_precision,
+      facility_rating, emergency_services, telehealth, phone_number, website, staffed_beds, provider_count, ccn`,
+    from: 'facilities',
+    key: 'id',
+    start: -1,
+    filters: { state: 'state_code = @state' },
+  },
+};
+
+/** The columns of an export, in order. */
+export function exportColumns(name: ExportName): readonly ExportColumn[] {
+  return TABLES[name].columns;
+}
+
+/**
+ * The SQL of the bulk exports. Rows are read in keyset batches (`key > @after ORDER BY key LIMIT n`): each
+ * batch is iterated to its end within one call, so no statement stays open while the response waits for a
+ * slow client, concurrent exports share the prepared statements, and memory is one batch whatever the size.
+ * Statements are prepared on first use of each filter combination and reused after that.
+ */
+export class ExportQueries {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  /** The key before the first row of an export. */
+  start(name: ExportName): string | number {
+    return TABLES[name].start;
+  }
+
+  /**
+   * Calls `each` with the values (in column order) of up to `limit` rows after key `after`; returns the last
+   * row's key, or undefined when there were no more rows.
+   */
+  batch(name: ExportName, filter: ExportFilter, after: string | number, limit: number, each: (values: unknown[]) => void): string | number | undefined {
+    const table = TABLES[name];
+    const set = (Object.keys(table.filters) as Array<keyof ExportFilter>).filter((f) => filter[f] !== undefined);
+    const cacheKey = `${name} ${set.join()}`;
+    let statement = this.statements.get(cacheKey);
+    if (!statement) {
+      const where = [...set.map((f) => table.filters[f]!), `${table.key} > @after`].join(' AND ');
+      // The key is selected last, after the published columns.
+      statement = this.db.prepare(`SELECT ${table.select}, ${table.key} FROM ${table.from} WHERE ${where} ORDER BY ${table.key} LIMIT @limit`).raw(true);
+      this.statements.set(cacheKey, statement);
+    }
+    const args: Record<string, unknown> = { after, limit };
+    for (const f of set) args[f] = filter[f];
+    let last: string | number | undefined;
+    const keyAt = table.columns.length;
+    for (const values of statement.iterate(args) as IterableIterator<unknown[]>) {
+      last = values[keyAt] as string | number;
+      each(values);
+    }
+    return last;
+  }
+}

@@ -1,0 +1,296 @@
+import type Database from 'better-sqlite3';
+import { PREFIX_END, searchKey } from '../../pipeline/emit/search-key.ts';
+
+/** A facility summary (interface specification 2.8). */
+export interface FacilitySummary {
+  id: number;
+  facility_name: string;
+  facility_type: string;
+  city_name: string;
+  state_name: string;
+  state_code: string;
+  latitude: number | null;
+  longitude: number | null;
+  facility_rating: number | null;
+  emergency_services: boolean;
+  telehealth: boolean;
+}
+
+/** A facility detail (2.9). */
+export interface FacilityDetail extends FacilitySummary {
+  address: string;
+  phone_number: string;
+  website: string;
+  staffed_beds: number | null;
+  provider_count: number;
+}
+
+/** A hospital ranking entry (2.12). */
+export interface HospitalRanking {
+  id: number;
+  rank: number;
+  facility_name: string;
+  facility_type: string;
+  city_name: string;
+  state_name: string;
+  state_code: string;
+  facility_rating: number;
+  emergency_services: boolean;
+  telehealth: boolean;
+}
+
+/** Filters of the facilities list; absent fields do not filter. */
+export interface FacilityFilter {
+  /** A facility type (any case), or `hospital` for every hospital type. */
+  type?: string;
+  state?: string;
+  emergency?: boolean;
+  minRating?: number;
+  /** Text the facility name contains (any case, accents and punctuation ignored). */
+  search?: string;
+}
+
+/** The one facility type that is not a hospital: HRSA health center sites (pipeline/layouts/facilities.ts). */
+export const HEALTH_CENTER_TYPE = 'Health Center';
+/** The `type` value meaning every hospital type. */
+export const HOSPITAL_GROUP = 'hospital';
+
+const SUMMARY_COLUMNS = `id, facility_name, facility_type, city_name, state_name, state_code, latitude, longitude, facility_rating,
+  emergency_services, telehealth`;
+
+/**
+ * The facilities endpoints. About 85,000 facilities fit in memory as a few typed arrays and their name keys,
+ * in list order (name, then id); a list filters them in one pass, which is faster than SQL with a
+ * `LIKE '%x%'` and gives the exact count on the way. Loaded on first use.
+ */
+export class FacilityQueries {
+  private loaded: FacilityIndex | undefined;
+  private readonly summary: Database.Statement;
+  private readonly detailRow: Database.Statement;
+  private readonly rankedRows: Database.Statement;
+  private readonly rankings = new Map<string, HospitalRanking[]>();
+
+  constructor(private readonly db: Database.Database) {
+    this.summary = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM facilities WHERE id = ?`);
+    this.detailRow = db.prepare(`SELECT ${SUMMARY_COLUMNS}, address, phone_number, website, staffed_beds, provider_count FROM facilities WHERE id = ?`);
+    this.rankedRows = db.prepare(`SELECT id, facility_name, facility_type, city_name, state_name, state_code, facility_rating, emergency_services, telehealth, staffed_beds
+      FROM facilities WHERE facility_rating IS NOT NULL AND facility_type <> ?`);
+  }
+
+  /** The facility index, loaded on first use. */
+  get index(): FacilityIndex {
+    this.loaded ??= FacilityIndex.load(this.db);
+    return this.loaded;
+  }
+
+  /** The count of matching facilities and the summaries of one window, by name then id. */
+  list(filter: FacilityFilter, offset: number, limit: number): { count: number; results: FacilitySummary[] } {
+    const { count, ids } = this.index.search(filter, offset, limit);
+    return { count, results: ids.map((id) => summaryOf(this.summary.get(id) as SummaryRow)) };
+  }
+
+  /** One facility's detail, or undefined. */
+  detail(id: number): FacilityDetail | undefined {
+    const row = this.detailRow.get(id) as (SummaryRow & Omit<FacilityDetail, keyof FacilitySummary>) | undefined;
+    if (!row) return undefined;
+    const { address, phone_number, website, staffed_beds, provider_count } = row;
+    return { ...summaryOf(row), address, phone_number, website, staffed_beds, provider_count };
+  }
+
+  /** Summaries of some facilities, in the order given. */
+  summaries(ids: readonly number[]): FacilitySummary[] {
+    return ids.map((id) => summaryOf(this.summary.get(id) as SummaryRow));
+  }
+
+  /**
+   * Rated hospitals of a state (or all), best first: CMS star rating, then emergency services, then staffed
+   * beds (unknown last), then name and id. Rank 1 is the first of the list asked for.
+   */
+  hospitalRankings(state: string | undefined): HospitalRanking[] {
+    const key = state ?? '';
+    let ranking = this.rankings.get(key);
+    if (!ranking) {
+      const rows = (this.rankedRows.all(HEALTH_CENTER_TYPE) as Array<SummaryRow & { facility_rating: number; staffed_beds: number | null }>)
+        .filter((row) => state === undefined || row.state_code === state)
+        .map((row) => ({ row, name: searchKey(row.facility_name) }));
+      rows.sort((a, b) =>
+        b.row.facility_rating - a.row.facility_rating || b.row.emergency_services - a.row.emergency_services ||
+        (b.row.staffed_beds ?? -1) - (a.row.staffed_beds ?? -1) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || a.row.id - b.row.id);
+      ranking = rows.map(({ row }, i) => ({
+        id: row.id, rank: i + 1, facility_name: row.facility_name, facility_type: row.facility_type, city_name: row.city_name,
+        state_name: row.state_name, state_code: row.state_code, facility_rating: row.facility_rating,
+        emergency_services: row.emergency_services === 1, telehealth: row.telehealth === 1,
+      }));
+      this.rankings.set(key, ranking);
+    }
+    return ranking;
+  }
+}
+
+interface SummaryRow {
+  id: number;
+  facility_name: string;
+  facility_type: string;
+  city_name: string;
+  state_name: string;
+  state_code: string;
+  latitude: number | null;
+  longitude: number | null;
+  facility_rating: number | null;
+  emergency_services: number;
+  telehealth: number;
+}
+
+function summaryOf(row: SummaryRow): FacilitySummary {
+  return {
+    id: row.id, facility_name: row.facility_name, facility_type: row.facility_type, city_name: row.city_name,
+    state_name: row.state_name, state_code: row.state_code, latitude: row.latitude, longitude: row.longitude,
+    facility_rating: row.facility_rating, emergency_services: row.emergency_services === 1, telehealth: row.telehealth === 1,
+  };
+}
+
+/** Every facility's filter columns, in list order (name key, then id): the build's `facility_keys`. */
+export class FacilityIndex {
+  /** Name keys in list order: a name prefix is one range of positions. */
+  readonly names: string[];
+  /** Every name key in list order, each after a newline, for finding words inside names with one `indexOf`. */
+  private joined: { text: string; starts: Uint32Array } | undefined;
+
+  private constructor(
+    readonly ids: Uint32Array,
+    names: string[],
+    private readonly typeIds: Uint16Array,
+    private readonly typeKeys: string[],
+    private readonly states: string[],
+    private readonly emergency: Uint8Array,
+    private readonly ratings: Uint8Array,
+  ) {
+    this.names = names;
+  }
+
+  static load(db: Database.Database): FacilityIndex {
+    const rows = db.prepare(`SELECT k.id, k.name_key, k.type_key, f.state_code, f.emergency_services, f.facility_rating
+      FROM facility_keys k JOIN facilities f ON f.id = k.id ORDER BY k.name_key, k.id`).raw().all() as Array<[number, string, string, string, number, number | null]>;
+    const typeKeys: string[] = [];
+    const typeIdOf = new Map<string, number>();
+    const typeIds = new Uint16Array(rows.length);
+    rows.forEach((row, i) => {
+      let id = typeIdOf.get(row[2]);
+      if (id === undefined) {
+        typeIdOf.set(row[2], (id = typeKeys.length));
+        typeKeys.push(row[2]);
+      }
+      typeIds[i] = id;
+    });
+    return new FacilityIndex(
+      Uint32Array.from(rows, (row) => row[0]),
+      rows.map((row) => row[1]),
+      typeIds,
+      typeKeys,
+      rows.map((row) => row[3]),
+      Uint8Array.from(rows, (row) => row[4]),
+      Uint8Array.from(rows, (row) => row[5] ?? 0),
+    );
+  }
+
+  /** The exact count of matching facilities and the ids of one window. */
+  search(filter: FacilityFilter, offset: number, limit: number): { count: number; ids: number[] } {
+    const types = this.typeSet(filter.type);
+    if (types && !types.some(Boolean)) return { count: 0, ids: [] };
+    // With a search text, only the names containing it are visited (one indexOf pass over all names).
+    const candidates = filter.search === undefined ? undefined : this.containing(searchKey(filter.search));
+    const total = candidates ? candidates.length : this.ids.length;
+    const ids: number[] = [];
+    let count = 0;
+    for (let c = 0; c < total; c++) {
+      const i = candidates ? candidates[c] : c;
+      if (types && !types[this.typeIds[i]]) continue;
+      if (filter.state !== undefined && this.states[i] !== filter.state) continue;
+      if (filter.emergency !== undefined && (this.emergency[i] === 1) !== filter.emergency) continue;
+      if (filter.minRating !== undefined && this.ratings[i] < filter.minRating) continue;
+      if (count >= offset && ids.length < limit) ids.push(this.ids[i]);
+      count++;
+    }
+    return { count, ids };
+  }
+
+  /** Positions (list order) of the names that contain a key. */
+  private containing(key: string): number[] {
+    const positions: number[] = [];
+    if (key === '') return positions;
+    const { text, starts } = this.joinedNames();
+    let i = 0;
+    for (let at = text.indexOf(key); at >= 0; ) {
+      while (i + 1 < starts.length && starts[i + 1] <= at) i++;
+      positions.push(i);
+      if (i + 1 >= starts.length) break;
+      at = text.indexOf(key, starts[i + 1]);
+    }
+    return positions;
+  }
+
+  /**
+   * Up to `limit` facility ids whose name has a word starting with a search key: names starting with it first
+   * (one range of the sorted names), then names with a later word starting with it, each in list order.
+   */
+  byWordPrefix(key: string, limit: number): number[] {
+    if (key === '' || limit <= 0) return [];
+    const out: number[] = [];
+    const start = lowerBoundText(this.names, key);
+    const end = lowerBoundText(this.names, key + PREFIX_END);
+    for (let i = start; i < end && out.length < limit; i++) out.push(this.ids[i]);
+    const { text, starts } = this.joinedNames();
+    const needle = ` ${key}`;
+    for (let at = text.indexOf(needle); at >= 0 && out.length < limit; ) {
+      const i = upperBound(starts, at) - 1;
+      if (i < start || i >= end) out.push(this.ids[i]);
+      at = i + 1 < starts.length ? text.indexOf(needle, starts[i + 1]) : -1;
+    }
+    return out;
+  }
+
+  /** Which type ids a `type` value selects: undefined for no filter. */
+  private typeSet(type: string | undefined): boolean[] | undefined {
+    if (type === undefined) return undefined;
+    const key = searchKey(type);
+    const healthCenter = searchKey(HEALTH_CENTER_TYPE);
+    const group = key === HOSPITAL_GROUP || key === `${HOSPITAL_GROUP}s`;
+    return this.typeKeys.map((t) => (group ? t !== healthCenter : t === key));
+  }
+
+  private joinedNames(): { text: string; starts: Uint32Array } {
+    if (!this.joined) {
+      const starts = new Uint32Array(this.names.length);
+      let at = 0;
+      this.names.forEach((name, i) => {
+        starts[i] = at;
+        at += name.length + 1;
+      });
+      this.joined = { text: this.names.join('\n'), starts };
+    }
+    return this.joined;
+  }
+}
+
+/** The number of values at most `value` in an ascending array. */
+function upperBound(sorted: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function lowerBoundText(sorted: readonly string[], value: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,103 @@
+import type Database from 'better-sqlite3';
+import { ProviderDirectory, type ProviderFilter } from './provider-directory.ts';
+
+/** A provider summary (interface specification 2.6). */
+export interface ProviderSummary {
+  npi: string;
+  first_name: string;
+  last_name: string;
+  credential: string;
+  gender: string;
+  primary_specialty: string;
+  telehealth: boolean;
+}
+
+/** A provider profile (2.7): the summary plus education and affiliations; null where no source has a value. */
+export interface ProviderProfile extends ProviderSummary {
+  medical_school: string | null;
+  residency: string | null;
+  graduation_year: number | null;
+  facility_names: string[];
+}
+
+/** A provider as an autocomplete label needs it. */
+export interface ProviderLabel {
+  npi: string;
+  first_name: string;
+  last_name: string;
+  credential: string;
+  primary_specialty: string;
+  city: string;
+  state: string;
+}
+
+const SUMMARY_COLUMNS = 'npi, first_name, last_name, credential, gender, primary_specialty, telehealth';
+
+/**
+ * The providers endpoints: the directory index finds and counts, the providers table (by its NPI index)
+ * supplies the records of one page.
+ */
+export class ProviderQueries {
+  private directoryIndex: ProviderDirectory | undefined;
+  private readonly summary: Database.Statement;
+  private readonly profileRow: Database.Statement;
+  private readonly labelRow: Database.Statement;
+
+  constructor(private readonly db: Database.Database) {
+    this.summary = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM providers WHERE npi = ?`);
+    this.profileRow = db.prepare(`SELECT ${SUMMARY_COLUMNS}, medical_school, residency, graduation_year, facility_names FROM providers WHERE npi = ?`);
+    this.labelRow = db.prepare('SELECT npi, first_name, last_name, credential, primary_specialty, city, state FROM providers WHERE npi = ?');
+  }
+
+  /** The directory index, opened on first use. */
+  get directory(): ProviderDirectory {
+    this.directoryIndex ??= new ProviderDirectory(this.db);
+    return this.directoryIndex;
+  }
+
+  /** The count of matching providers and the summaries of one window, in directory order (last name, first name, NPI). */
+  list(filter: ProviderFilter, offset: number, limit: number): { count: number; results: ProviderSummary[] } {
+    const { count, ranks } = this.directory.search(filter, offset, limit);
+    return { count, results: this.directory.npis(ranks).map((npi) => summaryOf(this.summary.get(npi) as SummaryRow)) };
+  }
+
+  /** How many providers match, without fetching any record. */
+  count(filter: ProviderFilter): number {
+    return this.directory.search(filter, 0, 0).count;
+  }
+
+  /** One provider's profile, or undefined when the NPI is not in the build. */
+  profile(npi: string): ProviderProfile | undefined {
+    const row = this.profileRow.get(npi) as (SummaryRow & { medical_school: string | null; residency: string | null; graduation_year: number | null; facility_names: string }) | undefined;
+    if (!row) return undefined;
+    return {
+      ...summaryOf(row),
+      medical_school: row.medical_school,
+      residency: row.residency,
+      graduation_year: row.graduation_year,
+      facility_names: JSON.parse(row.facility_names) as string[],
+    };
+  }
+
+  /** Label fields of the providers of some ranks, in the same order. */
+  labels(ranks: Uint32Array): ProviderLabel[] {
+    return this.directory.npis(ranks).map((npi) => this.labelRow.get(npi) as ProviderLabel);
+  }
+}
+
+interface SummaryRow {
+  npi: string;
+  first_name: string;
+  last_name: string;
+  credential: string;
+  gender: string;
+  primary_specialty: string;
+  telehealth: number;
+}
+
+function summaryOf(row: SummaryRow): ProviderSummary {
+  return {
+    npi: row.npi, first_name: row.first_name, last_name: row.last_name, credential: row.credential,
+    gender: row.gender, primary_specialty: row.primary_specialty, telehealth: row.telehealth === 1,
+  };
+}

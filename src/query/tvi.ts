@@ -1,0 +1,124 @@
+import type Database from 'better-sqlite3';
+
+/** The TVI of one ZIP (interface specification 2.13) plus the basis of its health outcome sub-score. */
+export interface TviRecord {
+  zip_code: string;
+  tvi_score: number;
+  tvi_tier: string;
+  vehicle_score: number;
+  transit_score: number;
+  facility_distance_score: number;
+  population_vulnerability_score: number;
+  health_outcome_score: number;
+  /** `places` (CDC PLACES prevalence) or `disability_fallback` (no PLACES value for the ZIP). */
+  health_outcome_basis: string;
+  zero_vehicle_pct: number | null;
+  nearest_hospital_miles: number | null;
+  population: number | null;
+}
+
+/** An entry of `tvi/top-vulnerable/` (interface specification 2.14). */
+export interface TviListEntry {
+  zip_code: string;
+  city: string;
+  state: string;
+  tvi_score: number;
+  tvi_tier: string;
+  zero_vehicle_pct: number | null;
+  nearest_hospital_miles: number | null;
+}
+
+/** A metro or micro area in `tvi/rankings/`. */
+export interface TviMetroRank {
+  rank: number;
+  cbsa_code: string;
+  cbsa_title: string;
+  cbsa_type: string;
+  tvi_score: number;
+  tvi_tier: string;
+  zip_count: number;
+  population: number;
+}
+
+/** A ZIP in `tvi/rankings/`. */
+export interface TviZipRank {
+  rank: number;
+  zip_code: string;
+  city: string;
+  state: string;
+  tvi_score: number;
+  tvi_tier: string;
+}
+
+/** Filters of the most-vulnerable list; absent fields do not filter. */
+export interface TviFilter {
+  state?: string;
+  tier?: string;
+}
+
+const ORDER = 'ORDER BY t.tvi_score DESC, t.zip_code';
+
+/**
+ * The SQL of the TVI endpoints, every statement prepared here. Lists are ordered most vulnerable first,
+ * ties by ZIP code, which the `(tvi_score DESC, zip_code)` and `(state, tvi_score DESC, zip_code)` indexes return.
+ */
+export class TviQueries {
+  private readonly one: Database.Statement;
+  private readonly counts = new Map<string, Database.Statement>();
+  private readonly pages = new Map<string, Database.Statement>();
+  private readonly metros: Database.Statement;
+  private readonly zips: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.one = db.prepare(`SELECT zip_code, tvi_score, tvi_tier, vehicle_score, transit_score, facility_distance_score,
+      population_vulnerability_score, health_outcome_score, health_outcome_basis, zero_vehicle_pct, nearest_hospital_miles, population
+      FROM tvi WHERE zip_code = ?`);
+    for (const filters of [[], ['state'], ['tier'], ['state', 'tier']]) {
+      const where = filters.map((name) => (name === 'state' ? 't.state = @state' : 't.tvi_tier = @tier')).join(' AND ') || '1';
+      this.counts.set(filters.join(), db.prepare(`SELECT count(*) AS n FROM tvi t WHERE ${where}`));
+      this.pages.set(filters.join(), db.prepare(`SELECT t.zip_code, z.city, z.state, t.tvi_score, t.tvi_tier, t.zero_vehicle_pct, t.nearest_hospital_miles
+        FROM tvi t JOIN zips z ON z.zip_code = t.zip_code WHERE ${where} ${ORDER} LIMIT @limit OFFSET @offset`));
+    }
+    this.metros = db.prepare(`SELECT cbsa_code, cbsa_title, cbsa_type, tvi_score, tvi_tier, zip_count, population
+      FROM tvi_metros ORDER BY tvi_score DESC, cbsa_code LIMIT ?`);
+    this.zips = db.prepare(`SELECT t.zip_code, z.city, z.state, t.tvi_score, t.tvi_tier
+      FROM tvi t JOIN zips z ON z.zip_code = t.zip_code ${ORDER} LIMIT ?`);
+  }
+
+  /** The TVI of one ZIP, or undefined when the build has none for it. */
+  byZip(zipCode: string): TviRecord | undefined {
+    return this.one.get(zipCode) as TviRecord | undefined;
+  }
+
+  /** How many ZIPs match the filter. */
+  count(filter: TviFilter): number {
+    return (this.statement(this.counts, filter).get(args(filter)) as { n: number }).n;
+  }
+
+  /** One page of matching ZIPs, most vulnerable first. */
+  page(filter: TviFilter, limit: number, offset: number): TviListEntry[] {
+    return this.statement(this.pages, filter).all({ ...args(filter), limit, offset }) as TviListEntry[];
+  }
+
+  /** The `limit` most vulnerable metro and micro areas, ranked from 1. */
+  topMetros(limit: number): TviMetroRank[] {
+    return (this.metros.all(limit) as Array<Omit<TviMetroRank, 'rank'>>).map((row, i) => ({ rank: i + 1, ...row }));
+  }
+
+  /** The `limit` most vulnerable ZIPs, ranked from 1. */
+  topZips(limit: number): TviZipRank[] {
+    return (this.zips.all(limit) as Array<Omit<TviZipRank, 'rank'>>).map((row, i) => ({ rank: i + 1, ...row }));
+  }
+
+  private statement(statements: Map<string, Database.Statement>, filter: TviFilter): Database.Statement {
+    const key = [filter.state === undefined ? '' : 'state', filter.tier === undefined ? '' : 'tier'].filter(Boolean).join();
+    return statements.get(key)!;
+  }
+}
+
+function args(filter: TviFilter): Record<string, string> {
+  const values: Record<string, string> = {};
+  if (filter.state !== undefined) values.state = filter.state;
+  if (filter.tier !== undefined) values.tier = filter.tier;
+  return values;
+}

@@ -1,0 +1,81 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { get, openApi } from '../src/cli/api-client.ts';
+import { csv } from '../src/cli/format.ts';
+import type { Api } from '../src/http/api.ts';
+import { fixtureDb } from './helpers/fixture-db.ts';
+import { KNOWN_NPI } from './helpers/fixture-directory.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Runs `hcas ARGS` as a user would. */
+function hcas(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['bin/hcas.js', ...args], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+let db: string;
+let api: Api;
+const body = async (url: string) => JSON.parse((await get(api, url)).body.toString('utf8'));
+beforeAll(async () => {
+  db = await fixtureDb();
+  api = openApi(db);
+});
+afterAll(() => api.retire());
+
+describe('providers, facilities, autocomplete and rankings commands', { timeout: 60_000 }, () => {
+  it('print tables, JSON and CSV of what the endpoints answer', async () => {
+    const [providers, providersJson, provider, facilities, facilityCsv, suggestions, states, hospitals] = await Promise.all([
+      hcas('providers', '--state', 'NY', '--specialty', 'Cardiology', '--page-size', '3', '--db', db),
+      hcas('providers', '--name', 'smi', '--page', '2', '--page-size', '2', '--json', '--db', db),
+      hcas('provider', KNOWN_NPI, '--json', '--db', db),
+      hcas('facilities', '--state', 'NY', '--type', 'hospital', '--emergency', '--db', db),
+      hcas('facility', '1001', '--csv', '--db', db),
+      hcas('autocomplete', 'new yo', '--json', '--db', db),
+      hcas('rankings', 'states', '--csv', '--db', db),
+      hcas('rankings', 'hospitals', '--state', 'ny', '--json', '--db', db),
+    ]);
+    for (const run of [providers, providersJson, provider, facilities, facilityCsv, suggestions, states, hospitals]) expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(providers.stdout).toMatch(/^npi +last_name +first_name +credential +gender +specialty +telehealth\n/);
+    expect(providers.stdout).toMatch(/\n\d+ matching providers, page 1; next: --page 2\n$/);
+    expect(JSON.parse(providersJson.stdout)).toEqual(await body('/api/v1/providers/?name=smi&page=2&page_size=2'));
+    expect(JSON.parse(provider.stdout)).toEqual(await body(`/api/v1/providers/${KNOWN_NPI}/`));
+    expect(facilities.stdout).toMatch(/\n4 matching facilities, page 1\n$/);
+    const detail = await body('/api/v1/facilities/1001/');
+    expect(facilityCsv.stdout).toBe(csv([detail], Object.keys(detail).map((key) => ({ key }))));
+    expect(JSON.parse(suggestions.stdout)).toEqual(await body('/api/v1/autocomplete/?q=new+yo'));
+    expect(states.stdout.split('\r\n')[0]).toBe('rank,state,state_code,avg_score,label,grade,color,zip_count');
+    expect(JSON.parse(hospitals.stdout)).toEqual(await body('/api/v1/rankings/hospitals/?state=ny'));
+  });
+
+  it('name the option or argument to fix', async () => {
+    const [npi, size, rating, kind, stateOnStates, emergency] = await Promise.all([
+      hcas('provider', '1234567890', '--db', db),
+      hcas('providers', '--page-size', '500', '--db', db),
+      hcas('facilities', '--min-rating', '9', '--db', db),
+      hcas('rankings', 'cities', '--db', db),
+      hcas('rankings', 'states', '--state', 'TX', '--db', db),
+      hcas('facilities', '--emergency', 'maybe', '--db', db),
+    ]);
+    expect(npi).toMatchObject({ code: 1, stderr: 'hcas: the NPI argument must be a 10-digit NPI with a valid check digit, got 1234567890\n' });
+    expect(size).toMatchObject({ code: 1, stderr: 'hcas: --page-size must be an integer from 1 to 100, got 500\n' });
+    expect(rating).toMatchObject({ code: 1, stderr: 'hcas: --min-rating must be an integer from 1 to 5, got 9\n' });
+    expect(kind).toMatchObject({ code: 1, stderr: 'hcas: the ranking must be states or hospitals, got cities\n' });
+    expect(stateOnStates.code).toBe(1);
+    expect(emergency).toMatchObject({ code: 1, stderr: 'hcas: --emergency must be true, false, 1 or 0, got maybe\n' });
+  });
+
+  it('every command has --help with an example', async () => {
+    const commands = ['providers', 'provider', 'facilities', 'facility', 'autocomplete', 'rankings'];
+    const runs = await Promise.all(commands.map((name) => hcas(name, '--help')));
+    for (const [i, run] of runs.entries()) {
+      expect(run.code, commands[i]).toBe(0);
+      expect(run.stdout, commands[i]).toContain(`Examples:\n  hcas ${commands[i]}`);
+    }
+  });
+});
