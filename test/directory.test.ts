@@ -196,16 +196,16 @@ describe('providers/ on the fixture: every filter combination against brute forc
     }
   }, 120_000);
 
-  it('every name strategy (merged runs, gathered and sorted, rank scan) and a tiny cache give the same answers', async () => {
+  it('every name strategy (merged runs, gathered and sorted, rank scan; visiting the name or the set) and a tiny cache agree', async () => {
     const db = new Database(await fixtureDb(), { readonly: true });
     try {
       const directories = [
         new ProviderDirectory(db),
-        new ProviderDirectory(db, { maxMergedRuns: 0, maxSortedFirstNames: 1e9 }),
-        new ProviderDirectory(db, { maxMergedRuns: 0, maxSortedFirstNames: 0, postingsBytes: 1024 }),
+        new ProviderDirectory(db, { maxMergedRuns: 0, maxSortedFirstNames: 1e9, nameFilterVisits: 'name' }),
+        new ProviderDirectory(db, { maxMergedRuns: 0, maxSortedFirstNames: 0, postingsBytes: 1024, nameFilterVisits: 'set' }),
       ];
       for (const name of ['j', 'jo', 'john', 'm', 'ma', 's', 'smi', 'l', 'a', 'zz', 'obrien', 'ngu']) {
-        for (const filter of [{ name }, { name, state: 'DE' }, { name, specialty: 'family medicine' }] as Array<Record<string, string>>) {
+        for (const filter of [{ name }, { name, state: 'DE' }, { name, specialty: 'family medicine' }, { name, specialty: 'primary care', state: 'ny' }] as Array<Record<string, string>>) {
           const expected = expectedProviders(filter);
           for (const [i, directory] of directories.entries()) {
             for (const [offset, limit] of [[0, 20], [0, 5000], [37, 11]]) {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { TaxonomyRow } from '../layouts/providers.ts';
 import { searchKey } from './search-key.ts';
+import { emitFacilityIndex } from './facility-index.ts';
 import { specialtyNames, type SpecialtyName } from './specialty-keys.ts';
 
 /**
@@ -11,11 +12,11 @@ import { specialtyNames, type SpecialtyName } from './specialty-keys.ts';
  * SQL `COUNT(*)` or `OFFSET` over millions of rows.
  *
  * Last names need no list: ranks are in last-name order, so a last-name prefix is one interval of ranks
- * (`provider_last_names`). First names get an id in key order (`provider_first_names`), the first-name id of
- * every rank (`first_id_by_rank`) and the ranks grouped by first name (`first_order`).
+ * (`provider_last_names`). First names get an id in key order (`provider_first_names`), so a first-name prefix
+ * is a range of ids, whose ranks are one slice of `first_order` (all ranks grouped by first name).
  *
- * One pass reads the providers table; everything else is counting sorts over typed arrays. Facilities get
- * their search keys too (`facility_keys`), so the API loads them in list order without normalising or sorting.
+ * One pass reads the providers table; everything else is counting sorts over typed arrays. The facilities get
+ * their list-order index too (`facility_index`, pipeline/emit/facility-index.ts).
  */
 export function emitDirectory(db: Database.Database, taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization'>>, log: (line: string) => void = () => {}): DirectoryStats {
   const started = Date.now();
@@ -26,7 +27,7 @@ export function emitDirectory(db: Database.Database, taxonomy: ReadonlyMap<strin
   const order = directoryOrder(rows, lastPosition, firstPosition);
   const size = order.length;
   const npiByRank = new Uint32Array(size);
-  const firstIdByRank = new Uint32Array(size);
+  const firstIdByRank = new Uint32Array(size); // only to group the ranks by first name below
   for (let rank = 0; rank < size; rank++) {
     const row = order[rank];
     npiByRank[rank] = rows.npi[row];
@@ -39,13 +40,9 @@ export function emitDirectory(db: Database.Database, taxonomy: ReadonlyMap<strin
   const insertLast = db.prepare('INSERT INTO provider_last_names (name_key, first_rank, count) VALUES (?, ?, ?)');
   const insertFirst = db.prepare('INSERT INTO provider_first_names (name_key, first_id, start, count) VALUES (?, ?, ?, ?)');
   const insertSpecialty = db.prepare('INSERT INTO provider_specialties (key, name, sources, providers) VALUES (?, ?, ?, ?)');
-  const insertFacilityKeys = db.prepare('INSERT INTO facility_keys (id, name_key, type_key) VALUES (?, ?, ?)');
+  emitFacilityIndex(db);
   db.transaction(() => {
-    for (const [id, name, type] of db.prepare('SELECT id, facility_name, facility_type FROM facilities').raw().all() as Array<[number, string, string]>) {
-      insertFacilityKeys.run(id, searchKey(name), searchKey(type));
-    }
     insertArray.run('npi_by_rank', size, blob(npiByRank));
-    insertArray.run('first_id_by_rank', size, blob(firstIdByRank));
 
     // Last names: ranks are in last-name order, so each name is a run starting at its first rank.
     const lastCounts = new Uint32Array(rows.lastKeys.length);

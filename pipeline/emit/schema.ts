@@ -54,7 +54,7 @@ CREATE TABLE provider_arrays (name TEXT PRIMARY KEY, length INTEGER NOT NULL, da
 CREATE TABLE provider_last_names (name_key TEXT PRIMARY KEY, first_rank INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE provider_first_names (name_key TEXT PRIMARY KEY, first_id INTEGER NOT NULL, start INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE provider_specialties (key TEXT PRIMARY KEY, name TEXT NOT NULL, sources TEXT NOT NULL, providers INTEGER NOT NULL) WITHOUT ROWID;
-CREATE TABLE facility_keys (id INTEGER PRIMARY KEY, name_key TEXT NOT NULL, type_key TEXT NOT NULL);
+CREATE TABLE facility_index (name TEXT PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE blog_posts (
   id INTEGER PRIMARY KEY, slug TEXT NOT NULL UNIQUE, title TEXT NOT NULL, excerpt TEXT NOT NULL, published_at TEXT NOT NULL, html TEXT NOT NULL
 );
@@ -67,7 +67,6 @@ CREATE INDEX health_scores_score ON health_scores (score_type_id, healthscore);
 CREATE INDEX zips_state_city ON zips (state, city);
 CREATE UNIQUE INDEX providers_npi ON providers (npi);
 CREATE INDEX facilities_state ON facilities (state_code);
-CREATE INDEX facility_keys_name ON facility_keys (name_key, id);
 CREATE INDEX tvi_rank ON tvi (tvi_score DESC, zip_code);
 CREATE INDEX tvi_state_rank ON tvi (state, tvi_score DESC, zip_code);
 CREATE INDEX blog_posts_published ON blog_posts (published_at DESC, id DESC);

@@ -35,10 +35,4 @@ export class AccessTable {
   of(routePath: string): RouteAccess | undefined {
     return this.byPath.get(routePath);
   }
-
-  /** True when `plan` may call the route. */
-  allows(plan: Plan, routePath: string): boolean {
-    const access = this.byPath.get(routePath);
-    return access === undefined || access.open || access.plans.has(plan.id);
-  }
 }

@@ -68,7 +68,6 @@ export async function openState(location: StateLocation, now: () => number = lim
 export interface Limits {
   gate: Gate;
   store: StateStore;
-  planSet: PlanSet;
   /** Stops the gate's probe and closes the state. */
   close(): Promise<void>;
 }
@@ -88,7 +87,6 @@ export async function createLimits(flags: LimitsFlags, routes: readonly Route[],
   return {
     gate,
     store,
-    planSet,
     close: async () => {
       gate.close();
       await store.close();

@@ -1,15 +1,18 @@
 import { internalError, type ApiRequest } from '../http/api.ts';
-import { ApiError } from '../http/errors.ts';
+import type { ApiError } from '../http/errors.ts';
 import type { LineLog } from '../http/log.ts';
 import { jsonResponse, type ApiResponse } from '../http/response.ts';
 import type { Route } from '../http/route.ts';
 import { Router } from '../http/router.ts';
 import type { AccessTable } from './access.ts';
+import { conflictingCredentials, malformedKey, planUpgradeRequired, rateHeaders, rateLimited, refusedKey, withHeaders, type Caller } from './answers.ts';
 import { anonymousSubject, clientAddress, TrustedProxies } from './client-ip.ts';
+import { StoreHealth } from './health.ts';
 import { hashKey, readCredentials } from './keys.ts';
-import type { Plan } from './plans.ts';
 import type { StateStore, StoredKey } from './store.ts';
-import { WindowClock, type QuotaWindow, type WindowUnit } from './windows.ts';
+import { WindowClock, type QuotaWindow } from './windows.ts';
+
+export { UNLIMITED } from './answers.ts';
 
 /** What the gate wraps: the dispatcher of the current build (`Api`), or anything that answers like it. */
 export interface Responder {
@@ -44,37 +47,16 @@ export interface GateOptions {
 
 /** Revocation takes effect in every worker within this many milliseconds. */
 export const KEY_CACHE_MS = 5_000;
-/** X-RateLimit-Limit and -Remaining of an unlimited plan: the largest int32, so every client parses it. */
-export const UNLIMITED = 2_147_483_647;
-/** How often a degraded gate asks the store whether it is back. */
-const PROBE_EVERY_MS = 1_000;
 const MAX_CACHED_KEYS = 10_000;
-/** Response headers a browser script (the widget) may read across origins. */
-const EXPOSED = 'ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
-/** RFC 9110 11.6.1: a 401 names the scheme it expects. */
-const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="hcas"' };
 const MAX_CACHED_PATHS = 10_000;
+const NOT_COUNTED: Promise<undefined> = Promise.resolve(undefined);
 
-/** Who is calling: the bucket its calls are counted in, its quota, and the plan whose endpoints it gets. */
-interface Caller {
-  subject: string;
-  /** Endpoints and features. Anonymous callers get those of the anonymous tier's plan. */
-  plan: Plan;
-  quota: number | null;
-  window: WindowUnit;
-  /** For messages: "The Free plan", "Anonymous callers". */
-  who: string;
-  anonymous: boolean;
-}
-
-/** A key as last read from the store, with its caller when it is valid (unknown, revoked: none). */
+/** A key as last read from the state, with its caller when it is valid (unknown, revoked: none). */
 interface CachedKey {
   key: StoredKey | undefined;
   caller: Caller | undefined;
   fetchedMs: number;
 }
-
-const NOT_COUNTED: Promise<undefined> = Promise.resolve(undefined);
 
 /**
  * API keys, plans and quotas in front of the dispatcher. For each request: read the credentials (400 when
@@ -87,9 +69,9 @@ const NOT_COUNTED: Promise<undefined> = Promise.resolve(undefined);
  * 304, 4xx, and the 429 itself), except OPTIONS preflights. Requests with bad credentials are not counted
  * and carry the headers of the client address's anonymous bucket.
  *
- * When the store fails (Redis unreachable, the state file locked too long), calls are answered without being
+ * When the state fails (Redis unreachable, the state file locked too long), calls are answered without being
  * counted or refused (fail open), known keys keep their plan from the cache, an unknown key gets the
- * anonymous tier's access, `limits_degraded` is logged once, and a probe notices when the store is back.
+ * anonymous tier's access, and StoreHealth logs the transitions.
  */
 export class Gate {
   private readonly clock: WindowClock;
@@ -99,10 +81,8 @@ export class Gate {
   private readonly proxies: TrustedProxies;
   private readonly keyCacheMs: number;
   private readonly countCalls: boolean;
-  private log: LineLog;
+  private readonly health: StoreHealth;
   private reportError: (error: unknown, request: ApiRequest) => void;
-  private degraded = false;
-  private probe: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: GateOptions) {
     this.clock = new WindowClock(options.now);
@@ -110,42 +90,49 @@ export class Gate {
     this.proxies = options.proxies ?? new TrustedProxies();
     this.keyCacheMs = options.keyCacheMs ?? KEY_CACHE_MS;
     this.countCalls = options.countCalls ?? true;
-    this.log = options.log ?? (() => {});
+    this.health = new StoreHealth(options.store, options.log ?? (() => {}));
     this.reportError = options.reportError ?? ((error) => console.error(error));
   }
 
   /** The server hands the gate its log and error reporter (unless the gate was given its own). */
   attach(log: LineLog, reportError: (error: unknown, request: ApiRequest) => void): void {
-    if (!this.options.log) this.log = log;
+    if (!this.options.log) this.health.log = log;
     if (!this.options.reportError) this.reportError = reportError;
   }
 
   /** The limits' backend and health, as `meta/` reports them. */
   status(): { rate_limits: { backend: string; status: 'ok' | 'degraded'; plans: string } } {
-    return { rate_limits: { backend: this.options.store.backend, status: this.degraded ? 'degraded' : 'ok', plans: this.options.access.planSet.name } };
+    return { rate_limits: { backend: this.options.store.backend, status: this.health.degraded ? 'degraded' : 'ok', plans: this.options.access.planSet.name } };
+  }
+
+  /** Marks the state as failing (a Redis that did not answer at startup); the probe notices its return. */
+  degrade(error: unknown): void {
+    this.health.fail(error);
+  }
+
+  /** Stops the health probe (the state is closed by its owner). */
+  close(): void {
+    this.health.close();
   }
 
   /**
    * The dispatcher's answer to `request`, or the gate's own error, with the rate-limit headers. Synchronous
-   * up to the count, which the store answers later (SQLite counts one event-loop turn's calls together).
+   * up to the count, which the state answers later (the calls of one event-loop turn are counted together).
    */
   respond(api: Responder, request: GateRequest): Promise<ApiResponse> {
     const headers = request.headers ?? {};
     const address = clientAddress(request.remoteAddress, headers['x-forwarded-for'], this.proxies);
     const credentials = readCredentials(headers);
-    if (credentials.kind === 'none') return this.counted(api, request, this.anonymous(address));
-    if (credentials.kind === 'conflicting') {
-      const error = new ApiError('conflicting_credentials', 'X-API-Key and Authorization: Bearer carry different keys; send one key, in either header (or the same key in both)');
-      return this.refuse(request, error, this.anonymous(address));
-    }
-    if (credentials.kind === 'malformed') {
-      const message = `The ${credentials.header} header does not carry an API key: a key is hcas_live_ followed by 32 letters and digits, sent as X-API-Key: KEY or Authorization: Bearer KEY. Send no key for the anonymous tier`;
-      return this.refuse(request, new ApiError('invalid_api_key', message, CHALLENGE), this.anonymous(address));
+    switch (credentials.kind) {
+      case 'none':
+        return this.counted(api, request, this.anonymous(address));
+      case 'conflicting':
+        return this.refuse(request, conflictingCredentials(), this.anonymous(address));
+      case 'malformed':
+        return this.refuse(request, malformedKey(credentials.header), this.anonymous(address));
     }
     const found = this.lookup(credentials.key);
-    return found instanceof Promise
-      ? found.then((entry) => this.keyed(api, request, address, entry))
-      : this.keyed(api, request, address, found);
+    return found instanceof Promise ? found.then((entry) => this.keyed(api, request, address, entry)) : this.keyed(api, request, address, found);
   }
 
   /** The rate-limit headers of an address's anonymous bucket, without counting (for errors of the HTTP parser). */
@@ -155,11 +142,6 @@ export class Gate {
     return rateHeaders(caller, window, await this.callsSoFar(caller, window));
   }
 
-  /** Stops the probe (the store is closed by its owner). */
-  close(): void {
-    clearInterval(this.probe);
-  }
-
   private keyed(api: Responder, request: GateRequest, address: string, entry: CachedKey | 'unverified'): Promise<ApiResponse> {
     if (entry === 'unverified') return this.counted(api, request, { ...this.anonymous(address), who: 'Callers whose key cannot be checked right now' });
     if (entry.caller) return this.counted(api, request, entry.caller);
@@ -167,7 +149,7 @@ export class Gate {
     const why = !key ? 'is not a key of this service'
       : key.revokedAt ? `was revoked at ${key.revokedAt}`
       : `is on the plan "${key.plan}", which ${this.options.access.planSet.name} does not offer (ask for the key to be reissued)`;
-    return this.refuse(request, new ApiError('invalid_api_key', `The API key sent ${why}. Send a valid key, or no key for the anonymous tier`, CHALLENGE), this.anonymous(address));
+    return this.refuse(request, refusedKey(why), this.anonymous(address));
   }
 
   /** Counts the call, then answers: 429 past the quota, 403 outside the plan, else the dispatcher. */
@@ -180,10 +162,10 @@ export class Gate {
       const headers = rateHeaders(caller, window, calls);
       if (calls !== undefined && caller.quota !== null && calls > caller.quota) {
         headers['Retry-After'] = String(Math.max(1, Math.ceil(window.resetSeconds - this.clock.now() / 1000)));
-        return withHeaders(jsonResponse(request.method, 429, this.rateLimited(caller, window).toBody()), headers);
+        return this.error(request, rateLimited(caller, window), headers);
       }
       const denied = this.denied(caller, request);
-      if (denied) return withHeaders(jsonResponse(request.method, denied.status, denied.toBody()), headers);
+      if (denied) return this.error(request, denied, headers);
       return this.answer(api, { method: request.method, url: request.url, headers: request.headers, features: caller.plan.features }, headers);
     });
   }
@@ -201,28 +183,31 @@ export class Gate {
     }
   }
 
-  private anonymous(address: string): Caller {
-    const { anonymous } = this.options.access.planSet;
-    return { subject: anonymousSubject(address), plan: anonymous.access, quota: anonymous.quota, window: anonymous.window, who: 'Anonymous callers', anonymous: true };
+  private error(request: GateRequest, error: ApiError, headers: Record<string, string>): ApiResponse {
+    return withHeaders(jsonResponse(request.method, error.status, error.toBody(), error.headers), headers);
   }
 
   /** An error about the credentials: not counted, with the anonymous bucket's headers. */
   private async refuse(request: GateRequest, error: ApiError, caller: Caller): Promise<ApiResponse> {
     const window = this.clock.window(caller.window);
-    const headers = rateHeaders(caller, window, await this.callsSoFar(caller, window));
-    return withHeaders(jsonResponse(request.method, error.status, error.toBody(), error.headers), headers);
+    return this.error(request, error, rateHeaders(caller, window, await this.callsSoFar(caller, window)));
+  }
+
+  private anonymous(address: string): Caller {
+    const { anonymous } = this.options.access.planSet;
+    return { subject: anonymousSubject(address), plan: anonymous.access, quota: anonymous.quota, window: anonymous.window, who: 'Anonymous callers', anonymous: true };
   }
 
   /**
-   * A key's cache entry, fresh or read again from the store (a promise then); 'unverified' when the store
+   * A key's cache entry, fresh or read again from the state (a promise then); 'unverified' when the state
    * is down and the key was never seen. While degraded, entries older than the cache time still serve.
    */
   private lookup(key: string): CachedKey | 'unverified' | Promise<CachedKey | 'unverified'> {
     const hash = hashKey(key);
     const cached = this.keys.get(hash);
     const nowMs = this.clock.now();
-    if (cached && (nowMs - cached.fetchedMs < this.keyCacheMs || this.degraded)) return cached;
-    if (this.degraded) return 'unverified';
+    if (cached && (nowMs - cached.fetchedMs < this.keyCacheMs || this.health.degraded)) return cached;
+    if (this.health.degraded) return 'unverified';
     return this.options.store.findKey(hash).then((found) => {
       const plan = found && !found.revokedAt ? this.options.access.planSet.plans.find((p) => p.id === found.plan) : undefined;
       const caller: Caller | undefined = found && plan
@@ -233,50 +218,41 @@ export class Gate {
       this.keys.set(hash, entry);
       return entry;
     }, (error: unknown) => {
-      this.degrade(error);
+      this.health.fail(error);
       return cached ?? 'unverified';
     });
   }
 
   /** Counts the call (or, for `hcas get`, reads the count as if it were counted); undefined when degraded. */
   private count(caller: Caller, window: QuotaWindow): Promise<number | undefined> {
-    if (this.degraded) return NOT_COUNTED;
-    const counted = this.countCalls ? this.options.store.hit(caller.subject, window) : this.options.store.peek(caller.subject, window).then((calls) => calls + 1);
+    if (this.health.degraded) return NOT_COUNTED;
+    const { store } = this.options;
+    const counted = this.countCalls ? store.hit(caller.subject, window) : store.peek(caller.subject, window).then((calls) => calls + 1);
     return counted.catch((error: unknown) => {
-      this.degrade(error);
+      this.health.fail(error);
       return undefined;
     });
   }
 
   private callsSoFar(caller: Caller, window: QuotaWindow): Promise<number | undefined> {
-    if (this.degraded) return NOT_COUNTED;
+    if (this.health.degraded) return NOT_COUNTED;
     return this.options.store.peek(caller.subject, window).catch((error: unknown) => {
-      this.degrade(error);
+      this.health.fail(error);
       return undefined;
     });
   }
 
-  private rateLimited(caller: Caller, window: QuotaWindow): ApiError {
-    const quota = `${caller.quota!.toLocaleString('en-US')} calls per ${caller.window}`;
-    const reset = new Date(window.resetSeconds * 1000).toISOString().replace('.000Z', 'Z');
-    const more = caller.anonymous ? ' per client address; send an API key for a larger quota' : '; a larger plan has a larger quota';
-    return new ApiError('rate_limited', `${caller.who} ${caller.anonymous ? 'get' : 'allows'} ${quota}${more}. The quota resets at ${reset} (see Retry-After)`);
-  }
-
-  /** The 403 when the caller's plan does not open the route. */
+  /** The 403 when the caller's plan does not open the route; 404s and 301s are the dispatcher's and reveal nothing. */
   private denied(caller: Caller, request: GateRequest): ApiError | undefined {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
     const queryAt = request.url.indexOf('?');
     const route = this.routeOf(originPath(queryAt < 0 ? request.url : request.url.slice(0, queryAt)));
-    if (!route) return undefined; // 404 or 301: the dispatcher answers, and that reveals nothing
-    const access = this.options.access.of(route.path);
-    if (!access || access.open || access.plans.has(caller.plan.id)) return undefined;
-    const shown = route.path.replace(/^\/api\/v1\//, '').replace(/:(\w+)/g, '{$1}');
-    const needs = access.cheapest ? `the ${access.cheapest.name} plan (the cheapest that opens it)` : 'a plan that opens it';
-    const tier = caller.anonymous ? `Anonymous callers have the ${caller.plan.name} plan's endpoints; send an API key on a plan that opens it` : `${caller.who} does not open it`;
-    return new ApiError('plan_upgrade_required', `${shown} needs ${needs}. ${tier}`);
+    const access = route && this.options.access.of(route.path);
+    if (!route || !access || access.open || access.plans.has(caller.plan.id)) return undefined;
+    return planUpgradeRequired(caller, route.path, access.cheapest);
   }
 
+  /** The route of a request path, remembered (bounded: clients can invent any number of paths). */
   private routeOf(path: string): Route | undefined {
     let route = this.routeOfPath.get(path);
     if (route === undefined) {
@@ -286,43 +262,6 @@ export class Gate {
     }
     return route ?? undefined;
   }
-
-  /** Marks the store as failing (a Redis that was not there at startup); the probe notices its return. */
-  degrade(error: unknown): void {
-    if (this.degraded) return;
-    this.degraded = true;
-    const { backend, location } = this.options.store;
-    this.log({ time: new Date().toISOString(), event: 'limits_degraded', backend, location, pid: process.pid, error: error instanceof Error ? error.message : String(error), detail: 'calls are answered without being counted until the store is back' });
-    this.probe = setInterval(() => {
-      this.options.store.ping().then(() => {
-        if (!this.degraded) return;
-        this.degraded = false;
-        clearInterval(this.probe);
-        this.log({ time: new Date().toISOString(), event: 'limits_recovered', backend, location, pid: process.pid });
-      }, () => {});
-    }, PROBE_EVERY_MS).unref();
-  }
-}
-
-/** Limit, Remaining and Reset. Calls not known (degraded) leave the whole quota remaining. */
-function rateHeaders(caller: Caller, window: QuotaWindow, calls: number | undefined): Record<string, string> {
-  const remaining = caller.quota === null ? UNLIMITED : Math.max(0, caller.quota - (calls ?? 0));
-  return {
-    'X-RateLimit-Limit': String(caller.quota ?? UNLIMITED),
-    'X-RateLimit-Remaining': String(remaining),
-    'X-RateLimit-Reset': String(window.resetSeconds),
-    'Access-Control-Expose-Headers': EXPOSED,
-  };
-}
-
-/**
- * The response with `headers` added. Copied then assigned: spreading two header objects into a new one is
- * about ten times slower in V8 (microseconds per request on the hot path).
- */
-function withHeaders(response: ApiResponse, headers: Record<string, string>): ApiResponse {
-  const merged: Record<string, string | number> = Object.assign({}, response.headers);
-  for (const name in headers) merged[name] = headers[name];
-  return { ...response, headers: merged };
 }
 
 /** The path of an absolute-form target (`http://host/api/v1/...`), as the dispatcher reads it. */

@@ -6,7 +6,7 @@ import type { QuotaWindow } from './windows.ts';
  * whole quota left) and for tests of the gate's rules. Never what a server uses.
  */
 export class MemoryStore implements StateStore {
-  readonly backend = 'sqlite';
+  readonly backend = 'memory';
   readonly location = 'memory';
   private readonly counters = new Map<string, number>();
   private readonly keys = new Map<string, StoredKey>();

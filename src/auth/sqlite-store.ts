@@ -24,8 +24,11 @@ CREATE TABLE IF NOT EXISTS counters (
 
 /** How long a batch waits for another process's write lock before counting fails (and the gate fails open). */
 const LOCK_DEADLINE_MS = 2_000;
-/** Tries on the next event-loop turns before falling back to 1 ms timers: locks are held for microseconds. */
-const SPIN_TRIES = 50;
+/**
+ * Tries on the next event-loop turns before falling back to 1 ms timers. Few: the other worker holds the
+ * lock for tens of microseconds, and spinning would burn the CPU it needs to finish (meanwhile the batch grows).
+ */
+const SPIN_TRIES = 3;
 const PRUNE_EVERY_MS = 6 * 3600_000;
 
 type KeyRow = { id: number; name: string; plan: string; hint: string; created_at: string; revoked_at: string | null };
@@ -134,7 +137,7 @@ export class SqliteStore implements StateStore {
     this.scheduled = false;
     if (this.pending.length === 0) return;
     if (!this.writer.open) {
-      this.settle(new Error(`the state file ${this.location} is closed`));
+      this.rejectPending(new Error(`the state file ${this.location} is closed`));
       return;
     }
     const { begin, commit, rollback, hit } = this.statements;
@@ -142,7 +145,7 @@ export class SqliteStore implements StateStore {
       begin.run();
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_BUSY' && this.retryLater()) return;
-      this.settle(error);
+      this.rejectPending(error);
       return;
     }
     this.tries = 0;
@@ -172,7 +175,7 @@ export class SqliteStore implements StateStore {
     return true;
   }
 
-  private settle(error: unknown): void {
+  private rejectPending(error: unknown): void {
     this.tries = 0;
     const batch = this.pending;
     this.pending = [];

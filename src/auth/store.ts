@@ -21,7 +21,7 @@ export type NewKey = Omit<StoredKey, 'id' | 'revokedAt'>;
  * atomically and answers the count including it, so concurrent workers never lose or share a count.
  */
 export interface StateStore {
-  readonly backend: 'sqlite' | 'redis';
+  readonly backend: 'sqlite' | 'redis' | 'memory';
   /** The file or the Redis URL (without its password), for messages and logs. */
   readonly location: string;
   hit(subject: string, window: QuotaWindow): Promise<number>;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { AccessTable } from '../auth/access.ts';
+import { TrustedProxies } from '../auth/client-ip.ts';
 import { createLimits, openState, selectedPlans, stateLocation, type Limits, type LimitsFlags } from '../auth/config.ts';
 import type { GateOptions } from '../auth/gate.ts';
 import { PlanError, type PlanSet } from '../auth/plans.ts';
@@ -36,9 +37,14 @@ export function plansFor(options: LimitsFlags, routes: readonly Route[] = ROUTES
   }
 }
 
-/** Checks the plans and the state file once in the cluster primary, so a mistake is one clear error. */
+/** Checks the plans, the proxies and the state file once in the cluster primary: a mistake is one clear error. */
 export async function checkLimits(options: LimitsCliOptions): Promise<void> {
   plansFor(options);
+  try {
+    TrustedProxies.parse(options.trustProxy ?? process.env.HCAS_TRUST_PROXY);
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
   const location = stateLocation(options);
   if (location.backend === 'sqlite') await (await openStateOrFail(options)).close();
 }

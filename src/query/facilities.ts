@@ -149,48 +149,43 @@ function summaryOf(row: SummaryRow): FacilitySummary {
   };
 }
 
-/** Every facility's filter columns, in list order (name key, then id): the build's `facility_keys`. */
+/** Every facility's filter columns, in list order (name key, then id): the build's `facility_index`. */
 export class FacilityIndex {
   /** Name keys in list order: a name prefix is one range of positions. */
   readonly names: string[];
-  /** Every name key in list order, each after a newline, for finding words inside names with one `indexOf`. */
-  private joined: { text: string; starts: Uint32Array } | undefined;
+  /** Where each name starts in `text`, every name key in list order separated by newlines. */
+  private readonly starts: Uint32Array;
 
   private constructor(
     readonly ids: Uint32Array,
-    names: string[],
-    private readonly typeIds: Uint16Array,
+    private readonly text: string,
+    private readonly typeIds: Uint32Array,
     private readonly typeKeys: string[],
-    private readonly states: string[],
-    private readonly emergency: Uint8Array,
-    private readonly ratings: Uint8Array,
+    private readonly states: Uint32Array,
+    private readonly emergency: Uint32Array,
+    private readonly ratings: Uint32Array,
   ) {
-    this.names = names;
+    this.names = text === '' ? [] : text.split('\n');
+    this.starts = new Uint32Array(this.names.length);
+    for (let i = 1; i < this.names.length; i++) this.starts[i] = this.starts[i - 1] + this.names[i - 1].length + 1;
   }
 
   static load(db: Database.Database): FacilityIndex {
-    const rows = db.prepare(`SELECT k.id, k.name_key, k.type_key, f.state_code, f.emergency_services, f.facility_rating
-      FROM facility_keys k JOIN facilities f ON f.id = k.id ORDER BY k.name_key, k.id`).raw().all() as Array<[number, string, string, string, number, number | null]>;
-    const typeKeys: string[] = [];
-    const typeIdOf = new Map<string, number>();
-    const typeIds = new Uint16Array(rows.length);
-    rows.forEach((row, i) => {
-      let id = typeIdOf.get(row[2]);
-      if (id === undefined) {
-        typeIdOf.set(row[2], (id = typeKeys.length));
-        typeKeys.push(row[2]);
-      }
-      typeIds[i] = id;
-    });
-    return new FacilityIndex(
-      Uint32Array.from(rows, (row) => row[0]),
-      rows.map((row) => row[1]),
-      typeIds,
-      typeKeys,
-      rows.map((row) => row[3]),
-      Uint8Array.from(rows, (row) => row[4]),
-      Uint8Array.from(rows, (row) => row[5] ?? 0),
-    );
+    const data = new Map((db.prepare('SELECT name, data FROM facility_index').raw().all() as Array<[string, Buffer]>));
+    const part = (name: string) => {
+      const bytes = data.get(name);
+      if (!bytes) throw new Error(`${db.name} has no facility index (${name}); rebuild it with \`hcas build\``);
+      return bytes;
+    };
+    const numbers = (name: string) => {
+      const bytes = part(name);
+      const array = new Uint32Array(bytes.byteLength >>> 2);
+      new Uint8Array(array.buffer).set(bytes);
+      return array;
+    };
+    const typeKeys = part('type_keys').toString('utf8');
+    return new FacilityIndex(numbers('id'), part('name_keys').toString('utf8'), numbers('type'), typeKeys === '' ? [] : typeKeys.split('\n'),
+      numbers('state'), numbers('emergency'), numbers('rating'));
   }
 
   /** The exact count of matching facilities and the ids of one window. */
@@ -199,13 +194,14 @@ export class FacilityIndex {
     if (types && !types.some(Boolean)) return { count: 0, ids: [] };
     // With a search text, only the names containing it are visited (one indexOf pass over all names).
     const candidates = filter.search === undefined ? undefined : this.containing(searchKey(filter.search));
+    const state = filter.state === undefined ? undefined : (filter.state.charCodeAt(0) << 8) | filter.state.charCodeAt(1);
     const total = candidates ? candidates.length : this.ids.length;
     const ids: number[] = [];
     let count = 0;
     for (let c = 0; c < total; c++) {
       const i = candidates ? candidates[c] : c;
       if (types && !types[this.typeIds[i]]) continue;
-      if (filter.state !== undefined && this.states[i] !== filter.state) continue;
+      if (state !== undefined && this.states[i] !== state) continue;
       if (filter.emergency !== undefined && (this.emergency[i] === 1) !== filter.emergency) continue;
       if (filter.minRating !== undefined && this.ratings[i] < filter.minRating) continue;
       if (count >= offset && ids.length < limit) ids.push(this.ids[i]);
@@ -218,7 +214,7 @@ export class FacilityIndex {
   private containing(key: string): number[] {
     const positions: number[] = [];
     if (key === '') return positions;
-    const { text, starts } = this.joinedNames();
+    const { text, starts } = this;
     let i = 0;
     for (let at = text.indexOf(key); at >= 0; ) {
       while (i + 1 < starts.length && starts[i + 1] <= at) i++;
@@ -239,7 +235,7 @@ export class FacilityIndex {
     const start = lowerBoundText(this.names, key);
     const end = lowerBoundText(this.names, key + PREFIX_END);
     for (let i = start; i < end && out.length < limit; i++) out.push(this.ids[i]);
-    const { text, starts } = this.joinedNames();
+    const { text, starts } = this;
     const needle = ` ${key}`;
     for (let at = text.indexOf(needle); at >= 0 && out.length < limit; ) {
       const i = upperBound(starts, at) - 1;
@@ -256,19 +252,6 @@ export class FacilityIndex {
     const healthCenter = searchKey(HEALTH_CENTER_TYPE);
     const group = key === HOSPITAL_GROUP || key === `${HOSPITAL_GROUP}s`;
     return this.typeKeys.map((t) => (group ? t !== healthCenter : t === key));
-  }
-
-  private joinedNames(): { text: string; starts: Uint32Array } {
-    if (!this.joined) {
-      const starts = new Uint32Array(this.names.length);
-      let at = 0;
-      this.names.forEach((name, i) => {
-        starts[i] = at;
-        at += name.length + 1;
-      });
-      this.joined = { text: this.names.join('\n'), starts };
-    }
-    return this.joined;
   }
 }
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { PREFIX_END, searchKey, specialtyKey } from '../../pipeline/emit/search-key.ts';
-import { intersectAll, lowerBound, mergeRuns, unionWithInterval, withBitmap, type RankSet } from './rank-sets.ts';
+import { bitmapOf, intersectAll, lowerBound, mergeRuns, mergeSorted, unionWithInterval, withBitmap, type RankSet } from './rank-sets.ts';
 
 /** Filters of the providers list, as sent (the directory normalises them); absent fields do not filter. */
 export interface ProviderFilter {
@@ -11,12 +11,16 @@ export interface ProviderFilter {
   name?: string;
 }
 
-/** Ranks matching a name prefix: last names are one interval of ranks, first names a range of first-name ids. */
+/**
+ * Ranks matching a name prefix. Ranks are in last-name order, so the last names are one interval of ranks;
+ * first names starting with the prefix are a range of first-name ids, whose ranks are one slice of
+ * `first_order` (ascending within each name: one sorted run per name).
+ */
 export interface NameMatch {
   /** Ranks [lastFrom, lastTo) have a last name starting with the prefix. */
   lastFrom: number;
   lastTo: number;
-  /** First-name ids [firstFrom, firstTo) start with the prefix; their ranks are first_order[orderFrom..orderTo). */
+  /** First-name ids [firstFrom, firstTo), whose ranks are first_order[orderFrom..orderTo). */
   firstFrom: number;
   firstTo: number;
   orderFrom: number;
@@ -34,14 +38,16 @@ export interface DirectoryOptions {
   maxMergedRuns?: number;
   /** Largest first-name match gathered and sorted; a larger one is dense enough to find by scanning ranks. */
   maxSortedFirstNames?: number;
+  /** Which side a name filter visits: the name's ranks, the filtered set's, or the cheaper (default). */
+  nameFilterVisits?: 'name' | 'set' | 'cheaper';
 }
 
 /**
  * The provider directory index of a build (docs/schema.md, "Provider directory"). A search intersects the
  * posting lists of its filters in memory, so its exact count and any page cost time in proportion to the
  * lists involved (at most a few hundred thousand ranks), never to the four million providers.
- * Posting lists stay in memory between requests up to a byte budget (least recently used go first);
- * the rank arrays (NPI and first-name id per rank) load on first use and stay.
+ * Posting lists stay in memory between requests up to a byte budget (least recently used go first); the
+ * NPI of each rank and the ranks grouped by first name load on first use and stay (16 MB each at full scale).
  */
 export class ProviderDirectory {
   /** Providers in the directory (ranks are 0 .. size - 1). */
@@ -54,15 +60,17 @@ export class ProviderDirectory {
   private readonly firstNameCount: number;
   private readonly cache = new Map<string, RankSet | null>();
   private cachedBytes = 0;
-  private arrays = new Map<string, Uint32Array>();
+  private readonly arrays = new Map<string, Uint32Array>();
   private readonly maxBytes: number;
   private readonly maxMergedRuns: number;
   private readonly maxSortedFirstNames: number;
+  private readonly nameFilterVisits: 'name' | 'set' | 'cheaper';
 
   constructor(db: Database.Database, options: DirectoryOptions = {}) {
     this.maxBytes = options.postingsBytes ?? DEFAULT_POSTINGS_BYTES;
     this.maxMergedRuns = options.maxMergedRuns ?? 8;
     this.maxSortedFirstNames = options.maxSortedFirstNames ?? 32_768;
+    this.nameFilterVisits = options.nameFilterVisits ?? 'cheaper';
     const size = db.prepare("SELECT length FROM provider_arrays WHERE name = 'npi_by_rank'").pluck().get() as number | undefined;
     if (size === undefined) throw new Error(`${db.name} has no provider directory (table provider_arrays); rebuild it with \`hcas build\``);
     this.size = size;
@@ -82,16 +90,16 @@ export class ProviderDirectory {
       if (!set) return { count: 0, ranks: new Uint32Array(0) };
       sets.push(set);
     }
-    const nameKey = filter.name === undefined ? undefined : searchKey(filter.name);
-    const name = nameKey === undefined ? undefined : this.nameMatch(nameKey);
+    const name = filter.name === undefined ? undefined : this.nameMatch(searchKey(filter.name));
     if (sets.length === 0 && !name) {
       const count = this.size;
       const from = Math.min(offset, count);
       return { count, ranks: Uint32Array.from({ length: Math.min(limit, count - from) }, (_, i) => from + i) };
     }
     if (sets.length === 0) return this.searchName(name!, offset, limit);
-    let ranks = intersectAll(sets);
-    if (name) ranks = this.filterByName(ranks, name);
+    // One list keeps its bitmap, which the name filter can use.
+    const matched: RankSet = sets.length === 1 ? sets[0] : { ranks: intersectAll(sets) };
+    const ranks = name ? this.filterByName(matched, name) : matched.ranks;
     return { count: ranks.length, ranks: ranks.subarray(offset, offset + limit) };
   }
 
@@ -100,20 +108,16 @@ export class ProviderDirectory {
     return this.searchName(this.nameMatch(key), 0, limit).ranks;
   }
 
-  /**
-   * The first `limit` ranks whose first name starts with `firstKey` and last name with `lastKey`: a scan of the
-   * last-name interval, which is contiguous.
-   */
+  /** The first `limit` ranks whose first name starts with `firstKey` and last name with `lastKey`. */
   firstByFullName(firstKey: string, lastKey: string, limit: number): Uint32Array {
-    const match = this.nameMatch(firstKey);
+    const first = this.nameMatch(firstKey);
     const last = this.nameMatch(lastKey);
-    if (match.firstFrom === match.firstTo) return new Uint32Array(0);
-    const firstIds = this.rankArray('first_id_by_rank');
+    if (first.orderTo === first.orderFrom || last.lastTo === last.lastFrom) return new Uint32Array(0);
+    // The first name's ranks that fall in the last name's interval.
+    const ranks = this.firstOrder().subarray(first.orderFrom, first.orderTo);
     const out: number[] = [];
-    for (let r = last.lastFrom; r < last.lastTo && out.length < limit; r++) {
-      if (firstIds[r] >= match.firstFrom && firstIds[r] < match.firstTo) out.push(r);
-    }
-    return Uint32Array.from(out);
+    for (let i = 0; i < ranks.length; i++) if (ranks[i] >= last.lastFrom && ranks[i] < last.lastTo) out.push(ranks[i]);
+    return Uint32Array.from(out).sort().subarray(0, limit);
   }
 
   /** The NPI of each rank, as 10-digit text. */
@@ -122,7 +126,7 @@ export class ProviderDirectory {
     return Array.from(ranks, (r) => String(npiByRank[r]).padStart(10, '0'));
   }
 
-  /** The rank intervals of a name-prefix key (an empty key matches nothing). */
+  /** The ranks of a name-prefix key (an empty key matches nothing). */
   nameMatch(key: string): NameMatch {
     if (key === '') return { lastFrom: 0, lastTo: 0, firstFrom: 0, firstTo: 0, orderFrom: 0, orderTo: 0 };
     const lastAt = (k: string) => (this.lastAtOrAfter.get(k) as number | undefined) ?? this.size;
@@ -143,84 +147,116 @@ export class ProviderDirectory {
 
   /** Name alone: count by inclusion-exclusion; the window from the two sources merged in rank order. */
   private searchName(match: NameMatch, offset: number, limit: number): { count: number; ranks: Uint32Array } {
-    const lastCount = match.lastTo - match.lastFrom;
-    const firstCount = match.orderTo - match.orderFrom;
+    const firstRanks = this.firstOrder().subarray(match.orderFrom, match.orderTo);
     let both = 0;
-    if (firstCount > 0 && lastCount > 0) {
-      const firstIds = this.rankArray('first_id_by_rank');
-      for (let r = match.lastFrom; r < match.lastTo; r++) if (firstIds[r] >= match.firstFrom && firstIds[r] < match.firstTo) both++;
-    }
-    const count = firstCount + lastCount - both;
+    for (let i = 0; i < firstRanks.length; i++) if (firstRanks[i] >= match.lastFrom && firstRanks[i] < match.lastTo) both++;
+    const count = firstRanks.length + (match.lastTo - match.lastFrom) - both;
     const need = Math.min(count, offset + limit);
     if (need <= offset) return { count, ranks: new Uint32Array(0) };
     let ranks: Uint32Array;
-    if (firstCount === 0) {
+    if (firstRanks.length === 0) {
       ranks = Uint32Array.from({ length: need }, (_, i) => match.lastFrom + i);
+    } else if (match.firstTo - match.firstFrom <= this.maxMergedRuns || firstRanks.length <= this.maxSortedFirstNames) {
+      ranks = unionWithInterval(this.sortedFirstRanks(match, need), match.lastFrom, match.lastTo, need);
     } else {
-      const runs = match.firstTo - match.firstFrom;
-      if (runs <= this.maxMergedRuns || firstCount <= this.maxSortedFirstNames) {
-        ranks = unionWithInterval(this.firstNameRanks(match, need), match.lastFrom, match.lastTo, need);
-      } else {
-        ranks = this.scanName(match, need);
+      // A dense first-name match: walk the ranks from the start, testing a bitmap of it, until `need` match.
+      const bits = this.firstNameBits(match);
+      const out = new Uint32Array(need);
+      let n = 0;
+      for (let r = 0; r < this.size && n < need; r++) {
+        if ((r >= match.lastFrom && r < match.lastTo) || bits[r >>> 5] & (1 << (r & 31))) out[n++] = r;
       }
+      ranks = out.subarray(0, n);
     }
     return { count, ranks: ranks.subarray(offset, need) };
   }
 
-  /** The first `need` ranks (sorted) whose first name is in the match: runs merged, or gathered and sorted. */
-  private firstNameRanks(match: NameMatch, need: number): Uint32Array {
-    const order = this.rankArray('first_order');
+  /** The first `need` ranks (ascending) with a first name in the match: runs merged, or gathered and sorted. */
+  private sortedFirstRanks(match: NameMatch, need: number): Uint32Array {
+    const order = this.firstOrder();
     if (match.firstTo - match.firstFrom > this.maxMergedRuns) return order.slice(match.orderFrom, match.orderTo).sort().subarray(0, need);
     const runs = (this.firstRuns.all(match.firstFrom, match.firstTo) as Array<[number, number]>).map(([start, count]) => order.subarray(start, start + count));
     return mergeRuns(runs, need);
   }
 
-  /** A dense first-name match: walk the ranks from the start until `need` match. */
-  private scanName(match: NameMatch, need: number): Uint32Array {
-    const firstIds = this.rankArray('first_id_by_rank');
-    const out = new Uint32Array(need);
-    let n = 0;
-    for (let r = 0; r < this.size && n < need; r++) {
-      if ((r >= match.lastFrom && r < match.lastTo) || (firstIds[r] >= match.firstFrom && firstIds[r] < match.firstTo)) out[n++] = r;
+  /**
+   * The ranks of a set whose first or last name matches. The last-name part is a slice of the set (its
+   * interval); the first-name part is found from whichever side is cheaper: the name's ranks tested against
+   * the set, or the set's ranks tested against a bitmap of the name's ranks.
+   */
+  private filterByName(set: RankSet, match: NameMatch): Uint32Array {
+    const ranks = set.ranks;
+    const lastPart = ranks.subarray(lowerBound(ranks, match.lastFrom), lowerBound(ranks, match.lastTo));
+    const firstRanks = this.firstOrder().subarray(match.orderFrom, match.orderTo);
+    if (firstRanks.length === 0) return lastPart;
+    const runs = match.firstTo - match.firstFrom;
+    const expected = (firstRanks.length * ranks.length) / this.size;
+    const visitName = firstRanks.length * (set.bits ? 1 : Math.log2(ranks.length + 2)) + (runs > 1 ? expected * Math.log2(expected + 2) : 0);
+    const visitSet = ranks.length + (this.cache.has(firstNameBitsKey(match)) ? 0 : firstRanks.length);
+    if (this.nameFilterVisits === 'name' || (this.nameFilterVisits === 'cheaper' && visitName < visitSet)) {
+      const out: number[] = [];
+      const bits = set.bits;
+      for (let i = 0; i < firstRanks.length; i++) {
+        const r = firstRanks[i];
+        if (r >= match.lastFrom && r < match.lastTo) continue;
+        const inSet = bits ? (bits[r >>> 5] & (1 << (r & 31))) !== 0 : ranks[lowerBound(ranks, r)] === r;
+        if (inSet) out.push(r);
+      }
+      const firstPart = Uint32Array.from(out);
+      if (runs > 1) firstPart.sort();
+      return mergeSorted(lastPart, firstPart);
     }
-    return out.subarray(0, n);
-  }
-
-  /** The ranks of a list whose first or last name matches. */
-  private filterByName(ranks: Uint32Array, match: NameMatch): Uint32Array {
-    if (match.orderTo === match.orderFrom) return ranks.subarray(lowerBound(ranks, match.lastFrom), lowerBound(ranks, match.lastTo));
-    const firstIds = this.rankArray('first_id_by_rank');
+    const bits = this.firstNameBits(match);
     const out = new Uint32Array(ranks.length);
     let n = 0;
     for (let i = 0; i < ranks.length; i++) {
       const r = ranks[i];
-      if ((r >= match.lastFrom && r < match.lastTo) || (firstIds[r] >= match.firstFrom && firstIds[r] < match.firstTo)) out[n++] = r;
+      if ((r >= match.lastFrom && r < match.lastTo) || bits[r >>> 5] & (1 << (r & 31))) out[n++] = r;
     }
     return out.subarray(0, n);
   }
 
   /** A posting list from the cache or the database; null (also cached) when no provider has the value. */
   private postingList(kind: string, key: string): RankSet | null {
-    const id = `${kind}\u0000${key}`;
-    const cached = this.cache.get(id);
-    if (cached !== undefined) {
+    return this.cached(`${kind}\u0000${key}`, () => {
+      const data = key === '' ? undefined : (this.posting.get(kind, key) as Buffer | undefined);
+      return data ? withBitmap(toUint32(data), this.size) : null;
+    });
+  }
+
+  /** A bitmap of the ranks whose first name is in the match's id range, kept like a posting list. */
+  private firstNameBits(match: NameMatch): Uint32Array {
+    const set = this.cached(firstNameBitsKey(match), () => {
+      const ranks = this.firstOrder().subarray(match.orderFrom, match.orderTo);
+      return { ranks: new Uint32Array(0), bits: bitmapOf(ranks, this.size) };
+    });
+    return set!.bits!;
+  }
+
+  /** An entry of the cache of lists and bitmaps (least recently used dropped first beyond the byte budget). */
+  private cached(id: string, load: () => RankSet | null): RankSet | null {
+    const hit = this.cache.get(id);
+    if (hit !== undefined) {
       this.cache.delete(id);
-      this.cache.set(id, cached);
-      return cached;
+      this.cache.set(id, hit);
+      return hit;
     }
-    const data = key === '' ? undefined : (this.posting.get(kind, key) as Buffer | undefined);
-    const set = data ? withBitmap(toUint32(data), this.size) : null;
-    const bytes = set ? set.ranks.byteLength + (set.bits?.byteLength ?? 0) : 64;
+    const set = load();
+    const bytes = cacheBytes(set);
     if (bytes <= this.maxBytes) {
       this.cache.set(id, set);
       this.cachedBytes += bytes;
       for (const [oldest, entry] of this.cache) {
         if (this.cachedBytes <= this.maxBytes) break;
         this.cache.delete(oldest);
-        this.cachedBytes -= entry ? entry.ranks.byteLength + (entry.bits?.byteLength ?? 0) : 64;
+        this.cachedBytes -= cacheBytes(entry);
       }
     }
     return set;
+  }
+
+  private firstOrder(): Uint32Array {
+    return this.rankArray('first_order');
   }
 
   private rankArray(name: string): Uint32Array {
@@ -233,6 +269,14 @@ export class ProviderDirectory {
     }
     return array;
   }
+}
+
+function cacheBytes(set: RankSet | null): number {
+  return set ? set.ranks.byteLength + (set.bits?.byteLength ?? 0) : 64;
+}
+
+function firstNameBitsKey(match: NameMatch): string {
+  return `first\u0000${match.firstFrom}\u0000${match.firstTo}`;
 }
 
 /** A little-endian uint32 BLOB as an array (copied when the bytes are not 4-aligned). */

@@ -11,10 +11,28 @@ export interface RankSet {
 
 /** A list with at least 1/32 of all ranks gets a bitmap: it is then no larger than the list itself. */
 export function withBitmap(ranks: Uint32Array, size: number): RankSet {
-  if (ranks.length * 32 < size) return { ranks };
+  return ranks.length * 32 < size ? { ranks } : { ranks, bits: bitmapOf(ranks, size) };
+}
+
+/** A bitmap of `size` bits with the bit of every rank in `ranks` (in any order) set. */
+export function bitmapOf(ranks: Uint32Array, size: number): Uint32Array {
   const bits = new Uint32Array((size + 31) >>> 5);
   for (let i = 0; i < ranks.length; i++) bits[ranks[i] >>> 5] |= 1 << (ranks[i] & 31);
-  return { ranks, bits };
+  return bits;
+}
+
+/** The union of two ascending arrays without common values, ascending. */
+export function mergeSorted(a: Uint32Array, b: Uint32Array): Uint32Array {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) out[n++] = a[i] < b[j] ? a[i++] : b[j++];
+  while (i < a.length) out[n++] = a[i++];
+  while (j < b.length) out[n++] = b[j++];
+  return out;
 }
 
 /** The ranks of `small` that are also in `other`: a bit test, a galloping search or a merge, whichever is cheapest. */

@@ -1,0 +1,78 @@
+import { ApiError } from '../http/errors.ts';
+import type { ApiResponse } from '../http/response.ts';
+import type { Plan } from './plans.ts';
+import type { QuotaWindow, WindowUnit } from './windows.ts';
+
+/** X-RateLimit-Limit and -Remaining of an unlimited plan: the largest int32, so every client parses it. */
+export const UNLIMITED = 2_147_483_647;
+/** Response headers a browser script (the widget) may read across origins. */
+const EXPOSED = 'ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
+/** RFC 9110 11.6.1: a 401 names the scheme it expects. */
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="hcas"' };
+
+/** Who is calling: the bucket its calls are counted in, its quota, and the plan whose endpoints it gets. */
+export interface Caller {
+  /** `key:12` or `ip:203.0.113.9`. */
+  subject: string;
+  /** Endpoints and features. Anonymous callers get those of the anonymous tier's plan. */
+  plan: Plan;
+  /** Calls per window; null when unlimited. */
+  quota: number | null;
+  window: WindowUnit;
+  /** For messages: "The Free plan", "Anonymous callers". */
+  who: string;
+  anonymous: boolean;
+}
+
+/** X-RateLimit-Limit, -Remaining and -Reset. Calls not known (the state is degraded) leave the whole quota. */
+export function rateHeaders(caller: Caller, window: QuotaWindow, calls: number | undefined): Record<string, string> {
+  const remaining = caller.quota === null ? UNLIMITED : Math.max(0, caller.quota - (calls ?? 0));
+  return {
+    'X-RateLimit-Limit': String(caller.quota ?? UNLIMITED),
+    'X-RateLimit-Remaining': String(remaining),
+    'X-RateLimit-Reset': String(window.resetSeconds),
+    'Access-Control-Expose-Headers': EXPOSED,
+  };
+}
+
+/**
+ * The response with `headers` added. Copied, then assigned: spreading two header objects into a new one is
+ * about ten times slower in V8 (microseconds per request on the hot path).
+ */
+export function withHeaders(response: ApiResponse, headers: Record<string, string>): ApiResponse {
+  const merged: Record<string, string | number> = Object.assign({}, response.headers);
+  for (const name in headers) merged[name] = headers[name];
+  return { ...response, headers: merged };
+}
+
+/** 400: the two credential headers carry different keys. */
+export function conflictingCredentials(): ApiError {
+  return new ApiError('conflicting_credentials', 'X-API-Key and Authorization: Bearer carry different keys; send one key, in either header (or the same key in both)');
+}
+
+/** 401: a header that does not carry a key at all. */
+export function malformedKey(header: string): ApiError {
+  const message = `The ${header} header does not carry an API key: a key is hcas_live_ followed by 32 letters and digits, sent as X-API-Key: KEY or Authorization: Bearer KEY. Send no key for the anonymous tier`;
+  return new ApiError('invalid_api_key', message, CHALLENGE);
+}
+
+/** 401: a well-formed key that is unknown, revoked, or on a plan the plan file no longer has. */
+export function refusedKey(why: string): ApiError {
+  return new ApiError('invalid_api_key', `The API key sent ${why}. Send a valid key, or no key for the anonymous tier`, CHALLENGE);
+}
+
+/** 429: the quota, when it resets (see Retry-After), and what gives more. */
+export function rateLimited(caller: Caller, window: QuotaWindow): ApiError {
+  const quota = `${caller.quota!.toLocaleString('en-US')} calls per ${caller.window}`;
+  const reset = new Date(window.resetSeconds * 1000).toISOString().replace('.000Z', 'Z');
+  const more = caller.anonymous ? ' per client address; send an API key for a larger quota' : '; a larger plan has a larger quota';
+  return new ApiError('rate_limited', `${caller.who} ${caller.anonymous ? 'get' : 'allows'} ${quota}${more}. The quota resets at ${reset} (see Retry-After)`);
+}
+
+/** 403: the route (as in the docs) needs a plan the caller does not have; names the cheapest that opens it. */
+export function planUpgradeRequired(caller: Caller, routePath: string, cheapest: Plan | undefined): ApiError {
+  const shown = routePath.replace(/^\/api\/v1\//, '').replace(/:(\w+)/g, '{$1}');
+  const needs = cheapest ? `the ${cheapest.name} plan (the cheapest that opens it)` : 'a plan that opens it';
+  const tier = caller.anonymous ? `Anonymous callers have the ${caller.plan.name} plan's endpoints; send an API key on a plan that opens it` : `${caller.who} does not open it`;
+  return new ApiError('plan_upgrade_required', `${shown} needs ${needs}. ${tier}`);
+}

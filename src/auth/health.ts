@@ -1,0 +1,44 @@
+import type { LineLog } from '../http/log.ts';
+import type { StateStore } from './store.ts';
+
+/** How often a degraded state is asked whether it is back. */
+const PROBE_EVERY_MS = 1_000;
+
+/**
+ * Whether the key and counter state answers. The first failure marks it degraded and logs
+ * `limits_degraded`; a probe pings the state every second, and the first answer marks it ok again and logs
+ * `limits_recovered`: one log line per transition, however many requests fail in between.
+ */
+export class StoreHealth {
+  private failing = false;
+  private probe: NodeJS.Timeout | undefined;
+
+  constructor(private readonly store: StateStore, public log: LineLog) {}
+
+  /** True while the state is not answering: calls are served uncounted. */
+  get degraded(): boolean {
+    return this.failing;
+  }
+
+  /** Reports a failure of the state (a no-op while already degraded). */
+  fail(error: unknown): void {
+    if (this.failing) return;
+    this.failing = true;
+    const { backend, location } = this.store;
+    const message = error instanceof Error ? error.message : String(error);
+    this.log({ time: new Date().toISOString(), event: 'limits_degraded', backend, location, pid: process.pid, error: message, detail: 'calls are answered without being counted until the state is back' });
+    this.probe = setInterval(() => {
+      this.store.ping().then(() => {
+        if (!this.failing) return;
+        this.failing = false;
+        clearInterval(this.probe);
+        this.log({ time: new Date().toISOString(), event: 'limits_recovered', backend, location, pid: process.pid });
+      }, () => {});
+    }, PROBE_EVERY_MS).unref();
+  }
+
+  /** Stops the probe. */
+  close(): void {
+    clearInterval(this.probe);
+  }
+}
