@@ -112,7 +112,8 @@ function scenariosFor(file: string): Scenario[] {
     const lastNames = db.prepare('SELECT name_key FROM provider_last_names ORDER BY count DESC LIMIT 8').pluck().all() as string[];
     const firstNames = db.prepare('SELECT name_key FROM provider_first_names ORDER BY count DESC LIMIT 8').pluck().all() as string[];
     const prefixes = [...new Set([...lastNames, ...firstNames].flatMap((n) => [n.slice(0, 1), n.slice(0, 2), n.slice(0, 3), n.slice(0, 5)]))].slice(0, 40);
-    const facilityWords = [...new Set((db.prepare('SELECT name_key FROM facility_keys ORDER BY (id * 2654435761) % 4294967296 LIMIT 40').pluck().all() as string[]).map((n) => n.split(' ')[0]))];
+    const facilityNames = (db.prepare("SELECT data FROM facility_index WHERE name = 'name_keys'").pluck().get() as Buffer).toString('utf8').split('\n');
+    const facilityWords = [...new Set(Array.from({ length: 40 }, (_, i) => facilityNames[(i * 2654435761) % facilityNames.length].split(' ')[0]))];
     const cityWords = db.prepare('SELECT city FROM zips ORDER BY population DESC LIMIT 10').pluck().all() as string[];
     const zipCodes = db.prepare('SELECT zip_code FROM zips ORDER BY (CAST(zip_code AS INTEGER) * 2654435761) % 4294967296 LIMIT 10').pluck().all() as string[];
     const providers = (query: string[]) => query.map((q) => `/api/v1/providers/?${q}`);

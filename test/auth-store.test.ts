@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ const NOW = Date.parse('2024-05-15T12:00:00Z');
 const today = windowAt('day', NOW);
 const thisMonth = windowAt('month', NOW);
 const dir = tempDir('hcas-store-');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The contract every state store keeps, run against each backend. */
 function contract(name: string, open: () => Promise<StateStore>) {

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -129,6 +130,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
   await store.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 function viaHttp(agent: http.Agent, method: string, target: string, headers: Record<string, string>): Promise<Answer> {

@@ -31,7 +31,7 @@ type RedisWithHit = Redis & { hcasHit(key: string, ttlSeconds: number, calls: nu
  * Commands fail fast while Redis is away (no offline queue, a short command timeout) so a request never
  * waits on a lost Redis; the client reconnects by itself. The calls of one event-loop turn are counted
  * together: one atomic script call per subject adds the group's size, and each call gets its own running
- * total (as in the SQLite store), all sent in one write (one pipeline). Counts stay exact.
+ * total (as in the SQLite store), all sent in one write. Counts stay exact.
  */
 export class RedisStore implements StateStore {
   readonly backend = 'redis';
@@ -39,6 +39,7 @@ export class RedisStore implements StateStore {
   private readonly redis: RedisWithHit;
   private pending: PendingHit[] = [];
   private scheduled = false;
+  private inFlight = false;
 
   constructor(url: string, private readonly prefix = 'hcas:', private readonly now: () => number = Date.now) {
     this.location = withoutPassword(url);
@@ -80,33 +81,49 @@ export class RedisStore implements StateStore {
     return new Promise((resolve, reject) => {
       this.pending.push({ subject, windowStart: window.startSeconds, resolve, reject });
       this.expireAt.set(window.startSeconds, window.resetSeconds + COUNTER_RETENTION_SECONDS);
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(this.flush);
-      }
+      this.schedule();
     });
   }
 
   /** When each window's counters expire, by window start (a handful of entries: one per window in use). */
   private readonly expireAt = new Map<number, number>();
 
+  /** Flushes on the next turn, unless a batch is out: then the calls wait for its answer and go together. */
+  private schedule(): void {
+    if (this.scheduled || this.inFlight || this.pending.length === 0) return;
+    this.scheduled = true;
+    setImmediate(this.flush);
+  }
+
+  /**
+   * Sends the waiting calls as one write: the one command alone, or one per subject in a pipeline. Only one
+   * batch is out at a time, so under load the calls that arrive during a round trip make the next batch (a
+   * write per round trip, not per request), and when idle a call goes out on the next turn.
+   */
   private readonly flush = (): void => {
     this.scheduled = false;
     const batch = this.pending;
     this.pending = [];
     const nowSeconds = Math.floor(this.now() / 1000);
     const groups = bySubject(batch);
-    // One write to Redis per turn: the one command alone, or all of them in one pipeline.
-    const pipeline = groups.length > 1 ? this.redis.pipeline() as unknown as RedisWithHit : this.redis;
+    let unanswered = groups.length;
+    this.inFlight = true;
+    const answered = () => {
+      if (--unanswered > 0) return;
+      this.inFlight = false;
+      this.schedule();
+    };
+    const target = groups.length > 1 ? (this.redis.pipeline() as unknown as RedisWithHit) : this.redis;
     for (const group of groups) {
       const { subject, windowStart } = group[0];
       const ttlSeconds = Math.max(1, this.expireAt.get(windowStart)! - nowSeconds);
-      pipeline.hcasHit(this.counterKey(subject, windowStart), ttlSeconds, group.length, (error, total) => {
+      target.hcasHit(this.counterKey(subject, windowStart), ttlSeconds, group.length, (error, total) => {
         if (error) group.forEach((call) => call.reject(error));
         else settle(group, Number(total));
+        answered();
       });
     }
-    if (pipeline !== this.redis) (pipeline as unknown as { exec(): Promise<unknown> }).exec().catch(() => {});
+    if (target !== this.redis) (target as unknown as { exec(): Promise<unknown> }).exec().catch(() => {});
     if (this.expireAt.size > 16) this.expireAt.clear();
   };
 

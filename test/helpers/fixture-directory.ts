@@ -15,7 +15,8 @@ import { TAXONOMY_BY_CODE } from '../../pipeline/sample/nucc.ts';
 
 /** Files whose content shapes these rows and the index (the fixture is rebuilt when one changes). */
 export const DIRECTORY_FIXTURE_SOURCES = [
-  'test/helpers/fixture-directory.ts', 'pipeline/emit/directory.ts', 'pipeline/emit/search-key.ts', 'pipeline/emit/specialty-keys.ts',
+  'test/helpers/fixture-directory.ts', 'pipeline/emit/directory.ts', 'pipeline/emit/directory-read.ts', 'pipeline/emit/facility-index.ts',
+  'pipeline/emit/search-key.ts', 'pipeline/emit/specialty-keys.ts',
   'pipeline/score/specialties.ts', 'pipeline/sample/nucc.ts',
 ];
 

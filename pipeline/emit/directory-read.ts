@@ -1,0 +1,157 @@
+import type Database from 'better-sqlite3';
+import type { TaxonomyRow } from '../layouts/providers.ts';
+import { searchKey } from './search-key.ts';
+import { specialtyNames, type SpecialtyName } from './specialty-keys.ts';
+
+/** Every provider as small integers: NPI, and the id of each of its keys in the key lists beside. */
+export interface ProviderRows {
+  npi: Uint32Array;
+  last: Uint32Array;
+  first: Uint32Array;
+  state: Uint32Array;
+  city: Uint32Array;
+  zip: Uint32Array;
+  group: Uint32Array;
+  lastKeys: string[];
+  firstKeys: string[];
+  stateKeys: string[];
+  cityKeys: string[];
+  zipKeys: string[];
+  /** Specialty names of each taxonomy group (distinct primary taxonomy and specialty text). */
+  groupNames: SpecialtyName[][];
+}
+
+/**
+ * Interns the values of a column to ids: raw text is normalised once per distinct value. The values come as one
+ * string per batch, separated by a character; they are hashed where they lie, so a value seen before costs a
+ * hash and a comparison, not a new string (millions of short strings made the garbage collector the bottleneck).
+ */
+class Interner {
+  readonly keys: string[] = [];
+  private readonly idOfKey = new Map<string, number>();
+  /** Distinct raw values, the key id of each, and the first raw value with each hash. */
+  private readonly raws: string[] = [];
+  private readonly keyOfRaw: number[] = [];
+  private readonly rawOfHash = new Map<number, number>();
+  /** Raw values whose hash an earlier, different value already has. */
+  private readonly collided = new Map<string, number>();
+
+  constructor(private readonly normalise: (raw: string) => string) {}
+
+  /** Writes the id of every `separator`-separated value of `text` to `out` from `at`; returns how many values there were. */
+  internAll(text: string, separator: number, out: Uint32Array, at: number): number {
+    let n = 0;
+    let start = 0;
+    for (let i = 0; i <= text.length; i++) {
+      if (i === text.length || text.charCodeAt(i) === separator) {
+        if (at + n >= out.length) return Infinity;
+        out[at + n++] = this.internRange(text, start, i);
+        start = i + 1;
+      }
+    }
+    return n;
+  }
+
+  private internRange(text: string, start: number, end: number): number {
+    let hash = 0x811c9dc5;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    hash = (hash ^ (end - start)) >>> 0;
+    const known = this.rawOfHash.get(hash);
+    if (known !== undefined) {
+      const raw = this.raws[known];
+      if (raw.length === end - start && text.startsWith(raw, start)) return this.keyOfRaw[known];
+    }
+    const raw = text.slice(start, end);
+    const collided = known === undefined ? undefined : this.collided.get(raw);
+    if (collided !== undefined) return this.keyOfRaw[collided];
+    const key = this.normalise(raw);
+    let id = this.idOfKey.get(key);
+    if (id === undefined) {
+      id = this.keys.length;
+      this.keys.push(key);
+      this.idOfKey.set(key, id);
+    }
+    const index = this.raws.length;
+    this.raws.push(raw);
+    this.keyOfRaw.push(id);
+    if (known === undefined) this.rawOfHash.set(hash, index);
+    else this.collided.set(raw, index);
+    return id;
+  }
+}
+
+/**
+ * Rows per read. better-sqlite3 costs about a microsecond per row returned, so each batch (a rowid range of the
+ * providers table, which is a rowid table) comes back as one row: one `group_concat` string per column.
+ */
+const READ_BATCH_ROWS = 65_536;
+
+/** Every provider of the providers table as small integers, with the distinct keys they refer to. */
+export function readProviders(db: Database.Database, taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization'>>): ProviderRows {
+  const total = db.prepare('SELECT COUNT(*) FROM providers').pluck().get() as number;
+  const maxRowid = (db.prepare('SELECT ifnull(MAX(rowid), 0) FROM providers').pluck().get() as number);
+  const rows = {
+    npi: new Uint32Array(total), last: new Uint32Array(total), first: new Uint32Array(total), state: new Uint32Array(total),
+    city: new Uint32Array(total), zip: new Uint32Array(total), group: new Uint32Array(total),
+  };
+  const last = new Interner(searchKey);
+  const first = new Interner(searchKey);
+  const city = new Interner(searchKey);
+  const groups = new Interner((g) => g);
+  // State and ZIP are fixed-width and read from character codes, without a string or a map lookup per row.
+  const stateKeys: string[] = [];
+  const stateIdOfCode = new Int32Array(0x10000).fill(-1);
+  const zipKeys: string[] = [];
+  const zipIdOfNumber = new Int32Array(100_001).fill(-1);
+  // Text columns are joined with U+001F, which no name, city or specialty contains (a miscount below would say so).
+  // The columns are NOT NULL but primary_taxonomy (a NULL would drop out of group_concat and fail the counts below).
+  const batch = db.prepare(`SELECT COUNT(*), group_concat(npi, ''), group_concat(last_name, char(31)), group_concat(first_name, char(31)),
+      group_concat(substr(state || '  ', 1, 2), ''), group_concat(city, char(31)), group_concat(substr(zip_code || '-----', 1, 5), ''),
+      group_concat(ifnull(primary_taxonomy, '') || char(30) || primary_specialty, char(31))
+    FROM providers WHERE rowid > ? AND rowid <= ?`).raw();
+  let i = 0;
+  for (let from = 0; from < maxRowid; from += READ_BATCH_ROWS) {
+    const [count, npis, lasts, firsts, states, cities, zips, groupTexts] = batch.get(from, from + READ_BATCH_ROWS) as [number, string, string, string, string, string, string, string];
+    if (count === 0) continue;
+    if (i + count > total) throw new Error('providers grew while the directory was read');
+    // Every value of a column is accounted for, or a name held the separator and the directory would be wrong.
+    const counts = [
+      last.internAll(lasts, 31, rows.last, i), first.internAll(firsts, 31, rows.first, i), city.internAll(cities, 31, rows.city, i),
+      groups.internAll(groupTexts, 31, rows.group, i),
+    ];
+    if (counts.some((n) => n !== count) || npis.length !== 10 * count || states.length !== 2 * count || zips.length !== 5 * count) {
+      throw new Error(`providers rows ${from + 1}-${from + READ_BATCH_ROWS}: a value contains the control character U+001F, or an NPI is not 10 digits; the directory cannot be built`);
+    }
+    for (let k = 0; k < count; k++, i++) {
+      let npi = 0;
+      for (let d = 10 * k; d < 10 * k + 10; d++) npi = npi * 10 + npis.charCodeAt(d) - 48;
+      rows.npi[i] = npi;
+      const code = ((states.charCodeAt(2 * k) << 8) | states.charCodeAt(2 * k + 1)) & 0xffff;
+      let stateId = stateIdOfCode[code];
+      if (stateId < 0) {
+        const key = states.slice(2 * k, 2 * k + 2).trim().toUpperCase();
+        stateId = stateKeys.indexOf(key);
+        if (stateId < 0) stateId = stateKeys.push(key) - 1;
+        stateIdOfCode[code] = stateId;
+      }
+      rows.state[i] = stateId;
+      let zipNumber = 0;
+      for (let d = 5 * k; d < 5 * k + 5 && zipNumber < 100_000; d++) {
+        const digit = zips.charCodeAt(d) - 48;
+        zipNumber = digit >= 0 && digit <= 9 ? zipNumber * 10 + digit : 100_000; // 100000: no usable ZIP
+      }
+      let zipId = zipIdOfNumber[zipNumber];
+      if (zipId < 0) {
+        zipId = zipIdOfNumber[zipNumber] = zipKeys.length;
+        zipKeys.push(zipNumber === 100_000 ? '' : zips.slice(5 * k, 5 * k + 5));
+      }
+      rows.zip[i] = zipId;
+    }
+  }
+  if (i !== total) throw new Error(`providers has ${total} rows but ${i} were read`);
+  const groupNames = groups.keys.map((g) => {
+    const [code, text] = g.split('\x1e');
+    return specialtyNames(code || null, text, taxonomy);
+  });
+  return { ...rows, lastKeys: last.keys, firstKeys: first.keys, stateKeys, cityKeys: city.keys, zipKeys, groupNames };
+}
