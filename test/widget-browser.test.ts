@@ -383,7 +383,9 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
     await context.close();
 
     // Storage that throws (blocked cookies, some private modes): the widget still renders, from the network.
-    const blocked = await open(url, (c) => c.addInitScript(() => Object.defineProperty(window, 'localStorage', { get: () => { throw new DOMException('denied', 'SecurityError'); } })));
+    const blocked = await open(url, async (c) => {
+      await c.addInitScript(() => Object.defineProperty(window, 'localStorage', { get: () => { throw new DOMException('denied', 'SecurityError'); } }));
+    });
     expect((await seen(blocked.page, '#cached')).state).toBe('ready');
     expect(blocked.errors).toEqual([]);
     await blocked.context.close();

@@ -85,7 +85,8 @@ export class ProviderDirectory {
   /** The exact count of providers matching a filter, and the ranks of one window of them, in directory order. */
   search(filter: ProviderFilter, offset: number, limit: number): { count: number; ranks: Uint32Array } {
     const sets: RankSet[] = [];
-    for (const [kind, key] of this.listKeys(filter)) {
+    const keys = this.listKeys(filter);
+    for (const [kind, key] of keys) {
       const set = this.postingList(kind, key);
       if (!set) return { count: 0, ranks: new Uint32Array(0) };
       sets.push(set);
@@ -97,8 +98,8 @@ export class ProviderDirectory {
       return { count, ranks: Uint32Array.from({ length: Math.min(limit, count - from) }, (_, i) => from + i) };
     }
     if (sets.length === 0) return this.searchName(name!, offset, limit);
-    // One list keeps its bitmap, which the name filter can use.
-    const matched: RankSet = sets.length === 1 ? sets[0] : { ranks: intersectAll(sets) };
+    // One list keeps its bitmap, which the name filter can use; an intersection is kept for the next pages.
+    const matched = sets.length === 1 ? sets[0] : this.cached(`and\u0000${keys.join('\u0000')}`, () => ({ ranks: intersectAll(sets) }))!;
     const ranks = name ? this.filterByName(matched, name) : matched.ranks;
     return { count: ranks.length, ranks: ranks.subarray(offset, offset + limit) };
   }
