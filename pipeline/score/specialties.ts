@@ -42,8 +42,13 @@ export function categoriesOfTaxonomy(code: string | null, cache = taxonomyCache)
 }
 const taxonomyCache = new Map<string, Category[]>();
 
-/** Categories of a CMS specialty text ("INTERNAL MEDICINE"). */
+/** Categories of a CMS specialty text ("INTERNAL MEDICINE"), ignoring punctuation: the current Doctors and
+ * Clinicians file writes "CARDIOVASCULAR DISEASE CARDIOLOGY" where the older one wrote "(CARDIOLOGY)". */
 export function categoriesOfCmsSpecialty(text: string): Category[] {
-  const upper = text.toUpperCase();
-  return CATEGORY_NAMES.filter((name) => (CATEGORIES[name].cms as readonly string[]).includes(upper));
+  const key = cmsKey(text);
+  return CATEGORY_NAMES.filter((name) => (CATEGORIES[name].cms as readonly string[]).some((cms) => cmsKey(cms) === key));
+}
+
+function cmsKey(text: string): string {
+  return text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
 }
