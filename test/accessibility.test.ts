@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { enhancedTwoStageFca, fcaIndexed, twoStageFca, type CostEdge } from '../pipeline/accessibility.ts';
+import { seeded as mulberry32 } from './helpers/seeded.ts';
 
 // Upstream reference: PySAL access (github.com/pysal/access). Implementation under test mirrors
 // access/fca.py `two_stage_fca` and access/access.py `Access.enhanced_two_stage_fca`.
@@ -8,18 +9,6 @@ import { enhancedTwoStageFca, fcaIndexed, twoStageFca, type CostEdge } from '../
 function expectClose(actual: number | undefined, expected: number, rel = 1e-12): void {
   expect(actual).toBeTypeOf('number');
   expect(Math.abs((actual as number) - expected)).toBeLessThanOrEqual(rel * Math.max(1, Math.abs(expected)));
-}
-
-/** Seeded PRNG (mulberry32), so the random instances are identical on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // ---------------------------------------------------------------------------------------------

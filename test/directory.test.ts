@@ -8,18 +8,7 @@ import { ProviderDirectory } from '../src/query/provider-directory.ts';
 import { intersect, intersectAll, lowerBound, mergeRuns, unionWithInterval, withBitmap } from '../src/query/rank-sets.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { KNOWN_NPI } from './helpers/fixture-directory.ts';
-
-/** mulberry32: seeded, so a failing case reproduces. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from './helpers/seeded.ts';
 
 interface ProviderRow {
   npi: string;

@@ -2,16 +2,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { splitRecords } from '../pipeline/ingest/fast-csv.ts';
-
-/** mulberry32: a tiny seeded PRNG so the generated cases are the same on every run. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded as prng } from './helpers/seeded.ts';
 
 async function split(text: string, chunkSize: number, options = { delimiter: ',', quote: true }) {
   const bytes = Buffer.from(text);

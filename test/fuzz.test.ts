@@ -13,6 +13,7 @@ import { ROUTES } from '../src/http/routes.ts';
 import { startServer, type RunningServer } from '../src/http/server.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
+import { seeded as mulberry32 } from './helpers/seeded.ts';
 
 /**
  * Fuzz: 10,000 generated requests (seeded, so a failure reproduces) against a real server with keys and
@@ -27,16 +28,6 @@ const CONCURRENCY = 16;
 // FUZZ_SEED=N runs another sequence (a failure message names its seed).
 const SEED = Number(process.env.FUZZ_SEED) || 20240515;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = mulberry32(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const chance = (p: number) => random() < p;

@@ -3,6 +3,7 @@ import { emitBlog } from '../../pipeline/emit/blog.ts';
 import { parseBlogPost, readBlogPosts } from '../../pipeline/ingest/blog.ts';
 import { TVI_WEIGHTS, tviTier } from '../../pipeline/score/tvi.ts';
 import { haversineMiles } from '../../src/query/nearby.ts';
+import { seeded } from './seeded.ts';
 
 /**
  * The fixture's access, census, TVI, facility, provider and blog rows, seeded and deterministic, in the schema
@@ -221,14 +222,3 @@ function npiWithCheckDigit(nine: string): string {
   return `${nine.slice(0, 9)}${(10 - (sum % 10)) % 10}`;
 }
 
-/** mulberry32, as in fixture-db.ts. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

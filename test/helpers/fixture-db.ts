@@ -11,6 +11,7 @@ import { bandFor } from '../../pipeline/score/bands.ts';
 import { SCORE_TYPES } from '../../pipeline/score/config.ts';
 import { ACCESS_FIXTURE_SOURCES, writeAccessFixture } from './fixture-access.ts';
 import { DIRECTORY_FIXTURE_SOURCES, indexDirectory, writeDirectoryRows } from './fixture-directory.ts';
+import { seeded } from './seeded.ts';
 
 /**
  * The test database: real ZIP codes and coordinates (npm `zipcodes`) with seeded synthetic scores, in the
@@ -82,18 +83,6 @@ export function fixtureZips(): ZipCode[] {
     (c.zip >= '10001' && c.zip <= '10012') || (c.zip >= '94102' && c.zip <= '94110') ||
     (c.zip >= '99501' && c.zip <= '99509') || c.zip === '99723');
   return chosen.sort((a, b) => (a.zip < b.zip ? -1 : 1));
-}
-
-/** mulberry32: a seeded generator, so the fixture is identical on every machine. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Writes a fixture database of `zips` (the fixture's own by default; all US ZIPs make a national-size file for benchmarks). */

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { emitDirectory } from '../../pipeline/emit/directory.ts';
 import { npiCheckDigit } from '../../pipeline/sample/npi.ts';
 import { TAXONOMY_BY_CODE } from '../../pipeline/sample/nucc.ts';
+import { seeded } from './seeded.ts';
 
 /**
  * The fixture's provider directory: seeded providers and facilities with the variety the directory must
@@ -110,14 +111,3 @@ function npiOf(first9: number): string {
   return digits + npiCheckDigit(digits);
 }
 
-/** mulberry32, as in fixture-db.ts. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
