@@ -13,7 +13,9 @@ import { emitDirectory } from './emit/directory.ts';
 import { emitWidgetScript } from './emit/widget.ts';
 import { blogDigest, readBlogPosts } from './ingest/blog.ts';
 import { BuildError } from './errors.ts';
-import { mergeFacilities, type Facility } from './facilities/merge.ts';
+import { scoredHospitals } from './facilities/hospitals.ts';
+import { placeFacilities } from './facilities/locate.ts';
+import { buildRoster } from './facilities/roster.ts';
 import { assemblePlaces } from './geo/places.ts';
 import { STATE_NAMES } from './geo/states.ts';
 import { ingestAll } from './ingest/index.ts';
@@ -21,8 +23,9 @@ import { Reconciler } from './ingest/reconcile.ts';
 import { LAYOUTS } from './layouts/index.ts';
 import { loadManifest } from './manifest.ts';
 import * as scoring from './score/config.ts';
+import { FACILITY_MATCH_MILES } from './score/config.ts';
 import { BANDS } from './score/bands.ts';
-import { scoreZips, type ScoredHospital } from './score/index.ts';
+import { scoreZips } from './score/index.ts';
 import { computeTvi } from './score/tvi.ts';
 
 export interface BuildOptions {
@@ -46,11 +49,6 @@ export interface BuildSummary {
   rejectsFile: string;
   seconds: number;
 }
-
-/** Hospital types that offer general inpatient and emergency access (psychiatric, rehab and long-term care do not). */
-const GENERAL_HOSPITAL = /acute|critical|children|general|veterans|defense|military|women/i;
-/** Beds assumed for a general hospital whose bed count no source gives (documented in METHODOLOGY). */
-const DEFAULT_BEDS = { critical: 25, other: 100 };
 
 /**
  * Builds the output database from the raw files a manifest names. Writes to a temporary file beside
@@ -86,27 +84,30 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     log(`ingest (${manifest.name}):`);
     const reconciler = new Reconciler(rejectsTmp);
     const data = await ingestAll(manifest, db, reconciler, log);
-    await reconciler.close();
-    checkRejectRatio(reconciler, manifest.maxRejectRatio, rejectsFile);
 
     log('geography:');
     const { places, index, stats: placeStats } = assemblePlaces(data);
     const zipIndex = new Map(places.map((p, i) => [p.zip, i]));
+    const zctaOfZip = (zip: string) => data.zipToZcta.get(zip)?.zcta ?? (zipIndex.has(zip) ? zip : null);
     log(`  ${places.length} ZIP codes (ZCTAs); state from ${JSON.stringify(placeStats.stateFrom)}`);
 
     log('facilities:');
-    const merged = mergeFacilities(data.facilities);
-    const located = locateFacilities(merged.facilities, data.zipToZcta, zipIndex, places, index);
-    log(`  ${merged.stats.input_records} source records -> ${merged.stats.facilities} facilities (${merged.stats.merged_records} merged: ${JSON.stringify(merged.stats.by_rule)})`);
+    const zipPoint = (zip: string) => places[zipIndex.get(zctaOfZip(zip) ?? '') ?? -1] ?? null;
+    const roster = buildRoster(data.facilities, { zipPoint, matchMiles: FACILITY_MATCH_MILES });
+    for (const { origin, reason, kind } of roster.withdrawn) reconciler.withdraw(origin.key, origin.line, reason, kind);
+    await reconciler.close();
+    checkRejectRatio(reconciler, manifest.maxRejectRatio, rejectsFile);
+    const located = placeFacilities(roster.facilities, zctaOfZip, zipIndex, places, index);
+    log(`  ${roster.stats.input_records} source records -> ${roster.stats.hospitals} hospitals ${JSON.stringify(roster.stats.roster)}, ${roster.stats.health_center_sites} health centre sites; joined ${JSON.stringify(roster.stats.joined)}; left out ${JSON.stringify(roster.stats.excluded)}`);
 
     log('providers:');
     const providerTotals = emitProviders(db, data.taxonomy);
     const supply = providerSupply(db, data.providerCounts, zipIndex);
-    const counts = facilityProviderCounts(db, merged.facilities);
+    const counts = facilityProviderCounts(db, roster.facilities);
     log(`  ${providerTotals.providers} providers (${providerTotals.clinicianOnly} known only from Doctors and Clinicians)`);
 
     log('scores:');
-    const hospitals = scoredHospitals(merged.facilities, located.zipOf);
+    const hospitals = scoredHospitals(roster.facilities, located.zipIndexOf);
     const scores = scoreZips({ places, index, census: data.census, prevalence: data.places, providerSupply: supply, hospitals }, log);
     emitScores(db, places, index, scores);
     const censusRows = emitCensus(db, places, data.census);
@@ -115,7 +116,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const cbsaTitles = new Map([...data.countyCbsa.values()].map((c) => [c.cbsaCode, { title: c.cbsaTitle, type: c.cbsaType }]));
     const metros = emitTvi(db, places, tvi, cbsaTitles);
     log(`  TVI for ${tvi.length} ZIPs and ${metros} metro/micro areas`);
-    emitFacilities(db, merged.facilities, (f) => located.zctaOf.get(f.id) ?? null, (f) => located.precision.get(f.id) ?? 'none', counts, (code) => STATE_NAMES[code] ?? code);
+    emitFacilities(db, roster.facilities, (f) => places[located.zipIndexOf.get(f.id) ?? -1]?.zip ?? null, (f) => located.precision.get(f.id) ?? 'none', counts, (code) => STATE_NAMES[code] ?? code);
     emitDirectory(db, data.taxonomy, log);
 
     log('indexes and metadata:');
@@ -140,7 +141,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       sources,
       reconciliation: [...reconciler.tallies.values()],
       row_counts: { ...rowCounts, census_values: censusRows },
-      facility_merge: { ...merged.stats, located: located.stats },
+      facility_merge: { ...roster.stats, located: located.stats },
       places: placeStats,
       scoring: scoringConfig,
     });
@@ -153,7 +154,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     rmSync(stageFile, { force: true });
     log('reconciliation (read = landed + rejected):');
     for (const line of reconciler.report()) log(`  ${line}`);
-    return { out: options.out, buildId, zips: places.length, providers: providerTotals.providers, facilities: merged.facilities.length, rejectsFile, seconds: (Date.now() - started) / 1000 };
+    return { out: options.out, buildId, zips: places.length, providers: providerTotals.providers, facilities: roster.facilities.length, rejectsFile, seconds: (Date.now() - started) / 1000 };
   } catch (error) {
     if (db.open) db.close();
     for (const file of [tmp, stageFile, rejectsTmp]) rmSync(file, { force: true });
@@ -166,47 +167,6 @@ function checkRejectRatio(reconciler: Reconciler, maxRatio: number, rejectsFile:
   if (over.length === 0) return;
   const detail = over.map((t) => `${t.key}: ${t.invalid} of ${t.read} rows invalid (${((100 * t.invalid) / t.read).toFixed(1)}%), e.g. ${Object.keys(t.reasons).find((r) => r.startsWith('invalid')) ?? ''}`).join('; ');
   throw new BuildError(`too many invalid rows (limit ${(maxRatio * 100).toFixed(1)}% per file, max_reject_ratio in the manifest): ${detail}. The build was not written; see the reasons above and fix the input or its layout/columns in the manifest (rejects would go to ${rejectsFile}).`);
-}
-
-/** Places each facility: its own coordinates, else the point of its ZIP's ZCTA; and the ZCTA it lies in. */
-function locateFacilities(facilities: Facility[], zipToZcta: Map<string, { zcta: string }>, zipIndex: Map<string, number>, places: { longitude: number; latitude: number; zip: string }[], index: import('./geo/point-index.ts').PointIndex) {
-  const zipOf = new Map<number, number>();
-  const zctaOf = new Map<number, string>();
-  const precision = new Map<number, string>();
-  const stats = { coordinates: 0, zip_point: 0, unlocated: 0 };
-  for (const f of facilities) {
-    if (f.latitude === null && f.zip) {
-      const i = zipIndex.get(zipToZcta.get(f.zip)?.zcta ?? f.zip);
-      if (i !== undefined) {
-        [f.latitude, f.longitude] = [places[i].latitude, places[i].longitude];
-        precision.set(f.id, 'zip');
-        stats.zip_point++;
-      }
-    } else if (f.latitude !== null) {
-      precision.set(f.id, 'coordinates');
-      stats.coordinates++;
-    }
-    if (f.latitude === null || f.longitude === null) {
-      stats.unlocated++;
-      continue;
-    }
-    const nearest = index.nearest(f.longitude, f.latitude);
-    if (nearest) {
-      zipOf.set(f.id, nearest.id);
-      zctaOf.set(f.id, places[nearest.id].zip);
-    }
-  }
-  return { zipOf, zctaOf, precision, stats };
-}
-
-function scoredHospitals(facilities: Facility[], zipOf: Map<number, number>): ScoredHospital[] {
-  return facilities
-    .filter((f) => f.isHospital && GENERAL_HOSPITAL.test(f.type) && zipOf.has(f.id))
-    .map((f) => ({
-      id: f.id, zipIndex: zipOf.get(f.id)!, longitude: f.longitude!, latitude: f.latitude!,
-      beds: f.staffedBeds ?? (/critical/i.test(f.type) ? DEFAULT_BEDS.critical : DEFAULT_BEDS.other),
-      emergency: f.emergency, rating: f.rating,
-    }));
 }
 
 /** SHA-256 over the pipeline's own source files, so a code change gives a new build id (and ETags). */

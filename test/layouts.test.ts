@@ -6,6 +6,7 @@ import { Reconciler } from '../pipeline/ingest/reconcile.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import type { SourceSpec } from '../pipeline/manifest.ts';
 import { npiIsValid, zip5 } from '../pipeline/layouts/values.ts';
+import { traumaLevel } from '../pipeline/layouts/facilities.ts';
 import { NPPES_COLUMNS } from '../pipeline/layouts/nppes-columns.ts';
 import { tempDir, writeInput } from './helpers/files.ts';
 
@@ -119,13 +120,15 @@ describe('layouts on small files made here, broken rows included', () => {
     expect(b.rejected[0]).toMatch(/Grd_yr is not a number/);
   });
 
-  it('hospitals: HIFLD -999 beds are unknown and CLOSED rows are excluded; CMS ratings must be 1-5', async () => {
+  it('hospitals: HIFLD -999 beds are unknown, CLOSED rows land marked closed (the roster leaves them out), trauma levels read; CMS ratings must be 1-5', async () => {
     const hifld = '\uFEFFX,Y,NAME,ADDRESS,CITY,STATE,ZIP,TELEPHONE,TYPE,STATUS,LATITUDE,LONGITUDE,BEDS,WEBSITE\n' +
       '0,0,A HOSPITAL,1 MAIN ST,HANFORD,CA,93230,NOT AVAILABLE,GENERAL ACUTE CARE,OPEN,36.3,-119.6,-999,http://a.org\n' +
       '0,0,B HOSPITAL,2 MAIN ST,HANFORD,CA,93230,5551234567,GENERAL ACUTE CARE,CLOSED,36.3,-119.6,49,\n';
     const h = await ingest('hifld_hospitals', 'hifld.csv', hifld);
-    expect(h.rows[0].row).toMatchObject({ name: 'A Hospital', staffedBeds: null, phone: '', website: 'http://a.org', latitude: 36.3 });
-    expect(h.tally).toMatchObject({ landed: 1, rejected: 1, invalid: 0 });
+    expect(h.rows[0].row).toMatchObject({ name: 'A Hospital', staffedBeds: null, licensedBeds: null, phone: '', website: 'http://a.org', latitude: 36.3, status: 'open' });
+    expect(h.rows[1].row).toMatchObject({ name: 'B Hospital', licensedBeds: 49, status: 'closed' });
+    expect(h.tally).toMatchObject({ landed: 2, rejected: 0, invalid: 0 });
+    expect(['LEVEL I, LEVEL II PEDIATRIC', 'LEVEL III, LEVEL I REHAB', 'LEVEL I PEDIATRIC REHAB', 'NOT AVAILABLE', 'TRF', 'LEVEL II REHAB'].map(traumaLevel)).toEqual([1, 3, null, null, null, null]);
     const cms = 'Facility ID,Facility Name,Address,City/Town,State,ZIP Code,Telephone Number,Hospital Type,Emergency Services,Hospital overall rating\n' +
       '10001,SOUTHEAST HEALTH,1108 ROSS CLARK CIRCLE,DOTHAN,AL,36301,(334) 793-8701,Acute Care Hospitals,Yes,4\n' +
       '10005,MARSHALL,2505 US 431,BOAZ,AL,35957,(256) 593-8310,Acute Care Hospitals,No,Not Available\n' +

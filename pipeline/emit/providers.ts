@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { TaxonomyRow } from '../layouts/providers.ts';
-import { nameKey, type Facility } from '../facilities/merge.ts';
+import { nameKey } from '../facilities/names.ts';
+import type { Facility } from '../facilities/roster.ts';
 import { CATEGORY_NAMES, categoriesOfCmsSpecialty, categoriesOfTaxonomy, type Category } from '../score/specialties.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Facility } from '../facilities/merge.ts';
+import type { Facility } from '../facilities/roster.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import type { PointIndex } from '../geo/point-index.ts';
 import type { SourcedValue } from '../ingest/index.ts';

@@ -1,6 +1,7 @@
 import type { Ingested } from '../ingest/index.ts';
 import { PointIndex } from './point-index.ts';
-import { STATE_NAMES } from './states.ts';
+import { countyFor2023Tables } from './connecticut.ts';
+import { STATE_BY_FIPS, STATE_NAMES } from './states.ts';
 
 /** A scored ZIP code (a ZCTA) with everything geographic the scores and the API need. */
 export interface ZipPlace {
@@ -25,30 +26,35 @@ export interface PlaceStats {
 }
 
 /**
- * Assembles the ZIPs to score from the Gazetteer, naming each with the best source available:
- * the postal name of the same-numbered ZIP, then any ZIP that maps to the ZCTA, then the nearest named ZCTA.
+ * Assembles the ZIPs to score from the Gazetteer. State and county are where most of the ZIP's residents
+ * live (see `homeCounty`); the city is the postal name of the same-numbered ZIP, then of any ZIP that maps
+ * to the ZCTA, then of the nearest named ZCTA.
  */
 export function assemblePlaces(data: Ingested): { places: ZipPlace[]; index: PointIndex; stats: PlaceStats } {
   const zctas = [...data.zctas.values()].sort((a, b) => (a.zcta < b.zcta ? -1 : 1));
   const postalByZcta = new Map<string, { city: string; state: string }>();
+  const zipsByZcta = new Map<string, string[]>();
   for (const row of data.zipToZcta.values()) {
     if (!postalByZcta.has(row.zcta) || row.zip === row.zcta) postalByZcta.set(row.zcta, row);
+    const zips = zipsByZcta.get(row.zcta) ?? [];
+    zips.push(row.zip);
+    zipsByZcta.set(row.zcta, zips);
   }
   const stats: PlaceStats = { cityFrom: {}, stateFrom: {} };
   const count = (record: Record<string, number>, key: string) => (record[key] = (record[key] ?? 0) + 1);
   const places: ZipPlace[] = zctas.map((z) => {
-    const counties = data.zctaCounties.get(z.zcta) ?? [];
-    const county = [...counties].sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0))[0];
     const postal = data.zipToZcta.get(z.zcta) ?? postalByZcta.get(z.zcta) ?? data.zipCity.get(z.zcta);
-    const state = county?.state ?? postal?.state ?? '';
-    count(stats.stateFrom, county ? 'zcta_county' : postal ? 'postal' : 'nearest');
+    const home = homeCounty(z.zcta, zipsByZcta.get(z.zcta) ?? [], data, postal?.state);
+    const state = home?.state ?? postal?.state ?? '';
+    count(stats.stateFrom, home ? home.rule : postal ? 'postal' : 'nearest');
     count(stats.cityFrom, postal ? 'postal' : 'nearest');
     const population = data.census.get(z.zcta)?.get('population')?.value ?? null;
+    const joinCounty = home ? countyFor2023Tables(home.countyFips) : null;
     return {
       zip: z.zcta, state, stateName: STATE_NAMES[state] ?? state, city: postal?.city ?? '',
-      countyFips: county?.countyFips ?? null,
-      cbsaCode: county ? data.countyCbsa.get(county.countyFips)?.cbsaCode ?? null : null,
-      urbanRuralCode: county ? data.countyUrbanRural.get(county.countyFips) ?? null : null,
+      countyFips: home?.countyFips ?? null,
+      cbsaCode: joinCounty ? data.countyCbsa.get(joinCounty)?.cbsaCode ?? null : null,
+      urbanRuralCode: joinCounty ? data.countyUrbanRural.get(joinCounty) ?? null : null,
       latitude: z.latitude, longitude: z.longitude, landSqMi: z.landSqMi,
       population: population === null ? null : Math.round(population),
     };
@@ -56,6 +62,31 @@ export function assemblePlaces(data: Ingested): { places: ZipPlace[]; index: Poi
   const index = new PointIndex(Float64Array.from(places, (p) => p.longitude), Float64Array.from(places, (p) => p.latitude));
   fillFromNearest(places, index);
   return { places, index, stats };
+}
+
+/**
+ * The county holding most of a ZCTA's residents, and so its state. The HUD ZIP-county crosswalk gives each
+ * postal ZIP's share of residential addresses per county: the same-numbered ZIP's shares when HUD lists it
+ * (a ZCTA is named after the ZIP that dominates its addresses), else the mean over every ZIP the ZCTA holds;
+ * all addresses when no residential address is listed (business-only ZIPs). Without HUD rows, the 2020
+ * ZCTA-county file, preferring counties in the postal state: it is unweighted, so its first county is only a
+ * last resort. `rule` names which source decided, for `meta.places`.
+ */
+export function homeCounty(zcta: string, zips: string[], data: Pick<Ingested, 'zipCounties' | 'zctaCounties'>, postalState?: string): { countyFips: string; state: string; rule: string } | null {
+  const sameNumbered = data.zipCounties.get(zcta);
+  const groups = sameNumbered?.some((r) => r.residentialRatio > 0) ? [sameNumbered] : zips.map((zip) => data.zipCounties.get(zip)).filter((rows) => rows !== undefined);
+  for (const [share, rule] of [['residentialRatio', 'hud_residential'], ['totalRatio', 'hud_all_addresses']] as const) {
+    const byCounty = new Map<string, number>();
+    for (const rows of groups) for (const row of rows) byCounty.set(row.countyFips, (byCounty.get(row.countyFips) ?? 0) + row[share]);
+    let best: [string, number] | null = null;
+    // Ties go to the lower FIPS code, so the answer never depends on file order.
+    for (const entry of byCounty) if (entry[1] > 0 && (!best || entry[1] > best[1] || (entry[1] === best[1] && entry[0] < best[0]))) best = entry;
+    const state = best ? STATE_BY_FIPS[best[0].slice(0, 2)] : undefined;
+    if (best && state) return { countyFips: best[0], state, rule };
+  }
+  const listed = [...(data.zctaCounties.get(zcta) ?? [])].sort((a, b) => Number(b.state === postalState) - Number(a.state === postalState) || (b.weight ?? 0) - (a.weight ?? 0));
+  const county = listed[0];
+  return county ? { countyFips: county.countyFips, state: county.state, rule: 'zcta_county' } : null;
 }
 
 /** A ZCTA no crosswalk names takes the state and city of its nearest named neighbour. */

@@ -4,8 +4,9 @@ import type { Manifest, SourceSpec } from '../manifest.ts';
 import { LAYOUTS } from '../layouts/index.ts';
 import { acsMeasures, type GazetteerRow } from '../layouts/census.ts';
 import type { AcsRow } from '../layouts/census.ts';
-import type { CountyCbsaRow, CountyUrbanRuralRow, ZctaCountyRow, ZipCityRow, ZipRucaRow, ZipZctaRow } from '../layouts/crosswalks.ts';
+import type { CountyCbsaRow, CountyUrbanRuralRow, ZctaCountyRow, ZipCityRow, ZipCountyRow, ZipRucaRow, ZipZctaRow } from '../layouts/crosswalks.ts';
 import type { FacilityRow } from '../layouts/facilities.ts';
+import type { SourcedFacilityRow } from '../facilities/roster.ts';
 import type { PlacesRow } from '../layouts/places.ts';
 import type { ClinicianRow, ProviderRow, TaxonomyRow } from '../layouts/providers.ts';
 import type { Layout } from '../layouts/types.ts';
@@ -26,12 +27,15 @@ export interface Ingested {
   zipToZcta: Map<string, ZipZctaRow>;
   zipCity: Map<string, ZipCityRow>;
   zctaCounties: Map<string, ZctaCountyRow[]>;
+  /** HUD USPS ZIP-county rows per postal ZIP, with residential shares. */
+  zipCounties: Map<string, ZipCountyRow[]>;
   countyCbsa: Map<string, CountyCbsaRow>;
   countyUrbanRural: Map<string, number>;
   zctaRuca: Map<string, number>;
   taxonomy: Map<string, TaxonomyRow>;
   places: Map<string, Record<string, number | null>>;
-  facilities: FacilityRow[];
+  /** Facility rows with their file line, so the roster can report a row it leaves out. */
+  facilities: SourcedFacilityRow[];
   /** NPPES providers kept per (ZCTA, primary taxonomy), counted while staging (see ProviderStage). */
   providerCounts: Array<{ zcta: string; taxonomy: string; count: number }>;
   /** Source keys per layout, in manifest order (for vintages and precedence). */
@@ -40,7 +44,7 @@ export interface Ingested {
 
 /** The order layouts are read in: crosswalks before the providers that are mapped through them. */
 const LAYOUT_ORDER = [
-  'gazetteer_zcta', 'zip_zcta', 'zip_city', 'zcta_county', 'county_cbsa', 'county_urban_rural', 'zip_ruca',
+  'gazetteer_zcta', 'zip_zcta', 'zip_city', 'zcta_county', 'zip_county', 'county_cbsa', 'county_urban_rural', 'zip_ruca',
   'acs_zcta', 'places_zcta', 'nucc_taxonomy', 'cms_hospitals', 'hifld_hospitals', 'covidcaremap_hospitals', 'hrsa_sites',
   'nppes', 'nppes_flat', 'doctors_clinicians',
 ];
@@ -48,7 +52,7 @@ const LAYOUT_ORDER = [
 /** Reads every manifest source into memory (or, for providers, into staging tables of `db`). */
 export async function ingestAll(manifest: Manifest, db: Database.Database, reconciler: Reconciler, log: (line: string) => void): Promise<Ingested> {
   const data: Ingested = {
-    zctas: new Map(), census: new Map(), zipToZcta: new Map(), zipCity: new Map(), zctaCounties: new Map(),
+    zctas: new Map(), census: new Map(), zipToZcta: new Map(), zipCity: new Map(), zctaCounties: new Map(), zipCounties: new Map(),
     countyCbsa: new Map(), countyUrbanRural: new Map(), zctaRuca: new Map(), taxonomy: new Map(), places: new Map(),
     facilities: [], providerCounts: [], sourcesByLayout: new Map(),
   };
@@ -109,6 +113,12 @@ export async function ingestAll(manifest: Manifest, db: Database.Database, recon
           list.push(row);
           data.zctaCounties.set(row.zcta, list);
         });
+      case 'zip_county':
+        return run<ZipCountyRow>((row) => {
+          const list = data.zipCounties.get(row.zip) ?? [];
+          list.push(row);
+          data.zipCounties.set(row.zip, list);
+        });
       case 'county_cbsa':
         return run<CountyCbsaRow>((row) => void data.countyCbsa.set(row.countyFips, row));
       case 'county_urban_rural':
@@ -123,7 +133,7 @@ export async function ingestAll(manifest: Manifest, db: Database.Database, recon
       case 'hifld_hospitals':
       case 'covidcaremap_hospitals':
       case 'hrsa_sites':
-        return run<FacilityRow>((row) => void data.facilities.push(row));
+        return run<FacilityRow>((row, line) => void data.facilities.push({ ...row, origin: { key: spec.key, line } }));
       case 'nppes':
       case 'nppes_flat':
         return run<ProviderRow>((row, line) => stage.addProvider(row, line, spec.key, zctaOfZip(row.zip)));

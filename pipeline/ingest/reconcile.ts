@@ -43,6 +43,14 @@ export class Reconciler {
     this.out?.write(`${csvField(tally.key)},${csvField(tally.file)},${line},${kind},${csvField(reason)}\n`);
   }
 
+  /** A row that landed but a later stage left out (a superseded NPI, a closed hospital): moved to the rejects. */
+  withdraw(key: string, line: number, reason: string, kind: RejectKind): void {
+    const tally = this.tallies.get(key);
+    if (!tally) throw new Error(`no rows were read from source ${key}`);
+    tally.landed--;
+    this.reject(tally, line, reason, kind);
+  }
+
   /** Resolves once every reject line is on disk. */
   close(): Promise<void> {
     return new Promise((resolve, reject) => {

@@ -84,6 +84,41 @@ export const zctaCounty: Layout<ZctaCountyRow> = {
   },
 };
 
+/**
+ * One (USPS ZIP, county) pair of the HUD USPS ZIP-county crosswalk, with the shares of the ZIP's residential
+ * and of all its addresses that lie in the county. The residential share places a ZIP where its people live.
+ */
+export interface ZipCountyRow {
+  zip: string;
+  countyFips: string;
+  residentialRatio: number;
+  totalRatio: number;
+}
+
+export const zipCounty: Layout<ZipCountyRow> = {
+  name: 'zip_county',
+  description: 'HUD USPS ZIP to county crosswalk (ZIP, COUNTY, RES_RATIO, TOT_RATIO)',
+  fields: {
+    zip: { aliases: ['ZIP', 'zip'], required: true },
+    county_fips: { aliases: ['COUNTY', 'county', 'GEOID'], required: true },
+    residential_ratio: { aliases: ['RES_RATIO', 'res_ratio'], required: true },
+    total_ratio: { aliases: ['TOT_RATIO', 'tot_ratio'], required: true },
+  },
+  parse(read) {
+    const ratio = (field: string, header: string) => {
+      const value = optionalNumber(read(field), header) ?? 0;
+      if (value < 0 || value > 1.0001) throw new RowReject(`${header} must be a share from 0 to 1, got ${value}`);
+      return value;
+    };
+    return {
+      zip: zip5(read('zip'), 'ZIP'),
+      countyFips: countyFips(read('county_fips')),
+      residentialRatio: ratio('residential_ratio', 'RES_RATIO'),
+      totalRatio: ratio('total_ratio', 'TOT_RATIO'),
+    };
+  },
+};
+
 /** A county in a metropolitan or micropolitan statistical area. */
 export interface CountyCbsaRow {
   countyFips: string;
@@ -126,9 +161,13 @@ export const countyUrbanRural: Layout<CountyUrbanRuralRow> = {
     state_fips: { aliases: ['STFIPS'], required: true },
     county_fips: { aliases: ['CTYFIPS'], required: true },
     code: { aliases: ['CODE2023', 'CODE2013'], required: true },
+    county_name: { aliases: ['CTYNAME'] },
   },
   parse(read) {
     const code = optionalNumber(read('code'), 'CODE2023');
+    // The 2023 file keeps rows for county-equivalents replaced before 2023 (Connecticut's old counties, a few
+    // Alaska census areas) with older codes only: they are not counties of the 2023 scheme.
+    if (code === null && read('county_name') !== '') throw new RowReject(`${read('county_name')} has no code of this vintage (a county-equivalent replaced before it)`, 'excluded');
     if (code === null || !Number.isInteger(code) || code < 1 || code > 6) throw new RowReject(`CODE2023 must be 1-6, got ${JSON.stringify(read('code'))}`);
     const state = read('state_fips').padStart(2, '0');
     const county = read('county_fips').padStart(3, '0');

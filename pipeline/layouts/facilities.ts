@@ -7,6 +7,8 @@ export interface FacilityRow {
   source: 'cms' | 'hifld' | 'covidcaremap' | 'hrsa';
   /** CMS certification number (CCN), when the source carries it. */
   ccn: string | null;
+  /** HIFLD record id (HIFLD's ID; CovidCareMap's HIFLD.ID), zero-padded to 10 digits, linking the two. */
+  hifldId: string | null;
   name: string;
   type: string;
   address: string;
@@ -17,9 +19,27 @@ export interface FacilityRow {
   website: string;
   latitude: number | null;
   longitude: number | null;
+  /** Beds set up and staffed (HCRIS cost reports, via CovidCareMap). */
   staffedBeds: number | null;
+  /** Licensed (total) beds: HIFLD BEDS, CovidCareMap Licensed.All.Beds. More than are staffed. */
+  licensedBeds: number | null;
   emergency: boolean | null;
   rating: number | null;
+  /** Highest adult or paediatric trauma centre level (1-5, 1 highest), when the source lists one. */
+  traumaLevel: number | null;
+  /** Operating status where the source states one (HIFLD STATUS); the roster leaves closed ones out. */
+  status: 'open' | 'closed' | null;
+}
+
+/** HIFLD TRAUMA text ("LEVEL I, LEVEL II PEDIATRIC", "NOT AVAILABLE") to the highest level listed, 1-5. */
+export function traumaLevel(value: string): number | null {
+  const levels = [...value.toUpperCase().matchAll(/LEVEL (V|IV|III|II|I)\b(?![A-Z ]*REHAB)/g)].map((m) => ['I', 'II', 'III', 'IV', 'V'].indexOf(m[1]) + 1);
+  return levels.length ? Math.min(...levels) : null;
+}
+
+function hifldId(value: string): string | null {
+  const id = identifier(value);
+  return isMissing(id) || !/^\d{1,10}$/.test(id) ? null : id.padStart(10, '0');
 }
 
 function coordinates(read: (field: string) => string): { latitude: number | null; longitude: number | null } {
@@ -54,6 +74,7 @@ const CMS_TYPE_NAMES: Record<string, string> = {
   psychiatric: 'Psychiatric Hospital',
   'acute care - veterans administration': 'Acute Care - Veterans Administration',
   'acute care - department of defense': 'Acute Care - Department of Defense',
+  'rural emergency hospital': 'Rural Emergency Hospital',
 };
 
 export const cmsHospitals: Layout<FacilityRow> = {
@@ -82,7 +103,8 @@ export const cmsHospitals: Layout<FacilityRow> = {
       type: CMS_TYPE_NAMES[type.toLowerCase()] ?? displayName(type),
       address: displayName(read('address')), city: displayName(read('city')), state: stateCode(read('state'), 'State'),
       zip: zip5(read('zip'), 'ZIP Code'), phone: read('phone'), website: '', latitude: null, longitude: null,
-      staffedBeds: null, emergency: optionalBoolean(read('emergency'), 'Emergency Services'), rating,
+      hifldId: null, staffedBeds: null, licensedBeds: null, emergency: optionalBoolean(read('emergency'), 'Emergency Services'), rating, traumaLevel: null,
+      status: 'open',
     };
   },
 };
@@ -91,6 +113,7 @@ export const hifldHospitals: Layout<FacilityRow> = {
   name: 'hifld_hospitals',
   description: 'DHS HIFLD Hospitals (NAME, TYPE, STATUS, LATITUDE, LONGITUDE, BEDS with -999 unknown)',
   fields: {
+    id: { aliases: ['ID'] },
     name: { aliases: ['NAME'], required: true },
     address: { aliases: ['ADDRESS'] },
     city: { aliases: ['CITY'], required: true },
@@ -103,18 +126,19 @@ export const hifldHospitals: Layout<FacilityRow> = {
     longitude: { aliases: ['LONGITUDE', 'X'], required: true },
     beds: { aliases: ['BEDS'] },
     website: { aliases: ['WEBSITE'] },
+    trauma: { aliases: ['TRAUMA'] },
   },
   parse(read) {
-    if (read('status').toUpperCase() === 'CLOSED') throw new RowReject('hospital STATUS is CLOSED', 'excluded');
     const { latitude, longitude } = coordinates(read);
     if (latitude === null) throw new RowReject('LATITUDE/LONGITUDE missing');
     const website = read('website');
     return {
-      source: 'hifld', ccn: null, name: requiredName(read('name')), type: displayName(read('type')),
+      source: 'hifld', ccn: null, hifldId: hifldId(read('id')), name: requiredName(read('name')), type: displayName(read('type')),
       address: displayName(read('address')), city: displayName(read('city')), state: stateCode(read('state'), 'STATE'),
       zip: optionalZip(read('zip'), 'ZIP'), phone: isMissing(read('phone')) || /NOT AVAILABLE/i.test(read('phone')) ? '' : read('phone'),
       website: /^https?:\/\//i.test(website) ? website : '', latitude, longitude,
-      staffedBeds: beds(read('beds'), 'BEDS'), emergency: null, rating: null,
+      staffedBeds: null, licensedBeds: beds(read('beds'), 'BEDS'), emergency: null, rating: null, traumaLevel: traumaLevel(read('trauma')),
+      status: read('status').toUpperCase() === 'CLOSED' ? 'closed' : read('status') ? 'open' : null,
     };
   },
 };
@@ -134,17 +158,18 @@ export const covidcaremapHospitals: Layout<FacilityRow> = {
     staffed_beds: { aliases: ['Staffed.All.Beds'] },
     licensed_beds: { aliases: ['Licensed.All.Beds'] },
     ccn: { aliases: ['HCRIS.ID'] },
+    hifld_id: { aliases: ['HIFLD.ID'] },
   },
   parse(read) {
     const { latitude, longitude } = coordinates(read);
     if (latitude === null) throw new RowReject('Latitude/Longitude missing');
     const ccn = identifier(read('ccn'));
     return {
-      source: 'covidcaremap', ccn: isMissing(ccn) ? null : ccn.padStart(6, '0'), name: requiredName(read('name')),
+      source: 'covidcaremap', ccn: isMissing(ccn) ? null : ccn.padStart(6, '0'), hifldId: hifldId(read('hifld_id')), name: requiredName(read('name')),
       type: displayName(read('type')), address: displayName(read('address')), city: displayName(read('city')),
       state: stateCode(read('state'), 'State'), zip: optionalZip(read('zip'), 'Zipcode'), phone: '', website: '',
-      latitude, longitude, staffedBeds: beds(read('staffed_beds'), 'Staffed.All.Beds') ?? beds(read('licensed_beds'), 'Licensed.All.Beds'),
-      emergency: null, rating: null,
+      latitude, longitude, staffedBeds: beds(read('staffed_beds'), 'Staffed.All.Beds'), licensedBeds: beds(read('licensed_beds'), 'Licensed.All.Beds'),
+      emergency: null, rating: null, traumaLevel: null, status: null,
     };
   },
 };
@@ -167,10 +192,10 @@ export const hrsaSites: Layout<FacilityRow> = {
     const { latitude, longitude } = coordinates(read);
     if (latitude === null) throw new RowReject('lat/lon missing');
     return {
-      source: 'hrsa', ccn: null, name: requiredName(read('name')), type: 'Health Center',
+      source: 'hrsa', ccn: null, hifldId: null, name: requiredName(read('name')), type: 'Health Center',
       address: displayName(read('address')), city: displayName(read('city')), state: stateCode(read('state'), 'st_abbr'),
       zip: optionalZip(read('zip'), 'zip'), phone: read('phone'), website: read('website'), latitude, longitude,
-      staffedBeds: null, emergency: false, rating: null,
+      staffedBeds: null, licensedBeds: null, emergency: false, rating: null, traumaLevel: null, status: 'open',
     };
   },
 };

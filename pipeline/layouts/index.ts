@@ -1,5 +1,5 @@
 import { acsZcta, gazetteerZcta } from './census.ts';
-import { countyCbsa, countyUrbanRural, zctaCounty, zipCity, zipRuca, zipZcta } from './crosswalks.ts';
+import { countyCbsa, countyUrbanRural, zctaCounty, zipCity, zipCounty, zipRuca, zipZcta } from './crosswalks.ts';
 import { covidcaremapHospitals, cmsHospitals, hifldHospitals, hrsaSites } from './facilities.ts';
 import { placesZcta } from './places.ts';
 import { doctorsClinicians, nppes, nppesFlat, nuccTaxonomy } from './providers.ts';
@@ -8,7 +8,7 @@ import type { Layout } from './types.ts';
 /** Every layout a manifest may name, by name. */
 export const LAYOUTS: ReadonlyMap<string, Layout<unknown>> = new Map(
   [
-    gazetteerZcta, acsZcta, zipZcta, zipCity, zctaCounty, countyCbsa, countyUrbanRural, zipRuca,
+    gazetteerZcta, acsZcta, zipZcta, zipCity, zctaCounty, zipCounty, countyCbsa, countyUrbanRural, zipRuca,
     nppes, nppesFlat, doctorsClinicians, nuccTaxonomy,
     cmsHospitals, hifldHospitals, covidcaremapHospitals, hrsaSites, placesZcta,
   ].map((layout) => [layout.name, layout as Layout<unknown>]),

@@ -43,6 +43,22 @@ export const PROVIDER_BENCHMARKS: Record<Category, Benchmark> = {
   thoracic_surgery: { zeroAt: 0.1, fullAt: 1.5 },
 };
 
+/**
+ * Staffed beds per licensed bed, for hospitals whose only bed count is licensed (HIFLD BEDS): 0.85 is the
+ * ratio of all staffed to all licensed beds over the 5,998 hospitals for which CovidCareMap 2020 gives both.
+ */
+export const STAFFED_PER_LICENSED_BED = 0.85;
+/** Beds assumed for a general hospital no source gives a bed count for (critical access hospitals have at most 25 by law). */
+export const DEFAULT_BEDS = { criticalAccess: 25, other: 100 } as const;
+/**
+ * A major hospital, where complex and specialist care is: a level I or II trauma centre (American College of
+ * Surgeons levels, as HIFLD lists them) or a general hospital with at least 300 staffed beds.
+ */
+export const MAJOR_HOSPITAL = { maxTraumaLevel: 2, minBeds: 300 } as const;
+
+/** Records of one hospital in different sources (no shared id) lie within this distance of each other. */
+export const FACILITY_MATCH_MILES = 10;
+
 /** Staffed hospital beds per 1,000 residents within reach (US average about 2.4). */
 export const BEDS_BENCHMARK: Benchmark = { zeroAt: 0.3, fullAt: 4 };
 /** Miles to the nearest care: 100 at 1 mile or less, 0 at 60 miles or more (log scale). */

@@ -1,4 +1,5 @@
 import { fcaIndexed } from '../accessibility.ts';
+import type { ScoredHospital } from '../facilities/hospitals.ts';
 import type { SourcedValue } from '../ingest/index.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { PointIndex } from '../geo/point-index.ts';
@@ -10,17 +11,6 @@ import {
 import { buildNetwork, nearestSupplyMiles, stepWeights, type ZipNetwork } from './network.ts';
 import { linearScore, logScore, median } from './scale.ts';
 import { CATEGORY_NAMES, type Category } from './specialties.ts';
-
-/** A hospital as the scores see it: where it is (a ZIP index and point), its beds, ED and rating. */
-export interface ScoredHospital {
-  id: number;
-  zipIndex: number;
-  longitude: number;
-  latitude: number;
-  beds: number;
-  emergency: boolean;
-  rating: number | null;
-}
 
 export interface ScoreInput {
   places: ZipPlace[];
