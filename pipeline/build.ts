@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import pLimit from 'p-limit';
 import { fileChecksum } from './checksum.ts';
 import { createIndexes, createSchema } from './emit/schema.ts';
-import { emitCensus, emitFacilities, emitMeta, emitScores, emitTvi } from './emit/tables.ts';
+import { emitCensus, emitFacilities, emitMeta, emitReference, emitScores, emitTvi } from './emit/tables.ts';
 import { emitProviders, facilityProviderCounts, providerSupply } from './emit/providers.ts';
 import { emitBlog } from './emit/blog.ts';
 import { emitDirectory } from './emit/directory.ts';
@@ -26,7 +26,10 @@ import * as scoring from './score/config.ts';
 import { FACILITY_MATCH_MILES } from './score/config.ts';
 import { BANDS } from './score/bands.ts';
 import { scoreZips } from './score/index.ts';
+import { providerInputs } from './score/provider-inputs.ts';
 import { computeTvi } from './score/tvi.ts';
+import type { ZipPlace } from './geo/places.ts';
+import type { DriveTimeRow } from './layouts/access.ts';
 
 export interface BuildOptions {
   manifest: string;
@@ -38,6 +41,8 @@ export interface BuildOptions {
   now?: () => Date;
   /** Folder of the blog's Markdown posts (default `content/blog/`). */
   blogDir?: string;
+  /** Publish scores without a provider component when provider coverage is partial (the manifest's `providers.on_partial_coverage`). */
+  allowPartialProviders?: boolean;
 }
 
 export interface BuildSummary {
@@ -102,17 +107,25 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
 
     log('providers:');
     const providerTotals = emitProviders(db, data.taxonomy);
-    const supply = providerSupply(db, data.providerCounts, zipIndex);
     const counts = facilityProviderCounts(db, roster.facilities);
-    log(`  ${providerTotals.providers} providers (${providerTotals.clinicianOnly} known only from Doctors and Clinicians)`);
+    const healthCenters = roster.facilities.filter((f) => !f.isHospital && located.zipIndexOf.has(f.id))
+      .map((f) => ({ zipIndex: located.zipIndexOf.get(f.id)!, longitude: f.longitude!, latitude: f.latitude! }));
+    const policy = options.allowPartialProviders ? { ...manifest.providers, onPartialCoverage: 'omit_component' as const } : manifest.providers;
+    const providers = providerInputs(places, providerSupply(db, data.providerCounts, zipIndex), policy, healthCenters, manifest.file);
+    log(`  ${providerTotals.providers} providers (${providerTotals.clinicianOnly} known only from Doctors and Clinicians); provider component ${providers.status}: ${providers.note}`);
 
     log('scores:');
     const hospitals = scoredHospitals(roster.facilities, located.zipIndexOf);
-    const scores = scoreZips({ places, index, census: data.census, prevalence: data.places, providerSupply: supply, hospitals }, log);
+    const driveTimes = {
+      hospital: byZipIndex(places, data.driveTimes.get('hospital')),
+      healthCenter: byZipIndex(places, data.driveTimes.get('health_center')),
+    };
+    const scores = scoreZips({ places, index, census: data.census, prevalence: data.places, providerSupply: providers.supply, hospitals, healthCenters, driveTimes }, log);
     emitScores(db, places, index, scores);
+    emitReference(db, places, data.reference, data.zctaRuca);
     const censusRows = emitCensus(db, places, data.census);
     emitBlog(db, blogPosts);
-    const tvi = computeTvi(places, data.census, data.places, scores.map((s) => s.access));
+    const tvi = computeTvi(places, data.census, data.places, scores);
     const cbsaTitles = new Map([...data.countyCbsa.values()].map((c) => [c.cbsaCode, { title: c.cbsaTitle, type: c.cbsaType }]));
     const metros = emitTvi(db, places, tvi, cbsaTitles);
     log(`  TVI for ${tvi.length} ZIPs and ${metros} metro/micro areas`);
@@ -142,6 +155,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       reconciliation: [...reconciler.tallies.values()],
       row_counts: { ...rowCounts, census_values: censusRows },
       facility_merge: { ...roster.stats, located: located.stats },
+      provider_coverage: { status: providers.status, note: providers.note, ...providers.coverage },
       places: placeStats,
       scoring: scoringConfig,
     });
@@ -160,6 +174,11 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     for (const file of [tmp, stageFile, rejectsTmp]) rmSync(file, { force: true });
     throw error;
   }
+}
+
+/** A drive-time table as an array by ZIP index (NaN where it has no minutes for the ZIP); null when not supplied. */
+function byZipIndex(places: ZipPlace[], table: Map<string, DriveTimeRow> | undefined): Float64Array | null {
+  return table ? Float64Array.from(places, (p) => table.get(p.zip)?.minutes ?? NaN) : null;
 }
 
 function checkRejectRatio(reconciler: Reconciler, maxRatio: number, rejectsFile: string): void {

@@ -16,6 +16,17 @@ export interface SourceSpec {
   options: Record<string, unknown>;
 }
 
+/**
+ * What the provider files are and what to do when they fall short. `sampleFraction`: the files are a uniform
+ * sample of this fraction of all clinicians (supply is scaled up by its inverse). `onPartialCoverage`:
+ * `refuse` fails the build when coverage is partial or uneven; `omit_component` publishes scores without a
+ * provider component instead, saying so in every record.
+ */
+export interface ProviderPolicy {
+  sampleFraction: number;
+  onPartialCoverage: 'refuse' | 'omit_component';
+}
+
 /** A parsed sources manifest: what to read, from where, and how strict to be. */
 export interface Manifest {
   file: string;
@@ -23,6 +34,7 @@ export interface Manifest {
   synthetic: boolean;
   notice: string;
   maxRejectRatio: number;
+  providers: ProviderPolicy;
   sources: SourceSpec[];
 }
 
@@ -46,6 +58,7 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
   if (typeof maxRejectRatio !== 'number' || !(maxRejectRatio >= 0 && maxRejectRatio <= 1)) {
     throw new BuildError(`${where('max_reject_ratio')}: must be a number from 0 to 1, got ${JSON.stringify(raw.max_reject_ratio)}`);
   }
+  const providers = providerPolicy(raw.providers, where);
   const sources: SourceSpec[] = [];
   for (const [key, spec] of Object.entries<any>(raw.sources)) {
     if (typeof spec !== 'object' || spec === null) throw new BuildError(`${where(`sources.${key}`)}: expected an object`);
@@ -69,6 +82,22 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
     synthetic: raw.synthetic === true,
     notice: typeof raw.notice === 'string' ? raw.notice : '',
     maxRejectRatio,
+    providers,
     sources,
   };
+}
+
+const PARTIAL_COVERAGE_CHOICES = ['refuse', 'omit_component'] as const;
+
+function providerPolicy(raw: unknown, where: (key: string) => string): ProviderPolicy {
+  if (raw === undefined) return { sampleFraction: 1, onPartialCoverage: 'refuse' };
+  if (typeof raw !== 'object' || raw === null) throw new BuildError(`${where('providers')}: expected an object such as { "sample_fraction": 0.1 }`);
+  const { sample_fraction: fraction = 1, on_partial_coverage: onPartial = 'refuse' } = raw as Record<string, unknown>;
+  if (typeof fraction !== 'number' || !(fraction > 0 && fraction <= 1)) {
+    throw new BuildError(`${where('providers.sample_fraction')}: the share of all clinicians the provider files hold, a number above 0 and at most 1; got ${JSON.stringify(fraction)}`);
+  }
+  if (!PARTIAL_COVERAGE_CHOICES.includes(onPartial as ProviderPolicy['onPartialCoverage'])) {
+    throw new BuildError(`${where('providers.on_partial_coverage')}: one of ${PARTIAL_COVERAGE_CHOICES.map((c) => `"${c}"`).join(', ')}; got ${JSON.stringify(onPartial)}`);
+  }
+  return { sampleFraction: fraction, onPartialCoverage: onPartial as ProviderPolicy['onPartialCoverage'] };
 }

@@ -1,3 +1,4 @@
+import { documentedHealthscore } from './helpers/documented-composite.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../src/http/api.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
@@ -156,7 +157,7 @@ describe('golden responses on the fixture', () => {
     for (let type = 1; type <= 11; type++) {
       const page = JSON.parse((await api.respond({ method: 'GET', url: `/api/v1/health-scores/?score_type=${type}&page_size=100&state=RI` })).body.toString());
       for (const r of page.results) {
-        expect(r.healthscore).toBe(Math.round(0.2 * r.people_score + 0.35 * r.provider_score + 0.25 * r.hospital_score + 0.2 * r.travel_score));
+        expect(r.healthscore).toBe(documentedHealthscore(r));
       }
     }
   });

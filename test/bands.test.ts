@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BANDS, bandFor } from '../pipeline/score/bands.ts';
 import { composite } from '../pipeline/score/composite.ts';
+import { documentedHealthscore } from './helpers/documented-composite.ts';
 
 describe('band table (decisions.md)', () => {
   it.each([
@@ -27,16 +28,22 @@ describe('band table (decisions.md)', () => {
 });
 
 describe('composite', () => {
-  it('is 0.20 people + 0.35 provider + 0.25 hospital + 0.20 travel, rounded half up, exactly', () => {
+  it('is access (0.35 provider, 0.30 hospital, 0.20 travel, renormalised) times (0.55 + 0.45 people/100), rounded half up, exactly', () => {
     expect(composite({ people: 100, provider: 100, hospital: 100, travel: 100 })).toBe(100);
     expect(composite({ people: 0, provider: 0, hospital: 0, travel: 0 })).toBe(0);
-    // 0.2*50 + 0.35*50 + 0.25*51 + 0.2*50 = 50.25 -> 50; with hospital 52: 50.5 -> 51 (half up).
-    expect(composite({ people: 50, provider: 50, hospital: 51, travel: 50 })).toBe(50);
-    expect(composite({ people: 50, provider: 50, hospital: 52, travel: 50 })).toBe(51);
+    // No affluence makes up for the absence of care; full need still leaves 55% of the access.
+    expect(composite({ people: 100, provider: 0, hospital: 0, travel: 0 })).toBe(0);
+    expect(composite({ people: 0, provider: 100, hospital: 100, travel: 100 })).toBe(55);
+    // access (7*50 + 6*50 + 4*50)/17 = 50; factor 0.55 + 0.45*100/100 = 1 -> 50. Hospital 51: 50.35 -> 50.
+    expect(composite({ people: 100, provider: 50, hospital: 50, travel: 50 })).toBe(50);
+    // Without a provider component: access = (6*60 + 4*70)/10 = 64; x (0.55 + 0.45*0.8 = 0.91) = 58.24 -> 58.
+    expect(composite({ people: 80, provider: null, hospital: 60, travel: 70 })).toBe(58);
+    // An exact half rounds up: access 10 x factor 0.55 (people 0) = 5.5 -> 6.
+    expect(composite({ people: 0, provider: null, hospital: 10, travel: 10 })).toBe(6);
     for (let p = 0; p <= 100; p += 7) {
       for (let q = 0; q <= 100; q += 11) {
-        const expected = Math.round((0.2 * p + 0.35 * q + 0.25 * 33 + 0.2 * 71) * 1e9) / 1e9;
-        expect(composite({ people: p, provider: q, hospital: 33, travel: 71 })).toBe(Math.floor(expected + 0.5));
+        const record = { people_score: p, provider_score: q % 2 ? q : null, hospital_score: 33, travel_score: 71 };
+        expect(composite({ people: p, provider: record.provider_score, hospital: 33, travel: 71 })).toBe(documentedHealthscore(record));
       }
     }
   });

@@ -10,7 +10,7 @@ function tinyInputs(dir: string, options: { badAcsRows?: number } = {}) {
   const bad = Array.from({ length: options.badAcsRows ?? 0 }, (_, i) => `1000${i},lots`).join('\n');
   writeInput(path.join(dir, 'acs.csv'), `zcta,pop\n10001,27000\n10002,74000\n59001,800\n${bad}\n`);
   const manifest = {
-    name: 'tiny', synthetic: true, root: '.', max_reject_ratio: 0.2,
+    name: 'tiny', synthetic: true, root: '.', max_reject_ratio: 0.2, providers: { on_partial_coverage: 'omit_component' } as Record<string, unknown>,
     sources: {
       gazetteer: { layout: 'gazetteer_zcta', path: 'gaz.txt' },
       acs: { layout: 'acs_zcta', path: 'acs.csv', columns: { zcta: 'zcta', population: 'pop' } },
@@ -27,6 +27,31 @@ describe('build failures name the fix and never replace a good output', () => {
     const { file } = tinyInputs(dir);
     const summary = await build({ manifest: file, out: path.join(dir, 'out.sqlite') });
     expect(summary.zips).toBe(3);
+  });
+
+  it('refuses provider files that do not cover the country unless told to leave the provider component out', async () => {
+    const dir = tempDir();
+    const { manifest } = tinyInputs(dir);
+    delete manifest.providers.on_partial_coverage;
+    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const out = path.join(dir, 'out.sqlite');
+    await expect(build({ manifest: path.join(dir, 'manifest.json'), out })).rejects.toThrow(
+      /provider files do not cover the country: they hold no clinicians .* "providers": \{ "sample_fraction": F \}.*"on_partial_coverage": "omit_component".*--allow-partial-providers/);
+    expect(existsSync(out)).toBe(false);
+    const summary = await build({ manifest: path.join(dir, 'manifest.json'), out, allowPartialProviders: true });
+    expect(summary.zips).toBe(3);
+  });
+
+  it('checks the providers section of the manifest', async () => {
+    const dir = tempDir();
+    const { manifest } = tinyInputs(dir);
+    for (const [providers, message] of [
+      [{ sample_fraction: 0 }, /providers\.sample_fraction.*above 0 and at most 1; got 0/],
+      [{ on_partial_coverage: 'ignore' }, /providers\.on_partial_coverage.*"refuse", "omit_component"; got "ignore"/],
+    ] as const) {
+      writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ ...manifest, providers }));
+      await expect(build({ manifest: path.join(dir, 'manifest.json'), out: path.join(dir, 'out.sqlite') })).rejects.toThrow(message);
+    }
   });
 
   it('a missing file names the file and the manifest key', async () => {

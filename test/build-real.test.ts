@@ -6,6 +6,7 @@ import { build } from '../pipeline/build.ts';
 import { composite } from '../pipeline/score/composite.ts';
 import { bandFor } from '../pipeline/score/bands.ts';
 import { SHARED_DATA, tempDir } from './helpers/files.ts';
+import { documentedHealthscore } from './helpers/documented-composite.ts';
 
 const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/shared-data.json');
 const haveData = existsSync(path.join(SHARED_DATA, 'census/2023_Gaz_zcta_national.txt.gz'));
@@ -34,7 +35,8 @@ describe.skipIf(!haveData)('build from the real public data in ../shared/data', 
 
   it('reconciles every file: read = landed + rejected, and every rejected row is in the rejects file', () => {
     const tallies = meta('reconciliation') as Array<{ key: string; read: number; landed: number; rejected: number }>;
-    expect(tallies.length).toBe(27);
+    const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as { sources: Record<string, unknown> };
+    expect(tallies.map((t) => t.key).sort()).toEqual(Object.keys(manifest.sources).sort());
     for (const t of tallies) expect(t.read, t.key).toBe(t.landed + t.rejected);
     const rejectLines = readFileSync(rejectsFile, 'utf8').trim().split('\n').length - 1;
     expect(rejectLines).toBe(tallies.reduce((sum, t) => sum + t.rejected, 0));
@@ -50,8 +52,7 @@ describe.skipIf(!haveData)('build from the real public data in ../shared/data', 
     // Collect mismatches rather than asserting per row: 371,701 expect() calls would dominate the run.
     const mismatches = rows.filter((r) => {
       const band = bandFor(r.healthscore);
-      // The documented formula, written out here independently of pipeline/score/composite.ts.
-      const documented = Math.floor((0.2 * r.people_score + 0.35 * r.provider_score + 0.25 * r.hospital_score + 0.2 * r.travel_score) + 0.5 + 1e-9);
+      const documented = documentedHealthscore(r);
       return r.healthscore !== documented || r.healthscore !== composite({ people: r.people_score, provider: r.provider_score, hospital: r.hospital_score, travel: r.travel_score }) ||
         r.label !== band.label || r.grade !== band.grade || r.color !== band.color;
     });
@@ -84,7 +85,9 @@ describe.skipIf(!haveData)('build from the real public data in ../shared/data', 
     const manhattan = rows.find((r) => r.zip_code === '10001');
     const commuting = db.prepare("SELECT value FROM census WHERE zip_code = '10001' AND measure = 'no_vehicle_pct'").get() as { value: number };
     expect(manhattan.zero_vehicle_pct).toBe(commuting.value);
-    expect(manhattan.vehicle_score).toBeGreaterThan(95);
+    // Most Manhattan households have no car, and transit serves them: mobility is not where its vulnerability lies.
+    expect(manhattan.zero_vehicle_pct).toBeGreaterThan(70);
+    expect(manhattan.vehicle_score).toBeLessThan(20);
     const metros = db.prepare('SELECT COUNT(*) AS n FROM tvi_metros').get() as { n: number };
     expect(metros.n).toBeGreaterThan(900);
   });

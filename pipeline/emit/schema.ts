@@ -10,27 +10,35 @@ CREATE TABLE score_types (id INTEGER PRIMARY KEY, name TEXT NOT NULL, slug TEXT 
 CREATE TABLE zips (
   zip_code TEXT PRIMARY KEY, state TEXT NOT NULL, state_name TEXT NOT NULL, city TEXT NOT NULL,
   county_fips TEXT, cbsa_code TEXT, urban_rural_code INTEGER, latitude REAL NOT NULL, longitude REAL NOT NULL,
-  land_sqmi REAL, population INTEGER, kd_index INTEGER NOT NULL UNIQUE
+  land_sqmi REAL, population INTEGER, kd_index INTEGER NOT NULL UNIQUE,
+  small_population INTEGER NOT NULL, road_times INTEGER NOT NULL, imputed TEXT
 ) WITHOUT ROWID;
 CREATE TABLE health_scores (
   id INTEGER PRIMARY KEY, zip_code TEXT NOT NULL, score_type_id INTEGER NOT NULL, state TEXT NOT NULL,
-  healthscore INTEGER NOT NULL, people_score INTEGER NOT NULL, provider_score INTEGER NOT NULL,
-  hospital_score INTEGER NOT NULL, travel_score INTEGER NOT NULL, label TEXT NOT NULL, grade TEXT NOT NULL, color TEXT NOT NULL
+  healthscore INTEGER NOT NULL, people_score INTEGER NOT NULL, provider_score INTEGER,
+  hospital_score INTEGER NOT NULL, travel_score INTEGER NOT NULL, label TEXT NOT NULL, grade TEXT NOT NULL, color TEXT NOT NULL,
+  prevalence_used INTEGER NOT NULL
 );
 CREATE TABLE states (
   state_code TEXT PRIMARY KEY, state_name TEXT NOT NULL, zip_count INTEGER NOT NULL,
-  avg_healthscore INTEGER NOT NULL, avg_healthscore_exact REAL NOT NULL, label TEXT NOT NULL, grade TEXT NOT NULL, color TEXT NOT NULL
+  avg_healthscore INTEGER NOT NULL, avg_healthscore_exact REAL NOT NULL, label TEXT NOT NULL, grade TEXT NOT NULL, color TEXT NOT NULL,
+  population INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE kdtree (name TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE census (zip_code TEXT NOT NULL, measure TEXT NOT NULL, value REAL, source TEXT NOT NULL, PRIMARY KEY (zip_code, measure)) WITHOUT ROWID;
 CREATE TABLE zip_access (
   zip_code TEXT PRIMARY KEY, nearest_hospital_miles REAL, nearest_hospital_id INTEGER, nearest_primary_care_miles REAL,
-  hospitals_within_10_miles INTEGER NOT NULL, primary_care_within_10_miles INTEGER NOT NULL
+  hospitals_within_10_miles INTEGER NOT NULL, primary_care_within_10_miles INTEGER,
+  emergency_minutes REAL, care_minutes REAL, major_hospital_minutes REAL, beds_per_1000 REAL, mean_rating_nearby REAL, mobility_gap_pct REAL
+) WITHOUT ROWID;
+CREATE TABLE zip_reference (
+  zip_code TEXT PRIMARY KEY, reference_hospital_minutes REAL, reference_hospital_miles REAL, svi_rank REAL, ruca INTEGER
 ) WITHOUT ROWID;
 CREATE TABLE tvi (
   zip_code TEXT PRIMARY KEY, state TEXT NOT NULL, tvi_score INTEGER NOT NULL, tvi_tier TEXT NOT NULL, vehicle_score REAL NOT NULL,
   transit_score REAL NOT NULL, facility_distance_score REAL NOT NULL, population_vulnerability_score REAL NOT NULL,
-  health_outcome_score REAL NOT NULL, health_outcome_basis TEXT NOT NULL, zero_vehicle_pct REAL, nearest_hospital_miles REAL, population INTEGER
+  health_outcome_score REAL NOT NULL, health_outcome_basis TEXT NOT NULL, zero_vehicle_pct REAL, nearest_hospital_miles REAL, population INTEGER,
+  ranked INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE tvi_metros (
   cbsa_code TEXT PRIMARY KEY, cbsa_title TEXT NOT NULL, cbsa_type TEXT NOT NULL, zip_count INTEGER NOT NULL,

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Facility } from '../facilities/roster.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import type { PointIndex } from '../geo/point-index.ts';
-import type { SourcedValue } from '../ingest/index.ts';
+import type { Ingested, SourcedValue } from '../ingest/index.ts';
 import { bandFor } from '../score/bands.ts';
 import { SCORE_TYPES } from '../score/config.ts';
 import type { ZipScores } from '../score/index.ts';
@@ -10,38 +10,67 @@ import { tviTier, type TviRecord } from '../score/tvi.ts';
 
 /** Writes `zips`, `score_types`, `health_scores`, `states`, `zip_access` and the KD-tree. */
 export function emitScores(db: Database.Database, places: ZipPlace[], index: PointIndex, scores: ZipScores[]): void {
-  const insertZip = db.prepare('INSERT INTO zips VALUES (?,?,?,?,?,?,?,?,?,?,?,?)');
-  const insertScore = db.prepare('INSERT INTO health_scores VALUES (?,?,?,?,?,?,?,?,?,?,?,?)');
-  const insertAccess = db.prepare('INSERT INTO zip_access VALUES (?,?,?,?,?,?)');
+  const insertZip = db.prepare('INSERT INTO zips VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insertScore = db.prepare('INSERT INTO health_scores VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insertAccess = db.prepare('INSERT INTO zip_access VALUES (?,?,?,?,?,?,?,?,?,?,?,?)');
   const insertType = db.prepare('INSERT INTO score_types VALUES (?,?,?,?)');
+  const finite = (x: number) => (Number.isFinite(x) ? x : null);
   db.transaction(() => {
     for (const type of SCORE_TYPES) insertType.run(type.id, type.name, type.slug, type.description);
     places.forEach((p, i) => {
-      insertZip.run(p.zip, p.state, p.stateName, p.city, p.countyFips, p.cbsaCode, p.urbanRuralCode, p.latitude, p.longitude, p.landSqMi, p.population, i);
+      const z = scores[i];
+      insertZip.run(p.zip, p.state, p.stateName, p.city, p.countyFips, p.cbsaCode, p.urbanRuralCode, p.latitude, p.longitude, p.landSqMi, p.population, i,
+        z.smallPopulation ? 1 : 0, z.access.roadTimes ? 1 : 0, z.imputed.length ? z.imputed.join(',') : null);
       SCORE_TYPES.forEach((type, t) => {
-        const s = scores[i].byType[t];
+        const s = z.byType[t];
         const band = bandFor(s.healthscore);
         // Record ids are stable for a given ZIP list: 11 per ZIP in ZIP order, then by score type id.
-        insertScore.run(i * SCORE_TYPES.length + type.id, p.zip, type.id, p.state, s.healthscore, s.people, s.provider, s.hospital, s.travel, band.label, band.grade, band.color);
+        insertScore.run(i * SCORE_TYPES.length + type.id, p.zip, type.id, p.state, s.healthscore, s.people, s.provider, s.hospital, s.travel, band.label, band.grade, band.color, s.prevalenceUsed ? 1 : 0);
       });
-      const a = scores[i].access;
-      insertAccess.run(p.zip, a.nearestHospitalMiles, a.nearestHospitalId, a.nearestPrimaryCareMiles, a.hospitalsWithin10Miles, a.primaryCareWithin10Miles);
+      const a = z.access;
+      insertAccess.run(p.zip, a.nearestHospitalMiles, a.nearestHospitalId, a.nearestPrimaryCareMiles, a.hospitalsWithin10Miles, a.primaryCareWithin10Miles,
+        finite(a.emergencyMinutes), finite(a.careMinutes), finite(a.majorHospitalMinutes), a.bedsPer1000, a.meanRatingNearby, z.mobilityGapPct);
     });
-    const states = new Map<string, { name: string; sum: number; count: number }>();
-    places.forEach((p, i) => {
-      const s = states.get(p.state) ?? { name: p.stateName, sum: 0, count: 0 };
-      s.sum += scores[i].byType[0].healthscore;
-      s.count++;
-      states.set(p.state, s);
-    });
-    const insertState = db.prepare('INSERT INTO states VALUES (?,?,?,?,?,?,?,?)');
-    for (const [code, s] of states) {
-      const exact = s.sum / s.count;
-      const rounded = Math.floor(exact + 0.5);
-      const band = bandFor(rounded);
-      insertState.run(code, s.name, s.count, rounded, exact, band.label, band.grade, band.color);
-    }
+    emitStates(db, places, scores);
     db.prepare('INSERT INTO kdtree VALUES (?, ?)').run('zips', Buffer.from(index.index.data as ArrayBuffer));
+  })();
+}
+
+/**
+ * State averages of the overall score, weighted by population over the ZIPs that are ranked (small
+ * populations are left out, as everywhere rankings are made); a state with no ranked ZIP averages all its
+ * ZIPs unweighted, so every state still has a row.
+ */
+function emitStates(db: Database.Database, places: ZipPlace[], scores: ZipScores[]): void {
+  const states = new Map<string, { name: string; zips: number; population: number; weighted: number; plainSum: number }>();
+  places.forEach((p, i) => {
+    const s = states.get(p.state) ?? { name: p.stateName, zips: 0, population: 0, weighted: 0, plainSum: 0 };
+    const score = scores[i].byType[0].healthscore;
+    s.zips++;
+    s.plainSum += score;
+    if (!scores[i].smallPopulation) {
+      s.population += p.population ?? 0;
+      s.weighted += (p.population ?? 0) * score;
+    }
+    states.set(p.state, s);
+  });
+  const insertState = db.prepare('INSERT INTO states VALUES (?,?,?,?,?,?,?,?,?)');
+  for (const [code, s] of states) {
+    const exact = s.population > 0 ? s.weighted / s.population : s.plainSum / s.zips;
+    const rounded = Math.floor(exact + 0.5);
+    const band = bandFor(rounded);
+    insertState.run(code, s.name, s.zips, rounded, exact, band.label, band.grade, band.color, s.population);
+  }
+}
+
+/** Writes the independent measures the validation report compares with (never used by the scores). */
+export function emitReference(db: Database.Database, places: ZipPlace[], reference: Ingested['reference'], ruca: Map<string, number>): void {
+  const insert = db.prepare('INSERT INTO zip_reference VALUES (?,?,?,?,?)');
+  db.transaction(() => {
+    for (const p of places) {
+      const drive = reference.hospitalDriveTimes.get(p.zip);
+      insert.run(p.zip, drive?.minutes ?? null, drive?.miles ?? null, reference.svi.get(p.zip) ?? null, ruca.get(p.zip) ?? null);
+    }
   })();
 }
 
@@ -80,13 +109,13 @@ export function emitMeta(db: Database.Database, meta: Record<string, unknown>): 
 
 /** Writes the TVI per ZIP and the population-weighted TVI of each metro/micro area (CBSA). */
 export function emitTvi(db: Database.Database, places: ZipPlace[], tvi: TviRecord[], cbsaTitles: Map<string, { title: string; type: string }>): number {
-  const insert = db.prepare('INSERT INTO tvi VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insert = db.prepare('INSERT INTO tvi VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
   const metros = new Map<string, { zips: number; population: number; weighted: number; plain: number }>();
   db.transaction(() => {
     places.forEach((p, i) => {
       const t = tvi[i];
-      insert.run(p.zip, p.state, t.tvi_score, t.tvi_tier, t.vehicle_score, t.transit_score, t.facility_distance_score, t.population_vulnerability_score, t.health_outcome_score, t.health_outcome_basis, t.zero_vehicle_pct, t.nearest_hospital_miles, t.population);
-      if (!p.cbsaCode) return;
+      insert.run(p.zip, p.state, t.tvi_score, t.tvi_tier, t.vehicle_score, t.transit_score, t.facility_distance_score, t.population_vulnerability_score, t.health_outcome_score, t.health_outcome_basis, t.zero_vehicle_pct, t.nearest_hospital_miles, t.population, t.ranked ? 1 : 0);
+      if (!p.cbsaCode || !t.ranked) return;
       const m = metros.get(p.cbsaCode) ?? { zips: 0, population: 0, weighted: 0, plain: 0 };
       const population = Math.max(0, p.population ?? 0);
       m.zips++;

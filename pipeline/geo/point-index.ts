@@ -12,18 +12,18 @@ export class PointIndex {
     this.index.finish();
   }
 
-  /** Points within `radiusMiles` of (lon, lat), nearest first, with their distances. */
-  within(lon: number, lat: number, radiusMiles: number, maxResults = Infinity): Array<{ id: number; miles: number }> {
+  /** Points within `radiusMiles` of (lon, lat), nearest first, with their distances; `accept` filters by id. */
+  within(lon: number, lat: number, radiusMiles: number, maxResults = Infinity, accept?: (id: number) => boolean): Array<{ id: number; miles: number }> {
     if (this.longitudes.length === 0) return [];
     // geokdbush's Earth radius differs from ours in the sixth digit: search a hair wider, then filter
     // with our own haversine so the boundary is exactly `miles <= radiusMiles` everywhere in the product.
-    const ids: number[] = around(this.index, lon, lat, maxResults, radiusMiles * KM_PER_MILE * 1.0001);
+    const ids: number[] = around(this.index, lon, lat, maxResults, radiusMiles * KM_PER_MILE * 1.0001, accept);
     const hits = ids.map((id) => ({ id, miles: haversineMiles(lon, lat, this.longitudes[id], this.latitudes[id]) }));
     return hits.filter((hit) => hit.miles <= radiusMiles);
   }
 
-  /** The nearest point and its distance in miles, or null for an empty index. */
-  nearest(lon: number, lat: number): { id: number; miles: number } | null {
-    return this.within(lon, lat, Infinity, 1)[0] ?? null;
+  /** The nearest (accepted) point and its distance in miles, or null when there is none. */
+  nearest(lon: number, lat: number, accept?: (id: number) => boolean): { id: number; miles: number } | null {
+    return this.within(lon, lat, Infinity, 1, accept)[0] ?? null;
   }
 }

@@ -5,6 +5,7 @@ import { LAYOUTS } from '../layouts/index.ts';
 import { acsMeasures, type GazetteerRow } from '../layouts/census.ts';
 import type { AcsRow } from '../layouts/census.ts';
 import type { CountyCbsaRow, CountyUrbanRuralRow, ZctaCountyRow, ZipCityRow, ZipCountyRow, ZipRucaRow, ZipZctaRow } from '../layouts/crosswalks.ts';
+import { DRIVE_DESTINATIONS, type DriveDestination, type DriveTimeRow, type SviRow } from '../layouts/access.ts';
 import type { FacilityRow } from '../layouts/facilities.ts';
 import type { SourcedFacilityRow } from '../facilities/roster.ts';
 import type { PlacesRow } from '../layouts/places.ts';
@@ -38,6 +39,10 @@ export interface Ingested {
   facilities: SourcedFacilityRow[];
   /** NPPES providers kept per (ZCTA, primary taxonomy), counted while staging (see ProviderStage). */
   providerCounts: Array<{ zcta: string; taxonomy: string; count: number }>;
+  /** Road-network drive times per ZIP to the nearest hospital / health centre, for the scores. */
+  driveTimes: Map<DriveDestination, Map<string, DriveTimeRow>>;
+  /** Independent measures the validation report compares the scores with (never scored). */
+  reference: { hospitalDriveTimes: Map<string, DriveTimeRow>; svi: Map<string, number | null> };
   /** Source keys per layout, in manifest order (for vintages and precedence). */
   sourcesByLayout: Map<string, SourceSpec[]>;
 }
@@ -45,7 +50,7 @@ export interface Ingested {
 /** The order layouts are read in: crosswalks before the providers that are mapped through them. */
 const LAYOUT_ORDER = [
   'gazetteer_zcta', 'zip_zcta', 'zip_city', 'zcta_county', 'zip_county', 'county_cbsa', 'county_urban_rural', 'zip_ruca',
-  'acs_zcta', 'places_zcta', 'nucc_taxonomy', 'cms_hospitals', 'hifld_hospitals', 'covidcaremap_hospitals', 'hrsa_sites',
+  'acs_zcta', 'places_zcta', 'drive_times', 'svi_zcta', 'nucc_taxonomy', 'cms_hospitals', 'hifld_hospitals', 'covidcaremap_hospitals', 'hrsa_sites',
   'nppes', 'nppes_flat', 'doctors_clinicians',
 ];
 
@@ -54,7 +59,7 @@ export async function ingestAll(manifest: Manifest, db: Database.Database, recon
   const data: Ingested = {
     zctas: new Map(), census: new Map(), zipToZcta: new Map(), zipCity: new Map(), zctaCounties: new Map(), zipCounties: new Map(),
     countyCbsa: new Map(), countyUrbanRural: new Map(), zctaRuca: new Map(), taxonomy: new Map(), places: new Map(),
-    facilities: [], providerCounts: [], sourcesByLayout: new Map(),
+    facilities: [], providerCounts: [], driveTimes: new Map(), reference: { hospitalDriveTimes: new Map(), svi: new Map() }, sourcesByLayout: new Map(),
   };
   if (!manifest.sources.some((s) => s.layout === 'gazetteer_zcta')) {
     throw new BuildError(`manifest ${manifest.file} names no source with layout gazetteer_zcta: the ZCTA Gazetteer defines the ZIP codes to score. Add one under "sources".`);
@@ -127,6 +132,17 @@ export async function ingestAll(manifest: Manifest, db: Database.Database, recon
         return run<ZipRucaRow>((row) => void data.zctaRuca.set(row.zcta, row.ruca));
       case 'places_zcta':
         return run<PlacesRow>((row) => void data.places.set(row.zcta, row.prevalence));
+      case 'drive_times': {
+        const { destination, reference } = driveTimeRole(spec);
+        let table = reference ? data.reference.hospitalDriveTimes : data.driveTimes.get(destination);
+        if (!table) data.driveTimes.set(destination, (table = new Map()));
+        return run<DriveTimeRow>((row) => {
+          if (table!.has(row.zip)) throw new RowReject(`ZIP ${row.zip} is listed twice`);
+          table!.set(row.zip, row);
+        });
+      }
+      case 'svi_zcta':
+        return run<SviRow>((row) => void data.reference.svi.set(row.zcta, row.rank));
       case 'nucc_taxonomy':
         return run<TaxonomyRow>((row) => void data.taxonomy.set(row.code, row));
       case 'cms_hospitals':
@@ -143,4 +159,15 @@ export async function ingestAll(manifest: Manifest, db: Database.Database, recon
         throw new BuildError(`layout ${spec.layout} of source "${spec.key}" has no ingest step`);
     }
   }
+}
+
+/** Checks a drive-time source's options: what it measures, and whether it feeds the scores or only the validation report. */
+function driveTimeRole(spec: SourceSpec): { destination: DriveDestination; reference: boolean } {
+  const { destination, role = 'input' } = spec.options as { destination?: string; role?: string };
+  if (!DRIVE_DESTINATIONS.includes(destination as DriveDestination)) {
+    throw new BuildError(`manifest key sources.${spec.key}.options.destination must be one of ${DRIVE_DESTINATIONS.join(', ')}, got ${JSON.stringify(destination)}`);
+  }
+  if (role !== 'input' && role !== 'reference') throw new BuildError(`manifest key sources.${spec.key}.options.role must be "input" or "reference", got ${JSON.stringify(role)}`);
+  if (role === 'reference' && destination !== 'hospital') throw new BuildError(`manifest key sources.${spec.key}: the validation report compares against hospital drive times only; set options.destination to "hospital"`);
+  return { destination: destination as DriveDestination, reference: role === 'reference' };
 }

@@ -1,3 +1,4 @@
+import { driveTimes, sviZcta } from './access.ts';
 import { acsZcta, gazetteerZcta } from './census.ts';
 import { countyCbsa, countyUrbanRural, zctaCounty, zipCity, zipCounty, zipRuca, zipZcta } from './crosswalks.ts';
 import { covidcaremapHospitals, cmsHospitals, hifldHospitals, hrsaSites } from './facilities.ts';
@@ -10,6 +11,6 @@ export const LAYOUTS: ReadonlyMap<string, Layout<unknown>> = new Map(
   [
     gazetteerZcta, acsZcta, zipZcta, zipCity, zctaCounty, zipCounty, countyCbsa, countyUrbanRural, zipRuca,
     nppes, nppesFlat, doctorsClinicians, nuccTaxonomy,
-    cmsHospitals, hifldHospitals, covidcaremapHospitals, hrsaSites, placesZcta,
+    cmsHospitals, hifldHospitals, covidcaremapHospitals, hrsaSites, placesZcta, driveTimes, sviZcta,
   ].map((layout) => [layout.name, layout as Layout<unknown>]),
 );

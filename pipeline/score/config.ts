@@ -18,30 +18,60 @@ export interface Benchmark {
 }
 
 /**
- * Clinicians per 100,000 residents within reach. Primary care: HRSA's shortage ratio 1:3,500 (28.6 per 100k)
- * scores about 45; 1:1,000 (100 per 100k) scores 100. Specialist benchmarks scale with national supply.
+ * Clinicians per 100,000 residents nationally, by category, as the provider files count them (active
+ * physicians, and the nurse practitioners, physician assistants and dietitians whose NUCC codes the category
+ * lists). Approximate and rounded: physicians from the AAMC Physician Specialty Data Report (2022, active
+ * physicians by specialty), nurse practitioners, physician assistants and dietitians from BLS Occupational
+ * Employment and Wage Statistics (May 2023) with AANP's share of NPs in primary care, over a population of
+ * 333 million. They set the provider benchmarks, the coverage check and the synthetic sample's densities.
  */
-export const PROVIDER_BENCHMARKS: Record<Category, Benchmark> = {
-  primary_care: { zeroAt: 5, fullAt: 100 },
-  endocrinology: { zeroAt: 0.3, fullAt: 4 },
-  dietetics: { zeroAt: 1, fullAt: 25 },
-  neurology: { zeroAt: 0.5, fullAt: 6 },
-  geriatrics: { zeroAt: 0.2, fullAt: 3 },
-  psychiatry: { zeroAt: 1, fullAt: 15 },
-  rheumatology: { zeroAt: 0.2, fullAt: 2.5 },
-  orthopaedics: { zeroAt: 1, fullAt: 9 },
-  pulmonology: { zeroAt: 0.4, fullAt: 4 },
-  allergy: { zeroAt: 0.2, fullAt: 2 },
-  pediatrics: { zeroAt: 3, fullAt: 40 },
-  oncology: { zeroAt: 0.5, fullAt: 6 },
-  radiation_oncology: { zeroAt: 0.2, fullAt: 2 },
-  radiology: { zeroAt: 1, fullAt: 12 },
-  obgyn: { zeroAt: 1.5, fullAt: 14 },
-  cardiology: { zeroAt: 1, fullAt: 9 },
-  nephrology: { zeroAt: 0.3, fullAt: 4 },
-  urology: { zeroAt: 0.5, fullAt: 4.5 },
-  thoracic_surgery: { zeroAt: 0.1, fullAt: 1.5 },
+export const EXPECTED_DENSITY: Record<Category, number> = {
+  // Family and internal medicine, general practice and paediatrics (~90 physicians), primary care NPs (~85), PAs (~45).
+  primary_care: 220,
+  endocrinology: 2.8,
+  dietetics: 22,
+  neurology: 5,
+  geriatrics: 2.5,
+  // Psychiatrists (~12) and psychiatric-mental health NPs (~6).
+  psychiatry: 18,
+  rheumatology: 1.9,
+  orthopaedics: 6,
+  pulmonology: 4.5,
+  allergy: 1.4,
+  pediatrics: 24,
+  oncology: 6,
+  radiation_oncology: 1.6,
+  radiology: 8.5,
+  // Obstetrician-gynaecologists (~13) and women's health NPs (~3).
+  obgyn: 16,
+  cardiology: 8.5,
+  nephrology: 3.3,
+  urology: 3,
+  thoracic_surgery: 1.4,
 };
+
+/**
+ * Clinicians per 100,000 residents within reach, scored on a log scale from a tenth of the national density
+ * (0) to twice it (100): the national density scores 77, half of it 54, a quarter 31.
+ */
+export const PROVIDER_BENCHMARK_SPAN = { zeroAtShare: 0.1, fullAtShare: 2 } as const;
+export const PROVIDER_BENCHMARKS = Object.fromEntries(
+  Object.entries(EXPECTED_DENSITY).map(([category, density]) => [category, { zeroAt: density * PROVIDER_BENCHMARK_SPAN.zeroAtShare, fullAt: density * PROVIDER_BENCHMARK_SPAN.fullAtShare }]),
+) as Record<Category, Benchmark>;
+
+/**
+ * When provider files count enough clinicians to score: nationally at least half the expected primary care
+ * density and at least half in three quarters of the categories; in every state of 500,000 residents or
+ * more, between a third and three times the expected primary care density: wide enough for the real
+ * differences between states, narrow enough to catch files that cover some states and not others.
+ */
+export const COVERAGE = { minNationalShare: 0.5, minCategoriesShare: 0.75, stateMinPopulation: 500_000, stateShareRange: [1 / 3, 3] } as const;
+
+/** Each health centre (HRSA) site counts as this many primary care clinicians: a floor for safety-net capacity. */
+export const HEALTH_CENTER_CLINICIANS = 1;
+
+/** Records of one hospital in different sources (no shared id) lie within this distance of each other. */
+export const FACILITY_MATCH_MILES = 10;
 
 /**
  * Staffed beds per licensed bed, for hospitals whose only bed count is licensed (HIFLD BEDS): 0.85 is the
@@ -56,16 +86,76 @@ export const DEFAULT_BEDS = { criticalAccess: 25, other: 100 } as const;
  */
 export const MAJOR_HOSPITAL = { maxTraumaLevel: 2, minBeds: 300 } as const;
 
-/** Records of one hospital in different sources (no shared id) lie within this distance of each other. */
-export const FACILITY_MATCH_MILES = 10;
+/**
+ * Staffed hospital beds per 1,000 residents within reach, log scale: 0.3 scores 0, 3 or more scores 100
+ * (the US has about 2.4 staffed beds per 1,000 residents, which scores 90).
+ */
+export const BEDS_BENCHMARK: Benchmark = { zeroAt: 0.3, fullAt: 3 };
 
-/** Staffed hospital beds per 1,000 residents within reach (US average about 2.4). */
-export const BEDS_BENCHMARK: Benchmark = { zeroAt: 0.3, fullAt: 4 };
-/** Miles to the nearest care: 100 at 1 mile or less, 0 at 60 miles or more (log scale). */
-export const DISTANCE_MILES_BENCHMARK: Benchmark = { zeroAt: 60, fullAt: 1 };
+/** A linear time benchmark: 100 at `fullAt` minutes or less, 0 at `zeroAt` minutes or more. */
+export interface TimeBenchmark {
+  fullAt: number;
+  zeroAt: number;
+}
 
-/** Composite weights: healthscore = round(sum of weight x component). They sum to 1. */
-export const COMPOSITE_WEIGHTS = { people: 0.2, provider: 0.35, hospital: 0.25, travel: 0.2 } as const;
+/**
+ * Straight-line miles to drive minutes, where the manifest supplies no drive time for a ZIP: 2.0 is the median
+ * ratio of drive minutes to straight-line miles to the nearest hospital over the ZIPs of the 2025 HEROP
+ * hospital access table (Hosp-ZIP25, HospTmDr / HospMinDis; deciles 1.5 to 2.9).
+ */
+export const MINUTES_PER_STRAIGHT_MILE = 2.0;
+/**
+ * Minutes to the nearest emergency department and to the nearest place of primary care: full marks within
+ * 5 minutes, none at 45 (the distance rule of critical access hospitals is 35 miles, about 45 minutes).
+ */
+export const CARE_MINUTES: TimeBenchmark = { fullAt: 5, zeroAt: 45 };
+/**
+ * Minutes to specialist care: the nearest clinician of the score type's specialties when the provider files
+ * are measured, else the nearest major hospital (trauma centre level I-II or 300+ beds), where specialists
+ * practise. Full marks within 15 minutes, none at 90 (beyond the "golden hour" of trauma care, with margin).
+ */
+export const SPECIALIST_MINUTES: TimeBenchmark = { fullAt: 15, zeroAt: 90 };
+/** Hospital ratings count within this distance (the CMS star rating of the hospitals people would use). */
+export const RATING_RADIUS_MILES = 30;
+
+/**
+ * Hospital component: beds per 1,000 within reach (E2SFCA), minutes to the nearest emergency department,
+ * minutes to the nearest major hospital (SPECIALIST_MINUTES scale), and the mean star rating nearby. A ZIP
+ * with no rated hospital in reach leaves quality out and renormalises the rest: a missing rating is neutral, never 0.
+ */
+export const HOSPITAL_WEIGHTS = { beds: 0.3, emergency: 0.4, major: 0.15, quality: 0.15 } as const;
+
+/**
+ * Travel component: how soon a resident reaches care (70%: half the minutes to the nearest place of primary
+ * care, half the minutes to specialist care) and whether they can travel at all (30%: mobility).
+ */
+export const TRAVEL_WEIGHTS = { care: 0.7, mobility: 0.3 } as const;
+
+/**
+ * Mobility: the share of households without a vehicle, offset by transit. Transit use by 20% of commuters or
+ * more (dense transit cities) fully offsets going without a car; less offsets in proportion. The remaining
+ * gap costs the whole mobility score at 10% of households. A ZIP with no measured vehicle share takes the
+ * worst measured share (missing is never better than the worst measured value); missing transit counts as none.
+ */
+export const MOBILITY = { transitFullAt: 20, gapZeroAt: 10 } as const;
+
+/**
+ * ZIPs with fewer residents than this (ACS estimate) are flagged: their ACS percentages rest on a handful of
+ * households, so they are kept out of rankings, state averages and top-vulnerable lists, as the SVI leaves
+ * out tracts without population, and their records say why.
+ */
+export const SMALL_POPULATION = 100;
+
+/**
+ * The composite. Access is the weighted mean of the provider, hospital and travel components (weights in
+ * twentieths: 7, 6, 4; renormalised over the components present); the people component then scales it,
+ * realised access being potential access reduced by social need:
+ *   healthscore = round_half_up(access x (0.55 + 0.45 x people / 100)).
+ * So no affluence makes up for the absence of care (a ZIP an hour from any hospital stays low), and the best
+ * access in the nation needs both care nearby and low need.
+ */
+export const COMPOSITE_WEIGHTS = { provider: 7, hospital: 6, travel: 4 } as const;
+export const PEOPLE_FLOOR = 0.55;
 
 /** The 11 score types of decisions.md and the clinicians and PLACES measures each one weighs. */
 export interface ScoreTypeSpec {

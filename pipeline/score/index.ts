@@ -4,75 +4,124 @@ import type { SourcedValue } from '../ingest/index.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { PointIndex } from '../geo/point-index.ts';
 import { composite, type Components } from './composite.ts';
-import {
-  BEDS_BENCHMARK, DISTANCE_MILES_BENCHMARK, HOSPITAL_STEPS, NEED_MEASURES, NETWORK_MAX_MILES, PREVALENCE_WEIGHT,
-  PROVIDER_BENCHMARKS, PROVIDER_STEPS, SCORE_TYPES, type ScoreTypeSpec,
-} from './config.ts';
+import { HOSPITAL_STEPS, MINUTES_PER_STRAIGHT_MILE, NETWORK_MAX_MILES, PROVIDER_BENCHMARKS, PROVIDER_STEPS, SCORE_TYPES, SMALL_POPULATION } from './config.ts';
+import { hospitalParts, hospitalScore, type HospitalParts } from './hospital.ts';
+import { mobilityGapPct } from './mobility.ts';
 import { buildNetwork, nearestSupplyMiles, stepWeights, type ZipNetwork } from './network.ts';
-import { linearScore, logScore, median } from './scale.ts';
+import { peopleScore, socialNeed } from './people.ts';
+import { nearer, nearestMiles, toMinutes, type CarePoint, type DriveTimes, type Minutes } from './reach.ts';
+import { logScore } from './scale.ts';
 import { CATEGORY_NAMES, type Category } from './specialties.ts';
+import { travelScore } from './travel.ts';
 
 export interface ScoreInput {
   places: ZipPlace[];
   index: PointIndex;
   census: Map<string, Map<string, SourcedValue>>;
   prevalence: Map<string, Record<string, number | null>>;
-  /** Clinicians per category practising in each ZIP (by ZIP index). */
-  providerSupply: Record<Category, Float64Array>;
+  /**
+   * Clinicians per category practising in each ZIP (by ZIP index), already scaled up for a declared sample;
+   * null when the provider files cannot support a provider component (partial coverage, accepted by opt-in).
+   */
+  providerSupply: Record<Category, Float64Array> | null;
   hospitals: ScoredHospital[];
+  /** Health centre (HRSA) sites: places of primary care whatever the provider files hold. */
+  healthCenters: CarePoint[];
+  driveTimes: DriveTimes;
 }
 
-/** Per-ZIP travel facts the API reports beside the scores (widget, TVI). */
+/** Per-ZIP travel facts the API reports beside the scores (widget, TVI) and the validation report reads. */
 export interface ZipAccess {
   nearestHospitalMiles: number | null;
   nearestHospitalId: number | null;
+  /** Miles to the nearest primary care: a clinician's ZIP (measured provider files) or a health centre site. */
   nearestPrimaryCareMiles: number | null;
   hospitalsWithin10Miles: number;
-  primaryCareWithin10Miles: number;
+  /** Primary care clinicians practising within 10 miles; null when the provider files are not measured. */
+  primaryCareWithin10Miles: number | null;
+  emergencyMinutes: number;
+  careMinutes: number;
+  majorHospitalMinutes: number;
+  /** Whether a road-network table gave the emergency or care minutes (else straight-line miles). */
+  roadTimes: boolean;
+  /** Staffed beds per 1,000 residents within reach (E2SFCA). */
+  bedsPer1000: number;
+  /** Mean CMS star rating of rated hospitals within reach, null when none is rated. */
+  meanRatingNearby: number | null;
+}
+
+/** One score type's components and composite for one ZIP, and whether its PLACES measure entered. */
+export interface TypeScore extends Components {
+  healthscore: number;
+  prevalenceUsed: boolean;
 }
 
 export interface ZipScores {
-  /** Components and composite per score type, in SCORE_TYPES order. */
-  byType: Array<Components & { healthscore: number }>;
+  /** In SCORE_TYPES order. */
+  byType: TypeScore[];
+  hospital: HospitalParts;
   access: ZipAccess;
+  /** Households with neither a vehicle nor transit, percent (see mobility.ts). */
+  mobilityGapPct: number;
+  /** Census need measures this ZIP had no value for (they took the national median). */
+  imputed: string[];
+  smallPopulation: boolean;
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
+/** The smaller of the finite values, NaN when neither is. */
+const finiteMin = (a: number, b: number) => (Number.isFinite(a) ? (Number.isFinite(b) ? Math.min(a, b) : a) : b);
 
 /** Scores every ZIP for every score type. Pure: all inputs in memory, no disk. */
 export function scoreZips(input: ScoreInput, log: (line: string) => void = () => {}): ZipScores[] {
   const { places } = input;
-  const n = places.length;
   const network = buildNetwork(places, input.index, NETWORK_MAX_MILES);
-  log(`  network: ${n} ZIPs, ${network.from.length} edges within ${NETWORK_MAX_MILES} miles`);
+  log(`  network: ${places.length} ZIPs, ${network.from.length} edges within ${NETWORK_MAX_MILES} miles`);
   const demand = Float64Array.from(places, (p) => Math.max(0, p.population ?? 0));
-  const providerWeights = stepWeights(network, PROVIDER_STEPS);
-  const fca = (supply: Float64Array, weights: Float64Array) =>
-    fcaIndexed({ demand, supply, edgeDemand: network.from, edgeSupply: network.to, edgeWeight: weights });
+  const fca = (supply: Float64Array, steps: Array<[number, number]>) =>
+    fcaIndexed({ demand, supply, edgeDemand: network.from, edgeSupply: network.to, edgeWeight: stepWeights(network, steps) });
 
-  // Clinician accessibility per 100,000 residents for every category, then its benchmark score.
-  const categoryScore = {} as Record<Category, Float64Array>;
-  for (const category of CATEGORY_NAMES) {
-    const access = fca(input.providerSupply[category], providerWeights);
-    categoryScore[category] = access.map((a) => logScore(a * 100_000, PROVIDER_BENCHMARKS[category]));
-  }
-
-  const hospital = hospitalComponent(input, network, fca);
-  const access = accessFacts(input, network);
-  const need = needScores(input);
+  const categoryScore = input.providerSupply ? providerScores(input.providerSupply, fca) : null;
+  const reach = careReach(input, network);
+  const beds = new Float64Array(places.length);
+  for (const h of input.hospitals) beds[h.zipIndex] += h.beds;
+  const bedAccess = fca(beds, HOSPITAL_STEPS);
+  const hospital = hospitalParts(places, input.hospitals, bedAccess, reach.emergency, reach.major);
+  const need = socialNeed(places, input.census, input.prevalence);
+  const gaps = mobilityGaps(input);
+  const facts = accessFacts(input, reach).map((fact, i) => ({
+    ...fact,
+    bedsPer1000: Number.isFinite(bedAccess[i]) ? Math.round(bedAccess[i] * 1000 * 100) / 100 : 0,
+    meanRatingNearby: hospital[i].quality === null ? null : Math.round((1 + (hospital[i].quality! * 4) / 100) * 100) / 100,
+  }));
 
   return places.map((place, i) => ({
-    byType: SCORE_TYPES.map((type) => {
+    byType: SCORE_TYPES.map((type, t) => {
+      const people = peopleScore(type, place.zip, i, need, input.prevalence);
+      const specialist = reach.specialist ? reach.specialist[t][i] : reach.major.minutes[i];
       const components: Components = {
-        people: Math.round(peopleScore(type, place, i, input, need)),
-        provider: Math.round(weighted(type.providers, (category) => categoryScore[category][i])),
-        hospital: Math.round(hospital[i]),
-        travel: Math.round(travelScore(type, i, input, access.relevantMiles, need.noVehicleMedian)),
+        people: Math.round(people.score),
+        provider: categoryScore ? Math.round(weighted(type.providers, (category) => categoryScore[category][i])) : null,
+        hospital: Math.round(hospitalScore(hospital[i])),
+        travel: Math.round(travelScore(reach.care.minutes[i], specialist, gaps[i])),
       };
-      return { ...components, healthscore: composite(components) };
+      return { ...components, healthscore: composite(components), prevalenceUsed: people.prevalenceUsed };
     }),
-    access: access.facts[i],
+    hospital: hospital[i],
+    access: facts[i],
+    mobilityGapPct: gaps[i],
+    imputed: need.imputed[i],
+    smallPopulation: (place.population ?? 0) < SMALL_POPULATION,
   }));
+}
+
+/** Clinician accessibility per 100,000 residents for every category (E2SFCA), scored against its benchmark. */
+function providerScores(supply: Record<Category, Float64Array>, fca: (supply: Float64Array, steps: Array<[number, number]>) => Float64Array): Record<Category, Float64Array> {
+  const scores = {} as Record<Category, Float64Array>;
+  for (const category of CATEGORY_NAMES) {
+    scores[category] = fca(supply[category], PROVIDER_STEPS).map((a) => logScore(a * 100_000, PROVIDER_BENCHMARKS[category]));
+  }
+  return scores;
 }
 
 function weighted(weights: Partial<Record<Category, number>>, value: (category: Category) => number): number {
@@ -85,53 +134,43 @@ function weighted(weights: Partial<Record<Category, number>>, value: (category: 
   return total > 0 ? sum / total : 0;
 }
 
-/**
- * Hospital component: staffed beds per 1,000 within reach (E2SFCA, 50%), distance to the nearest emergency
- * department (30%) and the mean CMS star rating of rated hospitals within 30 miles (20%).
- */
-function hospitalComponent(input: ScoreInput, network: ZipNetwork, fca: (s: Float64Array, w: Float64Array) => Float64Array): Float64Array {
-  const n = input.places.length;
-  const beds = new Float64Array(n);
-  for (const h of input.hospitals) beds[h.zipIndex] += h.beds;
-  const bedAccess = fca(beds, stepWeights(network, HOSPITAL_STEPS));
-  const emergency = input.hospitals.filter((h) => h.emergency);
-  const emergencyIndex = new PointIndex(Float64Array.from(emergency, (h) => h.longitude), Float64Array.from(emergency, (h) => h.latitude));
-  const rated = input.hospitals.filter((h) => h.rating !== null);
-  const ratedIndex = new PointIndex(Float64Array.from(rated, (h) => h.longitude), Float64Array.from(rated, (h) => h.latitude));
-  return Float64Array.from(input.places, (place, i) => {
-    const bedScore = logScore(bedAccess[i] * 1000, BEDS_BENCHMARK);
-    const nearestEd = emergencyIndex.nearest(place.longitude, place.latitude);
-    const edScore = nearestEd ? logScore(Math.max(nearestEd.miles, 0.01), DISTANCE_MILES_BENCHMARK) : 0;
-    const ratings = ratedIndex.within(place.longitude, place.latitude, 30).map((hit) => rated[hit.id].rating!);
-    const qualityScore = ratings.length ? ((ratings.reduce((a, b) => a + b, 0) / ratings.length - 1) / 4) * 100 : 0;
-    return 0.5 * bedScore + 0.3 * edScore + 0.2 * qualityScore;
-  });
+interface Reach {
+  emergency: Minutes;
+  major: Minutes;
+  /** The nearest place of care: a health centre site, a general hospital, or (measured providers) a primary care clinician. */
+  care: Minutes;
+  /** Minutes to the nearest clinician of each score type's specialties (SCORE_TYPES order), when providers are measured; else the major hospital stands in. */
+  specialist: Float64Array[] | null;
+  /** Straight-line miles to the nearest primary care (clinician or health centre), for the API. */
+  primaryCareMiles: Float64Array;
 }
 
-/** Nearest hospital, nearest primary care, counts within 10 miles; and per score type the miles to relevant clinicians. */
-function accessFacts(input: ScoreInput, network: ZipNetwork): { facts: ZipAccess[]; relevantMiles: Float64Array[] } {
-  const { places, hospitals } = input;
-  const hospitalIndex = new PointIndex(Float64Array.from(hospitals, (h) => h.longitude), Float64Array.from(hospitals, (h) => h.latitude));
-  const relevantMiles = SCORE_TYPES.map((type) => {
-    const supply = new Float64Array(places.length);
-    for (const category of Object.keys(type.providers) as Category[]) input.providerSupply[category].forEach((count, i) => (supply[i] += count));
-    return milesToSupply(input, network, supply);
-  });
-  const primaryCare = input.providerSupply.primary_care;
-  const facts = places.map((place, i): ZipAccess => {
-    const nearest = hospitalIndex.nearest(place.longitude, place.latitude);
-    let primaryCareWithin10Miles = 0;
-    for (const hit of input.index.within(place.longitude, place.latitude, 10)) primaryCareWithin10Miles += primaryCare[hit.id];
-    const nearestPrimaryCare = relevantMiles[0][i];
-    return {
-      nearestHospitalMiles: nearest ? round1(nearest.miles) : null,
-      nearestHospitalId: nearest ? hospitals[nearest.id].id : null,
-      nearestPrimaryCareMiles: Number.isFinite(nearestPrimaryCare) ? round1(nearestPrimaryCare) : null,
-      hospitalsWithin10Miles: hospitalIndex.within(place.longitude, place.latitude, 10).length,
-      primaryCareWithin10Miles: Math.round(primaryCareWithin10Miles),
-    };
-  });
-  return { facts, relevantMiles };
+/** Minutes from every ZIP to each kind of care: road-network tables where supplied, straight-line miles otherwise. */
+function careReach(input: ScoreInput, network: ZipNetwork): Reach {
+  const { places, hospitals, driveTimes } = input;
+  const atZip = (zipIndex: number): CarePoint => ({ zipIndex, longitude: places[zipIndex].longitude, latitude: places[zipIndex].latitude });
+  const emergency = toMinutes(nearestMiles(places, hospitals.filter((h) => h.emergency)), driveTimes.hospital);
+  const major = toMinutes(nearestMiles(places, hospitals.filter((h) => h.major)), null);
+  const clinicians = input.providerSupply ? [...input.providerSupply.primary_care.keys()].filter((i) => input.providerSupply!.primary_care[i] > 0).map(atZip) : [];
+  const primaryCareMiles = nearestMiles(places, [...input.healthCenters, ...clinicians]);
+  const anyCare = toMinutes(nearestMiles(places, [...input.healthCenters, ...hospitals, ...clinicians]), null);
+  // Where a road table covers the ZIP, its drive minutes to hospitals and health centres replace their
+  // straight-line estimate; clinicians (no road table) stay straight-line.
+  const roadCare = Float64Array.from(places, (_, i) => finiteMin(driveTimes.hospital?.[i] ?? NaN, driveTimes.healthCenter?.[i] ?? NaN));
+  const fromRoad = toMinutes(new Float64Array(places.length).fill(Infinity), roadCare);
+  const clinicianMinutes = toMinutes(nearestMiles(places, clinicians), null);
+  const care = nearer(fromRoad, clinicianMinutes);
+  for (let i = 0; i < places.length; i++) {
+    if (!fromRoad.road[i]) [care.minutes[i], care.road[i]] = [anyCare.minutes[i], 0];
+  }
+  const specialist = input.providerSupply
+    ? SCORE_TYPES.map((type) => {
+      const supply = new Float64Array(places.length);
+      for (const category of Object.keys(type.providers) as Category[]) input.providerSupply![category].forEach((count, i) => (supply[i] += count));
+      return milesToSupply(input, network, supply).map((miles) => miles * MINUTES_PER_STRAIGHT_MILE);
+    })
+    : null;
+  return { emergency, major, care, specialist, primaryCareMiles };
 }
 
 /** Miles from each ZIP to the nearest ZIP with supply: the network first, the KD-tree beyond its reach. */
@@ -146,53 +185,46 @@ function milesToSupply(input: ScoreInput, network: ZipNetwork, supply: Float64Ar
 }
 
 /**
- * Travel component: miles to the nearest relevant clinician (60%), households with a vehicle (25%) and
- * public transit use (15%; 10% of commuters or more scores full marks).
+ * Households with neither a vehicle nor transit per ZIP. A ZIP without a measured vehicle share takes the
+ * worst share measured in a ZIP of at least `SMALL_POPULATION` residents.
  */
-function travelScore(type: ScoreTypeSpec, i: number, input: ScoreInput, relevantMiles: Float64Array[], noVehicleMedian: number): number {
-  const miles = relevantMiles[type.id - 1][i];
-  const distanceScore = logScore(Math.max(miles, 0.01), DISTANCE_MILES_BENCHMARK);
-  const census = input.census.get(input.places[i].zip);
-  const noVehicle = census?.get('no_vehicle_pct')?.value ?? noVehicleMedian;
-  const transit = census?.get('transit_commute_pct')?.value ?? 0;
-  return 0.6 * distanceScore + 0.25 * linearScore(noVehicle, 0, 30) + 0.15 * linearScore(transit, 10, 0);
+function mobilityGaps(input: ScoreInput): Float64Array {
+  const measure = (zip: string, name: string) => input.census.get(zip)?.get(name)?.value ?? null;
+  let worst = 0;
+  for (const place of input.places) {
+    const value = measure(place.zip, 'no_vehicle_pct');
+    if (value !== null && (place.population ?? 0) >= SMALL_POPULATION) worst = Math.max(worst, value);
+  }
+  return Float64Array.from(input.places, (place) =>
+    mobilityGapPct({ noVehiclePct: measure(place.zip, 'no_vehicle_pct'), transitPct: measure(place.zip, 'transit_commute_pct') }, worst));
 }
 
-/** Social need per ZIP from census measures, 0 (no need) to 1 (full need), before condition prevalence. */
-interface Need {
-  base: Float64Array;
-  prevalenceMedian: Record<string, number>;
-  noVehicleMedian: number;
-}
-
-function needScores(input: ScoreInput): Need {
-  const medians = Object.fromEntries(NEED_MEASURES.map(({ measure }) => [measure, median([...input.census.values()].map((m) => m.get(measure)?.value), 0)]));
-  const base = Float64Array.from(input.places, (place) => {
-    const census = input.census.get(place.zip);
-    let need = 0;
-    for (const { measure, noNeedAt, fullNeedAt, weight } of NEED_MEASURES) {
-      const value = census?.get(measure)?.value ?? medians[measure];
-      need += weight * Math.min(1, Math.max(0, (value - noNeedAt) / (fullNeedAt - noNeedAt)));
-    }
-    return need;
+/** Nearest hospital (the same own-ZIP rule as the scores), hospitals and primary care within 10 miles. */
+function accessFacts(input: ScoreInput, reach: Reach): Array<Omit<ZipAccess, 'bedsPer1000' | 'meanRatingNearby'>> {
+  const { places, hospitals } = input;
+  const hospitalIndex = new PointIndex(Float64Array.from(hospitals, (h) => h.longitude), Float64Array.from(hospitals, (h) => h.latitude));
+  const byZip = new Map<number, ScoredHospital[]>();
+  for (const h of hospitals) byZip.set(h.zipIndex, [...(byZip.get(h.zipIndex) ?? []), h]);
+  const primaryCare = input.providerSupply?.primary_care ?? null;
+  const nearestHospital = nearestMiles(places, hospitals);
+  return places.map((place, i) => {
+    const own = byZip.get(i) ?? [];
+    const elsewhere = hospitalIndex.nearest(place.longitude, place.latitude, (id) => hospitals[id].zipIndex !== i);
+    const nearestId = own.length && (!elsewhere || nearestHospital[i] < elsewhere.miles) ? own[0].id : elsewhere ? hospitals[elsewhere.id].id : null;
+    const within = new Set([...own.map((h) => h.id), ...hospitalIndex.within(place.longitude, place.latitude, 10).map((hit) => hospitals[hit.id].id)]);
+    let primaryCareWithin10Miles = 0;
+    if (primaryCare) for (const hit of input.index.within(place.longitude, place.latitude, 10)) primaryCareWithin10Miles += primaryCare[hit.id];
+    const finite = (miles: number) => (Number.isFinite(miles) ? round1(miles) : null);
+    return {
+      nearestHospitalMiles: finite(nearestHospital[i]),
+      nearestHospitalId: nearestId,
+      nearestPrimaryCareMiles: finite(reach.primaryCareMiles[i]),
+      hospitalsWithin10Miles: within.size,
+      primaryCareWithin10Miles: primaryCare ? Math.round(primaryCareWithin10Miles) : null,
+      emergencyMinutes: round1(reach.emergency.minutes[i]),
+      careMinutes: round1(reach.care.minutes[i]),
+      majorHospitalMinutes: round1(reach.major.minutes[i]),
+      roadTimes: reach.emergency.road[i] === 1 || reach.care.road[i] === 1,
+    };
   });
-  const prevalenceMedian: Record<string, number> = {};
-  for (const type of SCORE_TYPES) {
-    if (type.prevalence) prevalenceMedian[type.prevalence] = median([...input.prevalence.values()].map((p) => p[type.prevalence!]), 10);
-  }
-  const noVehicleMedian = median([...input.census.values()].map((m) => m.get('no_vehicle_pct')?.value), 5.5);
-  return { base, prevalenceMedian, noVehicleMedian };
-}
-
-/** People component: 100 minus need; condition scores blend in prevalence relative to the national median. */
-function peopleScore(type: ScoreTypeSpec, place: ZipPlace, i: number, input: ScoreInput, need: Need): number {
-  let value = need.base[i];
-  if (type.prevalence) {
-    const typical = need.prevalenceMedian[type.prevalence];
-    const prevalence = input.prevalence.get(place.zip)?.[type.prevalence] ?? typical;
-    // Twice the national median prevalence is full need; at or below half of it, none.
-    const prevalenceNeed = Math.min(1, Math.max(0, (prevalence / typical - 0.5) / 1.5));
-    value = (1 - PREVALENCE_WEIGHT) * value + PREVALENCE_WEIGHT * prevalenceNeed;
-  }
-  return 100 * (1 - value);
 }

@@ -17,14 +17,14 @@ export const CATEGORIES = {
   pulmonology: { codes: ['207RP1001X', '2080P0214X', '207RC0200X'], cms: ['PULMONARY DISEASE', 'CRITICAL CARE (INTENSIVISTS)'] },
   allergy: { codes: ['207K*'], cms: ['ALLERGY/IMMUNOLOGY'] },
   pediatrics: { codes: ['2080*'], cms: ['PEDIATRIC MEDICINE', 'PEDIATRICS'] },
-  oncology: { codes: ['207RH0003X', '207RX0202X', '207RH0000X', '2086S0102X', '2080P0207X'], cms: ['HEMATOLOGY/ONCOLOGY', 'MEDICAL ONCOLOGY', 'SURGICAL ONCOLOGY', 'HEMATOLOGY'] },
+  oncology: { codes: ['207RH0003X', '207RX0202X', '207RH0000X', '2086X0206X', '2080P0207X'], cms: ['HEMATOLOGY/ONCOLOGY', 'MEDICAL ONCOLOGY', 'SURGICAL ONCOLOGY', 'HEMATOLOGY'] },
   radiation_oncology: { codes: ['2085R0001X'], cms: ['RADIATION ONCOLOGY'] },
   radiology: { codes: ['2085R0202X', '2085B0100X'], cms: ['DIAGNOSTIC RADIOLOGY'] },
   obgyn: { codes: ['207V*', '363LW0102X'], cms: ['OBSTETRICS/GYNECOLOGY'] },
   cardiology: { codes: ['207RC0000X', '207RI0011X', '207RC0001X'], cms: ['CARDIOLOGY', 'CARDIOVASCULAR DISEASE (CARDIOLOGY)', 'INTERVENTIONAL CARDIOLOGY'] },
   nephrology: { codes: ['207RN0300X'], cms: ['NEPHROLOGY'] },
   urology: { codes: ['2088*'], cms: ['UROLOGY'] },
-  thoracic_surgery: { codes: ['2086S0129X', '208G00000X'], cms: ['THORACIC SURGERY'] },
+  thoracic_surgery: { codes: ['208G00000X'], cms: ['THORACIC SURGERY'] },
 } as const satisfies Record<string, { codes: readonly string[]; cms: readonly string[] }>;
 
 export type Category = keyof typeof CATEGORIES;

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { emitBlog } from '../../pipeline/emit/blog.ts';
 import { parseBlogPost, readBlogPosts } from '../../pipeline/ingest/blog.ts';
 import { TVI_WEIGHTS, tviTier } from '../../pipeline/score/tvi.ts';
+import { SMALL_POPULATION } from '../../pipeline/score/config.ts';
 import { haversineMiles } from '../../src/query/nearby.ts';
 import { seeded } from './seeded.ts';
 
@@ -120,15 +121,17 @@ export function writeAccessFixture(db: Database.Database, zips: readonly Zip[], 
   }
 
   // Travel facts, from the points above.
-  const insertAccess = db.prepare('INSERT INTO zip_access VALUES (?,?,?,?,?,?)');
+  const insertAccess = db.prepare('INSERT INTO zip_access VALUES (?,?,?,?,?,?,?,?,?,?,?,?)');
   const access = new Map<string, { nearestHospitalMiles: number | null }>();
   for (const zip of zips) {
     const distances = hospitals.map((h) => ({ h, miles: haversineMiles(zip.longitude, zip.latitude, h.longitude, h.latitude) })).sort((a, b) => a.miles - b.miles);
     const nearest = distances[0];
     const primary = primaryCareAt.map((p) => haversineMiles(zip.longitude, zip.latitude, p.longitude, p.latitude));
     const nearestHospitalMiles = nearest ? Math.round(nearest.miles * 10) / 10 : null;
+    const minutes = (miles: number | null) => (miles === null ? null : tenth(2 * miles));
     insertAccess.run(zip.zip, nearestHospitalMiles, nearest?.h.id ?? null, primary.length ? Math.round(Math.min(...primary) * 10) / 10 : null,
-      distances.filter((d) => d.miles <= 10).length, primary.filter((miles) => miles <= 10).length);
+      distances.filter((d) => d.miles <= 10).length, primary.filter((miles) => miles <= 10).length,
+      minutes(nearestHospitalMiles), minutes(nearestHospitalMiles), minutes(nearestHospitalMiles), null, null, null);
     access.set(zip.zip, { nearestHospitalMiles });
   }
 
@@ -151,7 +154,7 @@ export function writeAccessFixture(db: Database.Database, zips: readonly Zip[], 
   });
 
   // TVI: seeded sub-scores weighted as the build weighs them; metros are population-weighted means.
-  const insertTvi = db.prepare('INSERT INTO tvi VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insertTvi = db.prepare('INSERT INTO tvi VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
   const setCbsa = db.prepare('UPDATE zips SET cbsa_code = ? WHERE zip_code = ?');
   const metros = new Map<string, { zips: number; population: number; weighted: number }>();
   for (const zip of zips) {
@@ -159,7 +162,8 @@ export function writeAccessFixture(db: Database.Database, zips: readonly Zip[], 
     const score = Math.round(Object.entries(TVI_WEIGHTS).reduce((sum, [key, weight]) => sum + weight * sub[key as keyof typeof sub], 0));
     const population = populationOf.get(zip.zip) ?? null;
     insertTvi.run(zip.zip, zip.state, score, tviTier(score), sub.vehicle, sub.transit, sub.facility_distance, sub.population_vulnerability, sub.health_outcome,
-      random() < 0.8 ? 'places' : 'disability_fallback', noVehicle.get(zip.zip) ?? null, access.get(zip.zip)?.nearestHospitalMiles ?? null, population);
+      random() < 0.8 ? 'places' : 'disability_fallback', noVehicle.get(zip.zip) ?? null, access.get(zip.zip)?.nearestHospitalMiles ?? null, population,
+      (population ?? 0) >= SMALL_POPULATION ? 1 : 0);
     const metro = zip.zip === '99723' ? undefined : METROS[zip.state];
     if (!metro) continue;
     setCbsa.run(metro.code, zip.zip);

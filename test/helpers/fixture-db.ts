@@ -8,7 +8,8 @@ import Database from 'better-sqlite3';
 import KDBush from 'kdbush';
 import { createIndexes, createSchema } from '../../pipeline/emit/schema.ts';
 import { bandFor } from '../../pipeline/score/bands.ts';
-import { SCORE_TYPES } from '../../pipeline/score/config.ts';
+import { composite } from '../../pipeline/score/composite.ts';
+import { SCORE_TYPES, SMALL_POPULATION } from '../../pipeline/score/config.ts';
 import { ACCESS_FIXTURE_SOURCES, writeAccessFixture } from './fixture-access.ts';
 import { DIRECTORY_FIXTURE_SOURCES, indexDirectory, writeDirectoryRows } from './fixture-directory.ts';
 import { seeded } from './seeded.ts';
@@ -49,7 +50,7 @@ let built: Promise<string> | undefined;
  */
 export function fixtureDb(): Promise<string> {
   built ??= Promise.resolve().then(() => {
-    const sources = ['test/helpers/fixture-db.ts', 'pipeline/emit/schema.ts', 'pipeline/score/bands.ts', 'pipeline/score/config.ts', ...ACCESS_FIXTURE_SOURCES, ...DIRECTORY_FIXTURE_SOURCES];
+    const sources = ['test/helpers/fixture-db.ts', 'pipeline/emit/schema.ts', 'pipeline/score/bands.ts', 'pipeline/score/config.ts', 'pipeline/score/composite.ts', ...ACCESS_FIXTURE_SOURCES, ...DIRECTORY_FIXTURE_SOURCES];
     const hash = createHash('sha256');
     for (const source of sources) {
       const full = path.join(root, source);
@@ -90,36 +91,39 @@ export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): voi
   const random = seeded(20240102);
   const db = new Database(file);
   createSchema(db);
-  const insertZip = db.prepare('INSERT INTO zips VALUES (?,?,?,?,?,?,?,?,?,?,?,?)');
-  const insertScore = db.prepare('INSERT INTO health_scores VALUES (?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insertZip = db.prepare('INSERT INTO zips VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insertScore = db.prepare('INSERT INTO health_scores VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)');
   const insertType = db.prepare('INSERT INTO score_types VALUES (?,?,?,?)');
-  const states = new Map<string, { sum: number; count: number }>();
+  const states = new Map<string, { sum: number; count: number; population: number }>();
   db.transaction(() => {
     for (const type of SCORE_TYPES) insertType.run(type.id, type.name, type.slug, type.description);
     zips.forEach((zip, i) => {
+      const landSqMi = Math.round(random() * 5000) / 100;
+      const population = Math.round(random() * 60000);
       insertZip.run(zip.zip, zip.state, stateName(zip.state), zip.city, null, null, null, zip.latitude, zip.longitude,
-        Math.round(random() * 5000) / 100, Math.round(random() * 60000), i);
+        landSqMi, population, i, population < SMALL_POPULATION ? 1 : 0, 0, null);
       // A base per ZIP and component noise spread composites over every band, as real scores are.
       const base = random() * 100;
       for (const type of SCORE_TYPES) {
         const component = () => Math.max(0, Math.min(100, Math.round(base + (random() - 0.5) * 40)));
         const [people, provider, hospital, travel] = [component(), component(), component(), component()];
-        const healthscore = Math.round(0.2 * people + 0.35 * provider + 0.25 * hospital + 0.2 * travel);
+        const healthscore = composite({ people, provider, hospital, travel });
         const band = bandFor(healthscore);
-        insertScore.run(i * SCORE_TYPES.length + type.id, zip.zip, type.id, zip.state, healthscore, people, provider, hospital, travel, band.label, band.grade, band.color);
+        insertScore.run(i * SCORE_TYPES.length + type.id, zip.zip, type.id, zip.state, healthscore, people, provider, hospital, travel, band.label, band.grade, band.color, 0);
         if (type.id === 1) {
-          const state = states.get(zip.state) ?? { sum: 0, count: 0 };
+          const state = states.get(zip.state) ?? { sum: 0, count: 0, population: 0 };
           state.sum += healthscore;
           state.count++;
+          state.population += population;
           states.set(zip.state, state);
         }
       }
     });
-    const insertState = db.prepare('INSERT INTO states VALUES (?,?,?,?,?,?,?,?)');
-    for (const [code, { sum, count }] of states) {
+    const insertState = db.prepare('INSERT INTO states VALUES (?,?,?,?,?,?,?,?,?)');
+    for (const [code, { sum, count, population }] of states) {
       const exact = sum / count;
       const band = bandFor(Math.floor(exact + 0.5));
-      insertState.run(code, stateName(code), count, Math.floor(exact + 0.5), exact, band.label, band.grade, band.color);
+      insertState.run(code, stateName(code), count, Math.floor(exact + 0.5), exact, band.label, band.grade, band.color, population);
     }
     const index = new KDBush(zips.length);
     for (const zip of zips) index.add(zip.longitude, zip.latitude);

@@ -12,10 +12,11 @@ export function registerBuild(program: Command): void {
     .option('--manifest <file>', 'sources manifest (JSON)', DEFAULT_MANIFEST)
     .option('--out <file>', 'output database', DEFAULT_DB)
     .option('--root <dir>', "folder the manifest's file paths are relative to (overrides its \"root\")")
+    .option('--allow-partial-providers', 'when the provider files cover the country only partly, publish scores without a provider component instead of failing')
     .option('--quiet', 'print only the summary line')
     .addHelpText('after', '\nExamples:\n  hcas sample && hcas build\n  hcas build --manifest raw/manifests/shared-data.json --out dist-api/real.sqlite')
-    .action(async (options: { manifest: string; out: string; root?: string; quiet?: boolean }) => {
-      const summary = await build({ manifest: options.manifest, out: options.out, root: options.root, log: options.quiet ? undefined : (line) => console.log(line) });
+    .action(async (options: { manifest: string; out: string; root?: string; quiet?: boolean; allowPartialProviders?: boolean }) => {
+      const summary = await build({ manifest: options.manifest, out: options.out, root: options.root, allowPartialProviders: options.allowPartialProviders, log: options.quiet ? undefined : (line) => console.log(line) });
       console.log(`built ${summary.out} (build ${summary.buildId}): ${summary.zips} ZIP codes, ${summary.providers} providers, ${summary.facilities} facilities in ${summary.seconds.toFixed(1)} s; rejected rows in ${summary.rejectsFile}`);
     });
 }
