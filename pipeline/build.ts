@@ -28,6 +28,7 @@ import { BANDS } from './score/bands.ts';
 import { scoreZips } from './score/index.ts';
 import { providerInputs } from './score/provider-inputs.ts';
 import { computeTvi } from './score/tvi.ts';
+import { validateBuild } from './validate/index.ts';
 import type { ZipPlace } from './geo/places.ts';
 import type { DriveTimeRow } from './layouts/access.ts';
 
@@ -129,6 +130,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const cbsaTitles = new Map([...data.countyCbsa.values()].map((c) => [c.cbsaCode, { title: c.cbsaTitle, type: c.cbsaType }]));
     const metros = emitTvi(db, places, tvi, cbsaTitles);
     log(`  TVI for ${tvi.length} ZIPs and ${metros} metro/micro areas`);
+    const validation = validateBuild(places, scores, hospitals, data);
+    for (const check of validation.checks) log(`  validation ${check.pass ? 'ok  ' : 'FAIL'} ${check.name}: ${check.value} (target ${check.target})`);
     emitFacilities(db, roster.facilities, (f) => places[located.zipIndexOf.get(f.id) ?? -1]?.zip ?? null, (f) => located.precision.get(f.id) ?? 'none', counts, (code) => STATE_NAMES[code] ?? code);
     emitDirectory(db, data.taxonomy, log);
 
@@ -156,6 +159,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       row_counts: { ...rowCounts, census_values: censusRows },
       facility_merge: { ...roster.stats, located: located.stats },
       provider_coverage: { status: providers.status, note: providers.note, ...providers.coverage },
+      validation,
       places: placeStats,
       scoring: scoringConfig,
     });

@@ -21,6 +21,11 @@ describe('the county and state of a ZIP: where most of its residents live', () =
     expect(homeCounty('99362', ['99362'], d, 'WA')).toEqual({ countyFips: '53071', state: 'WA', rule: 'hud_residential' });
   });
 
+  it('picks the state with most residents before the county: 40% in one county of OR loses to 35% + 25% in WA', () => {
+    const d = data([hud('99362', '41059', 0.4), hud('99362', '53071', 0.35), hud('99362', '53013', 0.25)]);
+    expect(homeCounty('99362', ['99362'], d)).toEqual({ countyFips: '53071', state: 'WA', rule: 'hud_residential' });
+  });
+
   it('averages over the postal ZIPs of the ZCTA when its own number is not a residential ZIP, then all addresses', () => {
     const d = data([hud('10001', '36061', 0, 1), hud('10002', '36047', 0.6), hud('10003', '36061', 0.1), hud('10003', '36047', 0.1)]);
     expect(homeCounty('10001', ['10001', '10002', '10003'], d)).toEqual({ countyFips: '36047', state: 'NY', rule: 'hud_residential' });

@@ -65,7 +65,7 @@ export function assemblePlaces(data: Ingested): { places: ZipPlace[]; index: Poi
 }
 
 /**
- * The county holding most of a ZCTA's residents, and so its state. The HUD ZIP-county crosswalk gives each
+ * The state holding most of a ZCTA's residents, and its county holding most of them. The HUD ZIP-county crosswalk gives each
  * postal ZIP's share of residential addresses per county: the same-numbered ZIP's shares when HUD lists it
  * (a ZCTA is named after the ZIP that dominates its addresses), else the mean over every ZIP the ZCTA holds;
  * all addresses when no residential address is listed (business-only ZIPs). Without HUD rows, the 2020
@@ -78,15 +78,28 @@ export function homeCounty(zcta: string, zips: string[], data: Pick<Ingested, 'z
   for (const [share, rule] of [['residentialRatio', 'hud_residential'], ['totalRatio', 'hud_all_addresses']] as const) {
     const byCounty = new Map<string, number>();
     for (const rows of groups) for (const row of rows) byCounty.set(row.countyFips, (byCounty.get(row.countyFips) ?? 0) + row[share]);
-    let best: [string, number] | null = null;
-    // Ties go to the lower FIPS code, so the answer never depends on file order.
-    for (const entry of byCounty) if (entry[1] > 0 && (!best || entry[1] > best[1] || (entry[1] === best[1] && entry[0] < best[0]))) best = entry;
-    const state = best ? STATE_BY_FIPS[best[0].slice(0, 2)] : undefined;
-    if (best && state) return { countyFips: best[0], state, rule };
+    // The state first (a ZIP split 40/35/25 over counties in two states belongs to the state with 60%), then
+    // its county with the largest share. Ties go to the lower code, so file order never decides.
+    const byState = new Map<string, number>();
+    for (const [county, value] of byCounty) {
+      const state = STATE_BY_FIPS[county.slice(0, 2)];
+      if (state) byState.set(state, (byState.get(state) ?? 0) + value);
+    }
+    const state = largest(byState);
+    if (!state) continue;
+    const county = largest(new Map([...byCounty].filter(([fips]) => STATE_BY_FIPS[fips.slice(0, 2)] === state)))!;
+    return { countyFips: county, state, rule };
   }
   const listed = [...(data.zctaCounties.get(zcta) ?? [])].sort((a, b) => Number(b.state === postalState) - Number(a.state === postalState) || (b.weight ?? 0) - (a.weight ?? 0));
   const county = listed[0];
   return county ? { countyFips: county.countyFips, state: county.state, rule: 'zcta_county' } : null;
+}
+
+/** The key with the largest positive value (the lowest key among ties), or null. */
+function largest(values: Map<string, number>): string | null {
+  let best: [string, number] | null = null;
+  for (const entry of values) if (entry[1] > 0 && (!best || entry[1] > best[1] || (entry[1] === best[1] && entry[0] < best[0]))) best = entry;
+  return best ? best[0] : null;
 }
 
 /** A ZCTA no crosswalk names takes the state and city of its nearest named neighbour. */

@@ -1,0 +1,163 @@
+import { BANDS, bandFor } from '../score/bands.ts';
+import { spearman, weightedMean } from './stats.ts';
+import { ACADEMIC_MEDICAL_CENTRES, VALIDATION_TARGETS as T } from './targets.ts';
+
+/** What the report reads of one ZIP: its overall scores and the independent measures beside them. */
+export interface ValidationZip {
+  zip: string;
+  city: string;
+  state: string;
+  population: number;
+  /** False below the small-population threshold: such ZIPs are left out of every share and mean here. */
+  ranked: boolean;
+  urbanRuralCode: number | null;
+  ruca: number | null;
+  svi: number | null;
+  healthscore: number;
+  people: number;
+  provider: number | null;
+  hospital: number;
+  travel: number;
+  /** Reference drive minutes to the nearest hospital (an independent table), null where it has none. */
+  referenceHospitalMinutes: number | null;
+  /** A general hospital lies in the ZIP itself. */
+  hospitalInZip: boolean;
+  /** The state holding most of the ZIP's residential addresses by the HUD crosswalk, null without HUD rows. */
+  residentialState: string | null;
+}
+
+/** One acceptance rule: what is measured, its value, the target, and whether it holds. */
+export interface Check {
+  name: string;
+  value: string;
+  target: string;
+  pass: boolean;
+  note?: string;
+}
+
+export interface ValidationReport {
+  checks: Check[];
+  bands: Array<{ label: string; zips: number; residents: number; share: number }>;
+  urbanRural: Array<{ code: number; zips: number; residents: number; healthscore: number; people: number; hospital: number; travel: number }>;
+  ruca: Array<{ code: number; zips: number; residents: number; healthscore: number }>;
+  correlations: Record<string, { rho: number; n: number }>;
+  academicMedicalCentres: Array<{ zip: string; name: string; city: string; healthscore: number | null; label: string | null; people: number | null; ranked: boolean }>;
+  frontier: { zips: number; inBottomTwo: number; exceptions: Array<{ zip: string; city: string; state: string; healthscore: number; referenceMinutes: number }> };
+}
+
+const round = (x: number, digits = 1) => Number(x.toFixed(digits));
+const percent = (share: number) => `${round(share * 100, 2)}%`;
+
+/**
+ * Measures a build against independent public measures: residents per band, the gradient over NCHS
+ * urban-rural classes and RUCA codes, the hospital component against reference drive times, the overall
+ * score against the SVI, known academic medical centre and frontier ZIPs, towns with a hospital, and each
+ * ZIP's state against where its residents live. Only ranked ZIPs (population at or above the threshold) count.
+ */
+export function validationReport(zips: ValidationZip[]): ValidationReport {
+  const ranked = zips.filter((z) => z.ranked);
+  const residents = ranked.reduce((sum, z) => sum + z.population, 0);
+  const checks: Check[] = [];
+
+  const labels = [...new Set(BANDS.map((b) => b.label))];
+  const bands = labels.map((label) => {
+    const members = ranked.filter((z) => bandFor(z.healthscore).label === label);
+    const people = members.reduce((sum, z) => sum + z.population, 0);
+    return { label, zips: members.length, residents: people, share: round(people / residents, 4) };
+  });
+  const smallest = bands.reduce((a, b) => (b.share < a.share ? b : a));
+  const largest = bands.reduce((a, b) => (b.share > a.share ? b : a));
+  checks.push({
+    name: 'every band holds residents, none most of them',
+    value: `smallest ${smallest.label} ${percent(smallest.share)}, largest ${largest.label} ${percent(largest.share)}`,
+    target: `each band ${percent(T.minBandShare)} to ${percent(T.maxBandShare)} of residents`,
+    pass: smallest.share >= T.minBandShare && largest.share <= T.maxBandShare,
+  });
+
+  const byClass = (key: 'urbanRuralCode' | 'ruca', codes: number[]) => codes.map((code) => {
+    const members = ranked.filter((z) => z[key] === code);
+    const weights = members.map((z) => z.population);
+    const mean = (field: 'healthscore' | 'people' | 'hospital' | 'travel') => round(weightedMean(members.map((z) => z[field]), weights) ?? NaN);
+    return { code, zips: members.length, residents: weights.reduce((a, b) => a + b, 0), healthscore: mean('healthscore'), people: mean('people'), hospital: mean('hospital'), travel: mean('travel') };
+  });
+  const urbanRural = byClass('urbanRuralCode', [1, 2, 3, 4, 5, 6]);
+  const falling = urbanRural.every((c, i) => i === 0 || c.healthscore < urbanRural[i - 1].healthscore);
+  const drop = urbanRural[0].healthscore - urbanRural[5].healthscore;
+  checks.push({
+    name: 'the overall score falls from large central metro to noncore counties (NCHS 1-6)',
+    value: urbanRural.map((c) => c.healthscore).join(' > '),
+    target: `strictly falling, by at least ${T.minUrbanRuralDrop} points`,
+    pass: falling && drop >= T.minUrbanRuralDrop,
+  });
+  const ruca = byClass('ruca', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]).map(({ code, zips: n, residents: r, healthscore }) => ({ code, zips: n, residents: r, healthscore }));
+
+  const correlate = (pick: (z: ValidationZip) => [number, number] | null) => {
+    const pairs = ranked.map(pick).filter((p): p is [number, number] => p !== null);
+    return { rho: round(spearman(pairs.map((p) => p[0]), pairs.map((p) => p[1])), 3), n: pairs.length };
+  };
+  const correlations = {
+    hospital_vs_reference_drive_minutes: correlate((z) => (z.referenceHospitalMinutes === null ? null : [z.hospital, z.referenceHospitalMinutes])),
+    healthscore_vs_reference_drive_minutes: correlate((z) => (z.referenceHospitalMinutes === null ? null : [z.healthscore, z.referenceHospitalMinutes])),
+    healthscore_vs_ruca: correlate((z) => (z.ruca === null ? null : [z.healthscore, z.ruca])),
+    healthscore_vs_svi: correlate((z) => (z.svi === null ? null : [z.healthscore, z.svi])),
+    people_vs_svi: correlate((z) => (z.svi === null ? null : [z.people, z.svi])),
+  };
+  const hospitalDrive = correlations.hospital_vs_reference_drive_minutes;
+  checks.push({
+    name: 'the hospital component falls as the drive to a hospital grows (reference table)',
+    value: `Spearman ${hospitalDrive.rho} over ${hospitalDrive.n} ZIPs`,
+    target: `at most ${T.maxHospitalDriveSpearman}`,
+    pass: hospitalDrive.n > 0 && hospitalDrive.rho <= T.maxHospitalDriveSpearman,
+  });
+
+  const byZip = new Map(zips.map((z) => [z.zip, z]));
+  const academicMedicalCentres = ACADEMIC_MEDICAL_CENTRES.map(({ zip, name }) => {
+    const z = byZip.get(zip);
+    return { zip, name, city: z?.city ?? '', healthscore: z?.healthscore ?? null, label: z ? bandFor(z.healthscore).label : null, people: z?.people ?? null, ranked: z?.ranked ?? false };
+  });
+  const present = academicMedicalCentres.filter((a) => a.healthscore !== null);
+  const topTwo = (score: number) => score >= 70;
+  const missed = present.filter((a) => !topTwo(a.healthscore!));
+  const unexplained = missed.filter((a) => a.people! >= T.highNeedPeopleScore);
+  checks.push({
+    name: 'academic medical centre ZIPs are in the top two bands',
+    value: `${present.length - missed.length} of ${present.length}`,
+    target: `all, but where the residents' social need (people below ${T.highNeedPeopleScore}) lowers realised access`,
+    pass: present.length > 0 && unexplained.length === 0,
+    note: missed.length ? `below 70: ${missed.map((a) => `${a.zip} ${a.healthscore} (people ${a.people})`).join(', ')}` : undefined,
+  });
+
+  const frontierZips = ranked.filter((z) => z.referenceHospitalMinutes !== null && z.referenceHospitalMinutes >= T.frontierMinutes);
+  const exceptions = frontierZips.filter((z) => z.healthscore >= 50)
+    .map((z) => ({ zip: z.zip, city: z.city, state: z.state, healthscore: z.healthscore, referenceMinutes: z.referenceHospitalMinutes! }));
+  const frontier = { zips: frontierZips.length, inBottomTwo: frontierZips.length - exceptions.length, exceptions };
+  checks.push({
+    name: `frontier ZIPs (${T.frontierMinutes}+ reference minutes to a hospital) are in the bottom two bands`,
+    value: `${frontier.inBottomTwo} of ${frontier.zips}`,
+    target: `at least ${percent(T.minFrontierInBottomTwo)}`,
+    pass: frontier.zips > 0 && frontier.inBottomTwo >= T.minFrontierInBottomTwo * frontier.zips,
+    note: exceptions.length ? `above 50: ${exceptions.map((e) => `${e.zip} ${e.city} ${e.state} ${e.healthscore} (${Math.round(e.referenceMinutes)} min)`).join(', ')}` : undefined,
+  });
+
+  const towns = ranked.filter((z) => z.population >= T.townMinPopulation && z.hospitalInZip);
+  const deserts = towns.filter((z) => z.healthscore < 25);
+  checks.push({
+    name: `no town of ${T.townMinPopulation.toLocaleString('en-US')}+ residents with a hospital is a Healthcare Desert`,
+    value: `${deserts.length} of ${towns.length}`,
+    target: '0',
+    pass: deserts.length === 0,
+    note: deserts.length ? deserts.map((z) => `${z.zip} ${z.city} ${z.state}`).join(', ') : undefined,
+  });
+
+  const placed = zips.filter((z) => z.residentialState !== null);
+  const misplaced = placed.filter((z) => z.state !== z.residentialState);
+  checks.push({
+    name: 'every ZIP is in the state where most of its residents live (HUD residential addresses)',
+    value: `${misplaced.length} of ${placed.length} elsewhere`,
+    target: '0',
+    pass: misplaced.length === 0,
+    note: misplaced.length ? misplaced.slice(0, 10).map((z) => `${z.zip} ${z.state} vs ${z.residentialState}`).join(', ') : undefined,
+  });
+
+  return { checks, bands, urbanRural, ruca, correlations, academicMedicalCentres, frontier };
+}
