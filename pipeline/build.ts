@@ -27,8 +27,10 @@ import { FACILITY_MATCH_MILES } from './score/config.ts';
 import { BANDS } from './score/bands.ts';
 import { scoreZips } from './score/index.ts';
 import { providerInputs } from './score/provider-inputs.ts';
-import { computeTvi } from './score/tvi.ts';
+import { computeTvi, TVI_TIERS } from './score/tvi.ts';
 import { validateBuild } from './validate/index.ts';
+import { prevalenceMedians } from './score/people.ts';
+import { SCORE_TYPES, SMALL_POPULATION } from './score/config.ts';
 import type { ZipPlace } from './geo/places.ts';
 import type { DriveTimeRow } from './layouts/access.ts';
 
@@ -143,7 +145,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       const tally = reconciler.tallies.get(s.key);
       return { key: s.key, layout: s.layout, path: s.path, vintage: s.vintage, sha256: sums[i]?.sha256 ?? null, bytes: sums[i]?.bytes ?? null, rows_read: tally?.read ?? 0, rows_landed: tally?.landed ?? 0, rows_rejected: tally?.rejected ?? 0 };
     });
-    const scoringConfig = { ...scoring, bands: BANDS };
+    const scoringConfig = { ...scoring, bands: BANDS, tvi_tiers: TVI_TIERS };
     // The id changes when any input, the scoring configuration or the pipeline code changes, and only then.
     const buildId = createHash('sha256').update(JSON.stringify({ sources: sources.map((s) => s.sha256), scoringConfig, version: packageVersion(), code: codeFingerprint(), blog: blogDigest(blogPosts) })).digest('hex').slice(0, 16);
     const rowCounts = Object.fromEntries(
@@ -160,6 +162,12 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       facility_merge: { ...roster.stats, located: located.stats },
       provider_coverage: { status: providers.status, note: providers.note, ...providers.coverage },
       validation,
+      data_quality: {
+        provider: { status: providers.status, note: providers.note, sample_fraction: providers.coverage.sampleFraction },
+        prevalence_measures: prevalenceUse(data.places),
+        small_population_threshold: SMALL_POPULATION,
+        road_times_zips: scores.filter((s) => s.access.roadTimes).length,
+      },
       places: placeStats,
       scoring: scoringConfig,
     });
@@ -178,6 +186,12 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     for (const file of [tmp, stageFile, rejectsTmp]) rmSync(file, { force: true });
     throw error;
   }
+}
+
+/** Per score type: its PLACES measure and whether this build has it (a condition score without it has no prevalence term). */
+function prevalenceUse(prevalence: Map<string, Record<string, number | null>>) {
+  const available = prevalenceMedians(prevalence);
+  return SCORE_TYPES.map((t) => ({ score_type_id: t.id, measure: t.prevalence, available: t.prevalence !== null && t.prevalence in available }));
 }
 
 /** A drive-time table as an array by ZIP index (NaN where it has no minutes for the ZIP); null when not supplied. */

@@ -1,4 +1,4 @@
-import { DEFAULT_BEDS, MAJOR_HOSPITAL, STAFFED_PER_LICENSED_BED } from '../score/config.ts';
+import { DEFAULT_BEDS, EMERGENCY_ONLY_TYPES, GENERAL_HOSPITAL_TYPES, MAJOR_HOSPITAL, STAFFED_PER_LICENSED_BED } from '../score/config.ts';
 import type { Facility } from './roster.ts';
 
 /** A hospital as the scores see it: where it is (a ZIP index and point), its beds, ED, rating and level. */
@@ -16,10 +16,9 @@ export interface ScoredHospital {
   major: boolean;
 }
 
-/** Hospital types that offer general inpatient and emergency care (psychiatric, rehabilitation and long-term care do not). */
-const GENERAL_HOSPITAL = /acute|critical|children|general|veterans|defense|military|women/i;
+const GENERAL_HOSPITAL = new RegExp(GENERAL_HOSPITAL_TYPES.join('|'), 'i');
 /** Rural Emergency Hospitals (a CMS type since 2023) keep an emergency department but no inpatient beds. */
-const RURAL_EMERGENCY = /rural emergency/i;
+const RURAL_EMERGENCY = new RegExp(EMERGENCY_ONLY_TYPES.join('|'), 'i');
 
 /** The hospitals that count in the scores, with beds, emergency department and level resolved as documented. */
 export function scoredHospitals(facilities: Facility[], zipIndexOf: Map<number, number>): ScoredHospital[] {

@@ -56,7 +56,7 @@ export const EXPECTED_DENSITY: Record<Category, number> = {
  */
 export const PROVIDER_BENCHMARK_SPAN = { zeroAtShare: 0.1, fullAtShare: 2 } as const;
 export const PROVIDER_BENCHMARKS = Object.fromEntries(
-  Object.entries(EXPECTED_DENSITY).map(([category, density]) => [category, { zeroAt: density * PROVIDER_BENCHMARK_SPAN.zeroAtShare, fullAt: density * PROVIDER_BENCHMARK_SPAN.fullAtShare }]),
+  Object.entries(EXPECTED_DENSITY).map(([category, density]) => [category, { zeroAt: +(density * PROVIDER_BENCHMARK_SPAN.zeroAtShare).toPrecision(6), fullAt: +(density * PROVIDER_BENCHMARK_SPAN.fullAtShare).toPrecision(6) }]),
 ) as Record<Category, Benchmark>;
 
 /**
@@ -194,3 +194,23 @@ export const NEED_MEASURES = [
 ] as const;
 /** Weight of condition prevalence (PLACES) in the people component of condition scores; it scales the others down. */
 export const PREVALENCE_WEIGHT = 0.3;
+
+/**
+ * Prevalence need in a condition score's people component: none at half the national median prevalence or
+ * less, full at twice it or more (linear in the ratio between).
+ */
+export const PREVALENCE_NEED = { noneAtRatio: 0.5, fullAtRatio: 2 } as const;
+
+/**
+ * Hospital types that count as general hospitals (beds, emergency departments, ratings): acute care,
+ * critical access, children's, Veterans Affairs, Defense, military and women's hospitals, by the words of
+ * their CMS or HIFLD type. Psychiatric, rehabilitation and long-term care hospitals do not. Rural Emergency
+ * Hospitals count as emergency departments with no beds.
+ */
+export const GENERAL_HOSPITAL_TYPES = ['acute', 'critical', 'children', 'general', 'veterans', 'defense', 'military', 'women'] as const;
+export const EMERGENCY_ONLY_TYPES = ['rural emergency'] as const;
+
+/** Weights of the five TVI sub-scores in `tvi_score` (they sum to 1). */
+export const TVI_WEIGHTS = { vehicle: 0.25, transit: 0.15, facility_distance: 0.25, population_vulnerability: 0.2, health_outcome: 0.15 } as const;
+/** PLACES measures averaged (as percentile ranks) into the TVI health outcome sub-score, those the build has. */
+export const TVI_HEALTH_MEASURES = ['DIABETES', 'COPD', 'CHD', 'BPHIGH', 'CASTHMA', 'OBESITY', 'CSMOKING', 'DEPRESSION'] as const;

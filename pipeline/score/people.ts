@@ -1,6 +1,6 @@
 import type { SourcedValue } from '../ingest/index.ts';
 import type { ZipPlace } from '../geo/places.ts';
-import { NEED_MEASURES, PREVALENCE_WEIGHT, SCORE_TYPES, type ScoreTypeSpec } from './config.ts';
+import { NEED_MEASURES, PREVALENCE_NEED, PREVALENCE_WEIGHT, SCORE_TYPES, type ScoreTypeSpec } from './config.ts';
 import { median } from './scale.ts';
 
 /** Social need per ZIP, and which PLACES measures this build has (a measure no ZIP has a value for is absent). */
@@ -29,13 +29,18 @@ export function socialNeed(places: ZipPlace[], census: Map<string, Map<string, S
     }
     return need;
   });
-  const prevalenceMedian: Record<string, number> = {};
+  return { base, imputed, prevalenceMedian: prevalenceMedians(prevalence) };
+}
+
+/** National median prevalence of each PLACES measure a score type uses and the build has (some row carries a value). */
+export function prevalenceMedians(prevalence: Map<string, Record<string, number | null>>): Record<string, number> {
+  const medians: Record<string, number> = {};
   for (const type of SCORE_TYPES) {
-    if (!type.prevalence || type.prevalence in prevalenceMedian) continue;
+    if (!type.prevalence || type.prevalence in medians) continue;
     const typical = median([...prevalence.values()].map((p) => p[type.prevalence!]), NaN);
-    if (Number.isFinite(typical) && typical > 0) prevalenceMedian[type.prevalence] = typical;
+    if (Number.isFinite(typical) && typical > 0) medians[type.prevalence] = typical;
   }
-  return { base, imputed, prevalenceMedian };
+  return medians;
 }
 
 /**
@@ -47,6 +52,7 @@ export function peopleScore(type: ScoreTypeSpec, zip: string, i: number, need: N
   const typical = type.prevalence ? need.prevalenceMedian[type.prevalence] : undefined;
   const value = typical === undefined ? null : prevalence.get(zip)?.[type.prevalence!] ?? null;
   if (value === null || typical === undefined) return { score: 100 * (1 - need.base[i]), prevalenceUsed: false };
-  const prevalenceNeed = Math.min(1, Math.max(0, (value / typical - 0.5) / 1.5));
+  const ratio = value / typical;
+  const prevalenceNeed = Math.min(1, Math.max(0, (ratio - PREVALENCE_NEED.noneAtRatio) / (PREVALENCE_NEED.fullAtRatio - PREVALENCE_NEED.noneAtRatio)));
   return { score: 100 * (1 - ((1 - PREVALENCE_WEIGHT) * need.base[i] + PREVALENCE_WEIGHT * prevalenceNeed)), prevalenceUsed: true };
 }

@@ -1,5 +1,6 @@
 import type { ZipPlace } from '../geo/places.ts';
 import type { SourcedValue } from '../ingest/index.ts';
+import { TVI_HEALTH_MEASURES, TVI_WEIGHTS } from './config.ts';
 import type { ZipScores } from './index.ts';
 
 /** TVI tiers of decisions.md, highest first: a ZIP's tier is the first whose minimum its score reaches. */
@@ -16,10 +17,6 @@ export function tviTier(score: number): TviTier {
   return TVI_TIERS.find((t) => score >= t.min)!.tier;
 }
 
-/** Weights of the five sub-scores in the composite `tvi_score` (they sum to 1). */
-export const TVI_WEIGHTS = { vehicle: 0.25, transit: 0.15, facility_distance: 0.25, population_vulnerability: 0.2, health_outcome: 0.15 } as const;
-/** PLACES measures averaged (as percentile ranks) into the health outcome sub-score. */
-export const TVI_HEALTH_MEASURES = ['DIABETES', 'COPD', 'CHD', 'BPHIGH', 'CASTHMA', 'OBESITY', 'CSMOKING', 'DEPRESSION'];
 
 export interface TviRecord {
   tvi_score: number;

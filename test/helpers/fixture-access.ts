@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { emitBlog } from '../../pipeline/emit/blog.ts';
 import { parseBlogPost, readBlogPosts } from '../../pipeline/ingest/blog.ts';
-import { TVI_WEIGHTS, tviTier } from '../../pipeline/score/tvi.ts';
-import { SMALL_POPULATION } from '../../pipeline/score/config.ts';
+import { SMALL_POPULATION, TVI_WEIGHTS } from '../../pipeline/score/config.ts';
+import { tviTier } from '../../pipeline/score/tvi.ts';
 import { haversineMiles } from '../../src/query/nearby.ts';
 import { seeded } from './seeded.ts';
 
