@@ -58,7 +58,7 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
   if (typeof maxRejectRatio !== 'number' || !(maxRejectRatio >= 0 && maxRejectRatio <= 1)) {
     throw new BuildError(`${where('max_reject_ratio')}: must be a number from 0 to 1, got ${JSON.stringify(raw.max_reject_ratio)}`);
   }
-  const providers = providerPolicy(raw.providers, where);
+  const providers = providerPolicy(raw.providers, where, root);
   const sources: SourceSpec[] = [];
   for (const [key, spec] of Object.entries<any>(raw.sources)) {
     if (typeof spec !== 'object' || spec === null) throw new BuildError(`${where(`sources.${key}`)}: expected an object`);
@@ -89,10 +89,22 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
 
 const PARTIAL_COVERAGE_CHOICES = ['refuse', 'omit_component'] as const;
 
-function providerPolicy(raw: unknown, where: (key: string) => string): ProviderPolicy {
+function providerPolicy(raw: unknown, where: (key: string) => string, root: string): ProviderPolicy {
   if (raw === undefined) return { sampleFraction: 1, onPartialCoverage: 'refuse' };
   if (typeof raw !== 'object' || raw === null) throw new BuildError(`${where('providers')}: expected an object such as { "sample_fraction": 0.1 }`);
-  const { sample_fraction: fraction = 1, on_partial_coverage: onPartial = 'refuse' } = raw as Record<string, unknown>;
+  const { sample_fraction_file: declared, on_partial_coverage: onPartial = 'refuse' } = raw as Record<string, unknown>;
+  let { sample_fraction: fraction = 1 } = raw as Record<string, unknown>;
+  // A generated sample declares its own fraction beside its files (hcas sample writes it), so the manifest
+  // stays right whatever --providers the sample was written with.
+  if (declared !== undefined) {
+    if ('sample_fraction' in (raw as object)) throw new BuildError(`${where('providers')}: give sample_fraction or sample_fraction_file, not both`);
+    const file = path.resolve(root, String(declared));
+    try {
+      fraction = (JSON.parse(readFileSync(file, 'utf8')) as { sample_fraction?: unknown }).sample_fraction;
+    } catch (error) {
+      throw new BuildError(`${where('providers.sample_fraction_file')}: cannot read ${file} (${(error as Error).message}). Run hcas sample to write the synthetic providers and their declaration.`);
+    }
+  }
   if (typeof fraction !== 'number' || !(fraction > 0 && fraction <= 1)) {
     throw new BuildError(`${where('providers.sample_fraction')}: the share of all clinicians the provider files hold, a number above 0 and at most 1; got ${JSON.stringify(fraction)}`);
   }

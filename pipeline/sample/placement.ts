@@ -85,6 +85,14 @@ export function placementWeights(geo: Geography, placement: Placement, kind: Pla
         break;
     }
   }
+  // Specialists practise where the hospitals are, large ones above all: half the weight follows beds
+  // (squared, so a 1,000-bed academic centre draws far more than five 200-bed hospitals), half the catchment.
+  if (kind === 'specialist' && beds && bedTotal > 0) {
+    const cores = w.reduce((a, b) => a + b, 0);
+    let squared = 0;
+    for (const b of beds) squared += b * b;
+    for (let i = 0; i < w.length; i++) w[i] = 0.5 * (beds[i]! * beds[i]!) / squared + (cores > 0 ? (0.5 * w[i]!) / cores : 0);
+  }
   return w;
 }
 

@@ -9,7 +9,7 @@ import type { Geography } from './geography.ts';
 import type { Facilities, Hospital } from './facilities.ts';
 import type { Placement, PlacementKind } from './placement.ts';
 import { placementSampler } from './placement.ts';
-import { PROVIDER_KINDS, ORGANIZATION_KINDS } from './provider-mix.ts';
+import { PROVIDER_KINDS, ORGANIZATION_KINDS, type ProviderKind } from './provider-mix.ts';
 import { FILE_DATE, dayBetween, makeOrganization, makePractitioner, mailingLocation, type Organization } from './people.ts';
 import { NpiIssuer, npiCheckDigit } from './npi.ts';
 import { NPPES_HEADER, deactivatedLine, individualLine, organizationLine } from './nppes.ts';
@@ -62,7 +62,7 @@ function hospitalOrganization(rng: Rng, npi: string, h: Hospital): Organization 
 /** Writes the NPPES and DAC files for `providers` individual providers. */
 export async function writeProviderFiles(
   outDir: string, geo: Geography, placement: Placement, facilities: Facilities, providers: number, seed: number,
-  log?: (line: string) => void,
+  log?: (line: string) => void, kinds: readonly ProviderKind[] = PROVIDER_KINDS,
 ): Promise<ProviderFilesResult> {
   const rng = new Rng(seed, 'providers');
   const dacRng = new Rng(seed, 'dac'); // its own stream: DAC choices never shift NPPES content
@@ -70,7 +70,7 @@ export async function writeProviderFiles(
   const samplers = new Map<PlacementKind, WeightedSampler>(
     (['primary', 'community', 'specialist', 'hospital'] as const).map((k) => [k, placementSampler(geo, placement, k, facilities.bedsByZcta)]),
   );
-  const kindSampler = new WeightedSampler(PROVIDER_KINDS.map((k) => k.share));
+  const kindSampler = new WeightedSampler(kinds.map((k) => k.share));
   const orgSampler = new WeightedSampler(ORGANIZATION_KINDS.map((k) => k.share));
   const zctaFor = (kind: PlacementKind) => geo.zctas[samplers.get(kind)!.sample(rng)]!;
 
@@ -113,7 +113,7 @@ export async function writeProviderFiles(
       }
       result.organizations++;
     } else {
-      const kind = PROVIDER_KINDS[kindSampler.sample(rng)]!;
+      const kind = kinds[kindSampler.sample(rng)]!;
       const first9 = issuer.nextFirst9();
       const check = npiCheckDigit(first9);
       const reason = type === 'broken' ? BROKEN_REASONS[result.broken.length % BROKEN_REASONS.length]! : undefined;

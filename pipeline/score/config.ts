@@ -106,9 +106,9 @@ export interface TimeBenchmark {
 export const MINUTES_PER_STRAIGHT_MILE = 2.0;
 /**
  * Minutes to the nearest emergency department and to the nearest place of primary care: full marks within
- * 5 minutes, none at 45 (the distance rule of critical access hospitals is 35 miles, about 45 minutes).
+ * 5 minutes, none at 40 (the distance rule of critical access hospitals is 35 miles, about 40 minutes' drive).
  */
-export const CARE_MINUTES: TimeBenchmark = { fullAt: 5, zeroAt: 45 };
+export const CARE_MINUTES: TimeBenchmark = { fullAt: 5, zeroAt: 40 };
 /**
  * Minutes to specialist care: the nearest clinician of the score type's specialties when the provider files
  * are measured, else the nearest major hospital (trauma centre level I-II or 300+ beds), where specialists

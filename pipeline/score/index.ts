@@ -166,7 +166,10 @@ function careReach(input: ScoreInput, network: ZipNetwork): Reach {
   const specialist = input.providerSupply
     ? SCORE_TYPES.map((type) => {
       const supply = new Float64Array(places.length);
-      for (const category of Object.keys(type.providers) as Category[]) input.providerSupply![category].forEach((count, i) => (supply[i] += count));
+      // Specialist care: the type's categories other than primary care, which the primary care part already reaches.
+      for (const category of Object.keys(type.providers) as Category[]) {
+        if (category !== 'primary_care') input.providerSupply![category].forEach((count, i) => (supply[i] += count));
+      }
       return milesToSupply(input, network, supply).map((miles) => miles * MINUTES_PER_STRAIGHT_MILE);
     })
     : null;
