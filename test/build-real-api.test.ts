@@ -4,12 +4,12 @@ import { createGunzip } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { loadManifest, type SourceSpec } from '../pipeline/manifest.ts';
 import { CENSUS_GROUPS } from '../src/api/census.ts';
 import { Api } from '../src/http/api.ts';
-import { SHARED_DATA, tempDir } from './helpers/files.ts';
+import { SHARED_DATA } from './helpers/files.ts';
+import { cachedBuild } from './helpers/real-build.ts';
 
 const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/shared-data.json');
 const haveData = existsSync(path.join(SHARED_DATA, 'census/2023_Gaz_zcta_national.txt.gz'));
@@ -42,8 +42,7 @@ describe.skipIf(!haveData)('the API over the real-data build', () => {
   let db: Database.Database;
 
   beforeAll(async () => {
-    const out = path.join(tempDir(), 'real-api.sqlite');
-    await build({ manifest: MANIFEST, out });
+    const { out } = await cachedBuild(MANIFEST);
     db = new Database(out, { readonly: true });
     // A small response cache: every ZCTA is asked for once, so caching would only hold memory.
     api = Api.open(out, { cacheBytes: 1024 * 1024 });

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build.ts';
 import { searchKey } from '../pipeline/emit/search-key.ts';
 import { Api } from '../src/http/api.ts';
-import { SHARED_DATA, tempDir } from './helpers/files.ts';
+import { SHARED_DATA } from './helpers/files.ts';
+import { cachedBuild } from './helpers/real-build.ts';
 
 const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/shared-data.json');
 const haveData = existsSync(path.join(SHARED_DATA, 'census/2023_Gaz_zcta_national.txt.gz'));
@@ -26,8 +26,7 @@ describe.skipIf(!haveData)('providers, facilities, autocomplete and rankings ove
   const sql = <T>(query: string, ...args: unknown[]) => db.prepare(query).pluck().get(...args) as T;
 
   beforeAll(async () => {
-    const out = path.join(tempDir(), 'real.sqlite');
-    await build({ manifest: MANIFEST, out });
+    const { out } = await cachedBuild(MANIFEST);
     api = Api.open(out);
     db = new Database(out, { readonly: true });
   }, 240_000);

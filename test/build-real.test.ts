@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build.ts';
 import { composite } from '../pipeline/score/composite.ts';
 import { bandFor } from '../pipeline/score/bands.ts';
-import { SHARED_DATA, tempDir } from './helpers/files.ts';
+import { SHARED_DATA } from './helpers/files.ts';
+import { cachedBuild } from './helpers/real-build.ts';
 import { documentedHealthscore } from './helpers/documented-composite.ts';
 
 const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/shared-data.json');
@@ -18,9 +18,9 @@ describe.skipIf(!haveData)('build from the real public data in ../shared/data', 
   const meta = (key: string) => JSON.parse((db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string }).value);
 
   beforeAll(async () => {
-    const out = path.join(tempDir(), 'real.sqlite');
-    const summary = await build({ manifest: MANIFEST, out });
-    rejectsFile = summary.rejectsFile;
+    const built = await cachedBuild(MANIFEST);
+    const out = built.out;
+    rejectsFile = built.rejectsFile;
     db = new Database(out, { readonly: true });
   }, 240_000);
 
