@@ -1,17 +1,22 @@
+import { FixableError } from '../core/errors.ts';
+
 /** A build failure whose message tells the data engineer what to fix; the CLI prints it without a stack. */
-export class BuildError extends Error {
+export class BuildError extends FixableError {
   override name = 'BuildError';
 }
 
 /** Thrown by a layout's row parser: the row is written to the rejects file with this reason. */
 export class RowReject extends Error {
   override name = 'RowReject';
-  constructor(reason: string, readonly kind: RejectKind = 'invalid') {
+  readonly kind: RejectKind;
+
+  constructor(reason: string, kind: RejectKind = 'invalid') {
     // Hundreds of thousands are thrown in a national build (every NPPES organisation row): skip the stack trace.
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     super(reason);
     Error.stackTraceLimit = limit;
+    this.kind = kind;
   }
 }
 

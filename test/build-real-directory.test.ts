@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchKey } from '../pipeline/emit/search-key.ts';
+import { searchKey } from '../core/search-key.ts';
 import { Api } from '../src/http/api.ts';
 import { SHARED_DATA } from './helpers/files.ts';
 import { cachedBuild } from './helpers/real-build.ts';

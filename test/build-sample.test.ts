@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../pipeline/build.ts';
 import { writeSample } from '../pipeline/sample/index.ts';
-import { WIDGET_SCRIPT_FILE } from '../src/widget/serve.ts';
+import { WIDGET_SCRIPT_FILE } from '../core/widget.ts';
 import { tempDir } from './helpers/files.ts';
 
 const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/sample.json');

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchKey, specialtyKey } from '../pipeline/emit/search-key.ts';
+import { searchKey, specialtyKey } from '../core/search-key.ts';
 import { specialtyNames } from '../pipeline/emit/specialty-keys.ts';
 import { TAXONOMY_BY_CODE } from '../pipeline/sample/nucc.ts';
 import { Api } from '../src/http/api.ts';

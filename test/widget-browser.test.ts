@@ -13,7 +13,7 @@ import { MemoryStore } from '../src/auth/memory-store.ts';
 import { parsePlans } from '../src/auth/plans.ts';
 import { ROUTES } from '../src/http/routes.ts';
 import { startServer, type RunningServer } from '../src/http/server.ts';
-import { WIDGET_SCRIPT_PATH } from '../src/widget/serve.ts';
+import { WIDGET_SCRIPT_PATH } from '../core/widget.ts';
 import { chromiumAvailable, launchChromium } from './helpers/browser.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { bodyJson, request } from './helpers/http.ts';

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { TaxonomyRow } from '../layouts/providers.ts';
-import { searchKey } from './search-key.ts';
+import { searchKey } from '../../core/search-key.ts';
 import { specialtyNames, type SpecialtyName } from './specialty-keys.ts';
 
 /** Every provider as small integers: NPI, and the id of each of its keys in the key lists beside. */

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { encodeUint32, PROVIDER_ARRAYS, type PostingKind } from '../../core/directory-format.ts';
 import type { TaxonomyRow } from '../layouts/providers.ts';
 import { readProviders, type ProviderRows } from './directory-read.ts';
 import { emitFacilityIndex } from './facility-index.ts';
@@ -42,7 +43,7 @@ export function emitDirectory(db: Database.Database, taxonomy: ReadonlyMap<strin
   const insertSpecialty = db.prepare('INSERT INTO provider_specialties (key, name, sources, providers) VALUES (?, ?, ?, ?)');
   emitFacilityIndex(db);
   db.transaction(() => {
-    insertArray.run('npi_by_rank', size, blob(npiByRank));
+    insertArray.run(PROVIDER_ARRAYS.npiByRank, size, encodeUint32(npiByRank));
 
     // Last names: ranks are in last-name order, so each name is a run starting at its first rank.
     const lastCounts = new Uint32Array(rows.lastKeys.length);
@@ -54,17 +55,17 @@ export function emitDirectory(db: Database.Database, taxonomy: ReadonlyMap<strin
 
     // First names: the ranks of each first name, in rank order, one run per name.
     const firstGroups = groupRanks(firstIdByRank, rows.firstKeys.length);
-    insertArray.run('first_order', size, blob(firstGroups.ranks));
+    insertArray.run(PROVIDER_ARRAYS.firstOrder, size, encodeUint32(firstGroups.ranks));
     const firstByPosition = byPosition(rows.firstKeys, firstPosition);
     for (let position = 0; position < firstByPosition.length; position++) {
       insertFirst.run(firstByPosition[position], position, firstGroups.starts[position], firstGroups.starts[position + 1] - firstGroups.starts[position]);
     }
 
-    const postings = (kind: string, keys: readonly string[], keyOfRow: Uint32Array) => {
+    const postings = (kind: PostingKind, keys: readonly string[], keyOfRow: Uint32Array) => {
       const groups = groupRanks(keyOfRow, keys.length, order);
       for (let id = 0; id < keys.length; id++) {
         const ranks = groups.ranks.subarray(groups.starts[id], groups.starts[id + 1]);
-        if (ranks.length > 0 && keys[id] !== '') insertPosting.run(kind, keys[id], ranks.length, blob(ranks));
+        if (ranks.length > 0 && keys[id] !== '') insertPosting.run(kind, keys[id], ranks.length, encodeUint32(ranks));
       }
     };
     postings('state', rows.stateKeys, rows.state);
@@ -92,7 +93,7 @@ export function emitDirectory(db: Database.Database, taxonomy: ReadonlyMap<strin
     for (let id = 0; id < specialtyKeys.length; id++) {
       const ranks = specialtyRanks.subarray(starts[id], starts[id + 1]);
       if (ranks.length === 0) continue;
-      insertPosting.run('specialty', specialtyKeys[id], ranks.length, blob(ranks));
+      insertPosting.run('specialty' satisfies PostingKind, specialtyKeys[id], ranks.length, encodeUint32(ranks));
       insertSpecialty.run(specialtyKeys[id], specialtyInfo[id].name, [...specialtyInfo[id].sources].sort().join(','), ranks.length);
     }
   })();
@@ -210,9 +211,4 @@ function specialtyIndex(groupNames: SpecialtyName[][]) {
     }),
   );
   return { keys, names, ofGroup };
-}
-
-/** The bytes of a typed array (little-endian on every platform Node supports for this project). */
-function blob(array: Uint32Array): Buffer {
-  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 }

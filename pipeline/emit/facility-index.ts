@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { searchKey } from './search-key.ts';
+import { encodeUint32, FACILITY_INDEX, KEY_SEPARATOR, stateNumber } from '../../core/directory-format.ts';
+import { searchKey } from '../../core/search-key.ts';
 
 /**
  * The facilities in list order (name search key, then id) with the columns the facilities list filters on,
@@ -19,19 +20,18 @@ export function emitFacilityIndex(db: Database.Database): number {
     return id;
   });
   const arrays: Record<string, Uint32Array | string> = {
-    id: Uint32Array.from(rows, ({ row }) => row[0]),
-    type: typeIds,
-    state: Uint32Array.from(rows, ({ row }) => (row[3].charCodeAt(0) << 8) | row[3].charCodeAt(1)),
-    emergency: Uint32Array.from(rows, ({ row }) => row[4]),
-    rating: Uint32Array.from(rows, ({ row }) => row[5] ?? 0),
-    // Search keys hold no newline, so newline-joined text keeps them apart.
-    name_keys: rows.map(({ name }) => name).join('\n'),
-    type_keys: typeKeys.join('\n'),
+    [FACILITY_INDEX.id]: Uint32Array.from(rows, ({ row }) => row[0]),
+    [FACILITY_INDEX.type]: typeIds,
+    [FACILITY_INDEX.state]: Uint32Array.from(rows, ({ row }) => stateNumber(row[3])),
+    [FACILITY_INDEX.emergency]: Uint32Array.from(rows, ({ row }) => row[4]),
+    [FACILITY_INDEX.rating]: Uint32Array.from(rows, ({ row }) => row[5] ?? 0),
+    [FACILITY_INDEX.nameKeys]: rows.map(({ name }) => name).join(KEY_SEPARATOR),
+    [FACILITY_INDEX.typeKeys]: typeKeys.join(KEY_SEPARATOR),
   };
   const insert = db.prepare('INSERT INTO facility_index (name, data) VALUES (?, ?)');
   db.transaction(() => {
     for (const [name, data] of Object.entries(arrays)) {
-      insert.run(name, typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+      insert.run(name, typeof data === 'string' ? Buffer.from(data, 'utf8') : encodeUint32(data));
     }
   })();
   return rows.length;

@@ -1,6 +1,6 @@
 import type { TaxonomyRow } from '../layouts/providers.ts';
 import { CATEGORIES, CATEGORY_NAMES, categoriesOfTaxonomy, type Category } from '../score/specialties.ts';
-import { specialtyKey } from './search-key.ts';
+import { specialtyKey } from '../../core/search-key.ts';
 
 /**
  * Everyday words for groups of specialties that the NUCC code set names differently ("Cardiology" is NUCC's

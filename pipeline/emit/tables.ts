@@ -6,7 +6,8 @@ import type { Ingested, SourcedValue } from '../ingest/index.ts';
 import { bandFor } from '../score/bands.ts';
 import { SCORE_TYPES } from '../score/config.ts';
 import type { ZipScores } from '../score/index.ts';
-import { tviTier, type TviRecord } from '../score/tvi.ts';
+import { tviTier } from '../../core/tvi-tiers.ts';
+import type { TviRecord } from '../score/tvi.ts';
 
 /** Writes `zips`, `score_types`, `health_scores`, `states`, `zip_access` and the KD-tree. */
 export function emitScores(db: Database.Database, places: ZipPlace[], index: PointIndex, scores: ZipScores[]): void {

@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { WIDGET_SCRIPT_FILE, WIDGET_SCRIPT_PATH } from '../../src/widget/serve.ts';
+import { WIDGET_SCRIPT_FILE, WIDGET_SCRIPT_PATH } from '../../core/widget.ts';
 
 /**
  * Writes the embed script beside the output database (`dist-api/widget/v1/widget.js`), so the output folder

@@ -1,6 +1,6 @@
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
-import { haversineMiles, KM_PER_MILE } from './distance.ts';
+import { haversineMiles, KM_PER_MILE } from '../../core/distance.ts';
 
 /** A KD-tree over longitude/latitude points that answers radius and nearest queries in miles. */
 export class PointIndex {

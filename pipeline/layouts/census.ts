@@ -1,3 +1,4 @@
+import { CENSUS_MEASURES } from '../../core/census-measures.ts';
 import { BuildError, RowReject } from '../errors.ts';
 import type { Layout } from './types.ts';
 import { optionalNumber, requiredNumber, zip5 } from './values.ts';
@@ -42,16 +43,6 @@ export interface AcsRow {
   zcta: string;
   values: Record<string, number | null>;
 }
-
-/** The canonical census measures a manifest may map columns to; the census endpoint groups these. */
-export const CENSUS_MEASURES = [
-  'population', 'median_age', 'age65_pct', 'white_pct', 'black_pct', 'asian_pct', 'hispanic_pct',
-  'median_household_income', 'per_capita_income', 'poverty_pct', 'unemployment_pct',
-  'uninsured_pct', 'public_insurance_pct', 'private_insurance_pct', 'disability_pct',
-  'housing_units', 'owner_occupied_pct', 'renter_occupied_pct', 'median_home_value',
-  'no_vehicle_pct', 'transit_commute_pct', 'walk_commute_pct', 'broadband_pct',
-] as const;
-export type CensusMeasure = (typeof CENSUS_MEASURES)[number];
 
 const MEASURE_SET = new Set<string>(CENSUS_MEASURES);
 

@@ -1,3 +1,4 @@
+import { npiIsValid } from '../../core/npi.ts';
 import { RowReject } from '../errors.ts';
 
 /** Values that public files use for "no value": blank, NA, null, Not Available, and the like. */
@@ -45,22 +46,6 @@ export function zip5(value: string | undefined, field: string): string {
 /** Strips a float suffix from an identifier written by a spreadsheet tool ("1679576722.0"). */
 export function identifier(value: string | undefined): string {
   return (value ?? '').trim().replace(/\.0+$/, '');
-}
-
-/** NPI check digit: Luhn over the 9 digits prefixed with 80840, as the NPI standard defines. */
-export function npiIsValid(npi: string): boolean {
-  if (!/^[12]\d{9}$/.test(npi)) return false;
-  const digits = `80840${npi}`;
-  let sum = 0;
-  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
-    let digit = digits.charCodeAt(i) - 48;
-    if (double) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
 }
 
 /** A 10-digit NPI with a valid check digit, or a RowReject naming what is wrong. */

@@ -17,7 +17,6 @@ import { writeHifld, writeHospitalGeneralInformation, writeHrsaSites } from './f
 import { DAC_PATH, NPPES_PATH, writeProviderFiles, type BrokenRow } from './providers.ts';
 import { writePlaces } from './places.ts';
 
-export { npiCheckDigit, isValidNpi } from './npi.ts';
 export type { BrokenRow, BrokenReason } from './providers.ts';
 
 /** Options of {@link writeSample}. */

@@ -2,29 +2,8 @@
  * National Provider Identifiers. An NPI is 9 identifier digits plus a Luhn check digit computed as if the
  * number were prefixed with 80840 (the ISO health-industry issuer prefix), per the CMS NPI standard.
  */
+import { npiCheckDigit } from '../../core/npi.ts';
 import type { Rng } from './prng.ts';
-
-/** The Luhn check digit of an NPI's first nine digits, computed over "80840" + first9. */
-export function npiCheckDigit(first9: string): string {
-  if (!/^\d{9}$/.test(first9)) throw new Error(`npiCheckDigit needs 9 digits, got ${JSON.stringify(first9)}`);
-  const digits = `80840${first9}`;
-  let sum = 0;
-  // Walk from the right; the rightmost payload digit is doubled because the check digit will follow it.
-  for (let i = digits.length - 1, double = true; i >= 0; i--, double = !double) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return String((10 - (sum % 10)) % 10);
-}
-
-/** True when a 10-digit NPI starts with 1 or 2 and has a valid check digit. */
-export function isValidNpi(npi: string): boolean {
-  return /^[12]\d{9}$/.test(npi) && npiCheckDigit(npi.slice(0, 9)) === npi[9];
-}
 
 const SPACE = 200_000_000; // first-nine values 100000000..299999999: NPIs start with 1 or 2
 

@@ -1,21 +1,8 @@
+import { tviTier, type TviTier } from '../../core/tvi-tiers.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import type { SourcedValue } from '../ingest/index.ts';
 import { TVI_HEALTH_MEASURES, TVI_WEIGHTS } from './config.ts';
 import type { ZipScores } from './index.ts';
-
-/** TVI tiers of decisions.md, highest first: a ZIP's tier is the first whose minimum its score reaches. */
-export const TVI_TIERS = [
-  { tier: 'CRITICAL', min: 80 },
-  { tier: 'HIGH', min: 60 },
-  { tier: 'MODERATE', min: 40 },
-  { tier: 'LOW', min: 20 },
-  { tier: 'MINIMAL', min: 0 },
-] as const;
-export type TviTier = (typeof TVI_TIERS)[number]['tier'];
-
-export function tviTier(score: number): TviTier {
-  return TVI_TIERS.find((t) => score >= t.min)!.tier;
-}
 
 
 export interface TviRecord {

@@ -1,4 +1,4 @@
-import type { CensusMeasure } from '../../pipeline/layouts/census.ts';
+import type { CensusMeasure } from '../../core/census-measures.ts';
 import { notFound } from '../http/errors.ts';
 import { ok, type Context, type HandlerResult, type NoParams } from '../http/route.ts';
 import type { Queries } from '../query/index.ts';

@@ -1,5 +1,5 @@
-import { searchKey } from '../../pipeline/emit/search-key.ts';
-import { npiIsValid } from '../../pipeline/layouts/values.ts';
+import { searchKey } from '../../core/search-key.ts';
+import { npiIsValid } from '../../core/npi.ts';
 import { invalidParameter } from '../http/errors.ts';
 import { mustBe, param, type Param } from '../http/params.ts';
 

@@ -1,11 +1,11 @@
-import { TVI_TIERS } from '../../pipeline/score/tvi.ts';
+import { TVI_TIER_NAMES } from '../../core/tvi-tiers.ts';
 import { notFound } from '../http/errors.ts';
 import { envelope, pageWindow } from '../http/pagination.ts';
 import * as param from '../http/params.ts';
 import { ok, type Context, type HandlerResult, type NoParams } from '../http/route.ts';
 
 /** The five tier names, most vulnerable first (decisions.md). */
-export const TIER_NAMES = TVI_TIERS.map((t) => t.tier);
+export const TIER_NAMES = TVI_TIER_NAMES;
 
 /** Path parameters of `tvi/{zip}/`. */
 export const tviPath = { zip: param.zip };

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { PREFIX_END, searchKey } from '../../pipeline/emit/search-key.ts';
+import { PREFIX_END, searchKey } from '../../core/search-key.ts';
 import type { FacilityQueries } from './facilities.ts';
 import type { ProviderQueries } from './providers.ts';
 

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { PREFIX_END, searchKey } from '../../pipeline/emit/search-key.ts';
+import { decodeUint32, FACILITY_INDEX, KEY_SEPARATOR, stateNumber } from '../../core/directory-format.ts';
+import { PREFIX_END, searchKey } from '../../core/search-key.ts';
 
 /** A facility summary (interface specification 2.8). */
 export interface FacilitySummary {
@@ -165,7 +166,7 @@ export class FacilityIndex {
     private readonly emergency: Uint32Array,
     private readonly ratings: Uint32Array,
   ) {
-    this.names = text === '' ? [] : text.split('\n');
+    this.names = text === '' ? [] : text.split(KEY_SEPARATOR);
     this.starts = new Uint32Array(this.names.length);
     for (let i = 1; i < this.names.length; i++) this.starts[i] = this.starts[i - 1] + this.names[i - 1].length + 1;
   }
@@ -177,15 +178,10 @@ export class FacilityIndex {
       if (!bytes) throw new Error(`${db.name} has no facility index (${name}); rebuild it with \`hcas build\``);
       return bytes;
     };
-    const numbers = (name: string) => {
-      const bytes = part(name);
-      const array = new Uint32Array(bytes.byteLength >>> 2);
-      new Uint8Array(array.buffer).set(bytes);
-      return array;
-    };
-    const typeKeys = part('type_keys').toString('utf8');
-    return new FacilityIndex(numbers('id'), part('name_keys').toString('utf8'), numbers('type'), typeKeys === '' ? [] : typeKeys.split('\n'),
-      numbers('state'), numbers('emergency'), numbers('rating'));
+    const numbers = (name: string) => decodeUint32(part(name));
+    const typeKeys = part(FACILITY_INDEX.typeKeys).toString('utf8');
+    return new FacilityIndex(numbers(FACILITY_INDEX.id), part(FACILITY_INDEX.nameKeys).toString('utf8'), numbers(FACILITY_INDEX.type),
+      typeKeys === '' ? [] : typeKeys.split(KEY_SEPARATOR), numbers(FACILITY_INDEX.state), numbers(FACILITY_INDEX.emergency), numbers(FACILITY_INDEX.rating));
   }
 
   /** The exact count of matching facilities and the ids of one window. */
@@ -194,7 +190,7 @@ export class FacilityIndex {
     if (types && !types.some(Boolean)) return { count: 0, ids: [] };
     // With a search text, only the names containing it are visited (one indexOf pass over all names).
     const candidates = filter.search === undefined ? undefined : this.containing(searchKey(filter.search));
-    const state = filter.state === undefined ? undefined : (filter.state.charCodeAt(0) << 8) | filter.state.charCodeAt(1);
+    const state = filter.state === undefined ? undefined : stateNumber(filter.state);
     const total = candidates ? candidates.length : this.ids.length;
     const ids: number[] = [];
     let count = 0;

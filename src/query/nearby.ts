@@ -1,22 +1,10 @@
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import type Database from 'better-sqlite3';
+import { haversineMiles, KM_PER_MILE } from '../../core/distance.ts';
 
-/** geokdbush's Earth radius; using the same one keeps its kilometre search and our miles in agreement. */
-export const EARTH_RADIUS_KM = 6371;
-export const KM_PER_MILE = 1.609344;
-const EARTH_RADIUS_MILES = EARTH_RADIUS_KM / KM_PER_MILE;
-const RADIANS_PER_DEGREE = Math.PI / 180;
 /** Widens the kd-tree search a hair so float differences between its formula and ours never drop a point. */
 const SEARCH_SLACK = 1 + 1e-9;
-
-/** Great-circle (haversine) distance in miles between two points given in degrees. */
-export function haversineMiles(lon1: number, lat1: number, lon2: number, lat2: number): number {
-  const dLat = (lat2 - lat1) * RADIANS_PER_DEGREE;
-  const dLon = (lon2 - lon1) * RADIANS_PER_DEGREE;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RADIANS_PER_DEGREE) * Math.cos(lat2 * RADIANS_PER_DEGREE) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(a)));
-}
 
 /** A nearby entry (interface specification 2.4). */
 export interface NearbyEntry {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { PREFIX_END, searchKey, specialtyKey } from '../../pipeline/emit/search-key.ts';
+import { decodeUint32, PROVIDER_ARRAYS, type PostingKind } from '../../core/directory-format.ts';
+import { PREFIX_END, searchKey, specialtyKey } from '../../core/search-key.ts';
 import { bitmapOf, intersectAll, lowerBound, mergeRuns, mergeSorted, unionWithInterval, withBitmap, type RankSet } from './rank-sets.ts';
 
 /** Filters of the providers list, as sent (the directory normalises them); absent fields do not filter. */
@@ -71,7 +72,7 @@ export class ProviderDirectory {
     this.maxMergedRuns = options.maxMergedRuns ?? 8;
     this.maxSortedFirstNames = options.maxSortedFirstNames ?? 32_768;
     this.nameFilterVisits = options.nameFilterVisits ?? 'cheaper';
-    const size = db.prepare("SELECT length FROM provider_arrays WHERE name = 'npi_by_rank'").pluck().get() as number | undefined;
+    const size = db.prepare('SELECT length FROM provider_arrays WHERE name = ?').pluck().get(PROVIDER_ARRAYS.npiByRank) as number | undefined;
     if (size === undefined) throw new Error(`${db.name} has no provider directory (table provider_arrays); rebuild it with \`hcas build\``);
     this.size = size;
     this.posting = db.prepare('SELECT ranks FROM provider_postings WHERE kind = ? AND key = ?').pluck();
@@ -123,7 +124,7 @@ export class ProviderDirectory {
 
   /** The NPI of each rank, as 10-digit text. */
   npis(ranks: Uint32Array): string[] {
-    const npiByRank = this.rankArray('npi_by_rank');
+    const npiByRank = this.rankArray(PROVIDER_ARRAYS.npiByRank);
     return Array.from(ranks, (r) => String(npiByRank[r]).padStart(10, '0'));
   }
 
@@ -137,8 +138,8 @@ export class ProviderDirectory {
     return { lastFrom: lastAt(key), lastTo: lastAt(key + PREFIX_END), firstFrom, firstTo, orderFrom, orderTo };
   }
 
-  private listKeys(filter: ProviderFilter): Array<[string, string]> {
-    const keys: Array<[string, string]> = [];
+  private listKeys(filter: ProviderFilter): Array<[PostingKind, string]> {
+    const keys: Array<[PostingKind, string]> = [];
     if (filter.specialty !== undefined) keys.push(['specialty', specialtyKey(filter.specialty)]);
     if (filter.state !== undefined) keys.push(['state', filter.state.toUpperCase()]);
     if (filter.city !== undefined) keys.push(['city', searchKey(filter.city)]);
@@ -218,10 +219,10 @@ export class ProviderDirectory {
   }
 
   /** A posting list from the cache or the database; null (also cached) when no provider has the value. */
-  private postingList(kind: string, key: string): RankSet | null {
+  private postingList(kind: PostingKind, key: string): RankSet | null {
     return this.cached(`${kind}\u0000${key}`, () => {
       const data = key === '' ? undefined : (this.posting.get(kind, key) as Buffer | undefined);
-      return data ? withBitmap(toUint32(data), this.size) : null;
+      return data ? withBitmap(decodeUint32(data), this.size) : null;
     });
   }
 
@@ -257,7 +258,7 @@ export class ProviderDirectory {
   }
 
   private firstOrder(): Uint32Array {
-    return this.rankArray('first_order');
+    return this.rankArray(PROVIDER_ARRAYS.firstOrder);
   }
 
   private rankArray(name: string): Uint32Array {
@@ -265,7 +266,7 @@ export class ProviderDirectory {
     if (!array) {
       const data = this.array.get(name) as Buffer | undefined;
       if (!data) throw new Error(`the provider directory has no ${name} array; rebuild the database with \`hcas build\``);
-      array = toUint32(data);
+      array = decodeUint32(data);
       this.arrays.set(name, array);
     }
     return array;
@@ -278,12 +279,4 @@ function cacheBytes(set: RankSet | null): number {
 
 function firstNameBitsKey(match: NameMatch): string {
   return `first\u0000${match.firstFrom}\u0000${match.firstTo}`;
-}
-
-/** A little-endian uint32 BLOB as an array (copied when the bytes are not 4-aligned). */
-function toUint32(data: Buffer): Uint32Array {
-  if (data.byteOffset % 4 === 0) return new Uint32Array(data.buffer, data.byteOffset, data.byteLength >>> 2);
-  const copy = new Uint32Array(data.byteLength >>> 2);
-  new Uint8Array(copy.buffer).set(data.subarray(0, copy.byteLength));
-  return copy;
 }

@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { WIDGET_SCRIPT_FILE, WIDGET_SCRIPT_PATH } from '../../core/widget.ts';
 import { ApiError } from '../http/errors.ts';
 import { emptyResponse, jsonResponse, Representation, type ApiResponse, type RequestHeaders } from '../http/response.ts';
 
-/** Where the embed script is served (decisions.md, "Widget": `{widget_script_url}`). */
-export const WIDGET_SCRIPT_PATH = '/widget/v1/widget.js';
-/** The script's source: hand-written browser JavaScript, served as it is (no build step). */
-export const WIDGET_SCRIPT_FILE = fileURLToPath(new URL('./widget.js', import.meta.url));
 
 /**
  * Fresh for an hour, then revalidated with the ETag (a 304) while the cached copy keeps serving for a day:

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { emitBlog } from '../../pipeline/emit/blog.ts';
 import { parseBlogPost, readBlogPosts } from '../../pipeline/ingest/blog.ts';
+import { tviTier } from '../../core/tvi-tiers.ts';
+import { haversineMiles } from '../../core/distance.ts';
 import { SMALL_POPULATION, TVI_WEIGHTS } from '../../pipeline/score/config.ts';
-import { tviTier } from '../../pipeline/score/tvi.ts';
-import { haversineMiles } from '../../src/query/nearby.ts';
 import { seeded } from './seeded.ts';
 
 /**
@@ -13,7 +13,7 @@ import { seeded } from './seeded.ts';
  */
 
 /** Files whose content shapes these rows (the fixture is rebuilt when one changes). */
-export const ACCESS_FIXTURE_SOURCES = ['test/helpers/fixture-access.ts', 'pipeline/ingest/blog.ts', 'pipeline/emit/blog.ts', 'pipeline/score/tvi.ts', 'content/blog'];
+export const ACCESS_FIXTURE_SOURCES = ['test/helpers/fixture-access.ts', 'pipeline/ingest/blog.ts', 'pipeline/emit/blog.ts', 'pipeline/score/tvi.ts', 'core/tvi-tiers.ts', 'core/distance.ts', 'content/blog'];
 
 /** The census sources of the fixture, as a build's `meta.sources` lists them (manifest order). */
 export const CENSUS_SOURCES = [

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { emitDirectory } from '../../pipeline/emit/directory.ts';
-import { npiCheckDigit } from '../../pipeline/sample/npi.ts';
+import { npiCheckDigit } from '../../core/npi.ts';
 import { TAXONOMY_BY_CODE } from '../../pipeline/sample/nucc.ts';
 import { seeded } from './seeded.ts';
 
@@ -17,7 +17,7 @@ import { seeded } from './seeded.ts';
 /** Files whose content shapes these rows and the index (the fixture is rebuilt when one changes). */
 export const DIRECTORY_FIXTURE_SOURCES = [
   'test/helpers/fixture-directory.ts', 'pipeline/emit/directory.ts', 'pipeline/emit/directory-read.ts', 'pipeline/emit/facility-index.ts',
-  'pipeline/emit/search-key.ts', 'pipeline/emit/specialty-keys.ts',
+  'core/search-key.ts', 'core/directory-format.ts', 'core/npi.ts', 'pipeline/emit/specialty-keys.ts',
   'pipeline/score/specialties.ts', 'pipeline/sample/nucc.ts',
 ];
 
