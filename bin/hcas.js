@@ -5,4 +5,6 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv);
+const { PIPELINE_COMMANDS } = await import('../pipeline/cli/index.ts');
+const { API_COMMANDS } = await import('../src/cli/commands/index.ts');
+process.exitCode = await main(process.argv, [...PIPELINE_COMMANDS, ...API_COMMANDS]);

@@ -4,7 +4,7 @@ import type { ApiResponse } from '../http/response.ts';
 import { API_BASE } from '../http/routes.ts';
 import { CliError } from './errors.ts';
 
-export { DEFAULT_DB } from './commands/build.ts';
+export { DEFAULT_DATABASE } from '../../core/dataset.ts';
 
 /** Opens the database for a command; a missing file or a non-API file is a CliError that names the fix. */
 export function openApi(file: string): Api {

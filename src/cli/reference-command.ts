@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DEFAULT_DB, getJson, openApi } from './api-client.ts';
+import { DEFAULT_DATABASE, getJson, openApi } from './api-client.ts';
 import { csv, json, outputFormat, table, type Column, type OutputOptions } from './format.ts';
 
 /** Registers a command that prints one of the reference lists (`states/`, `score-types/`). */
@@ -8,7 +8,7 @@ export function referenceCommand(name: string, path: string, description: string
     program
       .command(name)
       .description(description)
-      .option('--db <file>', 'database to read', DEFAULT_DB)
+      .option('--db <file>', 'database to read', DEFAULT_DATABASE)
       .option('--json', 'print JSON')
       .option('--csv', 'print CSV')
       .addHelpText('after', `\nExamples:\n  hcas ${name}\n  hcas ${name} --csv > ${name}.csv`)

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Suggestion } from '../../query/autocomplete.ts';
-import { DEFAULT_DB, getJson, openApi } from '../api-client.ts';
+import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
 import { csv, json, outputFormat, table, type OutputOptions } from '../format.ts';
 
 const COLUMNS = [{ key: 'type' }, { key: 'label' }, { key: 'url' }];
@@ -11,7 +11,7 @@ export function registerAutocomplete(program: Command): void {
     .command('autocomplete')
     .description('Suggest ZIP codes, cities, providers and facilities for a search text (at most 10)')
     .argument('<text>', 'search text, 1-100 characters')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .option('--json', 'print JSON')
     .option('--csv', 'print CSV')
     .addHelpText('after', '\nExamples:\n  hcas autocomplete "new yo"\n  hcas autocomplete 100\n  hcas autocomplete "john sm" --json')

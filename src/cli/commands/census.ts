@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { CENSUS_GROUPS, type CensusSource } from '../../api/census.ts';
-import { DEFAULT_DB, getJson, openApi } from '../api-client.ts';
+import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
 import { csv, json, outputFormat, table, type OutputOptions } from '../format.ts';
 
 const COLUMNS = [{ key: 'group' }, { key: 'field' }, { key: 'value' }];
@@ -12,7 +12,7 @@ export function registerCensus(program: Command): void {
     .command('census')
     .description('Show the ACS census values of a ZIP code by group, with the sources and vintages of each group; empty where the source has no value')
     .argument('<zip>', '5-digit ZIP code')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .option('--json', "print the API's JSON")
     .option('--csv', "print CSV: group, field, value and the group's sources")
     .addHelpText('after', '\nExamples:\n  hcas census 10001\n  hcas census 10001 --json | jq .income')

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { HealthScoreRecord } from '../../query/health-scores.ts';
-import { DEFAULT_DB, getJson, openApi } from '../api-client.ts';
+import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 import { csv, json, outputFormat, table, type OutputOptions } from '../format.ts';
 
@@ -13,7 +13,7 @@ export function registerCompare(program: Command): void {
     .description('Compare the scores of 2 to 10 ZIP codes side by side')
     .argument('<zips...>', '5-digit ZIP codes')
     .option('--score-type <id|slug>', 'score type id (1-11) or slug (default: overall)')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .option('--json', "print the API's JSON")
     .option('--csv', 'print CSV, one row per ZIP code')
     .addHelpText('after', '\nExamples:\n  hcas compare 10001 94110 02801\n  hcas compare 10001 94110 --score-type asthma --csv')

@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { DEFAULT_DB, get, openApi } from '../api-client.ts';
+import { DEFAULT_DATABASE, get, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 
 const RESOURCES = ['health-scores', 'providers', 'facilities'];
@@ -16,7 +16,7 @@ export function registerExport(program: Command): void {
     .option('--state <code>', 'only this state')
     .option('--score-type <id|slug>', 'health-scores only: score type id (1-11) or slug (default: overall)')
     .option('--out <file>', 'write to this file instead of stdout')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .addHelpText('after', '\nExamples:\n  hcas export providers --format csv > providers.csv\n  hcas export health-scores --state RI --score-type asthma --format ndjson --out ri-asthma.ndjson')
     .action(async (resource: string, options: { db: string; format: string; state?: string; scoreType?: string; out?: string }) => {
       if (!RESOURCES.includes(resource)) throw new CliError(`the resource must be one of ${RESOURCES.join(', ')}, got ${resource}`);

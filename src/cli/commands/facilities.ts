@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Envelope } from '../../http/pagination.ts';
 import type { FacilityDetail, FacilitySummary } from '../../query/facilities.ts';
-import { DEFAULT_DB, getJson, openApi } from '../api-client.ts';
+import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
 import { allColumns, csv, json, outputFormat, recordTable, table, type OutputOptions } from '../format.ts';
 import { listQuery, pageFooter } from './list-options.ts';
 
@@ -25,7 +25,7 @@ export function registerFacilities(program: Command): void {
     .option('--search <text>', 'text the facility name contains')
     .option('--page <n>', 'page number from 1')
     .option('--page-size <n>', 'records per page, 1-100 (default 20)')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .option('--json', 'print the whole page envelope as JSON')
     .option('--csv', "print the page's records as CSV")
     .addHelpText('after', '\nExamples:\n  hcas facilities --state CA --type hospital --emergency\n  hcas facilities --search mercy --min-rating 4 --csv')
@@ -48,7 +48,7 @@ export function registerFacilities(program: Command): void {
     .command('facility')
     .description("Show one facility's detail by id")
     .argument('<id>', 'facility id')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .option('--json', 'print the facility as JSON')
     .option('--csv', 'print the facility as CSV')
     .addHelpText('after', '\nExamples:\n  hcas facility 12\n  hcas facility 12 --json')

@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { DEFAULT_DB, get, openApi, requestTarget } from '../api-client.ts';
+import { DEFAULT_DATABASE, get, openApi, requestTarget } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 import { limitsOptions, type LimitsCliOptions } from '../limits.ts';
 import { localGate } from '../local-gate.ts';
@@ -11,7 +11,7 @@ export function registerGet(program: Command): void {
     .command('get')
     .description('Print the JSON body the server sends for PATH (same handlers, no server needed)')
     .argument('<path>', 'API path, e.g. /api/v1/states/ or health-scores/10001/ (relative to /api/v1/)')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .option('--key <key>', "answer as the server answers this API key: its plan's endpoints and quota (the call is not counted)")
     .option('--anonymous', "answer as the server answers a caller without a key who has calls left: the anonymous tier's endpoints");
   limitsOptions(command)

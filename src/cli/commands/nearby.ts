@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { NearbyEntry } from '../../query/nearby.ts';
-import { DEFAULT_DB, getJson, openApi } from '../api-client.ts';
+import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
 import { csv, json, outputFormat, table, type OutputOptions } from '../format.ts';
 
 const COLUMNS = [
@@ -15,7 +15,7 @@ export function registerNearby(program: Command): void {
     .argument('<zip>', '5-digit ZIP code')
     .option('--radius <miles>', 'search radius in miles, at most 100 (default 10)')
     .option('--limit <n>', 'at most this many ZIP codes, 1-50 (default 10)')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .option('--json', 'print JSON')
     .option('--csv', 'print CSV')
     .addHelpText('after', '\nExamples:\n  hcas nearby 10001\n  hcas nearby 10001 --radius 25 --limit 10 --csv')

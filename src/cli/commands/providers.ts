@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Envelope } from '../../http/pagination.ts';
 import type { ProviderProfile, ProviderSummary } from '../../query/providers.ts';
-import { DEFAULT_DB, getJson, openApi } from '../api-client.ts';
+import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
 import { allColumns, csv, json, outputFormat, recordTable, table, type OutputOptions } from '../format.ts';
 import { listQuery, pageFooter } from './list-options.ts';
 
@@ -25,7 +25,7 @@ export function registerProviders(program: Command): void {
     .option('--name <prefix>', 'start of the first or last name (any case)')
     .option('--page <n>', 'page number from 1')
     .option('--page-size <n>', 'records per page, 1-100 (default 20)')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .option('--json', 'print the whole page envelope as JSON')
     .option('--csv', "print the page's records as CSV")
     .addHelpText('after', '\nExamples:\n  hcas providers --state NY --specialty Cardiology\n  hcas providers --state NY --specialty cardiology --name smi --page 2\n  hcas providers --zip 10001 --csv')
@@ -48,7 +48,7 @@ export function registerProviders(program: Command): void {
     .command('provider')
     .description("Show one provider's profile by NPI")
     .argument('<npi>', '10-digit NPI')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .option('--json', 'print the profile as JSON')
     .option('--csv', 'print the profile as CSV')
     .addHelpText('after', '\nExamples:\n  hcas provider 1679576722\n  hcas provider 1679576722 --json')

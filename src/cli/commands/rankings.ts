@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
-import { DEFAULT_DB, getJson, openApi } from '../api-client.ts';
+import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
 import { csv, json, outputFormat, table, type Column, type OutputOptions } from '../format.ts';
 
 const KINDS: Record<string, { columns: Column[]; csvColumns: Column[] }> = {
@@ -22,7 +22,7 @@ export function registerRankings(program: Command): void {
     .description('Rank states by average health score, or rated hospitals by CMS star rating')
     .argument('<kind>', 'states or hospitals')
     .option('--state <code>', 'hospitals of one state (hospitals only)')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .option('--json', 'print JSON')
     .option('--csv', 'print CSV')
     .addHelpText('after', '\nExamples:\n  hcas rankings states\n  hcas rankings hospitals --state TX\n  hcas rankings hospitals --csv > hospitals.csv')

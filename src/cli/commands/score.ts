@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { HealthScoreRecord } from '../../query/health-scores.ts';
-import { DEFAULT_DB, getJson, openApi } from '../api-client.ts';
+import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
 import { allColumns, csv, json, outputFormat, recordTable, type OutputOptions } from '../format.ts';
 
 /** `hcas score ZIP`: one ZIP's overall health score record. */
@@ -9,7 +9,7 @@ export function registerScore(program: Command): void {
     .command('score')
     .description('Show the overall health score record of a ZIP code')
     .argument('<zip>', '5-digit ZIP code')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .option('--json', 'print the record as JSON')
     .option('--csv', 'print the record as CSV')
     .addHelpText('after', '\nExamples:\n  hcas score 10001\n  hcas score 02801 --json')

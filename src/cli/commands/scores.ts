@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { HealthScoreRecord } from '../../query/health-scores.ts';
 import type { Envelope } from '../../http/pagination.ts';
-import { DEFAULT_DB, getJson, openApi } from '../api-client.ts';
+import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
 import { csv, json, outputFormat, table, type OutputOptions } from '../format.ts';
 
 const TABLE_COLUMNS = [
@@ -31,7 +31,7 @@ export function registerScores(program: Command): void {
     .option('--score-type <id|slug>', 'score type id (1-11) or slug, e.g. asthma (default: overall)')
     .option('--page <n>', 'page number from 1')
     .option('--page-size <n>', 'records per page, 1-100 (default 20)')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .option('--json', 'print the whole page envelope as JSON')
     .option('--csv', "print the page's records as CSV")
     .addHelpText('after', '\nExamples:\n  hcas scores --state NY --min-score 70\n  hcas scores --state RI --score-type asthma --page 2 --csv')

@@ -6,7 +6,7 @@ import { runCluster, runServer } from '../../http/cluster.ts';
 import { jsonLines } from '../../http/log.ts';
 import { ROUTES } from '../../http/routes.ts';
 import { checkLimits, limitsOptions, openLimits, type LimitsCliOptions } from '../limits.ts';
-import { DEFAULT_DB, openApi } from '../api-client.ts';
+import { DEFAULT_DATABASE, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 
 interface ServeOptions extends LimitsCliOptions {
@@ -44,7 +44,7 @@ export function registerServe(program: Command): void {
   const command = program
     .command('serve')
     .description('Serve the JSON API from the database (read-only); reloads when the file is replaced or on SIGHUP')
-    .option('--db <file>', 'database to serve', DEFAULT_DB)
+    .option('--db <file>', 'database to serve', DEFAULT_DATABASE)
     .option('--port <n>', 'TCP port (0 picks a free one)', wholeNumber('--port', 0, 65535), 8000)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--workers <n>', 'worker processes (1 serves in this process)', wholeNumber('--workers', 1, 256), availableParallelism())

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Envelope } from '../../http/pagination.ts';
 import type { TviListEntry, TviRecord } from '../../query/tvi.ts';
-import { DEFAULT_DB, getJson, openApi } from '../api-client.ts';
+import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
 import { allColumns, csv, json, outputFormat, recordTable, table, type OutputOptions } from '../format.ts';
 
 const TOP_COLUMNS = ['zip_code', 'city', 'state', 'tvi_score', 'tvi_tier', 'zero_vehicle_pct', 'nearest_hospital_miles'].map((key) => ({ key }));
@@ -17,7 +17,7 @@ export function registerTvi(program: Command): void {
     .option('--tier <name>', 'with --top: CRITICAL, HIGH, MODERATE, LOW or MINIMAL')
     .option('--page <n>', 'with --top: page number from 1')
     .option('--page-size <n>', 'with --top: ZIP codes per page, 1-100 (default 20)')
-    .option('--db <file>', 'database to read', DEFAULT_DB)
+    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
     .option('--json', 'print JSON')
     .option('--csv', 'print CSV')
     .addHelpText('after', '\nExamples:\n  hcas tvi 10001\n  hcas tvi --top --state NY --tier critical --csv > ny-critical.csv')

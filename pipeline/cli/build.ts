@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { build } from '../../../pipeline/build.ts';
+import { DEFAULT_DATABASE } from '../../core/dataset.ts';
+import { build } from '../build.ts';
 
 export const DEFAULT_MANIFEST = 'raw/manifests/sample.json';
-export const DEFAULT_DB = 'dist-api/hcas.sqlite';
 
 /** `hcas build`: raw files named by a manifest -> dist-api/hcas.sqlite. */
 export function registerBuild(program: Command): void {
@@ -10,7 +10,7 @@ export function registerBuild(program: Command): void {
     .command('build')
     .description('Build the scored SQLite database from the raw files a sources manifest names')
     .option('--manifest <file>', 'sources manifest (JSON)', DEFAULT_MANIFEST)
-    .option('--out <file>', 'output database', DEFAULT_DB)
+    .option('--out <file>', 'output database', DEFAULT_DATABASE)
     .option('--root <dir>', "folder the manifest's file paths are relative to (overrides its \"root\")")
     .option('--allow-partial-providers', 'when the provider files cover the country only partly, publish scores without a provider component instead of failing')
     .option('--quiet', 'print only the summary line')
