@@ -240,7 +240,7 @@ function printTable(headings: string[], rows: string[][]): void {
 
 /** The server under test: `hcas serve` in one process with the response cache off, quiet, no reload. */
 async function serve(db: string): Promise<void> {
-  const { startServer } = await import('../src/http/server.ts');
+  const { startServer } = await import('../src/server/server.ts');
   const server = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, api: { cacheBytes: 0 }, log: () => {} });
   console.log(JSON.stringify({ event: 'listening', url: server.url }));
 }

@@ -1,6 +1,6 @@
 import { documentedHealthscore } from './helpers/documented-composite.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api } from '../src/http/api.ts';
+import { Api } from '../src/api/index.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { expectGolden } from './helpers/golden.ts';
 

@@ -4,8 +4,7 @@ import { Gate } from '../src/auth/gate.ts';
 import { generateKey, hashKey, keyHint } from '../src/auth/keys.ts';
 import { MemoryStore } from '../src/auth/memory-store.ts';
 import { loadPlans } from '../src/auth/plans.ts';
-import { Api } from '../src/http/api.ts';
-import { ROUTES } from '../src/http/routes.ts';
+import { Api, API_BASE, ROUTES } from '../src/api/index.ts';
 import { ROUTE_EXAMPLES } from './helpers/examples.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 
@@ -57,7 +56,7 @@ for (const preset of ['a', 'b'] as const) {
   describe(`plan access, preset ${preset}, route by route`, () => {
     const planSet = loadPlans(preset);
     const store = new MemoryStore();
-    const gate = new Gate({ store, access: new AccessTable(planSet, ROUTES), routes: ROUTES, now: () => Date.parse('2024-05-15T12:00:00Z') });
+    const gate = new Gate({ store, access: new AccessTable(planSet, ROUTES, API_BASE), now: () => Date.parse('2024-05-15T12:00:00Z') });
     const keys = new Map<string, string>();
     beforeAll(async () => {
       for (const plan of planSet.plans) {
@@ -102,7 +101,7 @@ describe('plan features', () => {
   it('the white-label widget is a Business feature under preset a: the widget answer says so', async () => {
     const planSet = loadPlans('a');
     const store = new MemoryStore();
-    const gate = new Gate({ store, access: new AccessTable(planSet, ROUTES), routes: ROUTES });
+    const gate = new Gate({ store, access: new AccessTable(planSet, ROUTES, API_BASE) });
     const answers: Record<string, unknown> = {};
     for (const plan of planSet.plans) {
       const key = generateKey();

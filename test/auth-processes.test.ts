@@ -7,8 +7,8 @@ import { Gate } from '../src/auth/gate.ts';
 import { generateKey, hashKey, keyHint } from '../src/auth/keys.ts';
 import { loadPlans } from '../src/auth/plans.ts';
 import { RedisStore } from '../src/auth/redis-store.ts';
-import { ROUTES } from '../src/http/routes.ts';
-import { startServer, type RunningServer } from '../src/http/server.ts';
+import { API_BASE, ROUTES } from '../src/api/index.ts';
+import { startServer, type RunningServer } from '../src/server/server.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { bodyJson, request, type HttpResult } from './helpers/http.ts';
@@ -145,7 +145,7 @@ describe('Redis going away', { timeout: 60_000 }, () => {
     redis = await OwnRedis.start();
     store = new RedisStore(redis.url, uniquePrefix('outage'));
     await store.ready();
-    const gate = new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES), routes: ROUTES });
+    const gate = new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES, API_BASE) });
     server = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: (line) => events.push(line as Record<string, unknown>), gate });
   });
   afterAll(async () => {

@@ -8,8 +8,8 @@ import { generateKey, hashKey, keyHint } from '../src/auth/keys.ts';
 import { loadPlans } from '../src/auth/plans.ts';
 import { SqliteStore } from '../src/auth/sqlite-store.ts';
 import { windowAt } from '../src/auth/windows.ts';
-import { ROUTES } from '../src/http/routes.ts';
-import { startServer, type RunningServer } from '../src/http/server.ts';
+import { API_BASE, ROUTES } from '../src/api/index.ts';
+import { startServer, type RunningServer } from '../src/server/server.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { bodyJson, request, type HttpResult } from './helpers/http.ts';
@@ -31,8 +31,8 @@ let keyIds: Record<string, number> = {};
 beforeAll(async () => {
   const db = await fixtureDb();
   store = new SqliteStore(path.join(dir, 'state.sqlite'), () => nowMs);
-  const access = new AccessTable(loadPlans('a'), ROUTES);
-  const gate = (proxies?: TrustedProxies) => new Gate({ store, access, routes: ROUTES, now: () => nowMs, proxies });
+  const access = new AccessTable(loadPlans('a'), ROUTES, API_BASE);
+  const gate = (proxies?: TrustedProxies) => new Gate({ store, access, now: () => nowMs, proxies });
   // Logs collected (not quiet) to check that no key ever reaches them.
   server = await startServer({ db, port: 0, host: '127.0.0.1', watch: false, log: (line) => logLines.push(line as Record<string, unknown>), gate: gate() });
   trusting = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate: gate(new TrustedProxies(['127.0.0.1', '::1'])) });

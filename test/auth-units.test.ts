@@ -5,7 +5,7 @@ import { generateKey, hashKey, isWellFormedKey, keyHint, readCredentials, redact
 import { loadPlans, parsePlans, patternCovers, PlanError } from '../src/auth/plans.ts';
 import { windowAt, WindowClock } from '../src/auth/windows.ts';
 import { NO_PARAMS, ok, route } from '../src/http/route.ts';
-import { ROUTES } from '../src/http/routes.ts';
+import { API_BASE, ROUTES } from '../src/api/index.ts';
 
 const seconds = (iso: string) => Date.parse(iso) / 1000;
 
@@ -120,16 +120,16 @@ describe('client address', () => {
 
 describe('plan files', () => {
   it('patterns: relative to /api/v1/, :name matches any parameter, a final * the rest', () => {
-    expect(patternCovers('health-scores/:zip/', '/api/v1/health-scores/:zip/')).toBe(true);
-    expect(patternCovers('health-scores/:zip/', '/api/v1/health-scores/:zip_code/')).toBe(true);
-    expect(patternCovers('health-scores/:zip/', '/api/v1/health-scores/geojson/')).toBe(false);
-    expect(patternCovers('health-scores/:zip/', '/api/v1/health-scores/:zip/nearby/')).toBe(false);
-    expect(patternCovers('rankings/*', '/api/v1/rankings/states/')).toBe(true);
-    expect(patternCovers('rankings/*', '/api/v1/rankings/')).toBe(true);
-    expect(patternCovers('rankings/*', '/api/v1/rankingsx/')).toBe(false);
-    expect(patternCovers('blog/*', '/api/v1/blog/:slug/')).toBe(true);
-    expect(patternCovers('/widget/*', '/widget/v1/widget.js')).toBe(true);
-    expect(patternCovers('openapi.json', '/api/v1/openapi.json')).toBe(true);
+    expect(patternCovers('health-scores/:zip/', '/api/v1/health-scores/:zip/', API_BASE)).toBe(true);
+    expect(patternCovers('health-scores/:zip/', '/api/v1/health-scores/:zip_code/', API_BASE)).toBe(true);
+    expect(patternCovers('health-scores/:zip/', '/api/v1/health-scores/geojson/', API_BASE)).toBe(false);
+    expect(patternCovers('health-scores/:zip/', '/api/v1/health-scores/:zip/nearby/', API_BASE)).toBe(false);
+    expect(patternCovers('rankings/*', '/api/v1/rankings/states/', API_BASE)).toBe(true);
+    expect(patternCovers('rankings/*', '/api/v1/rankings/', API_BASE)).toBe(true);
+    expect(patternCovers('rankings/*', '/api/v1/rankingsx/', API_BASE)).toBe(false);
+    expect(patternCovers('blog/*', '/api/v1/blog/:slug/', API_BASE)).toBe(true);
+    expect(patternCovers('/widget/*', '/widget/v1/widget.js', API_BASE)).toBe(true);
+    expect(patternCovers('openapi.json', '/api/v1/openapi.json', API_BASE)).toBe(true);
   });
 
   it('both presets load, cheapest plan first, each including the one before', () => {
@@ -148,13 +148,13 @@ describe('plan files', () => {
   });
 
   it('every route of the route table is in a plan of each preset (or open to all)', () => {
-    for (const choice of ['a', 'b']) expect(() => new AccessTable(loadPlans(choice), ROUTES)).not.toThrow();
+    for (const choice of ['a', 'b']) expect(() => new AccessTable(loadPlans(choice), ROUTES, API_BASE)).not.toThrow();
   });
 
   it('a route that no plan mentions stops the server from starting, naming the route and the fix', () => {
     const orphan = route({ path: '/api/v1/secret-new-thing/', summary: 'test', pathParams: NO_PARAMS, query: NO_PARAMS, handle: () => ok({}) });
-    expect(() => new AccessTable(loadPlans('a'), [...ROUTES, orphan])).toThrow(PlanError);
-    expect(() => new AccessTable(loadPlans('a'), [...ROUTES, orphan])).toThrow(/no plan opens \/api\/v1\/secret-new-thing\/; add each path .* or to "open"/);
+    expect(() => new AccessTable(loadPlans('a'), [...ROUTES, orphan], API_BASE)).toThrow(PlanError);
+    expect(() => new AccessTable(loadPlans('a'), [...ROUTES, orphan], API_BASE)).toThrow(/no plan opens \/api\/v1\/secret-new-thing\/; add each path .* or to "open"/);
   });
 
   const broken: Array<[string, unknown, RegExp]> = [

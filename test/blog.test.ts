@@ -7,7 +7,7 @@ import { emitBlog } from '../pipeline/emit/blog.ts';
 import { createSchema } from '../pipeline/emit/schema.ts';
 import { parseBlogPost, readBlogPosts } from '../pipeline/ingest/blog.ts';
 import { BuildError } from '../pipeline/errors.ts';
-import { Api } from '../src/http/api.ts';
+import { Api } from '../src/api/index.ts';
 import { tempDir, writeInput } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { loadManifest, type SourceSpec } from '../pipeline/manifest.ts';
 import { CENSUS_GROUPS } from '../src/api/census.ts';
-import { Api } from '../src/http/api.ts';
+import { Api } from '../src/api/index.ts';
 import { SHARED_DATA } from './helpers/files.ts';
 import { cachedBuild } from './helpers/real-build.ts';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchKey } from '../core/search-key.ts';
-import { Api } from '../src/http/api.ts';
+import { Api } from '../src/api/index.ts';
 import { SHARED_DATA } from './helpers/files.ts';
 import { cachedBuild } from './helpers/real-build.ts';
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, openApi } from '../src/cli/api-client.ts';
 import { csv } from '../src/cli/format.ts';
-import type { Api } from '../src/http/api.ts';
+import type { Api } from '../src/api/index.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { KNOWN_NPI } from './helpers/fixture-directory.ts';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchKey, specialtyKey } from '../core/search-key.ts';
 import { specialtyNames } from '../pipeline/emit/specialty-keys.ts';
 import { TAXONOMY_BY_CODE } from '../pipeline/sample/nucc.ts';
-import { Api } from '../src/http/api.ts';
+import { Api } from '../src/api/index.ts';
 import { ProviderDirectory } from '../src/query/provider-directory.ts';
 import { intersect, intersectAll, lowerBound, mergeRuns, unionWithInterval, withBitmap } from '../src/query/rank-sets.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';

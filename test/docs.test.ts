@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api } from '../src/http/api.ts';
-import { ROUTES } from '../src/http/routes.ts';
+import { Api, ROUTES } from '../src/api/index.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 
 const docs = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../docs/api.md'), 'utf8');

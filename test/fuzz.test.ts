@@ -9,8 +9,8 @@ import { Gate } from '../src/auth/gate.ts';
 import { generateKey, hashKey, keyHint } from '../src/auth/keys.ts';
 import { loadPlans } from '../src/auth/plans.ts';
 import { SqliteStore } from '../src/auth/sqlite-store.ts';
-import { ROUTES } from '../src/http/routes.ts';
-import { startServer, type RunningServer } from '../src/http/server.ts';
+import { API_BASE, ROUTES } from '../src/api/index.ts';
+import { startServer, type RunningServer } from '../src/server/server.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { seeded as mulberry32 } from './helpers/seeded.ts';
@@ -115,7 +115,7 @@ beforeAll(async () => {
   await add(keys.valid, 'enterprise'); // unlimited, so 429s do not hide everything behind them
   await add(keys.small, 'free');
   await store.revokeKey((await add(keys.revoked, 'business')).id, new Date().toISOString());
-  const gate = new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES), routes: ROUTES });
+  const gate = new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES, API_BASE) });
   server = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate });
 });
 afterAll(async () => {

@@ -6,8 +6,8 @@ import { MemoryStore } from '../src/auth/memory-store.ts';
 import { parsePlans } from '../src/auth/plans.ts';
 import { MAX_URL_LENGTH } from '../src/http/request-limits.ts';
 import { NO_PARAMS, route } from '../src/http/route.ts';
-import { ROUTES } from '../src/http/routes.ts';
-import { startServer, type RunningServer } from '../src/http/server.ts';
+import { API_BASE, ROUTES } from '../src/api/index.ts';
+import { startServer, type RunningServer } from '../src/server/server.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { bodyJson, request } from './helpers/http.ts';
 
@@ -30,7 +30,7 @@ let port: number;
 
 beforeAll(async () => {
   const routes = [...ROUTES, boom];
-  const gate = new Gate({ store: new MemoryStore(), access: new AccessTable(plans, routes), routes });
+  const gate = new Gate({ store: new MemoryStore(), access: new AccessTable(plans, routes, API_BASE) });
   server = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', quiet: true, watch: false, log: (line) => logged.push(line as Record<string, unknown>), api: { routes }, gate, timeouts: TIMEOUTS });
   port = server.port;
 });

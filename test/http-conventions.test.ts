@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../src/http/server.ts';
+import { startServer, type RunningServer } from '../src/server/server.ts';
 import { badValuesOf, exampleOf, EXPORT_TYPES, ROUTE_EXAMPLES, ROUTES } from './helpers/examples.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { bodyJson, request, type HttpResult } from './helpers/http.ts';

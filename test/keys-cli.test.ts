@@ -3,8 +3,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLimits, type Limits } from '../src/auth/config.ts';
-import { ROUTES } from '../src/http/routes.ts';
-import { startServer, type RunningServer } from '../src/http/server.ts';
+import { API_BASE, ROUTES } from '../src/api/index.ts';
+import { startServer, type RunningServer } from '../src/server/server.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { request } from './helpers/http.ts';
@@ -101,7 +101,7 @@ describe('hcas get and the server answer alike', { timeout: 60_000 }, () => {
     const listed = JSON.parse((await hcas('keys', 'list', '--json')).stdout) as Array<{ id: number; name: string }>;
     professionalId = listed.find((k) => k.name === 'parity')!.id;
     await hcas('keys', 'revoke', String(listed.find((k) => k.name === 'gone')!.id));
-    limits = await createLimits({ state }, ROUTES);
+    limits = await createLimits({ state }, ROUTES, API_BASE);
     server = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate: limits.gate });
   });
 

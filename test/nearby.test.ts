@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api } from '../src/http/api.ts';
+import { Api } from '../src/api/index.ts';
 import { fixtureDb, fixtureZips } from './helpers/fixture-db.ts';
 
 /** Independent haversine, in miles on the 6371 km sphere the API documents. */

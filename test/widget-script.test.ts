@@ -3,9 +3,9 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitWidgetScript } from '../pipeline/emit/widget.ts';
-import { Api } from '../src/http/api.ts';
+import { Api } from '../src/api/index.ts';
 import { WIDGET_SCRIPT_FILE, WIDGET_SCRIPT_PATH } from '../core/widget.ts';
-import { WIDGET_SCRIPT_CACHE } from '../src/widget/serve.ts';
+import { WIDGET_SCRIPT_CACHE } from '../src/api/widget-script.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { tempDir } from './helpers/files.ts';
 

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WHITE_LABEL_FEATURE } from '../src/api/widget.ts';
 import { widgetSummary } from '../src/api/widget-summary.ts';
-import { Api } from '../src/http/api.ts';
+import { Api } from '../src/api/index.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 
 describe('the widget sentence', () => {

@@ -1,21 +1,27 @@
 import { notFound } from '../http/errors.ts';
-import { envelope, pageWindow } from '../http/pagination.ts';
-import * as param from '../http/params.ts';
-import { ok, type Context, type HandlerResult, type NoParams } from '../http/route.ts';
+import { record, ref, type JsonSchema } from '../http/json-schema.ts';
+import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
+import { param } from '../http/params.ts';
+import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import { blogTime } from '../query/blog.ts';
+import type { Context } from './context.ts';
+import { API_BASE } from './paths.ts';
+import { integer, string } from './schemas.ts';
 
-export const blogQuery = { page: param.page, page_size: param.pageSize };
+const tag = { name: 'Blog', description: 'Published posts about the methodology and data.' };
 
-const slug = param.param('a post slug: lower-case words joined by hyphens', (raw) => (/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(raw) ? raw : undefined), '', {
+const blogQuery = { page, page_size: pageSize };
+
+const slug = param('a post slug: lower-case words joined by hyphens', (raw) => (/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(raw) ? raw : undefined), '', {
   type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
 });
-export const blogPath = { slug };
+const blogPath = { slug };
 
 /**
  * `blog/`: posts published at the time of the request, newest first. The answer changes when the next
  * scheduled post goes out, so it is cached only until then (`validUntil`).
  */
-export function listBlogPosts({ query, queries, url, now }: Context<NoParams, typeof blogQuery>): HandlerResult {
+function listBlogPosts({ query, queries, url, now }: Context<NoParams, typeof blogQuery>): HandlerResult {
   const time = blogTime(now());
   const count = queries.blog.count(time);
   const window = pageWindow(count, query.page, query.page_size);
@@ -24,8 +30,41 @@ export function listBlogPosts({ query, queries, url, now }: Context<NoParams, ty
 }
 
 /** `blog/{slug}/`: one published post with its HTML body; a scheduled post is a 404 until it is published. */
-export function getBlogPost({ params, queries, now }: Context<typeof blogPath, NoParams>): HandlerResult {
+function getBlogPost({ params, queries, now }: Context<typeof blogPath, NoParams>): HandlerResult {
   const post = queries.blog.bySlug(params.slug, blogTime(now()));
   if (!post) throw notFound(`No published blog post with slug ${params.slug}`);
   return ok(post);
 }
+
+const publishedAt: JsonSchema = { type: 'string', format: 'date-time' };
+
+/** The answers' shared schemas (openapi.json `components/schemas`). */
+export const schemas: Record<string, JsonSchema> = {
+  BlogPostSummary: record({ id: integer, title: string, slug: string, excerpt: string, published_at: publishedAt }, 'A blog post summary (2.17).'),
+  BlogPost: record({ id: integer, title: string, slug: string, excerpt: string, published_at: publishedAt, html: string }, 'A blog post with its body as HTML.'),
+};
+
+export const routes: readonly Route[] = [
+  route({
+    path: `${API_BASE}blog/`,
+    summary: 'Published blog posts, newest first',
+    tag,
+    pathParams: NO_PARAMS,
+    query: blogQuery,
+    response: { description: 'A page of blog post summaries', schema: envelopeOf(ref('BlogPostSummary')) },
+    handle: listBlogPosts,
+  }),
+  route({
+    path: `${API_BASE}blog/:slug/`,
+    summary: 'One published blog post with its HTML body',
+    tag,
+    pathParams: blogPath,
+    query: NO_PARAMS,
+    response: {
+      description: 'The post',
+      schema: ref('BlogPost'),
+      notFound: 'no published post has the slug (drafts and scheduled posts are not published)',
+    },
+    handle: getBlogPost,
+  }),
+];

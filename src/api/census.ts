@@ -1,8 +1,15 @@
 import type { CensusMeasure } from '../../core/census-measures.ts';
 import { notFound } from '../http/errors.ts';
-import { ok, type Context, type HandlerResult, type NoParams } from '../http/route.ts';
+import { nullable, record, ref, type JsonSchema } from '../http/json-schema.ts';
+import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Queries } from '../query/index.ts';
-import { zipPath } from './health-scores.ts';
+import type { Context } from './context.ts';
+import { HEALTH_SCORES_TAG } from './health-scores.ts';
+import { zip } from './params.ts';
+import { API_BASE } from './paths.ts';
+import { stateCode, string, zipCode } from './schemas.ts';
+
+const zipPath = { zip };
 
 /**
  * The census endpoint's groups: each published field and the one canonical measure (docs/schema.md, `census`)
@@ -38,7 +45,7 @@ export interface CensusSource {
 }
 
 /** `health-scores/{zip}/census/`: the ZIP's census values by group, null where the source has none. */
-export function getCensus({ params, queries }: Context<typeof zipPath, NoParams>): HandlerResult {
+function getCensus({ params, queries }: Context<typeof zipPath, NoParams>): HandlerResult {
   const place = queries.census.place(params.zip);
   if (!place) throw notFound(`No census data for ZIP code ${params.zip}`);
   const stored = new Map(queries.census.byZip(params.zip).map((row) => [row.measure, row]));
@@ -68,3 +75,41 @@ function sourceOrder(queries: Queries): Map<string, { index: number; vintage: st
   });
   return order;
 }
+
+const censusSources: JsonSchema = {
+  type: 'array',
+  description: 'The sources the group\'s values came from (manifest keys), with their vintages, in manifest order; empty when every value is null.',
+  items: record({ key: string, vintage: nullable(string) }),
+};
+
+function censusGroup(fields: Record<string, string>): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const [field, measure] of Object.entries(fields)) {
+    properties[field] = { type: ['number', 'null'], description: `ACS measure \`${measure}\`; null when the source suppressed it or has no value.` };
+  }
+  return record({ ...properties, sources: censusSources });
+}
+
+/** The answer's schema (openapi.json `components/schemas`). */
+export const schemas: Record<string, JsonSchema> = {
+  Census: record({
+    zip_code: zipCode, city: string, state: stateCode,
+    ...Object.fromEntries(Object.entries(CENSUS_GROUPS).map(([group, fields]) => [group, censusGroup(fields)])),
+  }, 'ACS values of a ZIP by group; each field name carries its unit (_pct 0-100, _usd, _years; counts otherwise).'),
+};
+
+export const routes: readonly Route[] = [
+  route({
+    path: `${API_BASE}health-scores/:zip/census/`,
+    summary: 'ACS census values of one ZIP code by group (demographics, income, insurance, housing, transportation), with source vintages',
+    tag: HEALTH_SCORES_TAG,
+    pathParams: zipPath,
+    query: NO_PARAMS,
+    response: {
+      description: 'Census values by group; null where the source suppressed a value or has none',
+      schema: ref('Census'),
+      notFound: 'the ZIP code is not scored',
+    },
+    handle: getCensus,
+  }),
+];

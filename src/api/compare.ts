@@ -1,7 +1,10 @@
 import { invalidParameter, notFound } from '../http/errors.ts';
+import { arrayOf, ref } from '../http/json-schema.ts';
 import { mustBe, type Param } from '../http/params.ts';
-import * as param from '../http/params.ts';
-import { ok, type Context, type HandlerResult, type NoParams } from '../http/route.ts';
+import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
+import type { Context } from './context.ts';
+import { scoreType } from './params.ts';
+import { API_BASE } from './paths.ts';
 
 export const MIN_COMPARED = 2;
 export const MAX_COMPARED = 10;
@@ -21,16 +24,32 @@ const zipList: Param<string[]> = {
   },
 };
 
-export const compareQuery = { zips: zipList, score_type: param.scoreType };
+const compareQuery = { zips: zipList, score_type: scoreType };
 
 /**
  * `compare/?zips=...`: the score records of the ZIPs side by side, in the order given. All or nothing: a ZIP
  * without a score is a 404 naming every such ZIP, so a comparison never silently drops a column.
  */
-export function compareScores({ query, queries }: Context<NoParams, typeof compareQuery>): HandlerResult {
+function compareScores({ query, queries }: Context<NoParams, typeof compareQuery>): HandlerResult {
   const records = query.zips.map((zip) => queries.healthScores.byZip(zip, query.score_type));
   const missing = query.zips.filter((_, i) => records[i] === undefined);
   if (missing.length === 1) throw notFound(`No health score for ZIP code ${missing[0]}`);
   if (missing.length > 1) throw notFound(`No health score for ZIP codes ${missing.join(', ')}`);
   return ok(records);
 }
+
+export const routes: readonly Route[] = [
+  route({
+    path: `${API_BASE}compare/`,
+    summary: 'The score records of 2 to 10 ZIP codes side by side, in the order given',
+    tag: { name: 'Comparison', description: 'Score records of several ZIP codes side by side.' },
+    pathParams: NO_PARAMS,
+    query: compareQuery,
+    response: {
+      description: 'One score record per ZIP code, in the order of zips',
+      schema: arrayOf(ref('HealthScoreRecord'), { minItems: 2, maxItems: 10 }),
+      notFound: 'a ZIP code of zips has no score (the message names every such ZIP)',
+    },
+    handle: compareScores,
+  }),
+];

@@ -1,7 +1,14 @@
 import { csvField, csvRecord } from '../http/csv.ts';
-import * as param from '../http/params.ts';
-import type { HandlerContext, NoParams, StreamResult } from '../http/route.ts';
-import { exportColumns, type ExportColumn, type ExportFilter, type ExportName } from '../query/exports.ts';
+import { nullable, record, type JsonSchema } from '../http/json-schema.ts';
+import { param } from '../http/params.ts';
+import { NO_PARAMS, route, type HandlerContext, type NoParams, type ResponseDoc, type Route, type StreamResult } from '../http/route.ts';
+import type { Queries } from '../query/index.ts';
+import { exportColumns, type ExportColumn, type ExportFilter, type ExportKind, type ExportName } from '../query/exports.ts';
+import { scoreType, state } from './params.ts';
+import { API_BASE } from './paths.ts';
+import { boolean, integer, number, string } from './schemas.ts';
+
+const tag = { name: 'Bulk exports', description: 'Every record of a resource as streamed CSV or NDJSON.' };
 
 /** Rows read per batch: large enough that each write is a sizeable chunk, small enough to stay in cache. */
 export const EXPORT_BATCH_ROWS = 1000;
@@ -12,14 +19,14 @@ export const EXPORT_FORMATS = {
 } as const;
 type Format = keyof typeof EXPORT_FORMATS;
 
-const format = param.param<Format>('csv or ndjson', (raw) => {
+const format = param<Format>('csv or ndjson', (raw) => {
   const name = raw.toLowerCase();
   return name === 'csv' || name === 'ndjson' ? name : undefined;
 }, 'csv', { type: 'string', enum: Object.keys(EXPORT_FORMATS), default: 'csv' });
 
-export const healthScoresExportQuery = { format, score_type: param.scoreType, state: param.state };
-export const providersExportQuery = { format, state: param.state };
-export const facilitiesExportQuery = { format, state: param.state };
+const healthScoresExportQuery = { format, score_type: scoreType, state };
+const providersExportQuery = { format, state };
+const facilitiesExportQuery = { format, state };
 
 type ExportQuery = { format: Format; state: string | undefined; score_type?: number };
 
@@ -29,8 +36,8 @@ type ExportQuery = { format: Format; state: string | undefined; score_type?: num
  * as CSV (header row, RFC 4180 quoting, null as an empty field, booleans `true`/`false`, JSON arrays as JSON
  * text) or NDJSON (one JSON object per line).
  */
-export function exportHandler(name: ExportName) {
-  return ({ query, queries }: HandlerContext<NoParams, ExportQuery>): StreamResult => {
+function exportHandler(name: ExportName) {
+  return ({ query, queries }: HandlerContext<NoParams, ExportQuery, Queries>): StreamResult => {
     const filter: ExportFilter = { state: query.state, scoreTypeId: query.score_type };
     const columns = exportColumns(name);
     const encode = query.format === 'csv' ? csvEncoder(columns) : ndjsonEncoder(columns);
@@ -80,3 +87,70 @@ function ndjsonEncoder(columns: readonly ExportColumn[]): (values: unknown[]) =>
     return `${JSON.stringify(record)}\n`;
   };
 }
+
+/** An export's 200: CSV or NDJSON, streamed, as an attachment. */
+function exportDoc(name: string, rowSchema: string): ResponseDoc {
+  const row = `#/components/schemas/${rowSchema}`;
+  return {
+    description: `Every matching ${name} record, streamed (chunked, no Content-Length): CSV with a header row (RFC 4180, CRLF, null as an empty field) or NDJSON (one object per line, each matching ${row}). gzip-coded when Accept-Encoding allows it.`,
+    media: {
+      'text/csv; charset=utf-8': { type: 'string', description: `CSV: a header row, then one row per record with the columns of ${row}` },
+      // OpenAPI 3.1 has no item schema for a sequence of JSON texts; contentSchema names what each line is.
+      'application/x-ndjson': { type: 'string', contentMediaType: 'application/x-ndjson', contentSchema: { $ref: row }, description: `One JSON object per line, each matching ${row}` },
+    },
+    headers: {
+      'Content-Disposition': { description: 'attachment; filename="hcas-NAME-BUILD_ID.csv" (or .ndjson)', schema: { type: 'string' } },
+    },
+  };
+}
+
+const EXPORT_TYPES: Record<ExportKind, JsonSchema> = {
+  text: string, integer, number, boolean, json: { type: 'array', items: string },
+};
+
+/** One NDJSON line of an export (a CSV row has the same columns, in this order). */
+function exportRow(name: ExportName): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const column of exportColumns(name)) {
+    const type = EXPORT_TYPES[column.kind];
+    properties[column.name] = column.nullable ? nullable(type) : type;
+  }
+  return record(properties, `One record of exports/${name}/: an NDJSON line, or a CSV row with these columns in this order.`);
+}
+
+/** The rows' schemas (openapi.json `components/schemas`). */
+export const schemas: Record<string, JsonSchema> = {
+  HealthScoreExportRow: exportRow('health-scores'),
+  ProviderExportRow: exportRow('providers'),
+  FacilityExportRow: exportRow('facilities'),
+};
+
+export const routes: readonly Route[] = [
+  route({
+    path: `${API_BASE}exports/health-scores/`,
+    summary: 'Every health score record of one score type as streamed CSV or NDJSON',
+    tag,
+    pathParams: NO_PARAMS,
+    query: healthScoresExportQuery,
+    response: exportDoc('health-scores', 'HealthScoreExportRow'),
+    handle: exportHandler('health-scores'),
+  }),
+  route({
+    path: `${API_BASE}exports/providers/`,
+    summary: 'Every provider (clinician) record as streamed CSV or NDJSON',
+    tag,
+    pathParams: NO_PARAMS,
+    query: providersExportQuery,
+    response: exportDoc('providers', 'ProviderExportRow'),
+    handle: exportHandler('providers'),
+  }),
+  route({
+    path: `${API_BASE}exports/facilities/`,
+    summary: 'Every facility record as streamed CSV or NDJSON',
+    tag,
+    pathParams: NO_PARAMS,
+    query: facilitiesExportQuery,
+    response: exportDoc('facilities', 'FacilityExportRow'),
+    handle: exportHandler('facilities'),
+  }),
+];

@@ -1,23 +1,35 @@
 import { notFound } from '../http/errors.ts';
-import { envelope, pageWindow } from '../http/pagination.ts';
-import * as param from '../http/params.ts';
-import { ok, type Context, type HandlerResult, type NoParams } from '../http/route.ts';
-import * as directory from './directory-params.ts';
+import { nullable, record } from '../http/json-schema.ts';
+import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
+import { boolean, param } from '../http/params.ts';
+import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
+import type { Context } from './context.ts';
+import { MAX_TEXT_CHARACTERS, state, text } from './params.ts';
+import { API_BASE } from './paths.ts';
+import { boolean as booleanSchema, stateCode, string } from './schemas.ts';
 
-export const facilitiesQuery = {
-  type: directory.facilityType,
-  state: param.state,
-  emergency: directory.boolean,
-  min_rating: directory.minRating,
-  search: directory.search,
-  page: param.page,
-  page_size: param.pageSize,
-};
+/** A facility id, path segment of `facilities/{id}/`. */
+const facilityId = param('a facility id, an integer of 1 or more', (raw) => (/^\d{1,10}$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 2 ** 31 - 1 ? Number(raw) : undefined), 0, {
+  type: 'integer', minimum: 1,
+});
 
-export const facilityPath = { id: directory.facilityId };
+/** A facility type, or `hospital` for every hospital type. */
+const facilityType = text(`a facility type of 1 to ${MAX_TEXT_CHARACTERS} characters, such as hospital or Critical Access Hospital`, true);
+
+/** Text the facility name contains. */
+const search = text(`text of 1 to ${MAX_TEXT_CHARACTERS} characters with a letter or digit`, true);
+
+/** A CMS star rating bound, 1-5. */
+const minRating = param('an integer from 1 to 5', (raw) => (/^[1-5]$/.test(raw) ? Number(raw) : undefined), undefined as number | undefined, {
+  type: 'integer', minimum: 1, maximum: 5,
+});
+
+const facilitiesQuery = { type: facilityType, state, emergency: boolean, min_rating: minRating, search, page, page_size: pageSize };
+
+const facilityPath = { id: facilityId };
 
 /** `facilities/`: a page of facility summaries, filtered, by name then id. */
-export function listFacilities({ query, queries, url }: Context<NoParams, typeof facilitiesQuery>): HandlerResult {
+function listFacilities({ query, queries, url }: Context<NoParams, typeof facilitiesQuery>): HandlerResult {
   const filter = { type: query.type, state: query.state, emergency: query.emergency, minRating: query.min_rating, search: query.search };
   const offset = (query.page - 1) * query.page_size;
   const { count, results } = queries.facilities.list(filter, offset, query.page_size);
@@ -26,8 +38,52 @@ export function listFacilities({ query, queries, url }: Context<NoParams, typeof
 }
 
 /** `facilities/{id}/`: one facility's detail. */
-export function getFacility({ params, queries }: Context<typeof facilityPath, NoParams>): HandlerResult {
+function getFacility({ params, queries }: Context<typeof facilityPath, NoParams>): HandlerResult {
   const detail = queries.facilities.detail(params.id);
   if (!detail) throw notFound(`No facility with id ${params.id}`);
   return ok(detail);
 }
+
+const facilityFields = {
+  id: { type: 'integer', minimum: 1 },
+  facility_name: string,
+  facility_type: { type: 'string', description: 'CMS hospital type when known, else the HIFLD type; Health Center for HRSA sites.' },
+  city_name: string,
+  state_name: string,
+  state_code: stateCode,
+  latitude: nullable({ type: 'number' }),
+  longitude: nullable({ type: 'number' }),
+  facility_rating: { ...nullable({ type: 'integer', minimum: 1, maximum: 5 }), description: 'CMS overall star rating; null when not rated.' },
+  emergency_services: booleanSchema,
+  telehealth: { type: 'boolean', description: 'Always false: no facility source carries it.' },
+};
+
+const FACILITY_SUMMARY = record(facilityFields, 'A facility summary (2.8).');
+
+const FACILITY_DETAIL = record({
+  ...facilityFields,
+  address: string,
+  phone_number: string,
+  website: { type: 'string', description: 'URL; empty when no source has one.' },
+  staffed_beds: nullable({ type: 'integer', minimum: 0 }),
+  provider_count: { type: 'integer', minimum: 0, description: 'Distinct clinicians that Doctors and Clinicians affiliates with the facility (same state).' },
+}, 'A facility detail (2.9).');
+
+export const routes: readonly Route[] = [
+  route({
+    path: `${API_BASE}facilities/`,
+    summary: 'Facility summaries filtered by type, state, emergency services, minimum rating and name, by name then id',
+    pathParams: NO_PARAMS,
+    query: facilitiesQuery,
+    response: { description: 'A page of facility summaries', schema: envelopeOf(FACILITY_SUMMARY, 'The pagination envelope (2.1).') },
+    handle: listFacilities,
+  }),
+  route({
+    path: `${API_BASE}facilities/:id/`,
+    summary: 'The detail of one facility: address, phone, website, staffed beds and affiliated clinicians',
+    pathParams: facilityPath,
+    query: NO_PARAMS,
+    response: { description: 'The facility detail', schema: FACILITY_DETAIL, notFound: 'no facility with the id' },
+    handle: getFacility,
+  }),
+];

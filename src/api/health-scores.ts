@@ -1,23 +1,42 @@
 import { invalidParameter, notFound } from '../http/errors.ts';
-import { envelope, pageWindow } from '../http/pagination.ts';
-import * as param from '../http/params.ts';
-import { ok, type Context, type HandlerResult, type NoParams } from '../http/route.ts';
+import { arrayOf, record, ref, type JsonSchema } from '../http/json-schema.ts';
+import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
+import { integer, param } from '../http/params.ts';
+import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route, type RouteTag } from '../http/route.ts';
+import type { Context } from './context.ts';
+import { city, scoreType, state, zip } from './params.ts';
+import { API_BASE } from './paths.ts';
+import { color, integer as integerSchema, number, score, stateCode, string, zipCode } from './schemas.ts';
+
+/** The health-scores group (census/ is a module of its own under the same path). */
+export const HEALTH_SCORES_TAG: RouteTag = {
+  name: 'Health scores',
+  description: 'Healthcare access scores per ZIP code: records, all score types, nearby ZIPs, GeoJSON and census data.',
+};
+const tag = HEALTH_SCORES_TAG;
 
 /** Path parameters of every `health-scores/{zip}/...` endpoint. */
-export const zipPath = { zip: param.zip };
+export const zipPath = { zip };
 
-export const listQuery = {
-  state: param.state,
-  city: param.city,
-  min_score: param.score,
-  max_score: param.score,
-  score_type: param.scoreType,
-  page: param.page,
-  page_size: param.pageSize,
-};
+/** A score 0-100, inclusive bound of a range filter. */
+const scoreBound = integer(0, 100, undefined);
+
+const listQuery = { state, city, min_score: scoreBound, max_score: scoreBound, score_type: scoreType, page, page_size: pageSize };
+
+const geojsonQuery = { state, min_score: scoreBound };
+
+export const MAX_RADIUS_MILES = 100;
+
+/** Search radius in miles: a decimal number greater than 0 and at most 100, default 10. */
+const radiusMiles = param(`a number of miles greater than 0 and at most ${MAX_RADIUS_MILES}`, (raw) => {
+  const value = /^\d{1,6}(\.\d{1,6})?$|^\.\d{1,6}$/.test(raw) ? Number(raw) : NaN;
+  return value > 0 && value <= MAX_RADIUS_MILES ? value : undefined;
+}, 10, { type: 'number', exclusiveMinimum: 0, maximum: MAX_RADIUS_MILES, default: 10 });
+
+const nearbyQuery = { radius: radiusMiles, limit: integer(1, 50, 10) };
 
 /** `health-scores/`: a page of records of one score type, filtered, ordered by ZIP code ascending. */
-export function listHealthScores({ query, queries, url }: Context<NoParams, typeof listQuery>): HandlerResult {
+function listHealthScores({ query, queries, url }: Context<NoParams, typeof listQuery>): HandlerResult {
   if (query.min_score !== undefined && query.max_score !== undefined && query.min_score > query.max_score) {
     throw invalidParameter(`min_score must be at most max_score, got min_score ${query.min_score} and max_score ${query.max_score}`);
   }
@@ -33,21 +52,115 @@ export function listHealthScores({ query, queries, url }: Context<NoParams, type
   return ok(envelope(url, window, count, queries.healthScores.page(filter, window.pageSize, window.offset)));
 }
 
+/** `health-scores/geojson/`: a FeatureCollection of ZIP points ([longitude, latitude]) with overall scores, by ZIP code. */
+function getGeojson({ query, queries }: Context<NoParams, typeof geojsonQuery>): HandlerResult {
+  const points = queries.healthScores.points({ scoreTypeId: queries.scoreTypes.overall.id, state: query.state, minScore: query.min_score });
+  return ok({
+    type: 'FeatureCollection',
+    features: points.map((point) => ({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [point.longitude, point.latitude] },
+      properties: { zip_code: point.zip_code, healthscore: point.healthscore, label: point.label, color: point.color },
+    })),
+  });
+}
+
 /** `health-scores/{zip}/`: the overall record of one ZIP. */
-export function getHealthScore({ params, queries }: Context<typeof zipPath, NoParams>): HandlerResult {
-  const record = queries.healthScores.byZip(params.zip, queries.scoreTypes.overall.id);
-  if (!record) throw noScore(params.zip);
-  return ok(record);
+function getHealthScore({ params, queries }: Context<typeof zipPath, NoParams>): HandlerResult {
+  const found = queries.healthScores.byZip(params.zip, queries.scoreTypes.overall.id);
+  if (!found) throw noScore(params.zip);
+  return ok(found);
 }
 
 /** `health-scores/{zip}/all-scores/`: one summary per score type, in score type id order. */
-export function getAllScores({ params, queries }: Context<typeof zipPath, NoParams>): HandlerResult {
+function getAllScores({ params, queries }: Context<typeof zipPath, NoParams>): HandlerResult {
   const summaries = queries.healthScores.allScores(params.zip);
   if (summaries.length === 0) throw noScore(params.zip);
   return ok(summaries);
+}
+
+/**
+ * `health-scores/{zip}/nearby/`: scored ZIPs within `radius` miles (great-circle), nearest first, ties by
+ * ZIP code, the target excluded; `distance_miles` rounded to 2 decimals.
+ */
+function getNearby({ params, query, queries }: Context<typeof zipPath, typeof nearbyQuery>): HandlerResult {
+  const entries = queries.nearby.nearby(params.zip, query.radius, query.limit);
+  if (!entries) throw noScore(params.zip);
+  return ok(entries);
 }
 
 /** The 404 of a ZIP without a score; the wording is part of the interface specification (section 7). */
 export function noScore(zipCode: string): Error {
   return notFound(`No health score for ZIP code ${zipCode}`);
 }
+
+/** The answers' shared schemas (openapi.json `components/schemas`). */
+export const schemas: Record<string, JsonSchema> = {
+  HealthScoreRecord: record({
+    id: integerSchema, zip_code: zipCode, state: stateCode, state_name: string, city: string, latitude: number, longitude: number,
+    healthscore: score, people_score: score, provider_score: score, hospital_score: score, travel_score: score,
+    label: string, grade: string, color, score_type: string,
+  }, 'A health score record (interface specification 2.2).'),
+  ScoreSummary: record({ zip_code: zipCode, healthscore: score, label: string, grade: string, score_type: string }, 'One score type of a ZIP (2.3).'),
+  NearbyEntry: record({
+    zip_code: zipCode, city: string, state: stateCode, healthscore: score, label: string, distance_miles: { type: 'number', minimum: 0 },
+  }, 'A nearby ZIP (2.4).'),
+  GeoJsonCollection: record({
+    type: { const: 'FeatureCollection' },
+    features: arrayOf(record({
+      type: { const: 'Feature' },
+      geometry: record({ type: { const: 'Point' }, coordinates: arrayOf(number, { minItems: 2, maxItems: 2 }) }),
+      properties: record({ zip_code: zipCode, healthscore: score, label: string, color }),
+    })),
+  }, 'GeoJSON points, coordinates [longitude, latitude] (2.5).'),
+};
+
+const noScoreFor = 'no health score for the ZIP code';
+
+export const routes: readonly Route[] = [
+  route({
+    path: `${API_BASE}health-scores/`,
+    summary: 'Health score records of one score type, filtered by state, city and score range, by ZIP code',
+    tag,
+    pathParams: NO_PARAMS,
+    query: listQuery,
+    response: { description: 'A page of health score records', schema: envelopeOf(ref('HealthScoreRecord')) },
+    handle: listHealthScores,
+  }),
+  route({
+    path: `${API_BASE}health-scores/geojson/`,
+    summary: 'GeoJSON points of every matching ZIP with its overall score, label and colour',
+    tag,
+    pathParams: NO_PARAMS,
+    query: geojsonQuery,
+    response: { description: 'A GeoJSON FeatureCollection of Point features', schema: ref('GeoJsonCollection') },
+    handle: getGeojson,
+  }),
+  route({
+    path: `${API_BASE}health-scores/:zip/`,
+    summary: 'The overall health score record of one ZIP code',
+    tag,
+    pathParams: zipPath,
+    query: NO_PARAMS,
+    response: { description: 'The overall health score record', schema: ref('HealthScoreRecord'), notFound: noScoreFor },
+    handle: getHealthScore,
+  }),
+  route({
+    path: `${API_BASE}health-scores/:zip/all-scores/`,
+    summary: 'The 11 score types of one ZIP code, in score type id order',
+    tag,
+    pathParams: zipPath,
+    query: NO_PARAMS,
+    response: { description: 'One summary per score type, in id order', schema: arrayOf(ref('ScoreSummary'), { minItems: 1 }), notFound: noScoreFor },
+    handle: getAllScores,
+  }),
+  route({
+    path: `${API_BASE}health-scores/:zip/nearby/`,
+    summary: 'Scored ZIP codes within a radius in miles, nearest first',
+    tag,
+    pathParams: zipPath,
+    query: nearbyQuery,
+    response: { description: 'Nearby ZIP codes, nearest first', schema: arrayOf(ref('NearbyEntry')), notFound: noScoreFor },
+    handle: getNearby,
+  }),
+];

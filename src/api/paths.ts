@@ -1,2 +1,2 @@
-/** Base path of every endpoint (the route table's prefix), for links handlers put in bodies. */
-export const API_BASE_PATH = '/api/v1/';
+/** Base path of every endpoint of the JSON API; handlers use it for the links they put in bodies. */
+export const API_BASE = '/api/v1/';

@@ -1,23 +1,31 @@
+import { npiIsValid } from '../../core/npi.ts';
 import { notFound } from '../http/errors.ts';
-import { envelope, pageWindow } from '../http/pagination.ts';
-import * as param from '../http/params.ts';
-import { ok, type Context, type HandlerResult, type NoParams } from '../http/route.ts';
-import * as directory from './directory-params.ts';
+import { nullable, record } from '../http/json-schema.ts';
+import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
+import { param } from '../http/params.ts';
+import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
+import type { Context } from './context.ts';
+import { city, MAX_TEXT_CHARACTERS, state, text, zipFilter } from './params.ts';
+import { API_BASE } from './paths.ts';
+import { boolean, string } from './schemas.ts';
 
-export const providersQuery = {
-  specialty: directory.specialty,
-  state: param.state,
-  city: param.city,
-  zip: directory.zipFilter,
-  name: directory.name,
-  page: param.page,
-  page_size: param.pageSize,
-};
+/** A 10-digit NPI with a valid check digit (Luhn over `80840` + the NPI), path segment of `providers/{npi}/`. */
+const npi = param('a 10-digit NPI with a valid check digit', (raw) => (npiIsValid(raw) ? raw : undefined), '', {
+  type: 'string', pattern: '^[12][0-9]{9}$', description: 'Luhn check digit over the prefix 80840 and the first 9 digits',
+});
 
-export const npiPath = { npi: directory.npi };
+/** A specialty name or alias; an unknown one matches nothing (200, empty), it is not an error. */
+const specialty = text(`a specialty name of 1 to ${MAX_TEXT_CHARACTERS} characters, such as Cardiovascular Disease or cardiology`, true);
+
+/** The start of a first or last name. */
+const name = text(`the start of a first or last name, 1 to ${MAX_TEXT_CHARACTERS} characters with a letter or digit`, true);
+
+const providersQuery = { specialty, state, city, zip: zipFilter, name, page, page_size: pageSize };
+
+const npiPath = { npi };
 
 /** `providers/`: a page of provider summaries, filtered, in directory order (last name, first name, NPI). */
-export function listProviders({ query, queries, url }: Context<NoParams, typeof providersQuery>): HandlerResult {
+function listProviders({ query, queries, url }: Context<NoParams, typeof providersQuery>): HandlerResult {
   const filter = { specialty: query.specialty, state: query.state, city: query.city, zip: query.zip, name: query.name };
   const offset = (query.page - 1) * query.page_size;
   // The count and the page come from one search; a page past the last one is then a 404.
@@ -27,8 +35,47 @@ export function listProviders({ query, queries, url }: Context<NoParams, typeof 
 }
 
 /** `providers/{npi}/`: one provider's profile. */
-export function getProvider({ params, queries }: Context<typeof npiPath, NoParams>): HandlerResult {
+function getProvider({ params, queries }: Context<typeof npiPath, NoParams>): HandlerResult {
   const profile = queries.providers.profile(params.npi);
   if (!profile) throw notFound(`No provider with NPI ${params.npi}`);
   return ok(profile);
 }
+
+const providerFields = {
+  npi: { type: 'string', pattern: '^[12][0-9]{9}$' },
+  first_name: string,
+  last_name: string,
+  credential: { type: 'string', description: 'As the provider wrote it in NPPES (free text); empty when none.' },
+  gender: { type: 'string', enum: ['M', 'F', ''], description: 'Empty when the source has none.' },
+  primary_specialty: { type: 'string', description: 'NUCC specialization (or classification) of the primary taxonomy; the CMS specialty for clinicians known only from Doctors and Clinicians; empty when unknown.' },
+  telehealth: boolean,
+};
+
+const PROVIDER_SUMMARY = record(providerFields, 'A provider summary (2.6).');
+
+const PROVIDER_PROFILE = record({
+  ...providerFields,
+  medical_school: { ...nullable(string), description: 'Doctors and Clinicians; null when absent.' },
+  residency: { type: 'null', description: 'Always null: no public source carries residency.' },
+  graduation_year: { ...nullable({ type: 'integer' }), description: 'Doctors and Clinicians; null when absent.' },
+  facility_names: { type: 'array', items: string, description: 'Facility and hospital affiliations from Doctors and Clinicians; empty when none.' },
+}, 'A provider profile (2.7).');
+
+export const routes: readonly Route[] = [
+  route({
+    path: `${API_BASE}providers/`,
+    summary: 'Provider (clinician) summaries filtered by specialty, state, city, ZIP and name prefix, by last name, first name, NPI',
+    pathParams: NO_PARAMS,
+    query: providersQuery,
+    response: { description: 'A page of provider summaries', schema: envelopeOf(PROVIDER_SUMMARY, 'The pagination envelope (2.1).') },
+    handle: listProviders,
+  }),
+  route({
+    path: `${API_BASE}providers/:npi/`,
+    summary: 'The profile of one provider by NPI: summary, medical school, graduation year, facility affiliations',
+    pathParams: npiPath,
+    query: NO_PARAMS,
+    response: { description: 'The provider profile', schema: PROVIDER_PROFILE, notFound: 'no provider with the NPI' },
+    handle: getProvider,
+  }),
+];

@@ -1,17 +1,56 @@
-import * as param from '../http/params.ts';
-import { ok, type Context, type HandlerResult, type NoParams } from '../http/route.ts';
+import { record, type JsonSchema } from '../http/json-schema.ts';
+import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
+import type { Context } from './context.ts';
+import { state } from './params.ts';
+import { API_BASE } from './paths.ts';
+import { boolean, stateCode, string } from './schemas.ts';
 
-export const hospitalRankingsQuery = { state: param.state };
+const hospitalRankingsQuery = { state };
 
 /**
  * `rankings/hospitals/`: hospitals with a CMS star rating, best first: rating, then emergency services, then
  * staffed beds (unknown last), then name and id. Unrated hospitals and health centers are not ranked.
  */
-export function getHospitalRankings({ query, queries }: Context<NoParams, typeof hospitalRankingsQuery>): HandlerResult {
+function getHospitalRankings({ query, queries }: Context<NoParams, typeof hospitalRankingsQuery>): HandlerResult {
   return ok(queries.facilities.hospitalRankings(query.state));
 }
 
 /** `rankings/states/`: states by the mean overall score of their ZIPs, highest first (rank 1). */
-export function getStateRankings({ queries }: Context<NoParams, NoParams>): HandlerResult {
+function getStateRankings({ queries }: Context<NoParams, NoParams>): HandlerResult {
   return ok(queries.stateRankings);
 }
+
+const STATE_RANKINGS: JsonSchema = {
+  type: 'array',
+  items: record({
+    rank: { type: 'integer', minimum: 1 }, state: string, state_code: stateCode, avg_score: { type: 'integer', minimum: 0, maximum: 100 },
+    label: string, grade: string, color: { type: 'string', pattern: '^#[0-9a-f]{6}$' }, zip_count: { type: 'integer', minimum: 1 },
+  }, 'A state ranking entry (2.11).'),
+};
+
+const HOSPITAL_RANKINGS: JsonSchema = {
+  type: 'array',
+  items: record({
+    id: { type: 'integer', minimum: 1 }, rank: { type: 'integer', minimum: 1 }, facility_name: string, facility_type: string, city_name: string,
+    state_name: string, state_code: stateCode, facility_rating: { type: 'integer', minimum: 1, maximum: 5 }, emergency_services: boolean, telehealth: boolean,
+  }, 'A hospital ranking entry (2.12).'),
+};
+
+export const routes: readonly Route[] = [
+  route({
+    path: `${API_BASE}rankings/states/`,
+    summary: 'States by average overall health score, highest first',
+    pathParams: NO_PARAMS,
+    query: NO_PARAMS,
+    response: { description: 'Every state with scored ZIP codes, rank 1 first', schema: STATE_RANKINGS },
+    handle: getStateRankings,
+  }),
+  route({
+    path: `${API_BASE}rankings/hospitals/`,
+    summary: 'Hospitals with a CMS star rating, best first, optionally in one state',
+    pathParams: NO_PARAMS,
+    query: hospitalRankingsQuery,
+    response: { description: 'Rated hospitals, rank 1 first', schema: HOSPITAL_RANKINGS },
+    handle: getHospitalRankings,
+  }),
+];

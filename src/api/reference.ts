@@ -1,12 +1,20 @@
-import { ok, type Context, type HandlerResult, type NoParams } from '../http/route.ts';
+import { arrayOf, record, ref, type JsonSchema } from '../http/json-schema.ts';
+import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route, type RouteTag } from '../http/route.ts';
+import type { Context } from './context.ts';
+import { API_BASE } from './paths.ts';
+import { integer, score, stateCode, string } from './schemas.ts';
+
+/** The reference group: score types, states, the dataset build and this API's own description. */
+export const REFERENCE_TAG: RouteTag = { name: 'Reference', description: 'Score types, states and the dataset build.' };
+const tag = REFERENCE_TAG;
 
 /** `score-types/`: every score type by id. */
-export function getScoreTypes({ queries }: Context<NoParams, NoParams>): HandlerResult {
+function getScoreTypes({ queries }: Context<NoParams, NoParams>): HandlerResult {
   return ok(queries.scoreTypes.all.map(({ id, name, description }) => ({ id, name, description })));
 }
 
 /** `states/`: every state with scored ZIPs, by state code. */
-export function getStates({ queries }: Context<NoParams, NoParams>): HandlerResult {
+function getStates({ queries }: Context<NoParams, NoParams>): HandlerResult {
   return ok(queries.states);
 }
 
@@ -17,7 +25,52 @@ const LIVE_STATUS_MS = 1_000;
  * `meta/`: the build id and time, the dataset, its sources with vintages and row counts, the reconciliation;
  * from a server, also its live state (`rate_limits`: backend and whether it is degraded).
  */
-export function getMeta({ queries, status, now }: Context<NoParams, NoParams>): HandlerResult {
+function getMeta({ queries, status, now }: Context<NoParams, NoParams>): HandlerResult {
   if (!status) return ok(queries.meta);
   return { status: 200, body: { ...queries.meta, ...status() }, validUntil: now().getTime() + LIVE_STATUS_MS };
 }
+
+/** The answers' shared schemas (openapi.json `components/schemas`). */
+export const schemas: Record<string, JsonSchema> = {
+  ScoreType: record({ id: integer, name: string, description: string }, 'A score type (2.15).'),
+  StateRecord: record({ state_code: stateCode, state_name: string, zip_count: integer, avg_healthscore: score }, 'A state (2.16).'),
+  Meta: {
+    type: 'object',
+    description: 'The dataset build: id (the prefix of every ETag), time, sources with vintages and row counts, reconciliation.',
+    properties: {
+      build_id: { type: 'string', pattern: '^[0-9a-f]{16}$' }, built_at: { type: 'string', format: 'date-time' }, dataset: {},
+      sources: arrayOf({ type: 'object' }), reconciliation: arrayOf({ type: 'object' }), row_counts: {},
+    },
+    required: ['build_id', 'built_at', 'dataset', 'sources', 'reconciliation', 'row_counts'],
+  },
+};
+
+export const routes: readonly Route[] = [
+  route({
+    path: `${API_BASE}score-types/`,
+    summary: 'The 11 score types: id, name, description',
+    tag,
+    pathParams: NO_PARAMS,
+    query: NO_PARAMS,
+    response: { description: 'Every score type', schema: arrayOf(ref('ScoreType')) },
+    handle: getScoreTypes,
+  }),
+  route({
+    path: `${API_BASE}states/`,
+    summary: 'Every state with scored ZIP codes, its ZIP count and average overall score',
+    tag,
+    pathParams: NO_PARAMS,
+    query: NO_PARAMS,
+    response: { description: 'Every state with scored ZIP codes', schema: arrayOf(ref('StateRecord')) },
+    handle: getStates,
+  }),
+  route({
+    path: `${API_BASE}meta/`,
+    summary: 'The dataset build: id, time, sources with vintages and row counts, reconciliation',
+    tag,
+    pathParams: NO_PARAMS,
+    query: NO_PARAMS,
+    response: { description: 'The dataset build', schema: ref('Meta') },
+    handle: getMeta,
+  }),
+];

@@ -1,35 +1,45 @@
 import { TVI_TIER_NAMES } from '../../core/tvi-tiers.ts';
 import { notFound } from '../http/errors.ts';
-import { envelope, pageWindow } from '../http/pagination.ts';
-import * as param from '../http/params.ts';
-import { ok, type Context, type HandlerResult, type NoParams } from '../http/route.ts';
+import { arrayOf, nullable, record, ref, type JsonSchema } from '../http/json-schema.ts';
+import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
+import { integer, param } from '../http/params.ts';
+import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
+import type { Context } from './context.ts';
+import { state, zip } from './params.ts';
+import { API_BASE } from './paths.ts';
+import { score, stateCode, string, zipCode } from './schemas.ts';
+
+const tag = {
+  name: 'Transportation Vulnerability Index',
+  description: 'The TVI per ZIP code, the most vulnerable ZIP codes, and metro areas and ZIP codes ranked by vulnerability.',
+};
 
 /** The five tier names, most vulnerable first (decisions.md). */
 export const TIER_NAMES = TVI_TIER_NAMES;
 
 /** Path parameters of `tvi/{zip}/`. */
-export const tviPath = { zip: param.zip };
+const tviPath = { zip };
 
 /** A TVI tier, any case; read as upper case. */
-const tier = param.param(`one of ${TIER_NAMES.join(', ')} (any case)`, (raw) => {
+const tier = param(`one of ${TIER_NAMES.join(', ')} (any case)`, (raw) => {
   const name = raw.toUpperCase();
   return (TIER_NAMES as readonly string[]).includes(name) ? name : undefined;
 }, undefined, { type: 'string', enum: TIER_NAMES });
 
-export const topVulnerableQuery = { state: param.state, tier, page: param.page, page_size: param.pageSize };
+const topVulnerableQuery = { state, tier, page, page_size: pageSize };
 
 export const MAX_RANKING_LIMIT = 1000;
-export const rankingsQuery = { limit: param.integer(1, MAX_RANKING_LIMIT, 100) };
+const rankingsQuery = { limit: integer(1, MAX_RANKING_LIMIT, 100) };
 
 /** `tvi/{zip}/`: the TVI record of one ZIP. */
-export function getTvi({ params, queries }: Context<typeof tviPath, NoParams>): HandlerResult {
-  const record = queries.tvi.byZip(params.zip);
-  if (!record) throw notFound(`No TVI for ZIP code ${params.zip}`);
-  return ok(record);
+function getTvi({ params, queries }: Context<typeof tviPath, NoParams>): HandlerResult {
+  const found = queries.tvi.byZip(params.zip);
+  if (!found) throw notFound(`No TVI for ZIP code ${params.zip}`);
+  return ok(found);
 }
 
 /** `tvi/top-vulnerable/`: a page of ZIPs, highest `tvi_score` first, ties by ZIP code. */
-export function listTopVulnerable({ query, queries, url }: Context<NoParams, typeof topVulnerableQuery>): HandlerResult {
+function listTopVulnerable({ query, queries, url }: Context<NoParams, typeof topVulnerableQuery>): HandlerResult {
   const filter = { state: query.state, tier: query.tier };
   const count = queries.tvi.count(filter);
   const window = pageWindow(count, query.page, query.page_size);
@@ -37,6 +47,68 @@ export function listTopVulnerable({ query, queries, url }: Context<NoParams, typ
 }
 
 /** `tvi/rankings/`: the `limit` most vulnerable metro/micro areas and ZIPs, each ranked from 1. */
-export function getTviRankings({ query, queries }: Context<NoParams, typeof rankingsQuery>): HandlerResult {
+function getTviRankings({ query, queries }: Context<NoParams, typeof rankingsQuery>): HandlerResult {
   return ok({ metros: queries.tvi.topMetros(query.limit), zip_codes: queries.tvi.topZips(query.limit) });
 }
+
+const tierSchema: JsonSchema = { type: 'string', enum: TIER_NAMES };
+const subScore: JsonSchema = { type: 'number', minimum: 0, maximum: 100 };
+const zeroVehiclePct = nullable({ type: 'number', minimum: 0, maximum: 100 });
+const nearestHospitalMiles = nullable({ type: 'number', minimum: 0 });
+
+/** The answers' shared schemas (openapi.json `components/schemas`). */
+export const schemas: Record<string, JsonSchema> = {
+  TviRecord: record({
+    zip_code: zipCode, tvi_score: score, tvi_tier: tierSchema, vehicle_score: subScore, transit_score: subScore, facility_distance_score: subScore,
+    population_vulnerability_score: subScore, health_outcome_score: subScore,
+    health_outcome_basis: {
+      type: 'string',
+      enum: ['places', 'disability_fallback'],
+      description: 'What the health outcome sub-score ranks: CDC PLACES prevalence, or the disability share where PLACES has no value.',
+    },
+    zero_vehicle_pct: zeroVehiclePct, nearest_hospital_miles: nearestHospitalMiles,
+    population: nullable({ type: 'integer', minimum: 0 }),
+  }, 'The Transportation Vulnerability Index of a ZIP (2.13); sub-scores are percentile ranks, higher = more vulnerable.'),
+  TviListEntry: record({
+    zip_code: zipCode, city: string, state: stateCode, tvi_score: score, tvi_tier: tierSchema,
+    zero_vehicle_pct: zeroVehiclePct, nearest_hospital_miles: nearestHospitalMiles,
+  }, 'A ZIP in the most-vulnerable list (2.14).'),
+  TviRankings: record({
+    metros: arrayOf(record({
+      rank: { type: 'integer', minimum: 1 }, cbsa_code: { type: 'string', pattern: '^[0-9]{5}$' }, cbsa_title: string,
+      cbsa_type: { type: 'string', enum: ['Metro', 'Micro'] }, tvi_score: { type: 'number', minimum: 0, maximum: 100 }, tvi_tier: tierSchema,
+      zip_count: { type: 'integer', minimum: 1 }, population: { type: 'integer', minimum: 0 },
+    })),
+    zip_codes: arrayOf(record({ rank: { type: 'integer', minimum: 1 }, zip_code: zipCode, city: string, state: stateCode, tvi_score: score, tvi_tier: tierSchema })),
+  }, 'Metro/micro areas (population-weighted TVI, one decimal) and ZIP codes, most vulnerable first.'),
+};
+
+export const routes: readonly Route[] = [
+  route({
+    path: `${API_BASE}tvi/top-vulnerable/`,
+    summary: 'ZIP codes by Transportation Vulnerability Index, most vulnerable first, filtered by state and tier',
+    tag,
+    pathParams: NO_PARAMS,
+    query: topVulnerableQuery,
+    response: { description: 'A page of TVI list entries, highest tvi_score first, ties by ZIP code', schema: envelopeOf(ref('TviListEntry')) },
+    handle: listTopVulnerable,
+  }),
+  route({
+    path: `${API_BASE}tvi/rankings/`,
+    summary: 'The metro/micro areas and ZIP codes most vulnerable by TVI, ranked from 1',
+    tag,
+    pathParams: NO_PARAMS,
+    query: rankingsQuery,
+    response: { description: 'Metro areas and ZIP codes, most vulnerable first', schema: ref('TviRankings') },
+    handle: getTviRankings,
+  }),
+  route({
+    path: `${API_BASE}tvi/:zip/`,
+    summary: 'The Transportation Vulnerability Index of one ZIP code: score, tier and five sub-scores',
+    tag,
+    pathParams: tviPath,
+    query: NO_PARAMS,
+    response: { description: 'The TVI record', schema: ref('TviRecord'), notFound: 'no TVI for the ZIP code' },
+    handle: getTvi,
+  }),
+];

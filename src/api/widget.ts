@@ -1,14 +1,19 @@
-import * as param from '../http/params.ts';
-import { type Context, type HandlerResult, type NoParams } from '../http/route.ts';
-import { API_BASE_PATH } from './paths.ts';
+import { record, ref, type JsonSchema } from '../http/json-schema.ts';
+import { NO_PARAMS, route, type HandlerResult, type HeaderDoc, type NoParams, type Route } from '../http/route.ts';
+import type { Context } from './context.ts';
 import { noScore } from './health-scores.ts';
+import { zip } from './params.ts';
+import { API_BASE } from './paths.ts';
+import { color, integer, score, stateCode, string, zipCode } from './schemas.ts';
 import { widgetSummary } from './widget-summary.ts';
+
+const tag = { name: 'Widget', description: 'The compact score the embeddable widget shows (CORS-enabled, cacheable for 24 hours).' };
 
 /** The plan feature that turns the widget's branding off (decisions.md: Business adds the white-label widget). */
 export const WHITE_LABEL_FEATURE = 'white_label_widget';
 
 /** Where the widget's attribution links: the post that explains the score (relative to the API's origin). */
-export const ATTRIBUTION = { text: 'Healthcare access score by hcas', url: `${API_BASE_PATH}blog/how-the-healthcare-access-score-works/` };
+export const ATTRIBUTION = { text: 'Healthcare access score by hcas', url: `${API_BASE}blog/how-the-healthcare-access-score-works/` };
 
 /** decisions.md, "Widget": any page may embed it, and browsers and CDNs may keep it for 24 hours. */
 export const WIDGET_HEADERS = {
@@ -18,33 +23,74 @@ export const WIDGET_HEADERS = {
   Vary: 'Authorization, X-API-Key',
 };
 
-export const widgetPath = { zip: param.zip };
+const widgetPath = { zip };
 
 /** `widget-score/{zip}/`: the overall score in the compact shape the embeddable widget renders. */
-export function getWidgetScore({ params, queries, features }: Context<typeof widgetPath, NoParams>): HandlerResult {
-  const record = queries.healthScores.byZip(params.zip, queries.scoreTypes.overall.id);
-  if (!record) throw noScore(params.zip);
+function getWidgetScore({ params, queries, features }: Context<typeof widgetPath, NoParams>): HandlerResult {
+  const found = queries.healthScores.byZip(params.zip, queries.scoreTypes.overall.id);
+  if (!found) throw noScore(params.zip);
   const access = queries.access.byZip(params.zip);
   const hospitals = access?.hospitals_within_10_miles ?? 0;
   const clinicians = access?.primary_care_within_10_miles ?? 0;
   const nearestMiles = access?.nearest_hospital_miles ?? null;
   const body = {
-    zip_code: record.zip_code,
-    city: record.city,
-    state: record.state,
-    score: record.healthscore,
-    label: record.label,
-    grade: record.grade,
-    color: record.color,
-    summary: widgetSummary({ label: record.label, hospitals, clinicians, nearestHospitalMiles: nearestMiles }),
+    zip_code: found.zip_code,
+    city: found.city,
+    state: found.state,
+    score: found.healthscore,
+    label: found.label,
+    grade: found.grade,
+    color: found.color,
+    summary: widgetSummary({ label: found.label, hospitals, clinicians, nearestHospitalMiles: nearestMiles }),
     nearest_hospital: access && access.nearest_hospital_id !== null && nearestMiles !== null
       ? { id: access.nearest_hospital_id, name: access.nearest_hospital_name ?? '', distance_miles: nearestMiles }
       : null,
     within_10_miles: { hospitals, primary_care_clinicians: clinicians },
-    components: { people: record.people_score, provider: record.provider_score, hospital: record.hospital_score, travel: record.travel_score },
-    report_url: `${API_BASE_PATH}health-scores/${record.zip_code}/`,
+    components: { people: found.people_score, provider: found.provider_score, hospital: found.hospital_score, travel: found.travel_score },
+    report_url: `${API_BASE}health-scores/${found.zip_code}/`,
     white_label: features.has(WHITE_LABEL_FEATURE),
     attribution: ATTRIBUTION,
   };
   return { status: 200, body, headers: WIDGET_HEADERS };
 }
+
+/** Headers of the widget's 200 (decisions.md, "Widget"). */
+const WIDGET_RESPONSE_HEADERS: Record<string, HeaderDoc> = {
+  'Cache-Control': {
+    description: '`public, max-age=86400`: browsers and CDNs may keep the answer for 24 hours.',
+    schema: { type: 'string', const: 'public, max-age=86400' },
+  },
+  'Access-Control-Allow-Origin': { description: '`*`: any page may embed the widget.', schema: { type: 'string', const: '*' } },
+  Vary: { description: 'The answer differs by credentials (white-label plans).', schema: { type: 'string' } },
+};
+
+/** The answer's schema (openapi.json `components/schemas`). */
+export const schemas: Record<string, JsonSchema> = {
+  WidgetScore: record({
+    zip_code: zipCode, city: string, state: stateCode, score, label: string, grade: string, color,
+    summary: { type: 'string', description: 'One plain-English sentence about the score and what lies within 10 miles.' },
+    nearest_hospital: { oneOf: [record({ id: integer, name: string, distance_miles: { type: 'number', minimum: 0 } }), { type: 'null' }] },
+    within_10_miles: record({ hospitals: { type: 'integer', minimum: 0 }, primary_care_clinicians: { type: 'integer', minimum: 0 } }),
+    components: record({ people: score, provider: score, hospital: score, travel: score }),
+    report_url: { type: 'string', description: 'Path of the full score record, relative to this server.' },
+    white_label: { type: 'boolean', description: 'True when the caller\'s plan has the white-label widget: show no hcas branding.' },
+    attribution: record({ text: string, url: { type: 'string', description: 'Path relative to this server.' } }),
+  }, 'The overall score as the embeddable widget shows it.'),
+};
+
+export const routes: readonly Route[] = [
+  route({
+    path: `${API_BASE}widget-score/:zip/`,
+    summary: 'The overall score of one ZIP code in the compact shape of the embeddable widget (CORS, cacheable 24 hours)',
+    tag,
+    pathParams: widgetPath,
+    query: NO_PARAMS,
+    response: {
+      description: 'The widget score',
+      schema: ref('WidgetScore'),
+      notFound: 'no health score for the ZIP code',
+      headers: WIDGET_RESPONSE_HEADERS,
+    },
+    handle: getWidgetScore,
+  }),
+];

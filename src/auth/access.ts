@@ -3,6 +3,8 @@ import { patternCovers, PlanError, type Plan, type PlanSet } from './plans.ts';
 
 /** Who may call one route, decided once at startup from the plan file. */
 export interface RouteAccess {
+  /** The route as messages show it: relative to the base path, `{name}` for parameters (`health-scores/{zip}/`). */
+  shownPath: string;
   /** Open to every caller, whatever the plan (meta/, openapi.json, the widget script). */
   open: boolean;
   /** Ids of the plans that open it. */
@@ -12,19 +14,24 @@ export interface RouteAccess {
 }
 
 /**
- * The plan access of every route of the route table. Construction fails when a route is in no plan and not
- * open, naming each such route: an endpoint cannot ship without someone deciding who may call it.
+ * The plan access of every route of the route table. The plan file's endpoint patterns are relative to the
+ * API's base path (`basePath`, `/api/v1/`) unless they start with '/'. Construction fails when a route is in
+ * no plan and not open, naming each such route: an endpoint cannot ship without someone deciding who may call it.
  */
 export class AccessTable {
+  readonly planSet: PlanSet;
   private readonly byPath = new Map<string, RouteAccess>();
 
-  constructor(readonly planSet: PlanSet, routes: readonly Route[]) {
+  constructor(planSet: PlanSet, routes: readonly Route[], basePath: string) {
+    this.planSet = planSet;
     const uncovered: string[] = [];
     for (const route of routes) {
-      const open = planSet.open.some((pattern) => patternCovers(pattern, route.path));
-      const opening = planSet.plans.filter((plan) => plan.endpoints.some((pattern) => patternCovers(pattern, route.path)));
+      const covers = (pattern: string) => patternCovers(pattern, route.path, basePath);
+      const open = planSet.open.some(covers);
+      const opening = planSet.plans.filter((plan) => plan.endpoints.some(covers));
       if (!open && opening.length === 0) uncovered.push(route.path);
-      this.byPath.set(route.path, { open, plans: new Set(opening.map((p) => p.id)), cheapest: opening[0] });
+      const shownPath = (route.path.startsWith(basePath) ? route.path.slice(basePath.length) : route.path).replace(/:(\w+)/g, '{$1}');
+      this.byPath.set(route.path, { shownPath, open, plans: new Set(opening.map((p) => p.id)), cheapest: opening[0] });
     }
     if (uncovered.length > 0) {
       throw new PlanError(`plan file ${planSet.source}: no plan opens ${uncovered.join(', ')}; add each path (or a pattern such as "rankings/*") to the endpoints of the cheapest plan that should have it, or to "open"`);

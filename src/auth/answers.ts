@@ -69,9 +69,8 @@ export function rateLimited(caller: Caller, window: QuotaWindow): ApiError {
   return new ApiError('rate_limited', `${caller.who} ${caller.anonymous ? 'get' : 'allows'} ${quota}${more}. The quota resets at ${reset} (see Retry-After)`);
 }
 
-/** 403: the route (as in the docs) needs a plan the caller does not have; names the cheapest that opens it. */
-export function planUpgradeRequired(caller: Caller, routePath: string, cheapest: Plan | undefined): ApiError {
-  const shown = routePath.replace(/^\/api\/v1\//, '').replace(/:(\w+)/g, '{$1}');
+/** 403: the route (`shown` as in the docs) needs a plan the caller does not have; names the cheapest that opens it. */
+export function planUpgradeRequired(caller: Caller, shown: string, cheapest: Plan | undefined): ApiError {
   const needs = cheapest ? `the ${cheapest.name} plan (the cheapest that opens it)` : 'a plan that opens it';
   const tier = caller.anonymous ? `Anonymous callers have the ${caller.plan.name} plan's endpoints; send an API key on a plan that opens it` : `${caller.who} does not open it`;
   return new ApiError('plan_upgrade_required', `${shown} needs ${needs}. ${tier}`);

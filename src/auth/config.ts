@@ -75,14 +75,15 @@ export interface Limits {
 /**
  * The gate of a server (or of `hcas get --key`) from the flags and environment. Throws when the plan file
  * leaves a route of `routes` in no plan, so a server never starts with an endpoint nobody decided on.
+ * `basePath` is what the plan file's relative patterns are relative to.
  */
-export async function createLimits(flags: LimitsFlags, routes: readonly Route[], options: Partial<GateOptions> = {}): Promise<Limits> {
+export async function createLimits(flags: LimitsFlags, routes: readonly Route[], basePath: string, options: Partial<GateOptions> = {}): Promise<Limits> {
   const planSet = selectedPlans(flags);
-  const access = new AccessTable(planSet, routes);
+  const access = new AccessTable(planSet, routes, basePath);
   const proxies = TrustedProxies.parse(flags.trustProxy ?? process.env.HCAS_TRUST_PROXY);
   const now = options.now ?? limitsClock();
   const store = await openState(stateLocation(flags), now);
-  const gate = new Gate({ store, access, routes, proxies, now, ...options });
+  const gate = new Gate({ store, access, proxies, now, ...options });
   if (store instanceof RedisStore && !store.connected) gate.degrade(new Error(`Redis at ${store.location} did not answer at startup`));
   return {
     gate,

@@ -1,22 +1,24 @@
-import { internalError, type ApiRequest } from '../http/api.ts';
+import { internalError, type ApiRequest } from '../http/dispatcher.ts';
 import type { ApiError } from '../http/errors.ts';
-import type { LineLog } from '../http/log.ts';
 import { jsonResponse, type ApiResponse } from '../http/response.ts';
 import type { Route } from '../http/route.ts';
-import { Router } from '../http/router.ts';
 import type { AccessTable } from './access.ts';
 import { conflictingCredentials, malformedKey, planUpgradeRequired, rateHeaders, rateLimited, refusedKey, withHeaders, type Caller } from './answers.ts';
 import { anonymousSubject, clientAddress, TrustedProxies } from './client-ip.ts';
-import { StoreHealth } from './health.ts';
+import { StoreHealth, type EventLog } from './health.ts';
 import { hashKey, readCredentials } from './keys.ts';
 import type { StateStore, StoredKey } from './store.ts';
 import { WindowClock, type QuotaWindow } from './windows.ts';
 
 export { UNLIMITED } from './answers.ts';
 
-/** What the gate wraps: the dispatcher of the current build (`Api`), or anything that answers like it. */
+/**
+ * What the gate wraps: the dispatcher of the current build (`Api`). It answers requests and tells the gate
+ * which route a request names, so plan access is decided on the dispatcher's own routing.
+ */
 export interface Responder {
   respond(request: ApiRequest): ApiResponse | Promise<ApiResponse>;
+  routeOf(target: string): Route | undefined;
 }
 
 /** A request with the address of the socket it came from. */
@@ -27,13 +29,11 @@ export interface GateRequest extends ApiRequest {
 export interface GateOptions {
   store: StateStore;
   access: AccessTable;
-  /** The route table the dispatcher serves (plan access is decided per route). */
-  routes: readonly Route[];
   proxies?: TrustedProxies;
   /** The clock, epoch milliseconds; tests set it. */
   now?: () => number;
   /** Where `limits_degraded` and `limits_recovered` go. */
-  log?: LineLog;
+  log?: EventLog;
   /** Told about an unexpected error of the dispatcher (the client gets a 500 with the rate-limit headers). */
   reportError?: (error: unknown, request: ApiRequest) => void;
   /** How long a key lookup is trusted before it is read again: the bound on how late a revocation bites. */
@@ -48,7 +48,6 @@ export interface GateOptions {
 /** Revocation takes effect in every worker within this many milliseconds. */
 export const KEY_CACHE_MS = 5_000;
 const MAX_CACHED_KEYS = 10_000;
-const MAX_CACHED_PATHS = 10_000;
 const NOT_COUNTED: Promise<undefined> = Promise.resolve(undefined);
 
 /** A key as last read from the state, with its caller when it is valid (unknown, revoked: none). */
@@ -75,18 +74,17 @@ interface CachedKey {
  */
 export class Gate {
   private readonly clock: WindowClock;
-  private readonly router: Router;
-  private readonly routeOfPath = new Map<string, Route | null>();
   private readonly keys = new Map<string, CachedKey>();
   private readonly proxies: TrustedProxies;
   private readonly keyCacheMs: number;
   private readonly countCalls: boolean;
   private readonly health: StoreHealth;
   private reportError: (error: unknown, request: ApiRequest) => void;
+  private readonly options: GateOptions;
 
-  constructor(private readonly options: GateOptions) {
+  constructor(options: GateOptions) {
+    this.options = options;
     this.clock = new WindowClock(options.now);
-    this.router = new Router(options.routes);
     this.proxies = options.proxies ?? new TrustedProxies();
     this.keyCacheMs = options.keyCacheMs ?? KEY_CACHE_MS;
     this.countCalls = options.countCalls ?? true;
@@ -95,7 +93,7 @@ export class Gate {
   }
 
   /** The server hands the gate its log and error reporter (unless the gate was given its own). */
-  attach(log: LineLog, reportError: (error: unknown, request: ApiRequest) => void): void {
+  attach(log: EventLog, reportError: (error: unknown, request: ApiRequest) => void): void {
     if (!this.options.log) this.health.log = log;
     if (!this.options.reportError) this.reportError = reportError;
   }
@@ -164,7 +162,7 @@ export class Gate {
         headers['Retry-After'] = String(Math.max(1, Math.ceil(window.resetSeconds - this.clock.now() / 1000)));
         return this.error(request, rateLimited(caller, window), headers);
       }
-      const denied = this.denied(caller, request);
+      const denied = this.denied(api, caller, request);
       if (denied) return this.error(request, denied, headers);
       return this.answer(api, { method: request.method, url: request.url, headers: request.headers, features: caller.plan.features }, headers);
     });
@@ -242,31 +240,15 @@ export class Gate {
     });
   }
 
-  /** The 403 when the caller's plan does not open the route; 404s and 301s are the dispatcher's and reveal nothing. */
-  private denied(caller: Caller, request: GateRequest): ApiError | undefined {
+  /**
+   * The 403 when the caller's plan does not open the route the dispatcher matches; 404s and 301s are the
+   * dispatcher's and reveal nothing.
+   */
+  private denied(api: Responder, caller: Caller, request: GateRequest): ApiError | undefined {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-    const queryAt = request.url.indexOf('?');
-    const route = this.routeOf(originPath(queryAt < 0 ? request.url : request.url.slice(0, queryAt)));
+    const route = api.routeOf(request.url);
     const access = route && this.options.access.of(route.path);
-    if (!route || !access || access.open || access.plans.has(caller.plan.id)) return undefined;
-    return planUpgradeRequired(caller, route.path, access.cheapest);
+    if (!access || access.open || access.plans.has(caller.plan.id)) return undefined;
+    return planUpgradeRequired(caller, access.shownPath, access.cheapest);
   }
-
-  /** The route of a request path, remembered (bounded: clients can invent any number of paths). */
-  private routeOf(path: string): Route | undefined {
-    let route = this.routeOfPath.get(path);
-    if (route === undefined) {
-      route = this.router.match(path)?.route ?? null;
-      if (this.routeOfPath.size >= MAX_CACHED_PATHS) this.routeOfPath.clear();
-      this.routeOfPath.set(path, route);
-    }
-    return route ?? undefined;
-  }
-}
-
-/** The path of an absolute-form target (`http://host/api/v1/...`), as the dispatcher reads it. */
-function originPath(target: string): string {
-  if (target.charCodeAt(0) === 0x2f) return target;
-  const match = /^https?:\/\/[^/?#]*(.*)$/i.exec(target);
-  return match ? match[1] || '/' : target;
 }

@@ -1,5 +1,7 @@
-import type { LineLog } from '../http/log.ts';
 import type { StateStore } from './store.ts';
+
+/** Where the gate's events go: one JSON object per call (the server's log). */
+export type EventLog = (record: object) => void;
 
 /** How often a degraded state is asked whether it is back. */
 const PROBE_EVERY_MS = 1_000;
@@ -12,8 +14,13 @@ const PROBE_EVERY_MS = 1_000;
 export class StoreHealth {
   private failing = false;
   private probe: NodeJS.Timeout | undefined;
+  private readonly store: StateStore;
+  log: EventLog;
 
-  constructor(private readonly store: StateStore, public log: LineLog) {}
+  constructor(store: StateStore, log: EventLog) {
+    this.store = store;
+    this.log = log;
+  }
 
   /** True while the state is not answering: calls are served uncounted. */
   get degraded(): boolean {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { API_BASE } from '../http/routes.ts';
+import { PACKAGE_ROOT } from '../../core/package.ts';
 import type { WindowUnit } from './windows.ts';
 
 /** The plan presets shipped in config/plans/: `a` (the default) and `b`. */
 export const PLAN_PRESETS = ['a', 'b'] as const;
-const PRESET_DIR = path.resolve(import.meta.dirname, '../../config/plans');
+const PRESET_DIR = path.join(PACKAGE_ROOT, 'config/plans');
 
 /** One plan of a plan file, with the endpoints of the plans it includes folded in. */
 export interface Plan {
@@ -119,12 +119,13 @@ function checkPattern(pattern: string, fail: (problem: string) => never): void {
 }
 
 /**
- * True when an endpoint pattern covers a route path of the route table. Patterns are relative to /api/v1/
- * unless they start with '/'; a `:name` segment matches any path parameter, whatever its name, and a last
- * segment `*` matches the rest of the path (`rankings/*` covers `rankings/states/` and routes added later).
+ * True when an endpoint pattern covers a route path of the route table. Patterns are relative to the API's
+ * base path (`/api/v1/`) unless they start with '/'; a `:name` segment matches any path parameter, whatever
+ * its name, and a last segment `*` matches the rest of the path (`rankings/*` covers `rankings/states/` and
+ * routes added later).
  */
-export function patternCovers(pattern: string, routePath: string): boolean {
-  const absolute = pattern.startsWith('/') ? pattern : `${API_BASE}${pattern}`;
+export function patternCovers(pattern: string, routePath: string, basePath: string): boolean {
+  const absolute = pattern.startsWith('/') ? pattern : `${basePath}${pattern}`;
   const wanted = absolute.split('/');
   const actual = routePath.split('/');
   const prefixOnly = wanted.at(-1) === '*';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { Api, type ApiRequest } from '../http/api.ts';
+import { Api, API_BASE } from '../api/index.ts';
+import type { ApiRequest } from '../http/dispatcher.ts';
 import type { ApiResponse } from '../http/response.ts';
-import { API_BASE } from '../http/routes.ts';
 import { CliError } from './errors.ts';
 
 export { DEFAULT_DATABASE } from '../../core/dataset.ts';

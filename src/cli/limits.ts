@@ -6,8 +6,7 @@ import type { GateOptions } from '../auth/gate.ts';
 import { PlanError, type PlanSet } from '../auth/plans.ts';
 import { RedisStore } from '../auth/redis-store.ts';
 import type { StateStore } from '../auth/store.ts';
-import type { Route } from '../http/route.ts';
-import { ROUTES } from '../http/routes.ts';
+import { API_BASE, ROUTES } from '../api/index.ts';
 import { CliError } from './errors.ts';
 
 /** The limits flags of `serve`, `get` and `keys`, as commander parses them. */
@@ -26,11 +25,17 @@ export function limitsOptions(command: Command, { server = false } = {}): Comman
 }
 
 /** The plan file in force, checked against the route table; a CliError naming the fix otherwise. */
-export function plansFor(options: LimitsFlags, routes: readonly Route[] = ROUTES): PlanSet {
+export function plansFor(options: LimitsFlags): PlanSet {
+  return accessFor(options).planSet;
+}
+
+/**
+ * The plan access of every route of the JSON API; a CliError naming the fix when a route is in no plan. The
+ * widget's embed script is outside the plans: every caller may load it (decisions.md, "Widget").
+ */
+export function accessFor(options: LimitsFlags): AccessTable {
   try {
-    const planSet = selectedPlans(options);
-    new AccessTable(planSet, routes);
-    return planSet;
+    return new AccessTable(selectedPlans(options), ROUTES, API_BASE);
   } catch (error) {
     if (error instanceof PlanError) throw new CliError(error.message);
     throw error;
@@ -50,10 +55,10 @@ export async function checkLimits(options: LimitsCliOptions): Promise<void> {
 }
 
 /** The gate of a server or of `hcas get --key`. */
-export async function openLimits(options: LimitsCliOptions, routes: readonly Route[], gateOptions: Partial<GateOptions> = {}): Promise<Limits> {
-  plansFor(options, routes);
+export async function openLimits(options: LimitsCliOptions, gateOptions: Partial<GateOptions> = {}): Promise<Limits> {
+  accessFor(options);
   try {
-    return await createLimits(options, routes, gateOptions);
+    return await createLimits(options, ROUTES, API_BASE, gateOptions);
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }

@@ -1,12 +1,9 @@
-import { AccessTable } from '../auth/access.ts';
-import { Gate } from '../auth/gate.ts';
+import { Gate, type Responder } from '../auth/gate.ts';
 import { MemoryStore } from '../auth/memory-store.ts';
-import type { ApiRequest } from '../http/api.ts';
+import type { ApiRequest } from '../http/dispatcher.ts';
 import type { ApiResponse } from '../http/response.ts';
-import { ROUTES } from '../http/routes.ts';
-import type { Responder } from '../auth/gate.ts';
 import { CliError } from './errors.ts';
-import { openLimits, plansFor, type LimitsCliOptions } from './limits.ts';
+import { accessFor, openLimits, type LimitsCliOptions } from './limits.ts';
 
 /** The gate `hcas get` answers through with `--key` or `--anonymous`. */
 export interface LocalGate {
@@ -20,10 +17,10 @@ export interface LocalGate {
  */
 export async function localGate(options: LimitsCliOptions & { key?: string }): Promise<LocalGate> {
   if (options.key === undefined) {
-    const gate = new Gate({ store: new MemoryStore(), access: new AccessTable(plansFor(options), ROUTES), routes: ROUTES, countCalls: false });
+    const gate = new Gate({ store: new MemoryStore(), access: accessFor(options), countCalls: false });
     return { respond: (api, request) => gate.respond(api, request), close: async () => gate.close() };
   }
-  const limits = await openLimits(options, ROUTES, { countCalls: false });
+  const limits = await openLimits(options, { countCalls: false });
   if (limits.gate.status().rate_limits.status === 'degraded') {
     await limits.close();
     throw new CliError(`the key state (${limits.store.location}) did not answer, so --key cannot be checked; start Redis or unset REDIS_URL`);

@@ -1,4 +1,15 @@
 import { notFound } from './errors.ts';
+import { record, type JsonSchema } from './json-schema.ts';
+import { integer, param } from './params.ts';
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** A page number from 1; a page past the last one is a 404, not a 400 (decisions.md). */
+export const page = param('an integer of 1 or more', (raw) => (/^\d+$/.test(raw) && Number(raw) >= 1 ? Number(raw) : undefined), 1, { type: 'integer', minimum: 1, default: 1 });
+
+/** Records per page, 1-100, default 20. */
+export const pageSize = integer(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE);
 
 /** The pagination envelope (interface specification 2.1). */
 export interface Envelope<T> {
@@ -41,4 +52,11 @@ export function envelope<T>(url: { path: string; search: URLSearchParams }, wind
     previous: window.page > 1 ? link(window.page - 1) : null,
     results,
   };
+}
+
+const link: JsonSchema = { type: ['string', 'null'], description: 'Relative link that keeps every other parameter; null when there is none.' };
+
+/** The schema of the pagination envelope (interface specification 2.1) of `item` records. */
+export function envelopeOf(item: JsonSchema, description?: string): JsonSchema {
+  return record({ count: { type: 'integer', minimum: 0 }, next: link, previous: link, results: { type: 'array', items: item } }, description);
 }

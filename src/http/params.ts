@@ -1,24 +1,32 @@
-import type { Queries } from '../query/index.ts';
 import { invalidParameter } from './errors.ts';
-import type { JsonSchema } from './openapi.ts';
+import type { JsonSchema } from './json-schema.ts';
 
 /**
  * One parameter (path segment or query string): what it accepts, in words for errors and docs, and how to
- * read it. `read` gets the raw text (undefined when absent) and returns the value or throws a 400.
+ * read it. `read` gets the raw text (undefined when absent) and the data of the build being served (a
+ * parameter may check a value against it, e.g. a score type), and returns the value or throws a 400.
  */
-export interface Param<T> {
+export interface Param<T, D = unknown> {
   readonly accepts: string;
   /** The same constraints as JSON Schema, for openapi.json. */
   readonly schema?: JsonSchema;
   /** A query parameter without a default (path parameters always are). */
   readonly required?: boolean;
-  read(name: string, raw: string | undefined, queries: Queries): T;
+  read(name: string, raw: string | undefined, data: D): T;
 }
 
-export type ParamSpecs = Record<string, Param<unknown>>;
+// biome-ignore lint/suspicious/noExplicitAny: a spec may read any kind of build data; handlers see their own type.
+export type ParamSpecs = Record<string, Param<unknown, any>>;
 
 /** The values of a set of parameters, typed from their specs. */
-export type ParamValues<S extends ParamSpecs> = { [K in keyof S]: S[K] extends Param<infer T> ? T : never };
+// biome-ignore lint/suspicious/noExplicitAny: matches a Param of any build data.
+export type ParamValues<S extends ParamSpecs> = { [K in keyof S]: S[K] extends Param<infer T, any> ? T : never };
+
+/**
+ * The query specs of a static file: any query string is accepted and ignored (pages add cache busters such
+ * as `widget.js?v=2`). Every other route rejects parameters it does not know.
+ */
+export const IGNORED_QUERY: ParamSpecs = Object.freeze({});
 
 /** The 400 for a value outside what the parameter accepts: `page_size must be an integer from 1 to 100, got 500`. */
 export function mustBe(name: string, accepts: string, raw: string): Error {
@@ -27,13 +35,13 @@ export function mustBe(name: string, accepts: string, raw: string): Error {
 }
 
 /** A parameter from what it accepts (words and schema), a parser that returns undefined for a bad value, and its default. */
-export function param<T>(accepts: string, parse: (raw: string, queries: Queries) => T | undefined, fallback: T, schema?: JsonSchema): Param<T> {
+export function param<T, D = unknown>(accepts: string, parse: (raw: string, data: D) => T | undefined, fallback: T, schema?: JsonSchema): Param<T, D> {
   return {
     accepts,
     schema,
-    read(name, raw, queries) {
+    read(name, raw, data) {
       if (raw === undefined) return fallback;
-      const value = parse(raw, queries);
+      const value = parse(raw, data);
       if (value === undefined) throw mustBe(name, accepts, raw);
       return value;
     },
@@ -42,66 +50,25 @@ export function param<T>(accepts: string, parse: (raw: string, queries: Queries)
 
 /** An integer from `min` to `max` inclusive; `fallback` when absent. */
 export function integer<T extends number | undefined>(min: number, max: number, fallback: T): Param<number | T> {
+  const schema = { type: 'integer', minimum: min, maximum: max, ...(fallback === undefined ? {} : { default: fallback }) };
   return param<number | T>(`an integer from ${min} to ${max}`, (raw) => {
     const value = /^[+-]?\d{1,15}$/.test(raw) ? Number(raw) : NaN;
     return value >= min && value <= max ? value : undefined;
-  }, fallback, { type: 'integer', minimum: min, maximum: max, ...(fallback === undefined ? {} : { default: fallback }) });
+  }, fallback, schema);
 }
 
-/** A 5-digit ZIP code (path segment). */
-export const zip = param('a 5-digit ZIP code', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), '', { type: 'string', pattern: '^[0-9]{5}$' });
-
-/** A two-letter state code, any case; read as upper case. An unknown but well-formed code matches nothing. */
-export const state = param('a two-letter state code such as NY', (raw) => (/^[A-Za-z]{2}$/.test(raw) ? raw.toUpperCase() : undefined), undefined, { type: 'string', pattern: '^[A-Za-z]{2}$' });
-
-/** A city name, matched case-insensitively and exactly; surrounding spaces are ignored. */
-export const city = param('a city name of 1 to 100 characters', (raw) => {
-  const name = raw.trim();
-  return name.length >= 1 && name.length <= 100 ? name : undefined;
-}, undefined, { type: 'string', minLength: 1, maxLength: 100 });
-
-/** A score 0-100, inclusive bound of a range filter. */
-export const score = integer(0, 100, undefined);
-
-/** A score type id or slug; defaults to the overall score (id 1). */
-export const scoreType: Param<number> = {
-  accepts: 'a score type id from 1 to 11 or its slug (see score-types/)',
-  schema: { anyOf: [{ type: 'integer', minimum: 1, maximum: 11 }, { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }], default: 1 },
-  read(name, raw, queries) {
-    if (raw === undefined) return queries.scoreTypes.overall.id;
-    const type = queries.scoreTypes.find(raw);
-    if (type) return type.id;
-    const ids = queries.scoreTypes.all.map((t) => t.id);
-    const slugs = queries.scoreTypes.all.map((t) => t.slug).join(', ');
-    throw mustBe(name, `a score type id from ${Math.min(...ids)} to ${Math.max(...ids)} or one of ${slugs}`, raw);
-  },
-};
-
-/** A page number from 1; a page past the last one is a 404, not a 400 (decisions.md). */
-export const page = param('an integer of 1 or more', (raw) => (/^\d+$/.test(raw) && Number(raw) >= 1 ? Number(raw) : undefined), 1, { type: 'integer', minimum: 1, default: 1 });
-
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 20;
-
-/** Records per page, 1-100, default 20. */
-export const pageSize = integer(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE);
-
-export const MAX_RADIUS_MILES = 100;
-
-/** Search radius in miles: a decimal number greater than 0 and at most 100, default 10. */
-export const radiusMiles = param(`a number of miles greater than 0 and at most ${MAX_RADIUS_MILES}`, (raw) => {
-  const value = /^\d{1,6}(\.\d{1,6})?$|^\.\d{1,6}$/.test(raw) ? Number(raw) : NaN;
-  return value > 0 && value <= MAX_RADIUS_MILES ? value : undefined;
-}, 10, { type: 'number', exclusiveMinimum: 0, maximum: MAX_RADIUS_MILES, default: 10 });
-
-/** How many nearby ZIPs to list: 1-50, default 10. */
-export const nearbyLimit = integer(1, 50, 10);
+/** A boolean: true, false, 1 or 0, any case (decisions.md); absent means no filter. */
+export const boolean = param('true, false, 1 or 0', (raw) => {
+  const value = raw.toLowerCase();
+  return value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : undefined;
+}, undefined as boolean | undefined, { type: 'boolean' });
 
 /**
  * Reads a request's query string against a route's specs. Strict: an unknown or repeated parameter is a 400
  * naming what the route accepts, so a typo (`min_socre`) never silently returns unfiltered data.
  */
-export function readQuery<S extends ParamSpecs>(specs: S, search: URLSearchParams, queries: Queries, routePath: string): ParamValues<S> {
+export function readQuery<S extends ParamSpecs>(specs: S, search: URLSearchParams, data: unknown, routePath: string): ParamValues<S> {
+  if (specs === IGNORED_QUERY) return {} as ParamValues<S>;
   const seen = new Set<string>();
   for (const name of search.keys()) {
     if (!Object.hasOwn(specs, name)) {
@@ -112,16 +79,16 @@ export function readQuery<S extends ParamSpecs>(specs: S, search: URLSearchParam
     if (seen.has(name)) throw invalidParameter(`${name} is given more than once; give it once`);
     seen.add(name);
   }
-  return readAll(specs, (name) => search.get(name) ?? undefined, queries);
+  return readAll(specs, (name) => search.get(name) ?? undefined, data);
 }
 
 /** Reads the path parameters captured by the router (already percent-decoded). */
-export function readPath<S extends ParamSpecs>(specs: S, captured: Record<string, string>, queries: Queries): ParamValues<S> {
-  return readAll(specs, (name) => captured[name], queries);
+export function readPath<S extends ParamSpecs>(specs: S, captured: Record<string, string>, data: unknown): ParamValues<S> {
+  return readAll(specs, (name) => captured[name], data);
 }
 
-function readAll<S extends ParamSpecs>(specs: S, raw: (name: string) => string | undefined, queries: Queries): ParamValues<S> {
+function readAll<S extends ParamSpecs>(specs: S, raw: (name: string) => string | undefined, data: unknown): ParamValues<S> {
   const values: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(specs)) values[name] = spec.read(name, raw(name), queries);
+  for (const [name, spec] of Object.entries(specs)) values[name] = spec.read(name, raw(name), data);
   return values as ParamValues<S>;
 }

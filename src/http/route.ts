@@ -1,14 +1,17 @@
-import type { Queries } from '../query/index.ts';
-import type { ResponseDoc } from './openapi.ts';
+import type { JsonSchema } from './json-schema.ts';
 import type { ParamSpecs, ParamValues } from './params.ts';
 
-/** What a handler sees: validated path and query values, the build's queries, and the request URL for links. */
-export interface HandlerContext<P = Record<string, unknown>, Q = Record<string, unknown>> {
+/**
+ * What a handler sees: validated path and query values, the data of the build being served (the API's
+ * `Queries`), and the request URL for links.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the dispatcher is generic over the build data; each API fixes its type.
+export interface HandlerContext<P = Record<string, unknown>, Q = Record<string, unknown>, D = any> {
   params: P;
   query: Q;
-  queries: Queries;
+  queries: D;
   url: { path: string; search: URLSearchParams };
-  /** The request time (injectable through `ApiOptions.now`), for answers that depend on it (blog). */
+  /** The request time (injectable through the dispatcher's `now`), for answers that depend on it (blog). */
   now: () => Date;
   /** Features of the caller's plan, e.g. `white_label_widget`; empty for anonymous callers. */
   features: ReadonlySet<string>;
@@ -19,6 +22,7 @@ export interface HandlerContext<P = Record<string, unknown>, Q = Record<string, 
 /** What a handler returns; the dispatcher serialises `body` as JSON. Errors are thrown as `ApiError`. */
 export interface HandlerResult {
   status: number;
+  /** A value sent as JSON, or the bytes of a static file (with its Content-Type in `headers`). */
   body: unknown;
   headers?: Record<string, string>;
   /**
@@ -26,6 +30,8 @@ export interface HandlerResult {
    * until then, and its ETag covers the body, so a client's copy goes stale exactly when the answer changes.
    */
   validUntil?: number;
+  /** A strong ETag of the route's own, for a body that is the same in every build (default: build id and URL). */
+  etag?: string;
 }
 
 /**
@@ -44,31 +50,57 @@ export function isStream(result: HandlerResult | StreamResult): result is Stream
   return 'chunks' in result;
 }
 
-/** One endpoint of the route table. `path` uses `:name` for path parameters and ends in `/`. */
-export interface Route<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs = ParamSpecs> {
+/** A response header as OpenAPI describes it. */
+export interface HeaderDoc {
+  description: string;
+  schema: JsonSchema;
+}
+
+/** What a route's 200 answer is, for openapi.json. */
+export interface ResponseDoc {
+  description: string;
+  /** Schema of a JSON body; `{ $ref: '#/components/schemas/Name' }` for a shared one. */
+  schema?: JsonSchema;
+  /** Non-JSON bodies by media type (the exports). */
+  media?: Record<string, JsonSchema>;
+  /** Headers this route adds to its 200 (beyond ETag and the headers every answer has). */
+  headers?: Record<string, HeaderDoc>;
+  /** When the route answers 404 for a reason other than a path parameter or a page past the last. */
+  notFound?: string;
+}
+
+/** The group a route is listed under in openapi.json. */
+export interface RouteTag {
+  name: string;
+  description: string;
+}
+
+/** One endpoint. `path` uses `:name` for path parameters and ends in `/` (a file name for documents). */
+// biome-ignore lint/suspicious/noExplicitAny: see HandlerContext.
+export interface Route<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs = ParamSpecs, D = any> {
   path: string;
   /** One line for docs and `--help`. */
   summary: string;
+  /** Its group in openapi.json (default: its first path segment). */
+  tag?: RouteTag;
   pathParams: P;
   query: Q;
-  /** The 200 answer for `openapi.json`; every route needs one (test/openapi.test.ts). */
+  /** The 200 answer for `openapi.json`; every API route needs one (test/openapi.test.ts). */
   response?: ResponseDoc;
-  handle(context: HandlerContext<ParamValues<P>, ParamValues<Q>>): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult>;
+  handle(context: HandlerContext<ParamValues<P>, ParamValues<Q>, D>): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult>;
 }
 
 /** Declares a route with its handler type-checked against its parameter specs. */
-export function route<P extends ParamSpecs, Q extends ParamSpecs>(definition: Route<P, Q>): Route {
+// biome-ignore lint/suspicious/noExplicitAny: see HandlerContext.
+export function route<P extends ParamSpecs, Q extends ParamSpecs, D = any>(definition: Route<P, Q, D>): Route {
   return definition as unknown as Route;
 }
+
+/** The specs of an endpoint without parameters. */
+export const NO_PARAMS: Record<never, never> = {};
+export type NoParams = typeof NO_PARAMS;
 
 /** A 200 result. */
 export function ok(body: unknown): HandlerResult {
   return { status: 200, body };
 }
-
-/** The context type of a handler for the given path and query specs. */
-export type Context<P extends ParamSpecs, Q extends ParamSpecs> = HandlerContext<ParamValues<P>, ParamValues<Q>>;
-
-/** The specs of an endpoint without parameters. */
-export const NO_PARAMS: Record<never, never> = {};
-export type NoParams = typeof NO_PARAMS;

@@ -1,4 +1,4 @@
-import { ROUTES } from '../../src/http/routes.ts';
+import { ROUTES } from '../../src/api/index.ts';
 
 /**
  * A working request per route (and a few variants), on the fixture. A route without an entry fails the

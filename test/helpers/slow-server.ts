@@ -2,10 +2,10 @@
 // route, `test/slow/`, that answers after a delay and then reads the database, so a test can hold a
 // request in flight across a reload or a SIGTERM. Usage: node bin/run-ts.js test/helpers/slow-server.ts --db FILE [--no-watch]
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runServer } from '../../src/http/cluster.ts';
+import { runServer } from '../../src/server/cluster.ts';
 import { integer } from '../../src/http/params.ts';
 import { NO_PARAMS, ok, route } from '../../src/http/route.ts';
-import { ROUTES } from '../../src/http/routes.ts';
+import { ROUTES } from '../../src/api/index.ts';
 
 const slow = route({
   path: '/api/v1/test/slow/',

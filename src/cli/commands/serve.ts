@@ -2,9 +2,8 @@ import cluster from 'node:cluster';
 import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
-import { runCluster, runServer } from '../../http/cluster.ts';
-import { jsonLines } from '../../http/log.ts';
-import { ROUTES } from '../../http/routes.ts';
+import { runCluster, runServer } from '../../server/cluster.ts';
+import { jsonLines } from '../../server/log.ts';
 import { checkLimits, limitsOptions, openLimits, type LimitsCliOptions } from '../limits.ts';
 import { DEFAULT_DATABASE, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
@@ -79,7 +78,7 @@ export function registerServe(program: Command): void {
       }
       if (!options.limits) return runServer(server);
       const log = jsonLines(process.stdout);
-      const limits = await openLimits(options, ROUTES, { log });
+      const limits = await openLimits(options, { log });
       try {
         await runServer({ ...server, log, gate: limits.gate });
       } finally {

@@ -1,13 +1,13 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { pipeline, type Readable } from 'node:stream';
-import polka from 'polka';
+import type { AddressInfo, Socket } from 'node:net';
+import { pipeline, type Duplex, type Readable } from 'node:stream';
+import type { ApiOptions } from '../api/index.ts';
 import type { Gate } from '../auth/gate.ts';
 import { redactKeys } from '../auth/keys.ts';
-import { internalError, type ApiOptions } from './api.ts';
+import { internalError } from '../http/dispatcher.ts';
+import type { ApiResponse } from '../http/response.ts';
 import { LiveApi } from './live.ts';
 import { jsonLines, type LineLog } from './log.ts';
-import type { ApiResponse } from './response.ts';
 import { createHttpServer, type TransportTimeouts } from './transport.ts';
 
 export interface ServerOptions {
@@ -39,8 +39,9 @@ export interface RunningServer {
 export const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
- * Starts the HTTP server: Polka is the transport (one middleware), the `Api` of the current build answers
- * every request, and each request is logged as one JSON line.
+ * Starts the HTTP server: the `Api` of the current build answers every request (behind the gate when there
+ * is one), and each request is logged as one JSON line. Node's server hands each request straight to
+ * `handle`: routing is the dispatcher's (src/http/dispatcher.ts), which `hcas get` calls without a socket.
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? jsonLines(process.stdout);
@@ -93,12 +94,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   };
 
-  const app = polka({ server: createHttpServer(options.timeouts, gate && ((socket) => gate.anonymousHeaders((socket as { remoteAddress?: string }).remoteAddress))) }).use(handle);
-  const server: Server = await new Promise((resolve, reject) => {
-    app.listen(options.port, options.host);
-    const listening = app.server as Server;
-    listening.once('listening', () => resolve(listening));
-    listening.once('error', reject);
+  const parserErrorHeaders = gate && ((socket: Duplex) => gate.anonymousHeaders((socket as Socket).remoteAddress));
+  const server: Server = createHttpServer(handle, options.timeouts, parserErrorHeaders);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   if (options.watch !== false) live.watch();
   const { port } = server.address() as AddressInfo;

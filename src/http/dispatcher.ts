@@ -1,18 +1,13 @@
 import { createHash } from 'node:crypto';
-import type Database from 'better-sqlite3';
-import { openReadOnly } from '../query/database.ts';
-import { Queries } from '../query/index.ts';
 import { DEFAULT_CACHE_BYTES, ResponseCache } from './cache.ts';
 import { ApiError, notFound } from './errors.ts';
 import { entityTag } from './etag.ts';
 import { readPath, readQuery } from './params.ts';
+import { requestLimitError } from './request-limits.ts';
 import { emptyResponse, jsonBytes, jsonResponse, Representation, type ApiResponse, type RequestHeaders } from './response.ts';
 import { isStream, type HandlerResult, type Route, type StreamResult } from './route.ts';
-import { streamResponse } from './stream.ts';
-import { requestLimitError } from './request-limits.ts';
 import { Router, type RouteMatch } from './router.ts';
-import { ROUTES } from './routes.ts';
-import { isWidgetScript, respondWidgetScript } from '../widget/serve.ts';
+import { streamResponse } from './stream.ts';
 
 /** One request as the dispatcher sees it; `url` is the path and query as sent (`/api/v1/states/?x=1`). */
 export interface ApiRequest {
@@ -23,9 +18,14 @@ export interface ApiRequest {
   features?: ReadonlySet<string>;
 }
 
-export interface ApiOptions {
-  /** The route table; tests may add routes to it. */
-  routes?: readonly Route[];
+export interface DispatcherOptions<D> {
+  routes: readonly Route[];
+  /** The data of one build that handlers read (the API's `Queries`); it never changes under a dispatcher. */
+  data: D;
+  /** Identifies the data: the prefix of every ETag (the build id). */
+  dataTag: string;
+  /** Releases the data (closes the database), once the dispatcher is retired and its requests are done. */
+  close?: () => void;
   cacheBytes?: number;
   /** Told about every unexpected error (the client only sees a 500 without details). */
   reportError?: (error: unknown, request: ApiRequest) => void;
@@ -44,40 +44,34 @@ const PREFLIGHT_HEADERS = {
 };
 
 /**
- * The API over one build of the database: routing, the HTTP conventions (trailing-slash redirect, 405,
- * OPTIONS, ETag/304, compression) and the handlers. The server writes what `respond` returns; `hcas get`
- * prints its body. Responses are sync except the first compression of a body and asynchronous handlers.
+ * Answers requests from a route table over one build's data: routing, the HTTP conventions (trailing-slash
+ * redirect, 405, OPTIONS, ETag/304, compression, streaming) and the handlers. The server writes what
+ * `respond` returns; `hcas get` prints its body. Responses are sync except the first compression of a body
+ * and asynchronous handlers.
  */
-export class Api {
-  readonly queries: Queries;
-  readonly buildId: string;
+export class Dispatcher<D = unknown> {
+  private readonly data: D;
+  private readonly dataTag: string;
   private readonly router: Router;
   private readonly cache: ResponseCache;
+  private readonly routeOfPath = new Map<string, Route | null>();
   private readonly reportError: (error: unknown, request: ApiRequest) => void;
   private readonly now: () => Date;
   private readonly status: (() => Record<string, unknown>) | undefined;
+  private readonly close: () => void;
   private inflight = 0;
   private retired = false;
+  private closed = false;
 
-  private constructor(private readonly db: Database.Database, options: ApiOptions) {
-    this.queries = new Queries(db);
-    this.buildId = this.queries.meta.build_id;
-    this.router = new Router(options.routes ?? ROUTES);
+  constructor(options: DispatcherOptions<D>) {
+    this.data = options.data;
+    this.dataTag = options.dataTag;
+    this.router = new Router(options.routes);
     this.cache = new ResponseCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
     this.reportError = options.reportError ?? ((error) => console.error(error));
     this.now = options.now ?? (() => new Date());
     this.status = options.status;
-  }
-
-  /** Opens a database file read-only; throws when it is missing or not an API database. */
-  static open(file: string, options: ApiOptions = {}): Api {
-    const db = openReadOnly(file);
-    try {
-      return new Api(db, options);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
+    this.close = options.close ?? (() => {});
   }
 
   /** The full response to a request. */
@@ -86,8 +80,6 @@ export class Api {
     // Absolute-form targets (`GET http://host/api/v1/...`, RFC 9112 3.2.2) name the same resource.
     const url = request.url.charCodeAt(0) === 0x2f ? request.url : originForm(request.url);
     const headers = request.headers ?? {};
-    // The embed script: the one non-JSON answer besides exports (decisions.md, "Widget"), the same in every build.
-    if (isWidgetScript(url)) return respondWidgetScript(method, headers);
     const features = request.features ?? NO_FEATURES;
     const read = method === 'GET' || method === 'HEAD';
     // Callers with plan features may get other bodies (white-label widget), so they get their own entries.
@@ -126,18 +118,38 @@ export class Api {
     }
   }
 
-  /** Closes the database now, or once the asynchronous requests under way have finished. */
+  /**
+   * The route a request target names (absolute form and query string allowed), without answering it: the
+   * gate decides plan access by it. Remembered per path (bounded: clients can invent any number of paths).
+   */
+  routeOf(target: string): Route | undefined {
+    const url = target.charCodeAt(0) === 0x2f ? target : originForm(target);
+    const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    let route = this.routeOfPath.get(path);
+    if (route === undefined) {
+      route = this.router.match(path)?.route ?? null;
+      if (this.routeOfPath.size >= MAX_REMEMBERED_PATHS) this.routeOfPath.clear();
+      this.routeOfPath.set(path, route);
+    }
+    return route ?? undefined;
+  }
+
+  /** Releases the data now, or once the asynchronous requests under way have finished. */
   retire(): void {
     this.retired = true;
-    if (this.inflight === 0 && this.db.open) this.db.close();
+    if (this.inflight === 0 && !this.closed) {
+      this.closed = true;
+      this.close();
+    }
   }
 
   private handle(match: RouteMatch, path: string, search: string, features: ReadonlySet<string>): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult> {
     const { route } = match;
     const searchParams = new URLSearchParams(search);
-    const params = readPath(route.pathParams, match.params, this.queries);
-    const query = readQuery(route.query, searchParams, this.queries, path);
-    return route.handle({ params, query, queries: this.queries, url: { path, search: searchParams }, now: this.now, features, status: this.status });
+    const params = readPath(route.pathParams, match.params, this.data);
+    const query = readQuery(route.query, searchParams, this.data, path);
+    return route.handle({ params, query, queries: this.data, url: { path, search: searchParams }, now: this.now, features, status: this.status });
   }
 
   /**
@@ -147,17 +159,18 @@ export class Api {
   private succeed(method: string, key: string, headers: RequestHeaders, result: HandlerResult | StreamResult): ApiResponse | Promise<ApiResponse> {
     if (isStream(result)) return this.stream(method, key, headers, result);
     if (result.status !== 200) return jsonResponse(method, result.status, result.body, result.headers);
-    const body = jsonBytes(result.body);
+    const body = Buffer.isBuffer(result.body) ? result.body : jsonBytes(result.body);
     // A clock-dependent body changes within a build: its tag must change with it.
     const tagged = result.validUntil === undefined ? key : `${key}\n${createHash('sha256').update(body).digest('base64url')}`;
-    const representation = new Representation(body, entityTag(this.buildId, tagged), result.headers, result.validUntil);
+    const etag = result.etag ?? entityTag(this.dataTag, tagged);
+    const representation = new Representation(body, etag, result.headers, result.validUntil);
     this.cache.set(key, representation);
     return representation.respond(method, headers);
   }
 
   /** A streamed answer; the database stays open (as for a request in flight) until the stream closes. */
   private stream(method: string, key: string, headers: RequestHeaders, result: StreamResult): ApiResponse {
-    const response = streamResponse(method, entityTag(this.buildId, key), headers, result);
+    const response = streamResponse(method, entityTag(this.dataTag, key), headers, result);
     if (response.stream) {
       this.inflight++;
       response.stream.once('close', () => this.release());
@@ -178,6 +191,7 @@ export class Api {
 }
 
 const NO_FEATURES: ReadonlySet<string> = new Set();
+const MAX_REMEMBERED_PATHS = 10_000;
 const featureKeys = new WeakMap<ReadonlySet<string>, string>();
 
 /** A plan's features as one cache-key suffix, computed once per set (authentication reuses a set per plan). */
@@ -202,6 +216,7 @@ function redirect(method: string, location: string): ApiResponse {
   return jsonResponse(method, 301, body, { Location: location });
 }
 
+/** The path and query of an absolute-form target (`http://host/api/v1/...`, RFC 9112 3.2.2). */
 function originForm(target: string): string {
   const match = /^https?:\/\/[^/?#]*(.*)$/i.exec(target);
   return match ? match[1] || '/' : target;

@@ -1,6 +1,6 @@
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { Api, type ApiOptions } from './api.ts';
+import { Api, type ApiOptions } from '../api/index.ts';
 import type { LineLog } from './log.ts';
 
 /** Wait after the last change event before reloading: a rename arrives as a burst of events. */

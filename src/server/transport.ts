@@ -1,7 +1,7 @@
 import http, { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorBody, type ErrorCode, ERROR_STATUS } from './errors.ts';
-import { COMMON_HEADERS, JSON_TYPE } from './response.ts';
+import { errorBody, type ErrorCode, ERROR_STATUS } from '../http/errors.ts';
+import { COMMON_HEADERS, JSON_TYPE } from '../http/response.ts';
 
 /** How long a client may take; a slow or stalled client is cut off instead of holding a connection. */
 export interface TransportTimeouts {
@@ -21,17 +21,14 @@ export const DEFAULT_TIMEOUTS: TransportTimeouts = { headersMs: 10_000, requestM
 export type ParserErrorHeaders = (socket: Duplex) => Promise<Record<string, string>> | Record<string, string>;
 
 /**
- * The Node HTTP server under Polka, with the timeouts above, and a JSON error body in the API's error shape
- * (instead of Node's bare status line) for requests the HTTP parser rejects: malformed (400), too slow (408),
- * header section over 16 KiB (431). The connection is closed after such an answer.
+ * The Node HTTP server, with the timeouts above, and a JSON error body in the API's error shape (instead of
+ * Node's bare status line) for requests the HTTP parser rejects: malformed (400), too slow (408), header
+ * section over 16 KiB (431). The connection is closed after such an answer.
  */
-export function createHttpServer(timeouts: Partial<TransportTimeouts> = {}, extraHeaders?: ParserErrorHeaders): http.Server {
+export function createHttpServer(handle: http.RequestListener, timeouts: Partial<TransportTimeouts> = {}, extraHeaders?: ParserErrorHeaders): http.Server {
   const limits = { ...DEFAULT_TIMEOUTS, ...timeouts };
-  const server = http.createServer({
-    headersTimeout: limits.headersMs,
-    requestTimeout: limits.requestMs,
-    connectionsCheckingInterval: limits.checkIntervalMs,
-  });
+  const options = { headersTimeout: limits.headersMs, requestTimeout: limits.requestMs, connectionsCheckingInterval: limits.checkIntervalMs };
+  const server = http.createServer(options, handle);
   server.keepAliveTimeout = limits.keepAliveMs;
   // A client may send its request and then close its side (shutdown, `nc -q`): Node's default then drops an
   // answer that is not ready yet (a count to wait for, a first compression). Half-open, the answer is sent

@@ -1,0 +1,67 @@
+import { searchKey } from '../../core/search-key.ts';
+import { invalidParameter } from '../http/errors.ts';
+import { mustBe, param, type Param } from '../http/params.ts';
+import type { Queries } from '../query/index.ts';
+
+/**
+ * The parameters several endpoint groups share. A parameter only one group takes is defined in that
+ * group's module.
+ */
+
+/** Longest search text any text parameter accepts, in characters (code points). */
+export const MAX_TEXT_CHARACTERS = 100;
+
+/** A 5-digit ZIP code (path segment). */
+export const zip = param('a 5-digit ZIP code', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), '', { type: 'string', pattern: '^[0-9]{5}$' });
+
+/** A 5-digit ZIP code filter (query string); absent means no filter. */
+export const zipFilter = param('a 5-digit ZIP code', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), undefined as string | undefined, {
+  type: 'string', pattern: '^[0-9]{5}$',
+});
+
+/** A two-letter state code, any case; read as upper case. An unknown but well-formed code matches nothing. */
+export const state = param('a two-letter state code such as NY', (raw) => (/^[A-Za-z]{2}$/.test(raw) ? raw.toUpperCase() : undefined), undefined, {
+  type: 'string', pattern: '^[A-Za-z]{2}$',
+});
+
+/** A city name, matched case-insensitively and exactly; surrounding spaces are ignored. */
+export const city = param('a city name of 1 to 100 characters', (raw) => {
+  const name = raw.trim();
+  return name.length >= 1 && name.length <= 100 ? name : undefined;
+}, undefined, { type: 'string', minLength: 1, maxLength: 100 });
+
+/** A score type id or slug; defaults to the overall score (id 1). */
+export const scoreType: Param<number, Queries> = {
+  accepts: 'a score type id from 1 to 11 or its slug (see score-types/)',
+  schema: { anyOf: [{ type: 'integer', minimum: 1, maximum: 11 }, { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }], default: 1 },
+  read(name, raw, queries) {
+    if (raw === undefined) return queries.scoreTypes.overall.id;
+    const type = queries.scoreTypes.find(raw);
+    if (type) return type.id;
+    const ids = queries.scoreTypes.all.map((t) => t.id);
+    const slugs = queries.scoreTypes.all.map((t) => t.slug).join(', ');
+    throw mustBe(name, `a score type id from ${Math.min(...ids)} to ${Math.max(...ids)} or one of ${slugs}`, raw);
+  },
+};
+
+/**
+ * Search text: 1-100 characters after trimming; with `needsWord`, at least one letter or digit too. Absent:
+ * undefined, or a 400 when `required`. A value of only spaces is reported as empty.
+ */
+export function text(accepts: string, needsWord: boolean, required = false): Param<string | undefined> {
+  return {
+    accepts,
+    schema: { type: 'string', minLength: 1, maxLength: MAX_TEXT_CHARACTERS },
+    required,
+    read(paramName, raw) {
+      if (raw === undefined) {
+        if (required) throw invalidParameter(`${paramName} must be ${accepts}; it is missing (for example ?${paramName}=new+york)`);
+        return undefined;
+      }
+      const value = raw.trim();
+      const characters = [...value].length;
+      if (characters < 1 || characters > MAX_TEXT_CHARACTERS || (needsWord && searchKey(value) === '')) throw mustBe(paramName, accepts, value === '' ? '' : raw);
+      return value;
+    },
+  };
+}
