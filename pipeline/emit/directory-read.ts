@@ -36,7 +36,11 @@ class Interner {
   /** Raw values whose hash an earlier, different value already has. */
   private readonly collided = new Map<string, number>();
 
-  constructor(private readonly normalise: (raw: string) => string) {}
+  private readonly normalise: (raw: string) => string;
+
+  constructor(normalise: (raw: string) => string) {
+    this.normalise = normalise;
+  }
 
   /** Writes the id of every `separator`-separated value of `text` to `out` from `at`; returns how many values there were. */
   internAll(text: string, separator: number, out: Uint32Array, at: number): number {

@@ -27,7 +27,10 @@ export class ProviderStage {
   private providerRows = 0;
   private pending = 0;
 
-  constructor(private readonly db: Database.Database) {
+  private readonly db: Database.Database;
+
+  constructor(db: Database.Database) {
+    this.db = db;
     db.exec(`
       CREATE TABLE stage.stage_providers (
         npi TEXT NOT NULL, source TEXT, line INTEGER, first_name TEXT, last_name TEXT, credential TEXT, gender TEXT,

@@ -6,7 +6,12 @@ import { haversineMiles, KM_PER_MILE } from '../../core/distance.ts';
 export class PointIndex {
   readonly index: KDBush;
 
-  constructor(readonly longitudes: Float64Array, readonly latitudes: Float64Array) {
+  readonly longitudes: Float64Array;
+  readonly latitudes: Float64Array;
+
+  constructor(longitudes: Float64Array, latitudes: Float64Array) {
+    this.longitudes = longitudes;
+    this.latitudes = latitudes;
     this.index = new KDBush(longitudes.length, 64, Float64Array);
     for (let i = 0; i < longitudes.length; i++) this.index.add(longitudes[i], latitudes[i]);
     this.index.finish();

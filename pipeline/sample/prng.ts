@@ -33,11 +33,16 @@ export class Rng {
   private d: number;
   private spareNormal: number | undefined;
 
+  readonly seed: number;
+  readonly label: string;
+
   /** Creates a stream from a numeric seed and an optional label (the label selects an independent stream). */
   constructor(
-    readonly seed: number,
-    readonly label = '',
+    seed: number,
+    label = '',
   ) {
+    this.seed = seed;
+    this.label = label;
     let s = (seed ^ hashString(label)) >>> 0;
     [s, this.a] = splitmix32(s);
     [s, this.b] = splitmix32(s);

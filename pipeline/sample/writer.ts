@@ -31,12 +31,21 @@ export class OutputFile {
   /** Data lines written through {@link line} (headers are written with {@link header} and not counted). */
   rows = 0;
 
+  readonly path: string;
+  private readonly target: Writable;
+  private readonly done: Promise<void>;
+  readonly eol: string;
+
   private constructor(
-    readonly path: string,
-    private readonly target: Writable,
-    private readonly done: Promise<void>,
-    readonly eol: string,
+    path: string,
+    target: Writable,
+    done: Promise<void>,
+    eol: string,
   ) {
+    this.path = path;
+    this.target = target;
+    this.done = done;
+    this.eol = eol;
     // A stream error must not go unhandled while nobody is awaiting `done`; close() rethrows it.
     done.catch(() => undefined);
   }

@@ -41,7 +41,12 @@ export class RedisStore implements StateStore {
   private scheduled = false;
   private inFlight = false;
 
-  constructor(url: string, private readonly prefix = 'hcas:', private readonly now: () => number = Date.now) {
+  private readonly prefix: string;
+  private readonly now: () => number;
+
+  constructor(url: string, prefix = 'hcas:', now: () => number = Date.now) {
+    this.prefix = prefix;
+    this.now = now;
     this.location = withoutPassword(url);
     const redis = new Redis(url, {
       enableOfflineQueue: false,

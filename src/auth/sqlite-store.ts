@@ -56,7 +56,12 @@ export class SqliteStore implements StateStore {
   private firstTryMs = 0;
   private readonly pruneTimer: NodeJS.Timeout;
 
-  constructor(readonly location: string, private readonly now: () => number = Date.now) {
+  readonly location: string;
+  private readonly now: () => number;
+
+  constructor(location: string, now: () => number = Date.now) {
+    this.location = location;
+    this.now = now;
     mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
     this.reader = new Database(location, { timeout: 5_000 });
     this.reader.pragma('journal_mode = WAL');

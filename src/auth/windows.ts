@@ -26,7 +26,11 @@ export function windowAt(unit: WindowUnit, nowMs: number): QuotaWindow {
 export class WindowClock {
   private readonly current = new Map<WindowUnit, QuotaWindow>();
 
-  constructor(readonly now: () => number = Date.now) {}
+  readonly now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+  }
 
   /** The window of `unit` containing now. */
   window(unit: WindowUnit): QuotaWindow {

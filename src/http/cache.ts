@@ -21,7 +21,11 @@ export class ResponseCache {
   private readonly slots = new Map<string, Slot>();
   private bytes = 0;
 
-  constructor(private readonly maxBytes = DEFAULT_CACHE_BYTES) {}
+  private readonly maxBytes: number;
+
+  constructor(maxBytes = DEFAULT_CACHE_BYTES) {
+    this.maxBytes = maxBytes;
+  }
 
   /** The cached response of a URL. */
   get(url: string): Representation | undefined {

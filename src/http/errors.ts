@@ -29,8 +29,13 @@ export class ApiError extends Error {
   override name = 'ApiError';
   readonly status: number;
 
-  constructor(readonly code: ErrorCode, message: string, readonly headers: Record<string, string> = {}) {
+  readonly code: ErrorCode;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
     super(message);
+    this.code = code;
+    this.headers = headers;
     this.status = ERROR_STATUS[code];
   }
 

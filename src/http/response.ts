@@ -66,11 +66,18 @@ export class Representation {
   /** Told how many bytes a new variant added (set by the cache). */
   onGrow: (bytes: number) => void = () => {};
 
+  readonly etag: string;
+  private readonly extraHeaders: Record<string, string>;
+  readonly expiresAt?: number;
+
   /**
    * `headers` are a route's own (e.g. the widget's `Cache-Control`); they override the common ones and are sent
    * with 304s too. `expiresAt` (epoch ms) ends the entry's life in the cache (answers that depend on the clock).
    */
-  constructor(body: Buffer, readonly etag: string, private readonly extraHeaders: Record<string, string> = {}, readonly expiresAt?: number) {
+  constructor(body: Buffer, etag: string, extraHeaders: Record<string, string> = {}, expiresAt?: number) {
+    this.etag = etag;
+    this.extraHeaders = extraHeaders;
+    this.expiresAt = expiresAt;
     this.compressible = body.length >= COMPRESS_MIN_BYTES;
     const varyOn = [this.compressible ? 'Accept-Encoding' : '', extraHeaders.Vary ?? ''].filter(Boolean).join(', ');
     this.vary = varyOn ? { Vary: varyOn } : {};

@@ -36,7 +36,14 @@ export class AutocompleteQueries {
   private readonly zipRange: Database.Statement;
   private cityList: City[] | undefined;
 
-  constructor(private readonly db: Database.Database, private readonly providers: ProviderQueries, private readonly facilities: FacilityQueries) {
+  private readonly db: Database.Database;
+  private readonly providers: ProviderQueries;
+  private readonly facilities: FacilityQueries;
+
+  constructor(db: Database.Database, providers: ProviderQueries, facilities: FacilityQueries) {
+    this.db = db;
+    this.providers = providers;
+    this.facilities = facilities;
     this.zipRange = db.prepare('SELECT zip_code, city, state FROM zips WHERE zip_code >= ? AND zip_code < ? ORDER BY zip_code LIMIT ?');
   }
 

@@ -97,7 +97,11 @@ export function exportColumns(name: ExportName): readonly ExportColumn[] {
 export class ExportQueries {
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Database.Database) {}
+  private readonly db: Database.Database;
+
+  constructor(db: Database.Database) {
+    this.db = db;
+  }
 
   /** The key before the first row of an export. */
   start(name: ExportName): string | number {

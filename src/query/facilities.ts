@@ -71,7 +71,10 @@ export class FacilityQueries {
   private readonly rankedRows: Database.Statement;
   private readonly rankings = new Map<string, HospitalRanking[]>();
 
-  constructor(private readonly db: Database.Database) {
+  private readonly db: Database.Database;
+
+  constructor(db: Database.Database) {
+    this.db = db;
     this.summary = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM facilities WHERE id = ?`);
     this.detailRow = db.prepare(`SELECT ${SUMMARY_COLUMNS}, address, phone_number, website, staffed_beds, provider_count FROM facilities WHERE id = ?`);
     this.rankedRows = db.prepare(`SELECT id, facility_name, facility_type, city_name, state_name, state_code, facility_rating, emergency_services, telehealth, staffed_beds
@@ -157,15 +160,30 @@ export class FacilityIndex {
   /** Where each name starts in `text`, every name key in list order separated by newlines. */
   private readonly starts: Uint32Array;
 
+  readonly ids: Uint32Array;
+  private readonly text: string;
+  private readonly typeIds: Uint32Array;
+  private readonly typeKeys: string[];
+  private readonly states: Uint32Array;
+  private readonly emergency: Uint32Array;
+  private readonly ratings: Uint32Array;
+
   private constructor(
-    readonly ids: Uint32Array,
-    private readonly text: string,
-    private readonly typeIds: Uint32Array,
-    private readonly typeKeys: string[],
-    private readonly states: Uint32Array,
-    private readonly emergency: Uint32Array,
-    private readonly ratings: Uint32Array,
+    ids: Uint32Array,
+    text: string,
+    typeIds: Uint32Array,
+    typeKeys: string[],
+    states: Uint32Array,
+    emergency: Uint32Array,
+    ratings: Uint32Array,
   ) {
+    this.ids = ids;
+    this.text = text;
+    this.typeIds = typeIds;
+    this.typeKeys = typeKeys;
+    this.states = states;
+    this.emergency = emergency;
+    this.ratings = ratings;
     this.names = text === '' ? [] : text.split(KEY_SEPARATOR);
     this.starts = new Uint32Array(this.names.length);
     for (let i = 1; i < this.names.length; i++) this.starts[i] = this.starts[i - 1] + this.names[i - 1].length + 1;

@@ -62,7 +62,10 @@ export class HealthScoreQueries {
   private readonly summaries: Database.Statement;
   private readonly filtered = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Database.Database) {
+  private readonly db: Database.Database;
+
+  constructor(db: Database.Database) {
+    this.db = db;
     this.one = db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE h.score_type_id = ? AND h.zip_code = ?`);
     this.summaries = db.prepare(`SELECT h.zip_code, h.healthscore, h.label, h.grade, t.name AS score_type
       FROM health_scores h JOIN score_types t ON t.id = h.score_type_id WHERE h.zip_code = ? ORDER BY h.score_type_id`);

@@ -33,7 +33,10 @@ export class Queries {
   readonly stateRankings: readonly StateRanking[];
   private nearbyIndex: NearbyIndex | undefined;
 
-  constructor(private readonly db: Database.Database) {
+  private readonly db: Database.Database;
+
+  constructor(db: Database.Database) {
+    this.db = db;
     this.meta = readBuildMeta(db);
     this.scoreTypes = new ScoreTypeCatalog(db);
     this.states = listStates(db);

@@ -34,7 +34,12 @@ interface ZipPoint {
 export class NearbyIndex {
   private readonly byZip = new Map<string, number>();
 
-  private constructor(private readonly index: KDBush, private readonly points: ZipPoint[]) {
+  private readonly index: KDBush;
+  private readonly points: ZipPoint[];
+
+  private constructor(index: KDBush, points: ZipPoint[]) {
+    this.index = index;
+    this.points = points;
     points.forEach((point, i) => this.byZip.set(point.zip_code, i));
   }
 

@@ -43,7 +43,10 @@ export class ProviderQueries {
   private readonly profileRow: Database.Statement;
   private readonly labelRow: Database.Statement;
 
-  constructor(private readonly db: Database.Database) {
+  private readonly db: Database.Database;
+
+  constructor(db: Database.Database) {
+    this.db = db;
     this.summary = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM providers WHERE npi = ?`);
     this.profileRow = db.prepare(`SELECT ${SUMMARY_COLUMNS}, medical_school, residency, graduation_year, facility_names FROM providers WHERE npi = ?`);
     this.labelRow = db.prepare('SELECT npi, first_name, last_name, credential, primary_specialty, city, state FROM providers WHERE npi = ?');

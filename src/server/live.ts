@@ -18,7 +18,14 @@ export class LiveApi {
   private watcher: FSWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly file: string, private readonly options: ApiOptions, private readonly events: LineLog) {
+  private readonly file: string;
+  private readonly options: ApiOptions;
+  private readonly events: LineLog;
+
+  constructor(file: string, options: ApiOptions, events: LineLog) {
+    this.file = file;
+    this.options = options;
+    this.events = events;
     this.identity = fileIdentity(file);
     this.current = Api.open(file, options);
   }

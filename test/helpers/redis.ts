@@ -34,7 +34,10 @@ export class OwnRedis {
   private child: ChildProcess | undefined;
   private readonly dir = mkdtempSync(path.join(tmpdir(), 'hcas-redis-'));
 
-  private constructor(readonly port: number) {
+  readonly port: number;
+
+  private constructor(port: number) {
+    this.port = port;
     this.url = `redis://127.0.0.1:${port}`;
   }
 
