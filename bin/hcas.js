@@ -1,10 +1,25 @@
 #!/usr/bin/env node
-// Entry point of the `hcas` command. TypeScript sources run through tsx's loader, so there is no
-// separate compile step that could leave a stale build behind.
-import { register } from 'tsx/esm/api';
+// Entry point of the `hcas` command. It runs the JavaScript that `npm run build` compiles from the
+// TypeScript into dist/ (npm install and npm start build it too), and loads only the command that runs.
+import module from 'node:module';
 
-register();
-const { main } = await import('../src/cli/main.ts');
-const { PIPELINE_COMMANDS } = await import('../pipeline/cli/index.ts');
-const { API_COMMANDS } = await import('../src/cli/commands/index.ts');
+// Stack traces name the .ts sources (dist/ carries source maps); Node reads a map only when it prints a trace.
+process.setSourceMapsEnabled(true);
+// Node 22.1+: keep V8's compiled code between runs, so a one-shot command parses less at startup.
+module.enableCompileCache?.();
+
+const dist = new URL('../dist/', import.meta.url);
+let modules;
+try {
+  modules = await Promise.all([
+    import(new URL('src/cli/main.js', dist).href),
+    import(new URL('pipeline/cli/index.js', dist).href),
+    import(new URL('src/cli/commands/index.js', dist).href),
+  ]);
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('/dist/')) throw error;
+  process.stderr.write('hcas: the compiled code in dist/ is missing; run `npm run build` (npm install does it too)\n');
+  process.exit(1);
+}
+const [{ main }, { PIPELINE_COMMANDS }, { API_COMMANDS }] = modules;
 process.exitCode = await main(process.argv, [...PIPELINE_COMMANDS, ...API_COMMANDS]);

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs one TypeScript file (a benchmark or script) with tsx's loader: `node bin/run-ts.js bench/run.ts`.
+// Runs one TypeScript file (a benchmark or a test helper) with tsx's loader, a development dependency:
+// `node bin/run-ts.js bench/run.ts`. The product itself runs compiled JavaScript (bin/hcas.js).
 import { register } from 'tsx/esm/api';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';

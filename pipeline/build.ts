@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pLimit from 'p-limit';
+import { PACKAGE_ROOT, packageVersion } from '../core/package.ts';
 import { fileChecksum } from './checksum.ts';
 import { createIndexes, createSchema } from './emit/schema.ts';
 import { emitCensus, emitFacilities, emitMeta, emitReference, emitScores, emitTvi } from './emit/tables.ts';
@@ -206,17 +206,18 @@ function checkRejectRatio(reconciler: Reconciler, maxRatio: number, rejectsFile:
   throw new BuildError(`too many invalid rows (limit ${(maxRatio * 100).toFixed(1)}% per file, max_reject_ratio in the manifest): ${detail}. The build was not written; see the reasons above and fix the input or its layout/columns in the manifest (rejects would go to ${rejectsFile}).`);
 }
 
-/** SHA-256 over the pipeline's own source files, so a code change gives a new build id (and ETags). */
+/**
+ * SHA-256 over the build's TypeScript sources (pipeline/ and core/, found from the package root), so a code
+ * change gives a new build id (and ETags), and the same code gives the same id whether the TypeScript runs
+ * (tests) or the JavaScript compiled from it (bin/hcas.js).
+ */
 function codeFingerprint(): string {
-  const root = fileURLToPath(new URL('.', import.meta.url));
   const hash = createHash('sha256');
-  for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).sort()) {
-    hash.update(file).update(readFileSync(path.join(root, file)));
+  for (const folder of ['core', 'pipeline']) {
+    const root = path.join(PACKAGE_ROOT, folder);
+    for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).sort()) {
+      hash.update(`${folder}/${file}`).update(readFileSync(path.join(root, file)));
+    }
   }
   return hash.digest('hex');
-}
-
-function packageVersion(): string {
-  const file = new URL('../package.json', import.meta.url);
-  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Marked } from 'marked';
+import { PACKAGE_ROOT } from '../../core/package.ts';
 import { BuildError } from '../errors.ts';
 
 /** Where the blog's Markdown posts live: `content/blog/*.md` in the repository. */
-export const DEFAULT_BLOG_DIR = fileURLToPath(new URL('../../content/blog/', import.meta.url));
+export const DEFAULT_BLOG_DIR = path.join(PACKAGE_ROOT, 'content/blog/');
 
 /** One post as the build read it: front matter, and the body rendered to HTML. */
 export interface BlogPost {
