@@ -21,6 +21,7 @@ export function searchKey(text: string): string {
     .replace(/&/g, ' and ')
     .replace(/['’‘`.]/g, '')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at U+0000 on purpose: it keeps everything below U+D800.
     .replace(/[^\u0000-\ud7ff]/g, '')
     .trim()
     .replace(/ {2,}/g, ' ');

@@ -33,6 +33,7 @@ describe('docs/api.md', () => {
     afterAll(() => api.retire());
 
     // `$ hcas get PATH` followed by a fenced JSON block, or by the body on the next line.
+    // biome-ignore lint/correctness/noEmptyCharacterClassInRegex: `[^]` is any character, line breaks included.
     const examples = [...docs.matchAll(/\$ hcas get '?([^'\s]+)'?\n(?:```\n```json\n)?([[{][^]*?)\n(?:```|\$|$)/g)];
     it('finds the examples', () => expect(examples.length).toBeGreaterThan(10));
     for (const [, url, shown] of examples) {
