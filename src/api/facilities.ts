@@ -9,9 +9,10 @@ import { API_BASE } from './paths.ts';
 import { boolean as booleanSchema, stateCode, string } from './schemas.ts';
 
 /** A facility id, path segment of `facilities/{id}/`. */
-const facilityId = param('a facility id, an integer of 1 or more', (raw) => (/^\d{1,10}$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 2 ** 31 - 1 ? Number(raw) : undefined), 0, {
-  type: 'integer', minimum: 1,
-});
+const facilityId = param('a facility id, an integer of 1 or more', (raw) => {
+  const id = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  return id >= 1 && id <= 2 ** 31 - 1 ? id : undefined;
+}, 0, { type: 'integer', minimum: 1 });
 
 /** A facility type, or `hospital` for every hospital type. */
 const facilityType = text(`a facility type of 1 to ${MAX_TEXT_CHARACTERS} characters, such as hospital or Critical Access Hospital`, true);

@@ -46,7 +46,10 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? jsonLines(process.stdout);
   const reportError = (error: unknown, request: { method: string; url: string }) =>
-    log({ time: new Date().toISOString(), event: 'error', method: request.method, path: redactKeys(request.url), error: error instanceof Error ? error.stack : String(error) });
+    log({
+      time: new Date().toISOString(), event: 'error', method: request.method, path: redactKeys(request.url),
+      error: error instanceof Error ? error.stack : String(error),
+    });
   const { gate } = options;
   gate?.attach(log, reportError);
   const live = new LiveApi(options.db, { ...options.api, reportError, ...(gate && { status: () => gate.status() }) }, log);
