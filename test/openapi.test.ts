@@ -65,9 +65,9 @@ describe('openapi.json', () => {
 
   it('every route declares its 200 body, and every parameter its schema', () => {
     for (const route of ROUTES) {
-      expect(route.response, `add response: to ${route.path} in src/http/routes.ts`).toBeDefined();
+      expect(route.response, `add response: to ${route.path} in its module in src/api/`).toBeDefined();
       for (const [name, spec] of [...Object.entries(route.pathParams), ...Object.entries(route.query)]) {
-        expect(spec.schema, `give parameter ${name} of ${route.path} a schema (src/http/params.ts)`).toBeDefined();
+        expect(spec.schema, `give parameter ${name} of ${route.path} a schema (its spec in src/api/)`).toBeDefined();
       }
     }
   });
