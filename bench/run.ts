@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, each printing its own table with ratios to a baseline measured in the
  * same run. Builds what it measures: the default sample (and, unless --quick, the full national scale).
- *   node bin/run-ts.js bench/run.ts [--quick] [--only build,api,...]
+ *   node bin/run-ts.js bench/run.ts [--quick] [--only build,api,cli,...]
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -33,6 +33,7 @@ const fullDb = quick ? defaultDb : sampleBuild('full', ['--providers', '4000000'
 const benches: Array<[string, () => Promise<void>]> = [
   ['build', async () => (await import('./build.ts')).benchBuild(quick ? { sizes: [{ name: 'default sample' }] } : {})],
   ['api', async () => (await import('./api.ts')).benchApi({ db: defaultDb })],
+  ['cli', async () => (await import('./cli.ts')).benchCli({ db: defaultDb })],
 ];
 for (const [name, optional] of [['directory', 'benchDirectory'], ['auth', 'benchAuth'], ['exports', 'benchExports']] as const) {
   const file = path.join(import.meta.dirname, `${name}.ts`);
