@@ -20,8 +20,8 @@ export class PointIndex {
   /** Points within `radiusMiles` of (lon, lat), nearest first, with their distances; `accept` filters by id. */
   within(lon: number, lat: number, radiusMiles: number, maxResults = Infinity, accept?: (id: number) => boolean): Array<{ id: number; miles: number }> {
     if (this.longitudes.length === 0) return [];
-    // geokdbush's Earth radius differs from ours in the sixth digit: search a hair wider, then filter
-    // with our own haversine so the boundary is exactly `miles <= radiusMiles` everywhere in the product.
+    // geokdbush searches in kilometres on the same sphere (core/distance.ts): search a hair wider so float
+    // differences never drop a point, then filter with our haversine so the boundary is exactly `miles <= radiusMiles`.
     const ids: number[] = around(this.index, lon, lat, maxResults, radiusMiles * KM_PER_MILE * 1.0001, accept);
     const hits = ids.map((id) => ({ id, miles: haversineMiles(lon, lat, this.longitudes[id], this.latitudes[id]) }));
     return hits.filter((hit) => hit.miles <= radiusMiles);
