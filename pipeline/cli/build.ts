@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { DEFAULT_DATABASE } from '../../core/dataset.ts';
-import { build } from '../build.ts';
 
 export const DEFAULT_MANIFEST = 'raw/manifests/sample.json';
 
@@ -16,6 +15,8 @@ export function registerBuild(program: Command): void {
     .option('--quiet', 'print only the summary line')
     .addHelpText('after', '\nExamples:\n  hcas sample && hcas build\n  hcas build --manifest raw/manifests/shared-data.json --out dist-api/real.sqlite')
     .action(async (options: { manifest: string; out: string; root?: string; quiet?: boolean; allowPartialProviders?: boolean }) => {
+      // Loaded on demand: the whole pipeline, which `hcas --help` does not need.
+      const { build } = await import('../build.ts');
       const summary = await build({ manifest: options.manifest, out: options.out, root: options.root, allowPartialProviders: options.allowPartialProviders, log: options.quiet ? undefined : (line) => console.log(line) });
       console.log(`built ${summary.out} (build ${summary.buildId}): ${summary.zips} ZIP codes, ${summary.providers} providers, ${summary.facilities} facilities in ${summary.seconds.toFixed(1)} s; rejected rows in ${summary.rejectsFile}`);
     });

@@ -4,7 +4,7 @@ import { AccessTable } from './access.ts';
 import { TrustedProxies } from './client-ip.ts';
 import { Gate, type GateOptions } from './gate.ts';
 import { loadPlans, type PlanSet } from './plans.ts';
-import { RedisStore } from './redis-store.ts';
+import type { RedisStore } from './redis-store.ts';
 import { SqliteStore } from './sqlite-store.ts';
 import type { StateStore } from './store.ts';
 
@@ -60,6 +60,8 @@ export async function openState(location: StateLocation, now: () => number = lim
       throw new Error(`cannot open the state file ${location.file} (${(error as Error).message}): pass --state FILE with a writable path, or set REDIS_URL`);
     }
   }
+  // Loaded only for Redis: its client is the heaviest module of the command line.
+  const { RedisStore } = await import('./redis-store.ts');
   const store = new RedisStore(location.url, location.prefix, now);
   await store.ready();
   return store;
@@ -84,7 +86,7 @@ export async function createLimits(flags: LimitsFlags, routes: readonly Route[],
   const now = options.now ?? limitsClock();
   const store = await openState(stateLocation(flags), now);
   const gate = new Gate({ store, access, proxies, now, ...options });
-  if (store instanceof RedisStore && !store.connected) gate.degrade(new Error(`Redis at ${store.location} did not answer at startup`));
+  if (store.backend === 'redis' && !(store as RedisStore).connected) gate.degrade(new Error(`Redis at ${store.location} did not answer at startup`));
   return {
     gate,
     store,

@@ -4,7 +4,7 @@ import { TrustedProxies } from '../auth/client-ip.ts';
 import { createLimits, openState, selectedPlans, stateLocation, type Limits, type LimitsFlags } from '../auth/config.ts';
 import type { GateOptions } from '../auth/gate.ts';
 import { PlanError, type PlanSet } from '../auth/plans.ts';
-import { RedisStore } from '../auth/redis-store.ts';
+import type { RedisStore } from '../auth/redis-store.ts';
 import type { StateStore } from '../auth/store.ts';
 import { API_BASE, ROUTES } from '../api/index.ts';
 import { CliError } from './errors.ts';
@@ -72,7 +72,7 @@ export async function openStateOrFail(options: LimitsFlags): Promise<StateStore>
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
-  if (store instanceof RedisStore && !store.connected) {
+  if (store.backend === 'redis' && !(store as RedisStore).connected) {
     await store.close();
     throw new CliError(`Redis at ${store.location} (REDIS_URL) did not answer; start it, or unset REDIS_URL to use the state file`);
   }

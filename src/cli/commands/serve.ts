@@ -2,8 +2,6 @@ import cluster from 'node:cluster';
 import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
-import { runCluster, runServer } from '../../server/cluster.ts';
-import { jsonLines } from '../../server/log.ts';
 import { checkLimits, limitsOptions, openLimits, type LimitsCliOptions } from '../limits.ts';
 import { DEFAULT_DATABASE, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
@@ -64,6 +62,8 @@ export function registerServe(program: Command): void {
       '  curl -s http://127.0.0.1:8000/api/v1/health-scores/10001/',
     ].join('\n'))
     .action(async (options: ServeOptions) => {
+      // Loaded when the server starts, not for `hcas --help`.
+      const [{ runCluster, runServer }, { jsonLines }] = await Promise.all([import('../../server/cluster.ts'), import('../../server/log.ts')]);
       const server = { db: options.db, port: options.port, host: options.host, quiet: options.quiet, watch: options.watch };
       if (cluster.isPrimary) {
         // Fail here, once, with the fix, rather than in every worker.
