@@ -4,7 +4,6 @@ import type { SourcedValue } from '../ingest/index.ts';
 import { TVI_HEALTH_MEASURES, TVI_WEIGHTS } from './config.ts';
 import type { ZipScores } from './index.ts';
 
-
 export interface TviRecord {
   tvi_score: number;
   tvi_tier: TviTier;
