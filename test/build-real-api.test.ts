@@ -52,6 +52,31 @@ describe.skipIf(!haveData)('the API over the real-data build', () => {
     db?.close();
   });
 
+  it('says in every score record and widget answer that the provider component is missing, and why', async () => {
+    const get = async (url: string) => JSON.parse((await api.respond({ method: 'GET', url: `/api/v1/${url}` })).body.toString('utf8'));
+    const record = await get('health-scores/10021/');
+    expect(record.provider_score).toBeNull();
+    expect(record.data_quality.components.provider).toBe('missing');
+    expect(record.data_quality.note).toMatch(/provider files cover only part of the country/);
+    expect(record.data_quality.travel_times).toBe('road');
+    const widget = await get('widget-score/10021/');
+    expect(widget.components.provider).toBeNull();
+    expect(widget.within_10_miles.primary_care_clinicians).toBeNull();
+    expect(widget.summary).not.toMatch(/clinician/);
+    expect(widget.data_quality).toEqual(record.data_quality);
+    const page = await get('health-scores/?state=NV&page_size=100');
+    expect(page.results.every((r: { provider_score: null; data_quality: { components: { provider: string } } }) => r.provider_score === null && r.data_quality.components.provider === 'missing')).toBe(true);
+    // A ZIP without residents says so, and is never in a ranking.
+    const empty = db.prepare('SELECT zip_code FROM zips WHERE COALESCE(population, 0) = 0 LIMIT 1').pluck().get() as string;
+    expect((await get(`health-scores/${empty}/`)).data_quality.small_population).toBe(true);
+    const top = await get('tvi/top-vulnerable/?page_size=100');
+    const ranked = new Set((db.prepare('SELECT zip_code FROM tvi WHERE ranked = 1').pluck().all() as string[]));
+    expect(top.results.every((r: { zip_code: string }) => ranked.has(r.zip_code))).toBe(true);
+    const rankings = await get('tvi/rankings/');
+    expect(rankings.zip_codes.length).toBeGreaterThan(0);
+    expect(rankings.zip_codes.every((r: { zip_code: string }) => ranked.has(r.zip_code))).toBe(true);
+  });
+
   it('serves the TVI and census of every ZCTA, with NULL census values as null (never 0)', async () => {
     const zips = (db.prepare('SELECT zip_code FROM zips ORDER BY zip_code').all() as Array<{ zip_code: string }>).map((r) => r.zip_code);
     expect(zips.length).toBe(33_791);

@@ -1,11 +1,23 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, ROUTES } from '../src/api/index.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 
-const docs = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../docs/api.md'), 'utf8');
+const DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../docs/api.md');
+const docs = readFileSync(DOCS, 'utf8');
+
+/** The JSON text of `value` laid out the way the docs show `shown`: one line, one array item per line, or indented. */
+function layoutLike(shown: string, value: unknown): string {
+  if (!shown.includes('\n')) return JSON.stringify(value);
+  const lines = shown.split('\n');
+  const itemPerLine = Array.isArray(value) && lines[0] === '[' && lines.at(-1) === ']' && lines.slice(1, -1).every((line) => /^ {2}[{[]/.test(line) && !line.trimEnd().endsWith('[') && !line.trimEnd().endsWith('{'));
+  // One line per item, spaced as people write it (JSON text holds no raw line break, so every break is structural).
+  const line = (item: unknown) => JSON.stringify(item, null, 1).replace(/([{[])\n\s*/g, '$1').replace(/\n\s*([}\]])/g, '$1').replace(/,\n\s*/g, ', ');
+  if (itemPerLine) return `[\n${(value as unknown[]).map((item) => `  ${line(item)}`).join(',\n')}\n]`;
+  return JSON.stringify(value, null, 2);
+}
 
 /** The text of the docs section whose heading is `### GET PATH`. */
 function section(routePath: string): string | undefined {
@@ -25,12 +37,20 @@ describe('docs/api.md', () => {
     });
   }
 
-  describe('its `hcas get` examples answer as shown', () => {
+  describe('its `hcas get` examples answer exactly as shown (UPDATE_DOCS=1 rewrites them from the fixture)', () => {
     let api: Api;
+    const rewrites: Array<[string, string]> = [];
     beforeAll(async () => {
       api = Api.open(await fixtureDb());
     });
-    afterAll(() => api.retire());
+    afterAll(() => {
+      api.retire();
+      if (process.env.UPDATE_DOCS && rewrites.length) {
+        let text = readFileSync(DOCS, 'utf8');
+        for (const [from, to] of rewrites) text = text.replace(from, to);
+        writeFileSync(DOCS, text);
+      }
+    });
 
     // `$ hcas get PATH` followed by a fenced JSON block, or by the body on the next line.
     // biome-ignore lint/correctness/noEmptyCharacterClassInRegex: `[^]` is any character, line breaks included.
@@ -41,8 +61,8 @@ describe('docs/api.md', () => {
         const response = await api.respond({ method: 'GET', url: url.startsWith('/') ? url : `/api/v1/${url}` });
         const documented = JSON.parse(shown);
         const actual = JSON.parse(response.body.toString('utf8'));
-        if (documented.error) expect(actual).toEqual(documented);
-        else expect(response.status).toBe(200);
+        if (process.env.UPDATE_DOCS && JSON.stringify(actual) !== JSON.stringify(documented)) rewrites.push([shown, layoutLike(shown, actual)]);
+        else expect(actual, 'UPDATE_DOCS=1 npx vitest run test/docs.test.ts rewrites the example').toEqual(documented);
       });
     }
   });

@@ -75,8 +75,8 @@ CREATE INDEX health_scores_score ON health_scores (score_type_id, healthscore);
 CREATE INDEX zips_state_city ON zips (state, city);
 CREATE UNIQUE INDEX providers_npi ON providers (npi);
 CREATE INDEX facilities_state ON facilities (state_code);
-CREATE INDEX tvi_rank ON tvi (tvi_score DESC, zip_code);
-CREATE INDEX tvi_state_rank ON tvi (state, tvi_score DESC, zip_code);
+CREATE INDEX tvi_rank ON tvi (ranked, tvi_score DESC, zip_code);
+CREATE INDEX tvi_state_rank ON tvi (ranked, state, tvi_score DESC, zip_code);
 CREATE INDEX blog_posts_published ON blog_posts (published_at DESC, id DESC);
 `;
 

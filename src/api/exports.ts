@@ -6,7 +6,7 @@ import type { Queries } from '../query/index.ts';
 import { exportColumns, type ExportColumn, type ExportFilter, type ExportKind, type ExportName } from '../query/exports.ts';
 import { scoreType, state } from './params.ts';
 import { API_BASE } from './paths.ts';
-import { boolean, integer, number, string } from './schemas.ts';
+import { boolean, dataQuality, integer, number, string } from './schemas.ts';
 
 const tag = { name: 'Bulk exports', description: 'Every record of a resource as streamed CSV or NDJSON.' };
 
@@ -108,11 +108,19 @@ const EXPORT_TYPES: Record<ExportKind, JsonSchema> = {
   text: string, integer, number, boolean, json: { type: 'array', items: string },
 };
 
+/** JSON columns that are not lists of names: the data quality of a score row, without the prose note of single records. */
+const JSON_COLUMNS: Record<string, JsonSchema> = {
+  data_quality: (() => {
+    const { note: _note, ...properties } = (dataQuality as { properties: Record<string, JsonSchema> }).properties;
+    return record(properties, 'What the score rests on (docs/api.md, "Data quality"), without the note.');
+  })(),
+};
+
 /** One NDJSON line of an export (a CSV row has the same columns, in this order). */
 function exportRow(name: ExportName): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const column of exportColumns(name)) {
-    const type = EXPORT_TYPES[column.kind];
+    const type = JSON_COLUMNS[column.name] ?? EXPORT_TYPES[column.kind];
     properties[column.name] = column.nullable ? nullable(type) : type;
   }
   return record(properties, `One record of exports/${name}/: an NDJSON line, or a CSV row with these columns in this order.`);

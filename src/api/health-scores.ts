@@ -6,7 +6,7 @@ import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route, ty
 import type { Context } from './context.ts';
 import { city, scoreType, state, zip } from './params.ts';
 import { API_BASE } from './paths.ts';
-import { color, integer as integerSchema, number, score, stateCode, string, zipCode } from './schemas.ts';
+import { color, dataQuality, integer as integerSchema, number, providerScore, score, stateCode, string, zipCode } from './schemas.ts';
 
 /** The health-scores group (census/ is a module of its own under the same path). */
 export const HEALTH_SCORES_TAG: RouteTag = {
@@ -98,9 +98,10 @@ export function noScore(zipCode: string): Error {
 export const schemas: Record<string, JsonSchema> = {
   HealthScoreRecord: record({
     id: integerSchema, zip_code: zipCode, state: stateCode, state_name: string, city: string, latitude: number, longitude: number,
-    healthscore: score, people_score: score, provider_score: score, hospital_score: score, travel_score: score,
-    label: string, grade: string, color, score_type: string,
-  }, 'A health score record (interface specification 2.2).'),
+    healthscore: score, people_score: score, provider_score: providerScore, hospital_score: score, travel_score: score,
+    label: string, grade: string, color, score_type: string, data_quality: ref('DataQuality'),
+  }, 'A health score record (interface specification 2.2), with what it rests on (data_quality).'),
+  DataQuality: dataQuality,
   ScoreSummary: record({ zip_code: zipCode, healthscore: score, label: string, grade: string, score_type: string }, 'One score type of a ZIP (2.3).'),
   NearbyEntry: record({
     zip_code: zipCode, city: string, state: stateCode, healthscore: score, label: string, distance_miles: { type: 'number', minimum: 0 },

@@ -3,7 +3,8 @@ export interface SummaryFacts {
   /** The band label of the overall score (pipeline/score/bands.ts). */
   label: string;
   hospitals: number;
-  clinicians: number;
+  /** Null when the build could not count clinicians (no provider component): the sentence speaks of hospitals only. */
+  clinicians: number | null;
   /** Miles to the nearest general hospital; null when none is on record. */
   nearestHospitalMiles: number | null;
 }
@@ -26,6 +27,11 @@ const LEADS: Record<string, string> = {
 export function widgetSummary(facts: SummaryFacts): string {
   const lead = LEADS[facts.label] ?? facts.label;
   const hospitals = count(facts.hospitals, 'hospital', 'hospitals');
+  if (facts.clinicians === null) {
+    const within = facts.hospitals > 0 ? hospitals : 'no hospital';
+    const nearest = facts.hospitals > 0 ? '' : facts.nearestHospitalMiles === null ? '; no hospital is on record nearby' : `; the nearest hospital is ${miles(facts.nearestHospitalMiles)} away`;
+    return `${lead}: ${within} within 10 miles${nearest}`;
+  }
   const clinicians = count(facts.clinicians, 'primary care clinician', 'primary care clinicians');
   let within: string;
   if (facts.hospitals > 0 && facts.clinicians > 0) within = `${hospitals} and ${clinicians}`;

@@ -4,7 +4,7 @@ import type { Context } from './context.ts';
 import { noScore } from './health-scores.ts';
 import { zip } from './params.ts';
 import { API_BASE } from './paths.ts';
-import { color, integer, score, stateCode, string, zipCode } from './schemas.ts';
+import { color, integer, nullableCount, providerScore, score, stateCode, string, zipCode } from './schemas.ts';
 import { widgetSummary } from './widget-summary.ts';
 
 const tag = { name: 'Widget', description: 'The compact score the embeddable widget shows (CORS-enabled, cacheable for 24 hours).' };
@@ -31,7 +31,8 @@ function getWidgetScore({ params, queries, features }: Context<typeof widgetPath
   if (!found) throw noScore(params.zip);
   const access = queries.access.byZip(params.zip);
   const hospitals = access?.hospitals_within_10_miles ?? 0;
-  const clinicians = access?.primary_care_within_10_miles ?? 0;
+  // Unknown (null) when the build has no provider component: never a made-up zero.
+  const clinicians = access ? access.primary_care_within_10_miles : 0;
   const nearestMiles = access?.nearest_hospital_miles ?? null;
   const body = {
     zip_code: found.zip_code,
@@ -47,6 +48,7 @@ function getWidgetScore({ params, queries, features }: Context<typeof widgetPath
       : null,
     within_10_miles: { hospitals, primary_care_clinicians: clinicians },
     components: { people: found.people_score, provider: found.provider_score, hospital: found.hospital_score, travel: found.travel_score },
+    data_quality: found.data_quality,
     report_url: `${API_BASE}health-scores/${found.zip_code}/`,
     white_label: features.has(WHITE_LABEL_FEATURE),
     attribution: ATTRIBUTION,
@@ -70,8 +72,9 @@ export const schemas: Record<string, JsonSchema> = {
     zip_code: zipCode, city: string, state: stateCode, score, label: string, grade: string, color,
     summary: { type: 'string', description: 'One plain-English sentence about the score and what lies within 10 miles.' },
     nearest_hospital: { oneOf: [record({ id: integer, name: string, distance_miles: { type: 'number', minimum: 0 } }), { type: 'null' }] },
-    within_10_miles: record({ hospitals: { type: 'integer', minimum: 0 }, primary_care_clinicians: { type: 'integer', minimum: 0 } }),
-    components: record({ people: score, provider: score, hospital: score, travel: score }),
+    within_10_miles: record({ hospitals: { type: 'integer', minimum: 0 }, primary_care_clinicians: nullableCount }),
+    components: record({ people: score, provider: providerScore, hospital: score, travel: score }),
+    data_quality: ref('DataQuality'),
     report_url: { type: 'string', description: 'Path of the full score record, relative to this server.' },
     white_label: { type: 'boolean', description: 'True when the caller\'s plan has the white-label widget: show no hcas branding.' },
     attribution: record({ text: string, url: { type: 'string', description: 'Path relative to this server.' } }),

@@ -58,3 +58,15 @@ function text(value: unknown): string {
   if (value === null || value === undefined) return '';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
+
+/** What score records rest on, for the end of a table: the distinct data-quality notes of the records shown. */
+export function qualityFooter(records: ReadonlyArray<{ data_quality?: { note: string } }>): string {
+  const notes = [...new Set(records.map((r) => r.data_quality?.note).filter((note): note is string => note !== undefined))];
+  return notes.map((note) => `data quality: ${note}\n`).join('');
+}
+
+/** One record as a two-column table, its data quality as a closing line rather than a JSON cell. */
+export function scoreRecordTable(record: Record<string, unknown> & { data_quality?: { note: string } }): string {
+  const { data_quality: quality, ...fields } = record;
+  return recordTable(fields) + qualityFooter([{ data_quality: quality }]);
+}

@@ -6,7 +6,8 @@ export interface ZipAccess {
   nearest_hospital_name: string | null;
   nearest_hospital_miles: number | null;
   hospitals_within_10_miles: number;
-  primary_care_within_10_miles: number;
+  /** Null when the build has no provider component (it could not count them). */
+  primary_care_within_10_miles: number | null;
 }
 
 /** Per-ZIP access facts, for the widget. */

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { DataQualityCatalog } from './data-quality.ts';
 
 /** How a column's SQL value is published: booleans are stored 0/1, `json` columns hold JSON text. */
 export type ExportKind = 'text' | 'integer' | 'number' | 'boolean' | 'json';
@@ -32,21 +33,37 @@ interface ExportTable {
 
 const column = (name: string, kind: ExportKind, nullable = false): ExportColumn => ({ name, kind, nullable });
 
-const TABLES: Record<ExportName, ExportTable> = {
-  'health-scores': {
+/**
+ * The health-score export: the records with their data quality as JSON (without the prose note, which the
+ * single-record endpoints carry), built in SQL so rows stream without per-row work in JavaScript.
+ */
+function healthScoresTable(quality: DataQualityCatalog | null): ExportTable {
+  const provider = quality?.provider ?? 'measured';
+  const withMeasure = quality?.typesWithPrevalence ?? [];
+  const dataQuality = `json_object(
+      'components', json_object('people', CASE WHEN z.imputed IS NULL THEN 'measured' ELSE 'estimated' END, 'provider', '${provider}', 'hospital', 'measured', 'travel', 'measured'),
+      'small_population', json(CASE WHEN z.small_population = 1 THEN 'true' ELSE 'false' END),
+      'travel_times', CASE WHEN z.road_times = 1 THEN 'road' ELSE 'straight_line' END,
+      'prevalence', CASE WHEN h.prevalence_used = 1 THEN 'used' WHEN h.score_type_id IN (${withMeasure.join(',') || 'NULL'}) THEN 'missing' ELSE 'none' END,
+      'imputed', json(CASE WHEN z.imputed IS NULL THEN '[]' ELSE '["' || replace(z.imputed, ',', '","') || '"]' END))`;
+  return {
     columns: [
       column('id', 'integer'), column('zip_code', 'text'), column('state', 'text'), column('state_name', 'text'), column('city', 'text'),
       column('latitude', 'number'), column('longitude', 'number'), column('healthscore', 'integer'), column('people_score', 'integer'),
-      column('provider_score', 'integer'), column('hospital_score', 'integer'), column('travel_score', 'integer'),
-      column('label', 'text'), column('grade', 'text'), column('color', 'text'), column('score_type', 'text'),
+      column('provider_score', 'integer', true), column('hospital_score', 'integer'), column('travel_score', 'integer'),
+      column('label', 'text'), column('grade', 'text'), column('color', 'text'), column('score_type', 'text'), column('data_quality', 'json'),
     ],
     select: `h.id, h.zip_code, z.state, z.state_name, z.city, z.latitude, z.longitude, h.healthscore, h.people_score, h.provider_score,
-      h.hospital_score, h.travel_score, h.label, h.grade, h.color, t.name`,
+      h.hospital_score, h.travel_score, h.label, h.grade, h.color, t.name, ${dataQuality}`,
     from: 'health_scores h JOIN zips z ON z.zip_code = h.zip_code JOIN score_types t ON t.id = h.score_type_id',
     key: 'h.zip_code',
     start: '',
     filters: { scoreTypeId: 'h.score_type_id = @scoreTypeId', state: 'h.state = @state' },
-  },
+  };
+}
+
+const TABLES: Record<ExportName, ExportTable> = {
+  'health-scores': healthScoresTable(null),
   providers: {
     columns: [
       column('npi', 'text'), column('first_name', 'text'), column('last_name', 'text'), column('credential', 'text'), column('gender', 'text'),
@@ -96,16 +113,18 @@ export function exportColumns(name: ExportName): readonly ExportColumn[] {
  */
 export class ExportQueries {
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly tables: Record<ExportName, ExportTable>;
 
   private readonly db: Database.Database;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, quality: DataQualityCatalog) {
     this.db = db;
+    this.tables = { ...TABLES, 'health-scores': healthScoresTable(quality) };
   }
 
   /** The key before the first row of an export. */
   start(name: ExportName): string | number {
-    return TABLES[name].start;
+    return this.tables[name].start;
   }
 
   /**
@@ -113,7 +132,7 @@ export class ExportQueries {
    * row's key, or undefined when there were no more rows.
    */
   batch(name: ExportName, filter: ExportFilter, after: string | number, limit: number, each: (values: unknown[]) => void): string | number | undefined {
-    const table = TABLES[name];
+    const table = this.tables[name];
     const set = (Object.keys(table.filters) as Array<keyof ExportFilter>).filter((f) => filter[f] !== undefined);
     const cacheKey = `${name} ${set.join()}`;
     let statement = this.statements.get(cacheKey);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { QUALITY_COLUMNS, type DataQuality, type DataQualityCatalog, type QualityColumns } from './data-quality.ts';
 
 /** A health score record (interface specification 2.2), columns in the published order. */
 export interface HealthScoreRecord {
@@ -11,13 +12,15 @@ export interface HealthScoreRecord {
   longitude: number;
   healthscore: number;
   people_score: number;
-  provider_score: number;
+  /** Null when the build publishes no provider component (data_quality says why). */
+  provider_score: number | null;
   hospital_score: number;
   travel_score: number;
   label: string;
   grade: string;
   color: string;
   score_type: string;
+  data_quality: DataQuality;
 }
 
 /** One score type's result for a ZIP (interface specification 2.3). */
@@ -49,7 +52,9 @@ export interface ScoreFilter {
 }
 
 const RECORD_COLUMNS = `h.id, h.zip_code, z.state, z.state_name, z.city, z.latitude, z.longitude, h.healthscore,
-  h.people_score, h.provider_score, h.hospital_score, h.travel_score, h.label, h.grade, h.color, t.name AS score_type`;
+  h.people_score, h.provider_score, h.hospital_score, h.travel_score, h.label, h.grade, h.color, t.name AS score_type, ${QUALITY_COLUMNS}`;
+
+type RecordRow = Omit<HealthScoreRecord, 'data_quality'> & QualityColumns;
 const RECORD_FROM = `health_scores h JOIN zips z ON z.zip_code = h.zip_code JOIN score_types t ON t.id = h.score_type_id`;
 
 /**
@@ -63,9 +68,11 @@ export class HealthScoreQueries {
   private readonly filtered = new Map<string, Database.Statement>();
 
   private readonly db: Database.Database;
+  private readonly quality: DataQualityCatalog;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, quality: DataQualityCatalog) {
     this.db = db;
+    this.quality = quality;
     this.one = db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE h.score_type_id = ? AND h.zip_code = ?`);
     this.summaries = db.prepare(`SELECT h.zip_code, h.healthscore, h.label, h.grade, t.name AS score_type
       FROM health_scores h JOIN score_types t ON t.id = h.score_type_id WHERE h.zip_code = ? ORDER BY h.score_type_id`);
@@ -73,7 +80,8 @@ export class HealthScoreQueries {
 
   /** The record of one ZIP and score type, or undefined when the ZIP has no score. */
   byZip(zipCode: string, scoreTypeId: number): HealthScoreRecord | undefined {
-    return this.one.get(scoreTypeId, zipCode) as HealthScoreRecord | undefined;
+    const row = this.one.get(scoreTypeId, zipCode) as RecordRow | undefined;
+    return row && this.quality.publish(row);
   }
 
   /** Every score type's summary for one ZIP, in score type id order (empty when the ZIP has no score). */
@@ -94,7 +102,7 @@ export class HealthScoreQueries {
     const { sql, args } = whereClause(filter);
     const statement = this.statement(`page ${sql}`, () =>
       `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE ${sql} ORDER BY h.zip_code LIMIT @limit OFFSET @offset`);
-    return statement.all({ ...args, limit, offset }) as HealthScoreRecord[];
+    return (statement.all({ ...args, limit, offset }) as RecordRow[]).map((row) => this.quality.publish(row));
   }
 
   /** Every matching ZIP's point and score, ordered by ZIP code. */

@@ -301,14 +301,21 @@
     if (size === 'full') {
       var components = body.components || {};
       parts.push(h('div', { class: 'bars' }, COMPONENTS.reduce(function (cells, pair) {
-        var value = Math.max(0, Math.min(100, Math.round(Number(components[pair[0]]) || 0)));
+        // A component the build could not measure (null) is shown as such, never as a zero.
+        var measured = components[pair[0]] !== null && components[pair[0]] !== undefined;
+        var value = measured ? Math.max(0, Math.min(100, Math.round(Number(components[pair[0]]) || 0))) : 0;
         return cells.concat([
           h('span', { 'aria-hidden': 'true' }, [pair[1]]),
-          h('div', { class: 'track', role: 'meter', 'aria-label': pair[1], 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(value), 'aria-valuetext': value + ' out of 100' },
-            [h('span', { class: 'fill', style: { width: value + '%' } })]),
-          h('span', { class: 'num', 'aria-hidden': 'true' }, [String(value)]),
+          h('div', measured
+            ? { class: 'track', role: 'meter', 'aria-label': pair[1], 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(value), 'aria-valuetext': value + ' out of 100' }
+            : { class: 'track', role: 'img', 'aria-label': pair[1] + ': not measured' },
+          [h('span', { class: 'fill', style: { width: value + '%' } })]),
+          h('span', { class: 'num', 'aria-hidden': 'true' }, [measured ? String(value) : 'n/a']),
         ]);
       }, [])));
+      var quality = body.data_quality && body.data_quality.components && body.data_quality.components.provider;
+      if (quality === 'missing') parts.push(h('p', { class: 'near' }, ['Clinician supply is not measured in this data; the score rests on people, hospitals and travel.']));
+      if (quality === 'sample') parts.push(h('p', { class: 'near' }, ['Clinician supply is estimated from a sample of clinicians.']));
       if (body.report_url) parts.push(link(new URL(body.report_url, options.base).href, 'Full report for ZIP ' + body.zip_code + ' \u2192', 'report'));
     }
     parts.push(attribution);

@@ -24,6 +24,9 @@ const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 
+/** The PLACES measures the fixture build "has": score types with another measure say it is missing. */
+const FIXTURE_MEASURES = ['DIABETES', 'COPD'];
+
 /** Fixed identity of the fixture build; golden files show it. */
 export const FIXTURE_BUILD_ID = createHash('sha256').update('hcas test fixture v1').digest('hex').slice(0, 16);
 export const FIXTURE_BUILT_AT = '2024-01-02T03:04:05.000Z';
@@ -100,8 +103,10 @@ export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): voi
     zips.forEach((zip, i) => {
       const landSqMi = Math.round(random() * 5000) / 100;
       const population = Math.round(random() * 60000);
+      // Every 40th ZIP has no census row (fixture-access.ts), so its need measures are imputed; odd ZIPs have road times.
+      const imputed = i % 40 === 39 ? 'uninsured_pct,poverty_pct,age65_pct,disability_pct' : null;
       insertZip.run(zip.zip, zip.state, stateName(zip.state), zip.city, null, null, null, zip.latitude, zip.longitude,
-        landSqMi, population, i, population < SMALL_POPULATION ? 1 : 0, 0, null);
+        landSqMi, population, i, population < SMALL_POPULATION ? 1 : 0, i % 2, imputed);
       // A base per ZIP and component noise spread composites over every band, as real scores are.
       const base = random() * 100;
       for (const type of SCORE_TYPES) {
@@ -109,7 +114,9 @@ export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): voi
         const [people, provider, hospital, travel] = [component(), component(), component(), component()];
         const healthscore = composite({ people, provider, hospital, travel });
         const band = bandFor(healthscore);
-        insertScore.run(i * SCORE_TYPES.length + type.id, zip.zip, type.id, zip.state, healthscore, people, provider, hospital, travel, band.label, band.grade, band.color, 0);
+        // The fixture's PLACES file has DIABETES and COPD only (fixtureQuality), present for all but the census-less ZIPs.
+        const prevalenceUsed = FIXTURE_MEASURES.includes(type.prevalence ?? '') && i % 40 !== 39 ? 1 : 0;
+        insertScore.run(i * SCORE_TYPES.length + type.id, zip.zip, type.id, zip.state, healthscore, people, provider, hospital, travel, band.label, band.grade, band.color, prevalenceUsed);
         if (type.id === 1) {
           const state = states.get(zip.state) ?? { sum: 0, count: 0, population: 0 };
           state.sum += healthscore;
@@ -141,6 +148,12 @@ export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): voi
       reconciliation: [{ key: 'zipcodes', file: '/build/machine/raw/zipcodes.json', read: zips.length, landed: zips.length, rejected: 0, reasons: {} }],
       row_counts: { zips: zips.length, health_scores: zips.length * SCORE_TYPES.length, score_types: SCORE_TYPES.length, states: states.size, kdtree: 1, ...access.rowCounts },
       scoring: { note: 'internal; not published by meta/' },
+      data_quality: {
+        provider: { status: 'measured', note: 'Clinicians come from provider files that cover the country.', sample_fraction: 1 },
+        prevalence_measures: SCORE_TYPES.map((t) => ({ score_type_id: t.id, measure: t.prevalence, available: FIXTURE_MEASURES.includes(t.prevalence ?? '') })),
+        small_population_threshold: SMALL_POPULATION,
+        road_times_zips: Math.ceil(zips.length / 2),
+      },
     };
     const insertMeta = db.prepare('INSERT INTO meta VALUES (?, ?)');
     for (const [key, value] of Object.entries(meta)) insertMeta.run(key, JSON.stringify(value));

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { HealthScoreRecord } from '../../query/health-scores.ts';
 import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
-import { csv, json, outputFormat, table, type OutputOptions } from '../format.ts';
+import { csv, json, outputFormat, qualityFooter, table, type OutputOptions } from '../format.ts';
 
 const FIELDS = ['healthscore', 'grade', 'label', 'people_score', 'provider_score', 'hospital_score', 'travel_score', 'city', 'state'];
 
@@ -31,7 +31,7 @@ export function registerCompare(program: Command): void {
         else {
           // Fields down, ZIP codes across: the way a comparison reads.
           const columns = [{ key: 'field' }, ...records.map((r) => ({ key: r.zip_code }))];
-          process.stdout.write(table(FIELDS.map((field) => ({ field, ...Object.fromEntries(rows.map((r) => [r.zip_code as string, r[field]])) })), columns));
+          process.stdout.write(table(FIELDS.map((field) => ({ field, ...Object.fromEntries(rows.map((r) => [r.zip_code as string, r[field]])) })), columns) + qualityFooter(records));
         }
       } finally {
         api.retire();

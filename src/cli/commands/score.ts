@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { HealthScoreRecord } from '../../query/health-scores.ts';
 import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
-import { allColumns, csv, json, outputFormat, recordTable, type OutputOptions } from '../format.ts';
+import { allColumns, csv, json, outputFormat, scoreRecordTable, type OutputOptions } from '../format.ts';
 
 /** `hcas score ZIP`: one ZIP's overall health score record. */
 export function registerScore(program: Command): void {
@@ -18,7 +18,7 @@ export function registerScore(program: Command): void {
       const api = openApi(options.db);
       try {
         const record = await getJson<HealthScoreRecord & Record<string, unknown>>(api, `health-scores/${encodeURIComponent(zip)}/`, { zip: 'the ZIP argument' });
-        const render = { table: () => recordTable(record), json: () => json(record), csv: () => csv([record], allColumns(record)) };
+        const render = { table: () => scoreRecordTable(record), json: () => json(record), csv: () => csv([record], allColumns(record)) };
         process.stdout.write(render[format]());
       } finally {
         api.retire();

@@ -2,14 +2,14 @@ import type { Command } from 'commander';
 import type { HealthScoreRecord } from '../../query/health-scores.ts';
 import type { Envelope } from '../../http/pagination.ts';
 import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
-import { csv, json, outputFormat, table, type OutputOptions } from '../format.ts';
+import { csv, json, outputFormat, qualityFooter, table, type OutputOptions } from '../format.ts';
 
 const TABLE_COLUMNS = [
   { key: 'zip_code' }, { key: 'city' }, { key: 'state' }, { key: 'healthscore' }, { key: 'grade' }, { key: 'label' },
 ];
 const CSV_COLUMNS = [
   'id', 'zip_code', 'state', 'state_name', 'city', 'latitude', 'longitude', 'healthscore', 'people_score', 'provider_score',
-  'hospital_score', 'travel_score', 'label', 'grade', 'color', 'score_type',
+  'hospital_score', 'travel_score', 'label', 'grade', 'color', 'score_type', 'data_quality',
 ].map((key) => ({ key }));
 
 /** Command options and the API parameters they become. */
@@ -49,7 +49,7 @@ export function registerScores(program: Command): void {
         const rows = page.results as unknown as Array<Record<string, unknown>>;
         if (format === 'json') process.stdout.write(json(page));
         else if (format === 'csv') process.stdout.write(csv(rows, CSV_COLUMNS));
-        else process.stdout.write(table(rows, TABLE_COLUMNS) + footer(page, Number(options.page ?? 1)));
+        else process.stdout.write(table(rows, TABLE_COLUMNS) + footer(page, Number(options.page ?? 1)) + qualityFooter(page.results));
       } finally {
         api.retire();
       }
