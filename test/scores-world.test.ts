@@ -1,9 +1,12 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_DATA } from './helpers/files.ts';
 import { cachedBuild } from './helpers/real-build.ts';
+import { markdown } from '../src/cli/commands/validate.ts';
+
+const VALIDATION_DOC = path.resolve(import.meta.dirname, '../docs/VALIDATION.md');
 
 /**
  * The scores against the world, on the real-data build: every rule of the issue "Scores that match the
@@ -191,6 +194,18 @@ describe.skipIf(!haveData)('scores that match the world (real-data build)', () =
     expect(differing).toBe(0);
     expect(db.prepare('SELECT COUNT(*) FROM health_scores WHERE score_type_id <> 10 AND prevalence_used = 1').pluck().get()).toBe(0);
     expect(db.prepare('SELECT COUNT(*) FROM health_scores WHERE score_type_id = 10 AND prevalence_used = 1').pluck().get() as number).toBeGreaterThan(30_000);
+  });
+
+  it('is what docs/VALIDATION.md shows (UPDATE_DOCS=1 rewrites it)', () => {
+    const doc = readFileSync(VALIDATION_DOC, 'utf8');
+    const meta = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'validation'").pluck().get() as string);
+    const expected = markdown({ build_id: JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'build_id'").pluck().get() as string), built_at: new Date().toISOString(),
+      dataset: JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'dataset'").pluck().get() as string), validation: meta,
+      provider_coverage: JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'provider_coverage'").pluck().get() as string) }, meta);
+    // From the checks on: the heading names the build id and date, which change with every code change.
+    const body = (text: string) => text.slice(text.indexOf('## Checks'));
+    if (process.env.UPDATE_DOCS && body(doc) !== body(expected)) writeFileSync(VALIDATION_DOC, expected);
+    else expect(body(doc), 'UPDATE_DOCS=1 npx vitest run test/scores-world.test.ts').toBe(body(expected));
   });
 
   it("passes every check of the build's own validation report", () => {

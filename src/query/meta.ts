@@ -9,6 +9,12 @@ export interface BuildMeta {
   sources: unknown[];
   reconciliation: unknown[];
   row_counts: unknown;
+  /** What the build's scores rest on: provider basis, PLACES measures per score type, small-population threshold. */
+  data_quality: unknown;
+  /** Clinicians per 100,000 residents by category and state against the expected densities, and the verdict. */
+  provider_coverage: unknown;
+  /** The build measured against independent public measures (docs/VALIDATION.md). */
+  validation: unknown;
 }
 
 /** Reads the `meta` table (values are JSON text); throws when the file is not an API database. */
@@ -26,6 +32,9 @@ export function readBuildMeta(db: Database.Database): BuildMeta {
     sources: asArray(meta.get('sources')).map(withoutLocalPath),
     reconciliation: asArray(meta.get('reconciliation')).map(withoutLocalPath),
     row_counts: meta.get('row_counts') ?? null,
+    data_quality: meta.get('data_quality') ?? null,
+    provider_coverage: meta.get('provider_coverage') ?? null,
+    validation: meta.get('validation') ?? null,
   };
 }
 

@@ -148,6 +148,19 @@ export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): voi
       reconciliation: [{ key: 'zipcodes', file: '/build/machine/raw/zipcodes.json', read: zips.length, landed: zips.length, rejected: 0, reasons: {} }],
       row_counts: { zips: zips.length, health_scores: zips.length * SCORE_TYPES.length, score_types: SCORE_TYPES.length, states: states.size, kdtree: 1, ...access.rowCounts },
       scoring: { note: 'internal; not published by meta/' },
+      // A report with one failing check, so `hcas validate` shows both outcomes and exits 3 on the fixture.
+      validation: {
+        checks: [
+          { name: 'every band holds residents, none most of them', value: 'smallest Healthcare Paradise 1.2%, largest Limited Access 41%', target: 'each band 0.5% to 60% of residents', pass: true },
+          { name: 'academic medical centre ZIPs are in the top two bands', value: '0 of 1', target: 'all', pass: false, note: 'below 70: 10001 19 (people 12)' },
+        ],
+        bands: [{ label: 'Limited Access', zips: 10, residents: 1000, share: 0.41 }],
+        urbanRural: [{ code: 1, zips: 10, residents: 1000, healthscore: 55.5, people: 60, hospital: 70, travel: 80 }],
+        ruca: [{ code: 1, zips: 10, residents: 1000, healthscore: 55.5 }],
+        correlations: { hospital_vs_reference_drive_minutes: { rho: -0.7, n: 10 } },
+        academicMedicalCentres: [{ zip: '10001', name: 'Chelsea, New York (fixture)', city: 'New York', healthscore: 19, label: 'Healthcare Desert', people: 12, ranked: true }],
+        frontier: { zips: 0, inBottomTwo: 0, exceptions: [] },
+      },
       data_quality: {
         provider: { status: 'measured', note: 'Clinicians come from provider files that cover the country.', sample_fraction: 1 },
         prevalence_measures: SCORE_TYPES.map((t) => ({ score_type_id: t.id, measure: t.prevalence, available: FIXTURE_MEASURES.includes(t.prevalence ?? '') })),

@@ -21,4 +21,5 @@ export const API_COMMANDS: readonly CommandEntry[] = [
   { names: ['facilities', 'facility'], load: async () => (await import('./facilities.ts')).registerFacilities },
   { names: ['autocomplete'], load: async () => (await import('./autocomplete.ts')).registerAutocomplete },
   { names: ['rankings'], load: async () => (await import('./rankings.ts')).registerRankings },
+  { names: ['validate'], load: async () => (await import('./validate.ts')).registerValidate },
 ];
