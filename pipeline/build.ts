@@ -144,7 +144,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const sums = await checksums;
     const sources = manifest.sources.map((s, i) => {
       const tally = reconciler.tallies.get(s.key);
-      return { key: s.key, layout: s.layout, path: s.path, vintage: s.vintage, sha256: sums[i]?.sha256 ?? null, bytes: sums[i]?.bytes ?? null, rows_read: tally?.read ?? 0, rows_landed: tally?.landed ?? 0, rows_rejected: tally?.rejected ?? 0 };
+      return { key: s.key, layout: s.layout, path: s.path, vintage: s.vintage, sha256: sums[i]?.sha256 ?? null, bytes: sums[i]?.bytes ?? null, rows_read: tally?.read ?? 0, rows_landed: tally?.landed ?? 0, rows_rejected: tally?.rejected ?? 0, source_url: s.sourceUrl, licence: s.licence, retrieved_from: s.retrievedFrom };
     });
     const scoringConfig = { ...scoring, bands: BANDS, tvi_tiers: TVI_TIERS };
     // The id changes when any input, the scoring configuration or the pipeline code changes, and only then.

@@ -14,6 +14,10 @@ export interface SourceSpec {
   columns: Record<string, string>;
   /** Free-form per-layout options (e.g. `complement` for ACS tables). */
   options: Record<string, unknown>;
+  /** Provenance recorded in `meta.sources`: the publisher's page, the data's licence, where the copy came from. */
+  sourceUrl?: string;
+  licence?: string;
+  retrievedFrom?: string;
 }
 
 /**
@@ -74,6 +78,9 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
       required: spec.required !== false,
       columns: spec.columns ?? {},
       options: spec.options ?? {},
+      sourceUrl: optionalText(spec.source_url, where(`sources.${key}.source_url`)),
+      licence: optionalText(spec.licence, where(`sources.${key}.licence`)),
+      retrievedFrom: optionalText(spec.retrieved_from, where(`sources.${key}.retrieved_from`)),
     });
   }
   return {
@@ -85,6 +92,12 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
     providers,
     sources,
   };
+}
+
+function optionalText(value: unknown, where: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new BuildError(`${where}: expected a string, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 const PARTIAL_COVERAGE_CHOICES = ['refuse', 'omit_component'] as const;
