@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileChecksum } from '../checksum.ts';
@@ -79,7 +79,7 @@ export async function makeBundle(options: BundleOptions): Promise<ProvenanceEntr
   }
   removeStale(out, new Set(entries.map((e) => e.path)), log);
   const totalBytes = entries.reduce((sum, e) => sum + e.bytes, 0);
-  const manifestRef = path.relative(path.dirname(out), path.resolve(options.manifest)).split(path.sep).join('/');
+  const manifestRef = path.relative(out, path.resolve(options.manifest)).split(path.sep).join('/');
   writeFileSync(path.join(out, 'provenance.json'), `${JSON.stringify({ generated_by: 'node bin/run-ts.js pipeline/bundle/make-bundle.ts', cut_from: manifestRef, total_bytes: totalBytes, files: entries }, null, 2)}\n`);
   writeFileSync(options.publicManifest, bundleManifest(raw, bundleSources, path.relative(path.dirname(path.resolve(options.publicManifest)), out)));
   log(`  ${entries.length} files, ${kb(totalBytes)} in ${out}`);
@@ -115,6 +115,7 @@ function bundleManifest(raw: Record<string, unknown>, sources: Record<string, un
 
 /** Deletes bundled files no manifest source produces any more, so the bundle holds only what provenance.json lists. */
 function removeStale(out: string, written: Set<string>, log: (line: string) => void): void {
+  if (!existsSync(out)) return;
   for (const file of readdirSync(out, { recursive: true, encoding: 'utf8' })) {
     const relative = file.split(path.sep).join('/');
     if (relative.endsWith('.csv.gz') && !written.has(relative)) {
