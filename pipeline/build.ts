@@ -164,7 +164,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       provider_coverage: { status: providers.status, note: providers.note, ...providers.coverage },
       validation,
       data_quality: {
-        provider: { status: providers.status, note: providers.note, sample_fraction: providers.coverage.sampleFraction },
+        provider: { status: providers.status, note: providers.note, sample_fraction: providers.coverage.sampleFraction, synthetic: syntheticProviders(manifest.synthetic) },
         prevalence_measures: prevalenceUse(data.places),
         small_population_threshold: SMALL_POPULATION,
         road_times_zips: scores.filter((s) => s.access.roadTimes).length,
@@ -187,6 +187,11 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     for (const file of [tmp, stageFile, rejectsTmp]) rmSync(file, { force: true });
     throw error;
   }
+}
+
+/** Whether the manifest declares its providers synthetic (all of the data, or the "providers" part). */
+function syntheticProviders(synthetic: boolean | string[]): boolean {
+  return synthetic === true || (Array.isArray(synthetic) && synthetic.includes('providers'));
 }
 
 /** Per score type: its PLACES measure and whether this build has it (a condition score without it has no prevalence term). */
