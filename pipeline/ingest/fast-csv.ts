@@ -1,5 +1,10 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { RawRecord } from './read.ts';
+/** One data row: its 1-based physical line, its fields (possibly only the first few) and its field count in the file. */
+export interface RawRecord {
+  line: number;
+  values: string[];
+  fieldCount: number;
+}
 
 export interface SplitOptions {
   delimiter: string;

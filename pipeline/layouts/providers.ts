@@ -21,9 +21,12 @@ export interface ProviderRow {
 }
 
 const taxonomySlots: Record<string, FieldSpec> = {};
+// Field names built once, not per row: parse runs for every row of a national file.
+const TAXONOMY_FIELDS: Array<{ code: string; primarySwitch: string }> = [];
 for (let n = 1; n <= NPPES_TAXONOMY_SLOTS; n++) {
   taxonomySlots[`taxonomy_${n}`] = { aliases: [`Healthcare Provider Taxonomy Code_${n}`] };
   taxonomySlots[`primary_switch_${n}`] = { aliases: [`Healthcare Provider Primary Taxonomy Switch_${n}`] };
+  TAXONOMY_FIELDS.push({ code: `taxonomy_${n}`, primarySwitch: `primary_switch_${n}` });
 }
 
 const TAXONOMY_CODE = /^[0-9A-Z]{9}X$/;
@@ -55,11 +58,12 @@ export const nppes: Layout<ProviderRow> = {
     const taxonomies: string[] = [];
     let primary: string | null = null;
     for (let n = 1; n <= NPPES_TAXONOMY_SLOTS; n++) {
-      const code = read(`taxonomy_${n}`).toUpperCase();
+      const field = TAXONOMY_FIELDS[n - 1];
+      const code = read(field.code).toUpperCase();
       if (code === '') continue;
       if (!TAXONOMY_CODE.test(code)) throw new RowReject(`Healthcare Provider Taxonomy Code_${n} is not a taxonomy code: ${JSON.stringify(code)}`);
       taxonomies.push(code);
-      if (read(`primary_switch_${n}`).toUpperCase() === 'Y') primary ??= code;
+      if (read(field.primarySwitch).toUpperCase() === 'Y') primary ??= code;
     }
     return person(read, requiredNpi(read('npi'), 'NPI'), primary ?? taxonomies[0] ?? null, taxonomies);
   },

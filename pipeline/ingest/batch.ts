@@ -1,0 +1,86 @@
+/**
+ * Records of a delimited file, as the splitter found them: the raw bytes, and per record its physical
+ * line, its field count and the byte span of each selected column. Values are decoded only when read,
+ * so the 300 columns of a wide file that no layout reads are never turned into strings.
+ */
+/** Buffer's internal decoder (what toString('utf8', start, end) calls after checking its arguments), if present. */
+type Utf8Text = Buffer & { utf8Slice(start: number, end: number): string };
+const hasUtf8Slice = typeof (Buffer.prototype as Partial<Utf8Text>).utf8Slice === 'function';
+
+export class RecordBatch {
+  private readonly text: Utf8Text;
+  private readonly stride: number;
+
+  constructor(bytes: Uint8Array, private readonly index: Int32Array, readonly count: number, readonly width: number) {
+    const text = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (!hasUtf8Slice) (text as Utf8Text).utf8Slice = (start, end) => text.toString('utf8', start, end);
+    this.text = text as Utf8Text;
+    this.stride = 2 + 2 * width;
+  }
+
+  /** The 1-based line record `i` starts on (quoted newlines in earlier records counted). */
+  line(i: number): number {
+    return this.index[i * this.stride];
+  }
+
+  /** How many fields record `i` has in the file, selected or not. */
+  fieldCount(i: number): number {
+    return this.index[i * this.stride + 1];
+  }
+
+  /** The text of selected column `slot` of record `i`, unquoted; '' when the record is shorter. */
+  value(i: number, slot: number): string {
+    const at = i * this.stride + 2 + 2 * slot;
+    const start = this.index[at];
+    const end = this.index[at + 1];
+    // The decoder is called directly: this runs for every field read.
+    if (start >= 0) return start === end ? '' : this.text.utf8Slice(start, end);
+    return unquote(this.text.utf8Slice(-start - 1, end));
+  }
+
+  /** The bytes the spans point into and the index, for handing the batch to another thread. */
+  get parts(): { bytes: Uint8Array; index: Int32Array } {
+    return { bytes: this.text, index: this.index };
+  }
+}
+
+/** A quoted field with doubled quotes or text after its closing quote: `"a ""b"" c"d` -> `a "b" cd`. */
+function unquote(raw: string): string {
+  let close = 1;
+  for (;;) {
+    close = raw.indexOf('"', close);
+    if (close === -1 || raw.charCodeAt(close + 1) !== 34) break;
+    close += 2;
+  }
+  if (close === -1) return raw.slice(1);
+  return raw.slice(1, close).replaceAll('""', '"') + raw.slice(close + 1);
+}
+
+/** A batch over values already decoded (Census API JSON, the reference reader): the same interface. */
+export class ValueBatch {
+  constructor(private readonly rows: ReadonlyArray<{ line: number; values: string[]; fieldCount: number }>, private readonly columns: readonly number[]) {}
+
+  get count(): number {
+    return this.rows.length;
+  }
+
+  line(i: number): number {
+    return this.rows[i].line;
+  }
+
+  fieldCount(i: number): number {
+    return this.rows[i].fieldCount;
+  }
+
+  value(i: number, slot: number): string {
+    return this.rows[i].values[this.columns[slot]] ?? '';
+  }
+}
+
+/** What ingest reads from a batch of either kind. */
+export interface Records {
+  readonly count: number;
+  line(i: number): number;
+  fieldCount(i: number): number;
+  value(i: number, slot: number): string;
+}
