@@ -1,21 +1,35 @@
+/** Buffer's internal decoders (what toString(encoding, start, end) calls after checking its arguments). */
+interface Decoders {
+  utf8Slice(start: number, end: number): string;
+  latin1Slice(start: number, end: number): string;
+}
+const internal = Buffer.prototype as Partial<Decoders>;
+const hasDecoders = typeof internal.utf8Slice === 'function' && typeof internal.latin1Slice === 'function';
+
+/** Index entries per record before its spans: line, field count, first byte, end of the last selected field, ASCII flag. */
+export const RECORD_HEADER = 5;
+
 /**
  * Records of a delimited file, as the splitter found them: the raw bytes, and per record its physical
  * line, its field count and the byte span of each selected column. Values are decoded only when read,
  * so the 300 columns of a wide file that no layout reads are never turned into strings.
  */
-/** Buffer's internal decoder (what toString('utf8', start, end) calls after checking its arguments), if present. */
-type Utf8Text = Buffer & { utf8Slice(start: number, end: number): string };
-const hasUtf8Slice = typeof (Buffer.prototype as Partial<Utf8Text>).utf8Slice === 'function';
-
 export class RecordBatch {
-  private readonly text: Utf8Text;
+  private readonly text: Buffer & Decoders;
   private readonly stride: number;
+  /** The ASCII text of one record up to its last selected field, decoded once and sliced per field. */
+  private cachedRecord = -1;
+  private cachedText = '';
+  private cachedStart = 0;
 
   constructor(bytes: Uint8Array, private readonly index: Int32Array, readonly count: number, readonly width: number) {
-    const text = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (!hasUtf8Slice) (text as Utf8Text).utf8Slice = (start, end) => text.toString('utf8', start, end);
-    this.text = text as Utf8Text;
-    this.stride = 2 + 2 * width;
+    const text = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as Buffer & Partial<Decoders>;
+    if (!hasDecoders) {
+      text.utf8Slice = (start, end) => text.toString('utf8', start, end);
+      text.latin1Slice = (start, end) => text.toString('latin1', start, end);
+    }
+    this.text = text as Buffer & Decoders;
+    this.stride = RECORD_HEADER + 2 * width;
   }
 
   /** The 1-based line record `i` starts on (quoted newlines in earlier records counted). */
@@ -30,12 +44,20 @@ export class RecordBatch {
 
   /** The text of selected column `slot` of record `i`, unquoted; '' when the record is shorter. */
   value(i: number, slot: number): string {
-    const at = i * this.stride + 2 + 2 * slot;
+    const base = i * this.stride;
+    const at = base + RECORD_HEADER + 2 * slot;
     const start = this.index[at];
     const end = this.index[at + 1];
-    // The decoder is called directly: this runs for every field read.
-    if (start >= 0) return start === end ? '' : this.text.utf8Slice(start, end);
-    return unquote(this.text.utf8Slice(-start - 1, end));
+    if (start < 0) return unquote(this.text.utf8Slice(-start - 1, end));
+    if (start === end) return '';
+    if (this.index[base + 4] === 0) return this.text.utf8Slice(start, end);
+    // One native decode per record, then string slices: far cheaper than a decode per field.
+    if (this.cachedRecord !== i) {
+      this.cachedRecord = i;
+      this.cachedStart = this.index[base + 2];
+      this.cachedText = this.text.latin1Slice(this.cachedStart, this.index[base + 3]);
+    }
+    return this.cachedText.slice(start - this.cachedStart, end - this.cachedStart);
   }
 
   /** The bytes the spans point into and the index, for handing the batch to another thread. */

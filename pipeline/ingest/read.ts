@@ -6,7 +6,10 @@ import { RecordBatch, ValueBatch, type Records } from './batch.ts';
 import { cleanHeader, DelimitedReader, detectDelimiter } from './delimited.ts';
 import { openReference } from './reference.ts';
 import { openBytes, type StreamPosition } from './open.ts';
-import type { FromWorker, ToWorker, WorkerInput } from './reader-protocol.ts';
+import type { FromWorker, Position, ToWorker, WorkerInput } from './reader-protocol.ts';
+import { parseBatch, type ParsedBatch, type ParsePlan } from './parse.ts';
+import { LAYOUTS } from '../layouts/index.ts';
+import type { Layout } from '../layouts/types.ts';
 
 export { detectDelimiter };
 
@@ -22,6 +25,8 @@ export interface RecordSource {
   /** Chooses the header columns (by index) the batches carry, in slot order: call once, before iterating. */
   select(columns: number[]): void;
   batches: AsyncIterable<Records>;
+  /** Instead of select + batches: the records parsed through a layout (in the worker thread when there is one). */
+  parse<Row>(layout: Layout<Row>, plan: ParsePlan): AsyncIterable<ParsedBatch<Row>>;
   /** Where the reader is in the file (updated as batches arrive). */
   progress(): ReadProgress;
   /** Stops reading (a worker thread is ended); safe to call more than once. */
@@ -76,15 +81,19 @@ async function openInThread(file: string, sourceKey: string): Promise<RecordSour
     throw error;
   }
   let batches: AsyncGenerator<RecordBatch> | null = null;
-  return {
+  const source: RecordSource = {
     header: reader.header,
     select: (columns) => reader.select(columns),
     get batches() {
       return (batches ??= reader.batches());
     },
+    parse(layout, plan) {
+      return parseLocally(source, layout, plan);
+    },
     progress: () => ({ textBytes: reader.textBytesRead, fraction: fractionOf(position, reader.textBytesRead) }),
     close: () => stream.destroy(),
   };
+  return source;
 }
 
 /** The worker is TypeScript: it registers the same loader (tsx) as the main thread before loading its module. */
@@ -115,21 +124,52 @@ async function openInWorker(file: string, sourceKey: string): Promise<RecordSour
     throw new Error(`reader worker for ${file}: expected the header, got ${first.type}`);
   }
   let progress: ReadProgress = { textBytes: 0, fraction: 0 };
-  const batches = (async function* () {
+  const track = (position: Position) => void (progress = { textBytes: position.textBytesRead, fraction: fractionOf(position, position.textBytesRead) });
+  /** Each message the worker sends, acknowledged once the consumer is done with it (so only a few are in flight). */
+  async function* messages(): AsyncGenerator<FromWorker> {
     try {
       for (;;) {
         const message = await inbox.next();
         if (message.type === 'end') return;
-        if (message.type !== 'batch') throw new Error(`reader worker for ${file}: unexpected ${message.type}`);
-        progress = { textBytes: message.position.textBytesRead, fraction: fractionOf(message.position, message.position.textBytesRead) };
-        yield new RecordBatch(message.bytes, message.index, message.count, message.width);
+        yield message;
         send({ type: 'ack' });
       }
     } finally {
       close();
     }
-  })();
-  return { header: first.header, select: (columns) => send({ type: 'columns', columns }), batches, progress: () => progress, close };
+  }
+  const source: RecordSource = {
+    header: first.header,
+    select: (columns) => send({ type: 'columns', columns }),
+    batches: (async function* () {
+      for await (const message of messages()) {
+        if (message.type !== 'batch') throw new Error(`reader worker for ${file}: unexpected ${message.type}`);
+        track(message.position);
+        yield new RecordBatch(message.bytes, message.index, message.count, message.width);
+      }
+    })(),
+    parse<Row>(layout: Layout<Row>, plan: ParsePlan): AsyncIterable<ParsedBatch<Row>> {
+      // A layout the worker cannot look up by name (a test's own) is parsed here.
+      if (LAYOUTS.get(plan.layout) !== layout) return parseLocally(source, layout, plan);
+      send({ type: 'plan', plan });
+      return (async function* () {
+        for await (const message of messages()) {
+          if (message.type !== 'parsed') throw new Error(`reader worker for ${file}: unexpected ${message.type}`);
+          track(message.position);
+          yield message.parsed as ParsedBatch<Row>;
+        }
+      })();
+    },
+    progress: () => progress,
+    close,
+  };
+  return source;
+}
+
+/** Parses on this thread: select the plan's columns, then each batch through the layout. */
+export async function* parseLocally<Row>(source: RecordSource, layout: Layout<Row>, plan: ParsePlan): AsyncGenerator<ParsedBatch<Row>> {
+  source.select(plan.columns);
+  for await (const batch of source.batches) yield parseBatch(batch, layout, plan);
 }
 
 /** Messages from the worker as a queue to await; a worker error or early exit rejects the next read. */
@@ -188,13 +228,17 @@ async function openCensusJson(file: string, sourceKey: string): Promise<RecordSo
     return { line: i + 2, values, fieldCount: values.length };
   });
   let columns: number[] = [];
-  return {
+  const source: RecordSource = {
     header,
     select: (selected) => void (columns = selected),
     batches: (async function* () {
       for (let i = 0; i < records.length; i += 10_000) yield new ValueBatch(records.slice(i, i + 10_000), columns);
     })(),
+    parse(layout, plan) {
+      return parseLocally(source, layout, plan);
+    },
     progress: () => ({ textBytes: 0, fraction: 1 }),
     close: () => {},
   };
+  return source;
 }

@@ -4,7 +4,7 @@ import { ValueBatch } from './batch.ts';
 import { cleanHeader, detectDelimiter } from './delimited.ts';
 import { splitRecords, type SplitOptions } from './fast-csv.ts';
 import type { ByteStream } from './open.ts';
-import type { RecordSource } from './read.ts';
+import { parseLocally, type RecordSource } from './read.ts';
 
 /**
  * The reader as it was before the byte splitter: the stream decoded to strings and split by fast-csv.ts,
@@ -25,7 +25,7 @@ export async function openReference({ stream, position }: ByteStream): Promise<R
   const header = first.value[0].values.map(cleanHeader);
   const pending = first.value.slice(1);
   let columns: number[] = [];
-  return {
+  const source: RecordSource = {
     header,
     select: (selected) => {
       columns = selected;
@@ -35,9 +35,13 @@ export async function openReference({ stream, position }: ByteStream): Promise<R
       if (pending.length) yield new ValueBatch(pending, columns);
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield new ValueBatch(next.value, columns);
     })(),
+    parse(layout, plan) {
+      return parseLocally(source, layout, plan);
+    },
     progress: () => ({ textBytes: 0, fraction: position.fileBytes ? position.fileBytesRead / position.fileBytes : 1 }),
     close: () => stream.destroy(),
   };
+  return source;
 }
 
 /** Buffers the stream up to its first newline without consuming the rest, so the delimiter can be sniffed. */

@@ -1,7 +1,7 @@
 import { BuildError, RowReject } from '../errors.ts';
 import type { SourceSpec } from '../manifest.ts';
 import type { Layout } from '../layouts/types.ts';
-import type { Records } from './batch.ts';
+import type { ParsePlan } from './parse.ts';
 import { silentProgress, type ProgressFactory } from './progress.ts';
 import { openRecords, type ReadOptions } from './read.ts';
 import type { Reconciler, SourceTally } from './reconcile.ts';
@@ -26,31 +26,31 @@ export async function ingestSource<Row>(spec: SourceSpec, layout: Layout<Row>, s
     const columnIndex = resolveColumns(spec, layout, header, extraFields);
     // Only the columns the layout names are decoded; each field reads its column's slot in the batch.
     const columns = [...new Set(columnIndex.values())];
-    source.select(columns);
-    const slotOf = new Map([...columnIndex].map(([field, index]) => [field, columns.indexOf(index)]));
-    const tally = reconciler.tally(spec.key, spec.path);
     const requiredIndexes = Object.entries(layout.fields).filter(([, f]) => f.required).map(([name]) => columnIndex.get(name)!);
-    const maxRequired = Math.max(-1, ...requiredIndexes);
-    let batch: Records;
-    let i = 0;
-    const read = (field: string): string => {
-      const slot = slotOf.get(field);
-      return slot === undefined ? '' : batch.value(i, slot).trim();
+    const plan: ParsePlan = {
+      layout: layout.name, header, options: spec.options, columns,
+      slots: [...columnIndex].map(([field, index]) => [field, columns.indexOf(index)]),
+      maxRequired: Math.max(-1, ...requiredIndexes),
     };
-    for await (batch of source.batches) {
-      for (i = 0; i < batch.count; i++) {
+    const tally = reconciler.tally(spec.key, spec.path);
+    // Records come back parsed, in file order; the sink (which may still reject, e.g. a duplicate key) runs here.
+    for await (const parsed of source.parse(layout, plan)) {
+      const { lines, rows, rejects } = parsed;
+      let next = 0;
+      let rejected = 0;
+      for (let i = 0; i < parsed.count; i++) {
         tally.read++;
-        const fieldCount = batch.fieldCount(i);
+        if (rejected < rejects.length && rejects[rejected].record === i) {
+          const { reason, kind } = rejects[rejected++];
+          reconciler.reject(tally, lines[i], reason, kind);
+          continue;
+        }
         try {
-          // A row shorter than the header was cut off: even if the fields we need are there, it is not trusted.
-          if (fieldCount < header.length || fieldCount <= maxRequired) {
-            throw new RowReject(`row has ${fieldCount} fields, the header has ${header.length}`);
-          }
-          sink(layout.parse(read, header, spec.options), batch.line(i));
+          sink(rows[next++], lines[i]);
           tally.landed++;
         } catch (error) {
           if (!(error instanceof RowReject)) throw error;
-          reconciler.reject(tally, batch.line(i), error.message, error.kind);
+          reconciler.reject(tally, lines[i], error.message, error.kind);
         }
       }
       const at = source.progress();

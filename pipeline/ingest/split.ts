@@ -1,4 +1,4 @@
-import { RecordBatch } from './batch.ts';
+import { RECORD_HEADER, RecordBatch } from './batch.ts';
 
 const QUOTE = 34;
 const LF = 10;
@@ -68,8 +68,10 @@ export class ByteSplitter {
     }
     while (pos < end && out.count < maxRecords) {
       const start = pos;
-      const base = out.begin(this.line);
+      const base = out.begin(this.line, start);
       let newlines = 0;
+      // OR of the record's bytes: below 0x80 means ASCII, which decodes as one string sliced per field.
+      let high = 0;
       let field = 0;
       let complete = false;
       for (;;) {
@@ -96,6 +98,7 @@ export class ByteSplitter {
             let c = 0;
             while (q < end && (c = bytes[q]) !== QUOTE) {
               if (c === LF) inner++;
+              high |= c;
               q++;
             }
             if (q >= end || (q + 1 === end && !final)) break;
@@ -122,6 +125,7 @@ export class ByteSplitter {
           while (after < end) {
             const c = bytes[after];
             if (c === delimiter || c === LF || c === CR) break;
+            high |= c;
             after++;
           }
           if (slot >= 0) {
@@ -134,6 +138,7 @@ export class ByteSplitter {
           while (stop < end) {
             const c = bytes[stop];
             if (c === delimiter || c === LF || c === CR) break;
+            high |= c;
             stop++;
           }
           if (slot >= 0) out.span(base, slot, pos, stop, false);
@@ -170,7 +175,7 @@ export class ByteSplitter {
       this.line += newlines;
       const first = bytes[start];
       if (first === LF || first === CR) out.abandon(); // a blank line
-      else out.commit(field);
+      else out.commit(field, high < 0x80);
     }
     return pos;
   }
@@ -183,12 +188,12 @@ export class BatchBuilder {
   private readonly stride: number;
 
   constructor(readonly width: number, capacity = 1024) {
-    this.stride = 2 + 2 * width;
+    this.stride = RECORD_HEADER + 2 * width;
     this.index = new Int32Array(capacity * this.stride);
   }
 
-  /** Starts a record; returns its base offset in the index. Unset spans stay empty. */
-  begin(line: number): number {
+  /** Starts a record at byte `start`; returns its base offset in the index. Unset spans stay empty. */
+  begin(line: number, start: number): number {
     const base = this.count * this.stride;
     if (base + this.stride > this.index.length) {
       const grown = new Int32Array(this.index.length * 2);
@@ -197,17 +202,22 @@ export class BatchBuilder {
     }
     this.index.fill(0, base, base + this.stride);
     this.index[base] = line;
+    this.index[base + 2] = start;
+    this.index[base + 3] = start;
     return base;
   }
 
   /** A field's bytes; `raw` spans still hold their quotes (doubled quotes or text after the closing one). */
   span(base: number, slot: number, start: number, end: number, raw: boolean): void {
-    this.index[base + 2 + 2 * slot] = raw ? -start - 1 : start;
-    this.index[base + 3 + 2 * slot] = end;
+    this.index[base + RECORD_HEADER + 2 * slot] = raw ? -start - 1 : start;
+    this.index[base + RECORD_HEADER + 1 + 2 * slot] = end;
+    if (end > this.index[base + 3]) this.index[base + 3] = end;
   }
 
-  commit(fieldCount: number): void {
-    this.index[this.count * this.stride + 1] = fieldCount;
+  commit(fieldCount: number, ascii: boolean): void {
+    const base = this.count * this.stride;
+    this.index[base + 1] = fieldCount;
+    this.index[base + 4] = ascii ? 1 : 0;
     this.count++;
   }
 
