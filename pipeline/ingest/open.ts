@@ -1,6 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
-import { createGunzip } from 'node:zlib';
-import type { Readable } from 'node:stream';
+import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { createGunzip, createInflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 import { BuildError } from '../errors.ts';
 
@@ -42,14 +43,38 @@ function openZipEntry(file: string, sourceKey: string, position: StreamPosition)
           zip.readEntry();
           return;
         }
-        zip.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) return reject(new BuildError(`source "${sourceKey}": cannot read ${entry.fileName} in ${file}`));
-          position.textBytes = entry.uncompressedSize;
-          resolve(stream);
-        });
+        zip.close();
+        position.textBytes = entry.uncompressedSize;
+        entryStream(file, entry, position).then(resolve, (cause: Error) => reject(new BuildError(`source "${sourceKey}": cannot read ${entry.fileName} in ${file} (${cause.message})`)));
       });
       zip.on('end', () => reject(new BuildError(`source "${sourceKey}": ${file} holds no .csv or .txt file`)));
       zip.readEntry();
     });
   });
+}
+
+/**
+ * The entry's bytes, read in 1 MB chunks and inflated in 1 MB chunks, as a .gz is: yauzl finds the entry
+ * (ZIP64 included), but its own stream reads and inflates in small pieces, which made a zip a third
+ * slower to read than the same file gzipped.
+ */
+async function entryStream(file: string, entry: yauzl.Entry, position: StreamPosition): Promise<Readable> {
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) throw new Error(`compression method ${entry.compressionMethod} is not supported (only stored and deflate)`);
+  const handle = await open(file, 'r');
+  const header = Buffer.alloc(30);
+  try {
+    await handle.read(header, 0, 30, entry.relativeOffsetOfLocalHeader);
+  } finally {
+    await handle.close();
+  }
+  if (header.readUInt32LE(0) !== 0x04034b50) throw new Error('bad local file header');
+  const start = entry.relativeOffsetOfLocalHeader + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+  if (entry.compressedSize === 0) return Readable.from([]);
+  const raw = createReadStream(file, { start, end: start + entry.compressedSize - 1, highWaterMark: CHUNK_BYTES });
+  position.fileBytes = entry.compressedSize;
+  raw.on('data', (chunk) => void (position.fileBytesRead += chunk.length));
+  if (entry.compressionMethod === 0) return raw;
+  const inflate = raw.pipe(createInflateRaw({ chunkSize: CHUNK_BYTES }));
+  raw.once('error', (error) => inflate.destroy(error));
+  return inflate;
 }
