@@ -141,6 +141,8 @@ export interface ClinicianRow {
 
 const affiliations: Record<string, FieldSpec> = {};
 for (let n = 1; n <= 5; n++) affiliations[`hospital_${n}`] = { aliases: [`hosp_afl_lbn_${n}`] };
+/** The facility name field, then the five affiliation fields, named once rather than per row. */
+const FACILITY_FIELDS = ['facility_name', ...Object.keys(affiliations)];
 
 export const doctorsClinicians: Layout<ClinicianRow> = {
   name: 'doctors_clinicians',
@@ -165,7 +167,7 @@ export const doctorsClinicians: Layout<ClinicianRow> = {
     const school = read('medical_school');
     const year = optionalNumber(read('graduation_year'), 'Grd_yr');
     if (year !== null && (!Number.isInteger(year) || year < 1900 || year > 2100)) throw new RowReject(`Grd_yr is not a year: ${JSON.stringify(read('graduation_year'))}`);
-    const facilityNames = [read('facility_name'), ...[1, 2, 3, 4, 5].map((n) => read(`hospital_${n}`))].filter((name) => name !== '').map(displayName);
+    const facilityNames = FACILITY_FIELDS.map(read).filter((name) => name !== '').map(displayName);
     const gender = read('gender').toUpperCase();
     return {
       npi: requiredNpi(read('npi'), 'NPI'),
