@@ -42,7 +42,7 @@ export function stageTimes(log: string): Array<{ stage: string; seconds: number;
 
 /** The build log's time for one source (`  nppes   4340087 read ... 112.1s`). */
 function sourceSeconds(log: string, key: string): number {
-  const match = new RegExp(`^  ${key} +\\d+ read .* ([\\d.]+)s$`, 'm').exec(log);
+  const match = new RegExp(`^ {2}${key} +\\d+ read .* ([\\d.]+)s$`, 'm').exec(log);
   if (!match) throw new Error(`no ingest line for ${key} in the build log`);
   return Number(match[1]);
 }
@@ -84,7 +84,7 @@ export async function benchBuild(options: { sizes?: Array<{ name: string; provid
     rows.push([size.name, String(providers), sample.seconds.toFixed(1), sample.peakRssMb.toFixed(0), built.seconds.toFixed(1), built.peakRssMb.toFixed(0), baseline.seconds.toFixed(1), (built.seconds / baseline.seconds).toFixed(2)]);
 
     table(`Build stages, ${size.name} (each stage's own time; RSS at its end)`, ['stage', 's', 'MB'], stageTimes(built.stdout).map((s) => [s.stage, s.seconds.toFixed(1), String(s.rssMb)]));
-    table(`Build sources, ${size.name}`, ['source', 's'], [...built.stdout.matchAll(/^  (\S+) +\d+ read .* ([\d.]+)s$/gm)].map((m) => [m[1], m[2]]));
+    table(`Build sources, ${size.name}`, ['source', 's'], [...built.stdout.matchAll(/^ {2}(\S+) +\d+ read .* ([\d.]+)s$/gm)].map((m) => [m[1], m[2]]));
     benchNppes(size.name, path.join(raw, nppesPath), sourceSeconds(built.stdout, 'nppes'));
     rmSync(dir, { recursive: true, force: true });
   }

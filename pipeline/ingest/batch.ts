@@ -22,7 +22,14 @@ export class RecordBatch {
   private cachedText = '';
   private cachedStart = 0;
 
-  constructor(bytes: Uint8Array, private readonly index: Int32Array, readonly count: number, readonly width: number) {
+  private readonly index: Int32Array;
+  readonly count: number;
+  readonly width: number;
+
+  constructor(bytes: Uint8Array, index: Int32Array, count: number, width: number) {
+    this.index = index;
+    this.count = count;
+    this.width = width;
     const text = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as Buffer & Partial<Decoders>;
     if (!hasDecoders) {
       text.utf8Slice = (start, end) => text.toString('utf8', start, end);
@@ -80,7 +87,13 @@ function unquote(raw: string): string {
 
 /** A batch over values already decoded (Census API JSON, the reference reader): the same interface. */
 export class ValueBatch {
-  constructor(private readonly rows: ReadonlyArray<{ line: number; values: string[]; fieldCount: number }>, private readonly columns: readonly number[]) {}
+  private readonly rows: ReadonlyArray<{ line: number; values: string[]; fieldCount: number }>;
+  private readonly columns: readonly number[];
+
+  constructor(rows: ReadonlyArray<{ line: number; values: string[]; fieldCount: number }>, columns: readonly number[]) {
+    this.rows = rows;
+    this.columns = columns;
+  }
 
   get count(): number {
     return this.rows.length;

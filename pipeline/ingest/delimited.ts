@@ -18,17 +18,18 @@ export class DelimitedReader {
   textBytesRead = 0;
   private readonly splitter: ByteSplitter;
   private readonly chunks: AsyncIterator<Buffer>;
+  readonly header: string[];
+  readonly format: SplitFormat;
+  private carry: Uint8Array;
+  private ended: boolean;
 
-  private constructor(
-    readonly header: string[],
-    readonly format: SplitFormat,
-    splitter: ByteSplitter,
-    chunks: AsyncIterator<Buffer>,
-    private carry: Uint8Array,
-    private ended: boolean,
-  ) {
+  private constructor(header: string[], format: SplitFormat, splitter: ByteSplitter, chunks: AsyncIterator<Buffer>, carry: Uint8Array, ended: boolean) {
+    this.header = header;
+    this.format = format;
     this.splitter = splitter;
     this.chunks = chunks;
+    this.carry = carry;
+    this.ended = ended;
   }
 
   static async open(stream: Readable | AsyncIterable<Buffer>): Promise<DelimitedReader> {

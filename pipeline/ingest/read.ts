@@ -96,17 +96,22 @@ async function openInThread(file: string, sourceKey: string): Promise<RecordSour
   return source;
 }
 
-/** The worker is TypeScript: it registers the same loader (tsx) as the main thread before loading its module. */
-function workerBootstrap(): string {
+/**
+ * Starts the reader worker. Compiled (dist/, as `hcas` runs) its module is JavaScript beside this one; run as
+ * TypeScript (tests, benchmarks) the worker first registers the same loader as this thread (tsx).
+ */
+function startWorker(input: WorkerInput): Worker {
+  if (import.meta.url.endsWith('.js')) return new Worker(new URL('./reader-worker.js', import.meta.url), { workerData: input });
   const tsx = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./reader-worker.ts', import.meta.url).href;
-  return `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData: input });
 }
 
 /** Decompresses and splits in a worker thread; this thread only decodes the selected fields it is handed. */
 async function openInWorker(file: string, sourceKey: string): Promise<RecordSource> {
   const input: WorkerInput = { file, sourceKey, inFlight: WORKER_IN_FLIGHT };
-  const worker = new Worker(workerBootstrap(), { eval: true, workerData: input });
+  const worker = startWorker(input);
   const inbox = new Inbox(worker);
   const send = (message: ToWorker) => worker.postMessage(message);
   let closed = false;
@@ -192,7 +197,10 @@ class Inbox {
   }
 
   private push(message: FromWorker): void {
-    if (message.type === 'error') return this.fail(message.buildError ? new BuildError(message.message) : new Error(message.message));
+    if (message.type === 'error') {
+      this.fail(message.buildError ? new BuildError(message.message) : new Error(message.message));
+      return;
+    }
     if (this.waiting) {
       const { resolve } = this.waiting;
       this.waiting = null;

@@ -187,7 +187,10 @@ export class BatchBuilder {
   private index: Int32Array;
   private readonly stride: number;
 
-  constructor(readonly width: number, capacity = 1024) {
+  readonly width: number;
+
+  constructor(width: number, capacity = 1024) {
+    this.width = width;
     this.stride = RECORD_HEADER + 2 * width;
     this.index = new Int32Array(capacity * this.stride);
   }
