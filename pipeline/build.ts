@@ -21,6 +21,8 @@ import { assemblePlaces } from './geo/places.ts';
 import { STATE_NAMES } from './geo/states.ts';
 import { ingestAll } from './ingest/index.ts';
 import { Reconciler } from './ingest/reconcile.ts';
+import { progressReporter, silentProgress, type ProgressFactory } from './ingest/progress.ts';
+import type { IngestOptions } from './ingest/source.ts';
 import { LAYOUTS } from './layouts/index.ts';
 import { loadManifest } from './manifest.ts';
 import * as scoring from './score/config.ts';
@@ -47,6 +49,10 @@ export interface BuildOptions {
   blogDir?: string;
   /** Publish scores without a provider component when provider coverage is partial (the manifest's `providers.on_partial_coverage`). */
   allowPartialProviders?: boolean;
+  /** Progress of long reads; default: on standard error when `log` is given, silent otherwise. */
+  progress?: ProgressFactory;
+  /** Which reader splits the input files (tests compare the fast one with the reference). */
+  reader?: IngestOptions['reader'];
 }
 
 export interface BuildSummary {
@@ -92,7 +98,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
 
     log(`ingest (${manifest.name}):`);
     const reconciler = new Reconciler(rejectsTmp);
-    const data = await ingestAll(manifest, db, reconciler, log);
+    const data = await ingestAll(manifest, db, reconciler, log, { reader: options.reader, progress: options.progress ?? (options.log ? progressReporter() : silentProgress) });
 
     log('geography:');
     const { places, index, stats: placeStats } = assemblePlaces(data);
