@@ -31,7 +31,7 @@ function sampleBuild(name: string, args: string[]): string {
 const defaultDb = sampleBuild('default', []);
 const fullDb = quick ? defaultDb : sampleBuild('full', ['--providers', '4000000', '--facilities', '85000']);
 const benches: Array<[string, () => Promise<void>]> = [
-  ['build', async () => (await import('./build.ts')).benchBuild(quick ? { sizes: [{ name: 'default sample' }] } : {})],
+  ['build', async () => (await import('./build.ts')).benchBuild({ defaultOnly: quick })],
   ['api', async () => (await import('./api.ts')).benchApi({ db: defaultDb })],
   ['cli', async () => (await import('./cli.ts')).benchCli({ db: defaultDb })],
 ];

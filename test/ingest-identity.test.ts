@@ -18,7 +18,8 @@ import { loadManifest } from '../pipeline/manifest.ts';
 import { writeSample } from '../pipeline/sample/index.ts';
 import { tempDir, writeInput } from './helpers/files.ts';
 
-const SAMPLE_MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/sample.json');
+// writeSample writes a whole synthetic nation, the files raw/manifests/synthetic.json names.
+const SAMPLE_MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/synthetic.json');
 const SHARED_MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/shared-data.json');
 const haveSharedData = existsSync(path.resolve(import.meta.dirname, '../../shared/data/census'));
 
