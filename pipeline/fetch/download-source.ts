@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileChecksum } from '../checksum.ts';
 import { BuildError } from '../errors.ts';
@@ -68,7 +68,7 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
       await checkLabels(entry, asking, context, http);
       asking = url;
     }
-    const target = path.join(dir, name);
+    let target = path.join(dir, name);
     let download = record?.url === shown && record.download && existsSync(path.join(outDir, record.download.path)) && statSync(path.join(outDir, record.download.path)).size === record.download.bytes ? record.download : null;
     if (download) {
       context.log(`  ${entry.key.padEnd(26)} downloaded earlier: ${download.path}`);
@@ -79,6 +79,13 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
         progress: context.progress(entry.key),
         refuseContentType: (type) => (/text\/html/i.test(type) && !/\.html?$/i.test(name) ? `answered with an HTML page (${type}), not the data file${envHint(entry)}` : null),
       });
+      // A redirect may lead to the file's real name (a catalogue's download link); keep that name.
+      const finalName = decodeURIComponent(new URL(result.finalUrl).pathname.split('/').pop() ?? '');
+      if (!entry.filename && finalName !== name && /\.[A-Za-z0-9]+$/.test(finalName)) {
+        const renamed = path.join(dir, finalName);
+        renameSync(target, renamed);
+        target = renamed;
+      }
       const sum = await fileChecksum(target);
       if (entry.sha256 && sum.sha256 !== entry.sha256.toLowerCase()) {
         rmSync(target, { force: true });
