@@ -11,6 +11,8 @@ import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { tempDir } from './helpers/files.ts';
 
 const LAYOUT_NAMES = new Set(LAYOUTS.keys());
+/** `${NAME}`, the source list's syntax for an environment variable. */
+const VAR = (name: string) => `$${'{'}${name}}`;
 const COMMITTED = path.join(PACKAGE_ROOT, 'raw/national/sources.json');
 
 function fakeOutput(isTTY: boolean) {
@@ -78,13 +80,13 @@ describe('fetch building blocks', () => {
     expect(splitHeader('OID_ZCTA5_20|GEOID_ZCTA5_20')).toEqual(['OID_ZCTA5_20', 'GEOID_ZCTA5_20']);
   });
 
-  it('expands ${VAR} from the environment and reports the unset ones', () => {
-    expect(expandEnv('k=${A}&t=${B}', { A: '1' })).toEqual({ text: 'k=1&t=', missing: ['B'] });
+  it('expands $VAR references from the environment and reports the unset ones', () => {
+    expect(expandEnv(`k=${VAR('A')}&t=${VAR('B')}`, { A: '1' })).toEqual({ text: 'k=1&t=', missing: ['B'] });
   });
 });
 
 describe('the source list', () => {
-  it('the committed list loads: known layouts, valid rules, every ${VAR} declared with where to get it', () => {
+  it('the committed list loads: known layouts, valid rules, every environment variable declared with where to get it', () => {
     const list = loadSources(COMMITTED, LAYOUT_NAMES);
     expect(list.sources.map((s) => s.key)).toContain('nppes');
     // Every layout the build reads is covered by a source (downloaded, supplied by hand, or a stand-in).
@@ -114,7 +116,7 @@ describe('the source list', () => {
     const base = { layout: 'nucc_taxonomy', vintage: 'v', publisher: 'p', source_url: 'https://x', licence: 'l', url: 'https://x/a.csv' };
     const cases: Array<[unknown, RegExp]> = [
       [{ ...base, layout: 'nope' }, /"sources\.nucc\.layout": unknown layout "nope"; known layouts: acs_zcta, /],
-      [{ ...base, url: 'https://x/?key=${SECRET}' }, /"sources\.nucc\.env": declare SECRET \(used as \$\{SECRET\}\) with where to get it/],
+      [{ ...base, url: `https://x/?key=${VAR('SECRET')}` }, /"sources\.nucc\.env": declare SECRET \(used as \$\{SECRET\}\) with where to get it/],
       [{ ...base, url: undefined, discover: { listing: 'https://x', pattern: '(' } }, /"sources\.nucc\.discover\.pattern": not a valid regular expression/],
       [{ ...base, sha256: 'abc' }, /"sources\.nucc\.sha256": expected 64 hexadecimal digits/],
       [{ ...base, url: undefined }, /"sources\.nucc": give "url" or "discover" \(a file to download\), "manual"/],

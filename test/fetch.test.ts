@@ -14,6 +14,8 @@ import { tempDir } from './helpers/files.ts';
 import { hospitalsCsv, mirroredSources, mirrorRoutes, NPPES_MEMBER, nppesCsv, nppesZip, PATHS, SECRETS, censusVariables } from './helpers/national-mirror.ts';
 
 const COMMITTED = path.join(PACKAGE_ROOT, 'raw/national/sources.json');
+/** `${NAME}`, the source list's syntax for an environment variable. */
+const VAR = (name: string) => `$${'{'}${name}}`;
 const FAST = { backoffMs: 5, idleTimeoutMs: 2_000, retries: 3 };
 
 let server: FixtureServer | null = null;
@@ -71,7 +73,7 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
       expect(text).not.toContain(SECRETS.CENSUS_API_KEY);
       expect(text).not.toContain(SECRETS.HUD_API_TOKEN);
     }
-    expect(JSON.parse(fetched).sources.acs_profile.url).toContain('key=${CENSUS_API_KEY}');
+    expect(JSON.parse(fetched).sources.acs_profile.url).toContain(`key=${VAR('CENSUS_API_KEY')}`);
 
     // The build reads the manifest as written.
     expect(loadManifest(summary.manifest, new Set(LAYOUTS.keys())).sources).toHaveLength(Object.keys(manifest.sources).length);
@@ -232,7 +234,7 @@ describe('hcas fetch on the command line', () => {
     server!.routes[PATHS.nuccListing] = { status: 404, body: 'gone' };
     const failed = await hcas(['fetch', '--sources', sourcesFile, '--out', out, '--only', 'nucc'], SECRETS);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/^hcas: 1 of 21 sources failed.*\n  source "nucc": \S+csv-mainmenu-57 answered 404 Not Found\./s);
+    expect(failed.stderr).toMatch(/^hcas: 1 of 21 sources failed.*\n {2}source "nucc": \S+csv-mainmenu-57 answered 404 Not Found\./s);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
 
     const unknown = await hcas(['fetch', '--sources', sourcesFile, '--out', out, '--only', 'npi'], SECRETS);
