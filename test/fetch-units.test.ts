@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../core/package.ts';
 import { jsonPath, pageLinks } from '../pipeline/fetch/discover.ts';
+import { safeName } from '../pipeline/fetch/download-source.ts';
 import { splitHeader } from '../pipeline/fetch/header.ts';
 import { parseContentRange } from '../pipeline/fetch/http.ts';
 import { byteProgress, formatByteProgress, formatBytes } from '../pipeline/fetch/progress.ts';
@@ -78,6 +79,13 @@ describe('fetch building blocks', () => {
     expect(splitHeader('"NPI","Entity Type Code","Provider Name, Legal"')).toEqual(['NPI', 'Entity Type Code', 'Provider Name, Legal']);
     expect(splitHeader('GEOID\tALAND\tINTPTLONG   ')).toEqual(['GEOID', 'ALAND', 'INTPTLONG   ']);
     expect(splitHeader('OID_ZCTA5_20|GEOID_ZCTA5_20')).toEqual(['OID_ZCTA5_20', 'GEOID_ZCTA5_20']);
+  });
+
+  it('names a download after its address, never outside its folder', () => {
+    expect(safeName('https://x.gov/a/b/Hospital_General_Information.csv?x=1', 'f')).toBe('Hospital_General_Information.csv');
+    expect(safeName('https://x.gov/a/x%2F..%2F..%2Fevil.csv', 'f')).toBe('evil.csv');
+    expect(safeName('https://x.gov/a/..%2F.hidden', 'f')).toBe('hidden');
+    expect(safeName('https://x.gov/', 'fallback.download')).toBe('fallback.download');
   });
 
   it('expands $VAR references from the environment and reports the unset ones', () => {

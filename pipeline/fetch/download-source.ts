@@ -54,7 +54,7 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
     const url = rule ? await discoverUrl(entry, rule, asking, context.sourcesFile, http) : asking;
     asking = url;
     const shown = secret(url);
-    const name = entry.filename ?? (decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || `${entry.key}.download`);
+    const name = entry.filename ?? safeName(url, `${entry.key}.download`);
     const vintage = entry.vintage.replace('{file}', name);
     const record = context.fetchLog.records[entry.key];
     const complete = completeFile(record, shown, entry, outDir);
@@ -80,7 +80,7 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
         refuseContentType: (type) => (/text\/html/i.test(type) && !/\.html?$/i.test(name) ? `answered with an HTML page (${type}), not the data file${envHint(entry)}` : null),
       });
       // A redirect may lead to the file's real name (a catalogue's download link); keep that name.
-      const finalName = decodeURIComponent(new URL(result.finalUrl).pathname.split('/').pop() ?? '');
+      const finalName = safeName(result.finalUrl, name);
       if (!entry.filename && finalName !== name && /\.[A-Za-z0-9]+$/.test(finalName)) {
         const renamed = path.join(dir, finalName);
         renameSync(target, renamed);
@@ -124,6 +124,18 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
     if (error instanceof BuildError) error.message = secret(error.message);
     throw error;
   }
+}
+
+/** The last segment of a URL's path as a local file name: never a path, never hidden; `fallback` when empty. */
+export function safeName(url: string, fallback: string): string {
+  let segment = new URL(url).pathname.split('/').pop() ?? '';
+  try {
+    segment = decodeURIComponent(segment);
+  } catch {
+    // A malformed escape: keep the segment as it is.
+  }
+  const name = path.basename(segment.replace(/\\/g, '/')).replace(/^\.+/, '');
+  return name || fallback;
 }
 
 /** The recorded file, when it is still on disk at its recorded size and came from the same address. */

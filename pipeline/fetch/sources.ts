@@ -176,7 +176,7 @@ function readDiscover(value: unknown, where: (field?: string) => string): Listin
 function readUnpack(value: unknown, where: (field?: string) => string): Unpack {
   const raw = object(value);
   if (typeof raw?.zip_member === 'string') return { kind: 'zip_member', member: regex(raw.zip_member, where('unpack.zip_member')) };
-  if (typeof raw?.json_records === 'string' && typeof raw.to === 'string' && raw.to.endsWith('.csv')) return { kind: 'json_records', path: raw.json_records, to: raw.to };
+  if (typeof raw?.json_records === 'string' && typeof raw.to === 'string' && raw.to.endsWith('.csv') && raw.to === path.basename(raw.to)) return { kind: 'json_records', path: raw.json_records, to: raw.to };
   throw new BuildError(`${where('unpack')}: expected { "zip_member": REGEX } or { "json_records": "data.results", "to": "NAME.csv" }`);
 }
 
