@@ -56,6 +56,7 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     // Redirects are followed: the catalogue's address answered 302 to the file.
     expect(server.hits(PATHS.hospitalsRedirect)).toHaveLength(1);
     expect(manifest.sources.cms_hospitals.retrieved_from).toMatch(/Hospital_General_Information\.csv$/);
+    expect(manifest.sources.cms_hospitals).toMatchObject({ path: 'cms_hospitals/Hospital_General_Information.csv', vintage: 'CMS Care Compare Hospital General Information (Hospital_General_Information.csv)' });
     // The deflated member was rewrapped as gzip without inflating: it gunzips to the original CSV, CRC checked.
     expect(gunzipSync(readFileSync(path.join(out, manifest.sources.nppes.path))).toString('utf8')).toBe(nppesCsv());
     expect(existsSync(path.join(out, 'nppes', 'NPPES_Data_Dissemination_November_2026_V2.zip'))).toBe(false);

@@ -55,7 +55,6 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
     asking = url;
     const shown = secret(url);
     const name = entry.filename ?? safeName(url, `${entry.key}.download`);
-    const vintage = entry.vintage.replace('{file}', name);
     const record = context.fetchLog.records[entry.key];
     const complete = completeFile(record, shown, entry, outDir);
     if (complete) {
@@ -99,6 +98,8 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
       context.log(`  ${entry.key.padEnd(26)} downloaded ${formatBytes(sum.bytes)} in ${seconds.toFixed(1)} s${result.resumedFrom > 0 ? ` (resumed at ${formatBytes(result.resumedFrom)})` : ''}${result.attempts > 1 ? ` after ${result.attempts} attempts` : ''}`);
     }
     const superseded = record && record.url !== shown ? record : null;
+    // `{file}`: the name the file has here (a discovered release names its own month or version).
+    const vintage = entry.vintage.replace('{file}', path.basename(download.path));
     const next: FetchRecord = { url: shown, vintage, download, file: null };
     context.fetchLog.records[entry.key] = next;
     writeFetchLog(context.fetchLog);
