@@ -209,6 +209,16 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     expect(existsSync(path.join(out, 'hrsa_sites', 'Health_Center_Service_Delivery_and_LookAlike_Sites.csv'))).toBe(false);
   });
 
+  it('an address nothing answers at fails at once, without retries, naming the connection and proxy', async () => {
+    const { run, sourcesFile } = await mirror();
+    const list = JSON.parse(readFileSync(sourcesFile, 'utf8'));
+    list.sources.hrsa_sites.url = 'http://127.0.0.1:1/sites.csv';
+    writeFileSync(sourcesFile, JSON.stringify(list));
+    const error = await run({ only: ['hrsa_sites'] }).catch((e) => e);
+    expect(error.message).toMatch(/source "hrsa_sites": http:\/\/127\.0\.0\.1:1\/sites\.csv could not be reached \(ECONNREFUSED\): check the address, your connection and any proxy/);
+    expect(error.message).not.toMatch(/attempts/);
+  });
+
   it('redirects are bounded', async () => {
     const { run } = await mirror({ routes: () => ({ [PATHS.hrsa]: { redirect: PATHS.hrsa } }) });
     expect((await run({ only: ['hrsa_sites'] }).catch((e) => e)).message).toMatch(/source "hrsa_sites": \S+ redirected more than 5 times/);

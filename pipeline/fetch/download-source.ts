@@ -229,9 +229,13 @@ function httpFailure(entry: SourceEntry, shown: string, error: HttpError, contex
   } else if (error.retryable) {
     const part = path.join(outDir, entry.key);
     fix = `Run hcas fetch again: it resumes from the partial file in ${part}.`;
+  } else if (error.status === null) {
+    fix = '';
   } else {
     fix = `Open the address in a browser to see what it serves, and fix sources.${entry.key} in ${sourcesFile}.`;
   }
   const said = error.body.trim() ? ` The server said: ${JSON.stringify(error.body.trim().slice(0, 200))}.` : '';
-  return new BuildError(redact(`source "${entry.key}": ${shown} ${error.message}.${said} ${fix}`, entry, context.env));
+  const names = Object.keys(entry.env);
+  const instead = entry.fallback && names.length ? ` Or unset ${names.join(' and ')} to use the bundled extract instead.` : '';
+  return new BuildError(redact(`source "${entry.key}": ${shown} ${error.message}.${said}${fix ? ` ${fix}` : ''}${instead}`, entry, context.env));
 }

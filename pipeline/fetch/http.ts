@@ -240,12 +240,16 @@ async function openResponse(url: string, settings: HttpOptions & typeof DEFAULTS
 function get(url: URL, headers: Record<string, string>, idleTimeoutMs: number): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const transport = url.protocol === 'https:' ? https : http;
-    // No connection pool: a handful of large files, and nothing left open to keep the process alive.
-    const request = transport.get(url, { headers, agent: false }, resolve);
+    // The global agent, so Node's own proxy support applies (NODE_USE_ENV_PROXY=1 with HTTPS_PROXY, Node 24).
+    const request = transport.get(url, { headers }, resolve);
     // The socket's idle timer covers the wait for the headers and every pause in the body.
     request.setTimeout(idleTimeoutMs, () => request.destroy(new HttpError(`sent nothing for ${Math.round(idleTimeoutMs / 1000)} s`, { retryable: true })));
     request.on('error', (error) => {
-      reject(error instanceof HttpError ? error : new HttpError(`could not be reached (${(error as NodeJS.ErrnoException).code ?? error.message})`, { retryable: true }));
+      if (error instanceof HttpError) return reject(error);
+      const code = (error as NodeJS.ErrnoException).code ?? error.message;
+      // No such host, no route, a refused connection or a bad certificate will not mend within a minute of retries.
+      const lasting = /^(ENOTFOUND|ENETUNREACH|EHOSTUNREACH|ECONNREFUSED)$|CERT|SSL|TLS/i.test(code);
+      reject(new HttpError(`could not be reached (${code})${lasting ? ': check the address, your connection and any proxy (Node 24: NODE_USE_ENV_PROXY=1 with HTTPS_PROXY)' : ''}`, { retryable: !lasting }));
     });
   });
 }

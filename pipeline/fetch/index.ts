@@ -111,7 +111,7 @@ async function obtain(entry: SourceEntry, context: SourceContext, mayDownload: b
     ? !mayDownload && downloadable
       ? `not downloaded yet: run hcas fetch --only ${entry.key}`
       : entry.manual
-        ? `${entry.manual.instructions} Save it as ${path.join(context.outDir, entry.manual.path)} and run hcas fetch again.`
+        ? `to use the official file: ${entry.manual.instructions} Save it as ${path.join(context.outDir, entry.manual.path)} and run hcas fetch again.`
         : entry.note || 'no official file that the build can read'
     : `${unset.map((name) => `${name} is not set (${entry.env[name]})`).join('; ')}; set it and run hcas fetch again.`;
   if (entry.fallback) {
@@ -119,7 +119,7 @@ async function obtain(entry: SourceEntry, context: SourceContext, mayDownload: b
     if (sources) {
       // Every file the manifest names carries its checksum, the bundled ones too.
       for (const spec of Object.values(sources)) Object.assign(spec, await fileChecksum(spec.path as string));
-      context.log(`  ${entry.key.padEnd(26)} bundled extract (${Object.keys(sources).join(', ')}): ${why}`);
+      context.log(`  ${entry.key.padEnd(26)} the bundled extract stands in (${Object.keys(sources).join(', ')}); ${why}`);
       return { kind: 'fallback', entry, reason: why, sources };
     }
   }
