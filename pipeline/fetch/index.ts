@@ -72,9 +72,9 @@ export async function fetchNational(options: FetchOptions): Promise<FetchSummary
   if (failures.length > 0) {
     throw new BuildError(`${failures.length} of ${list.sources.length} sources failed, so ${path.join(options.out, 'manifest.json')} was not written:\n  ${failures.join('\n  ')}`);
   }
-  const required = outcomes.filter((o) => o.kind === 'absent' && o.entry.required && (!options.only || options.only.includes(o.entry.key)));
+  const required = outcomes.filter((o): o is Extract<Outcome, { kind: 'absent' }> => o.kind === 'absent' && o.entry.required && (!options.only || options.only.includes(o.entry.key)));
   if (required.length > 0) {
-    throw new BuildError(`the build cannot run without ${required.map((o) => o.entry.key).join(', ')}: ${required.map((o) => (o as { reason: string }).reason).join(' ')}`);
+    throw new BuildError(`the build cannot run without ${required.map((o) => o.entry.key).join(', ')}: ${required.map((o) => o.reason).join(' ')}`);
   }
   const manifest = path.join(outDir, 'manifest.json');
   writeManifest(manifest, list.manifest, outcomes, options.sources, context.now());
@@ -107,13 +107,7 @@ async function obtain(entry: SourceEntry, context: SourceContext, mayDownload: b
       };
     }
   }
-  const why = !downloadable || unset.length === 0
-    ? !mayDownload && downloadable
-      ? `not downloaded yet: run hcas fetch --only ${entry.key}`
-      : entry.manual
-        ? `to use the official file: ${entry.manual.instructions} Save it as ${path.join(context.outDir, entry.manual.path)} and run hcas fetch again.`
-        : entry.note || 'no official file that the build can read'
-    : `${unset.map((name) => `${name} is not set (${entry.env[name]})`).join('; ')}; set it and run hcas fetch again.`;
+  const why = whyNotFetched(entry, unset, downloadable && !mayDownload, context.outDir);
   if (entry.fallback) {
     const sources = readFallback(entry, context.sourcesFile);
     if (sources) {
@@ -125,6 +119,14 @@ async function obtain(entry: SourceEntry, context: SourceContext, mayDownload: b
   }
   context.log(`  ${entry.key.padEnd(26)} not included: ${why}`);
   return { kind: 'absent', entry, reason: why };
+}
+
+/** Why a source has no file of its own, and what would give it one. */
+function whyNotFetched(entry: SourceEntry, unset: string[], skippedByOnly: boolean, outDir: string): string {
+  if (unset.length > 0) return `${unset.map((name) => `${name} is not set (${entry.env[name]})`).join('; ')}; set it and run hcas fetch again.`;
+  if (skippedByOnly) return `not downloaded yet: run hcas fetch --only ${entry.key}`;
+  if (entry.manual) return `to use the official file: ${entry.manual.instructions} Save it as ${path.join(outDir, entry.manual.path)} and run hcas fetch again.`;
+  return entry.note || 'no official file that the build can read';
 }
 
 /** The file an earlier run recorded for the source, if it is still there (for sources outside --only). */
