@@ -27,25 +27,29 @@ export interface CutFile {
 export async function cutFile(file: string, sourceKey: string, choose: (header: string[]) => KeptColumn[]): Promise<CutFile> {
   const source = await openRecords(file, sourceKey);
   const kept = choose(source.header);
-  source.limitFields(kept[kept.length - 1].index + 1);
+  // The reader decodes only the selected columns; each kept column reads its slot.
+  const columns = [...new Set(kept.map((c) => c.index))];
+  source.select(columns);
+  const slotOf = new Map(kept.map((c) => [c, columns.indexOf(c.index)]));
   const lines = [kept.map((c) => csvField(c.name)).join(',')];
   let rows = 0;
   let shortRows = 0;
   let movedRows = 0;
   let nextLine = 2;
   for await (const batch of source.batches) {
-    for (const record of batch) {
+    for (let i = 0; i < batch.count; i++) {
       rows++;
-      let present = kept.filter((c) => c.index < record.values.length);
-      if (record.fieldCount < source.header.length) {
+      const fieldCount = batch.fieldCount(i);
+      let present = kept.filter((c) => c.index < fieldCount);
+      if (fieldCount < source.header.length) {
         shortRows++;
         // A cut-off row whose missing fields were all dropped columns would look whole in the bundle; the
         // build rejects it in the original, so it must stay short here too.
         if (present.length === kept.length) present = present.slice(0, -1);
       }
       // An empty line is skipped by the reader; a lone empty quoted field keeps the row (and its rejection).
-      const line = present.map((c) => csvField(record.values[c.index].trim())).join(',') || '""';
-      if (record.line !== nextLine) movedRows++;
+      const line = present.map((c) => csvField(batch.value(i, slotOf.get(c)!).trim())).join(',') || '""';
+      if (batch.line(i) !== nextLine) movedRows++;
       nextLine += 1 + countNewlines(line);
       lines.push(line);
     }
