@@ -46,7 +46,7 @@ function contract(name: string, open: () => Promise<StateStore>) {
 
     it('keeps keys by hash: add, find, get, list, revoke once', async () => {
       const added = await store.addKey('a'.repeat(64), { name: 'Acme', plan: 'free', hint: 'wxyz', createdAt: '2024-05-15T12:00:00.000Z' });
-      expect(added).toEqual({ id: expect.any(Number), name: 'Acme', plan: 'free', hint: 'wxyz', createdAt: '2024-05-15T12:00:00.000Z', revokedAt: null });
+      expect(added).toEqual({ id: expect.any(Number), name: 'Acme', plan: 'free', hint: 'wxyz', createdAt: '2024-05-15T12:00:00.000Z', revokedAt: null, restrictions: null });
       expect(await store.findKey('a'.repeat(64))).toEqual(added);
       expect(await store.findKey('b'.repeat(64))).toBeUndefined();
       expect(await store.getKey(added.id)).toEqual(added);
