@@ -22,17 +22,21 @@ return calls`;
  */
 const HIT_ONCE_SCRIPT = `
 local entries = {}
+local first = {}
 local add = 0
 for i = 4, #ARGV, 2 do
   local calls = tonumber(ARGV[i])
   local id = ARGV[i + 1]
   local prior = false
-  if id ~= '' then prior = redis.call('GET', ARGV[3] .. id) end
-  if prior then
-    entries[#entries + 1] = {false, tonumber(prior), id}
+  if id ~= '' then prior = first[id] or redis.call('GET', ARGV[3] .. id) end
+  if type(prior) == 'number' then
+    entries[#entries + 1] = {'again', prior}
+  elseif prior then
+    entries[#entries + 1] = {'counted', tonumber(prior)}
   else
     add = add + calls
-    entries[#entries + 1] = {true, calls, id}
+    entries[#entries + 1] = {'new', calls, id}
+    if id ~= '' then first[id] = #entries end
   end
 end
 local total = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -43,10 +47,12 @@ end
 local running = total - add
 local out = {}
 for i, entry in ipairs(entries) do
-  if entry[1] then
+  if entry[1] == 'new' then
     running = running + entry[2]
     out[i] = running
     if entry[3] ~= '' then redis.call('SET', ARGV[3] .. entry[3], running, 'EX', ARGV[2]) end
+  elseif entry[1] == 'again' then
+    out[i] = out[entry[2]]
   else
     out[i] = entry[2]
   end
