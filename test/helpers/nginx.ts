@@ -99,7 +99,7 @@ export class TestNginx {
   /** The lines of the site's access log (the `hcas` log format: request id, upstream addresses and statuses). */
   accessLog(): string[] {
     try {
-      return readFileSync(path.join(this.dir, 'log/hcas-access.log'), 'utf8').trim().split('\n');
+      return readFileSync(path.join(this.dir, 'log/access.log'), 'utf8').trim().split('\n');
     } catch {
       return [];
     }
