@@ -1,10 +1,13 @@
 /**
  * Build benchmark: time and peak memory of `hcas sample` + `hcas build` at the default size and at full
- * national scale, beside a baseline measured in the same run: streaming the same input files through the
- * reader alone (gunzip + CSV parse, no processing). Ratios are what to compare across machines.
+ * national scale, each build stage with its own time, beside baselines measured in the same run:
+ * - read-only: streaming the same input files through the reader alone (gunzip + split, no processing);
+ * - for the NPPES file (the build's largest input): `zcat | wc -c` (decompression alone) and DuckDB's
+ *   multi-threaded CSV reader (bench/duckdb-read.ts), against the build's own NPPES ingest time.
+ * Ratios are what to compare across machines; other processes on the machine move absolute times.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
@@ -12,18 +15,44 @@ import Database from 'better-sqlite3';
 interface Run {
   seconds: number;
   peakRssMb: number;
+  stdout: string;
 }
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+/** Targets from the issue: NPPES ingest within 1.5x of DuckDB; the full build within 150 s and 1.5 GB. */
+const TARGETS = { nppesPerDuckdb: 1.5, fullBuildSeconds: 150, fullBuildPeakMb: 1536 };
 
-/** Runs a node script in a child and reads its wall time and the child's own peak RSS (GNU time). */
-function measure(args: string[]): Run {
+/** Runs a command in a child and reads its wall time and the child's own peak RSS (GNU time). */
+function measure(command: string, args: string[]): Run {
   const started = process.hrtime.bigint();
-  const child = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const child = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (child.status !== 0) throw new Error(`${args.join(' ')} failed:\n${child.stdout}\n${child.stderr}`);
+  if (child.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${child.stdout}\n${child.stderr}`);
   const kb = Number(child.stderr.trim().split('\n').at(-1));
-  return { seconds, peakRssMb: kb / 1024 };
+  return { seconds, peakRssMb: kb / 1024, stdout: child.stdout };
+}
+
+const node = (args: string[]) => measure(process.execPath, args);
+
+/** Each build stage's own time, from the section lines of the build log (`geography:   62.3 s   741 MB`). */
+export function stageTimes(log: string): Array<{ stage: string; seconds: number; rssMb: number }> {
+  const marks = [...log.matchAll(/^(\S[^\n]*?):\s+([\d.]+) s\s+(\d+) MB$/gm)].map((m) => ({ stage: m[1], at: Number(m[2]), rssMb: Number(m[3]) }));
+  return marks.slice(0, -1).map((mark, i) => ({ stage: mark.stage.replace(/ \(.*\)$/, ''), seconds: marks[i + 1].at - mark.at, rssMb: marks[i + 1].rssMb }));
+}
+
+/** The build log's time for one source (`  nppes   4340087 read ... 112.1s`). */
+function sourceSeconds(log: string, key: string): number {
+  const match = new RegExp(`^ {2}${key} +\\d+ read .* ([\\d.]+)s$`, 'm').exec(log);
+  if (!match) throw new Error(`no ingest line for ${key} in the build log`);
+  return Number(match[1]);
+}
+
+function table(title: string, header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(`\n${title}`);
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
 }
 
 export async function benchBuild(options: { sizes?: Array<{ name: string; providers?: number; facilities?: number }> } = {}): Promise<void> {
@@ -32,18 +61,20 @@ export async function benchBuild(options: { sizes?: Array<{ name: string; provid
     { name: 'default sample' },
     { name: 'full scale', providers: 4_000_000, facilities: 85_000 },
   ];
+  const manifest = path.join(ROOT, 'raw/manifests/sample.json');
+  const nppesPath = (JSON.parse(readFileSync(manifest, 'utf8')) as { sources: Record<string, { path: string }> }).sources.nppes.path;
   const rows: string[][] = [];
   for (const size of sizes) {
     const dir = path.join(tmpdir(), `hcas-bench-${size.providers ?? 'default'}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const sampleArgs = ['bin/hcas.js', 'sample', '--out', path.join(dir, 'raw')];
+    const raw = path.join(dir, 'raw');
+    const sampleArgs = ['bin/hcas.js', 'sample', '--out', raw];
     if (size.providers) sampleArgs.push('--providers', String(size.providers), '--facilities', String(size.facilities));
-    const sample = measure(sampleArgs);
-    const manifest = path.join(ROOT, 'raw/manifests/sample.json');
+    const sample = node(sampleArgs);
     const out = path.join(dir, 'hcas.sqlite');
-    const built = measure(['bin/hcas.js', 'build', '--manifest', manifest, '--out', out, '--quiet', '--root', path.join(dir, 'raw')]);
-    const baseline = measure(['bin/run-ts.js', 'bench/read-only.ts', manifest, path.join(dir, 'raw')]);
+    const built = node(['bin/hcas.js', 'build', '--manifest', manifest, '--out', out, '--root', raw]);
+    const baseline = node(['bin/run-ts.js', 'bench/read-only.ts', manifest, raw]);
     // Check the answer before reporting the time: every ZCTA scored and the providers all there.
     const db = new Database(out, { readonly: true });
     const zips = (db.prepare('SELECT COUNT(*) AS n FROM zips').get() as { n: number }).n;
@@ -51,14 +82,31 @@ export async function benchBuild(options: { sizes?: Array<{ name: string; provid
     db.close();
     if (zips !== 33_791) throw new Error(`${size.name}: expected 33,791 ZIPs, got ${zips}`);
     rows.push([size.name, String(providers), sample.seconds.toFixed(1), sample.peakRssMb.toFixed(0), built.seconds.toFixed(1), built.peakRssMb.toFixed(0), baseline.seconds.toFixed(1), (built.seconds / baseline.seconds).toFixed(2)]);
+
+    table(`Build stages, ${size.name} (each stage's own time; RSS at its end)`, ['stage', 's', 'MB'], stageTimes(built.stdout).map((s) => [s.stage, s.seconds.toFixed(1), String(s.rssMb)]));
+    table(`Build sources, ${size.name}`, ['source', 's'], [...built.stdout.matchAll(/^ {2}(\S+) +\d+ read .* ([\d.]+)s$/gm)].map((m) => [m[1], m[2]]));
+    benchNppes(size.name, path.join(raw, nppesPath), sourceSeconds(built.stdout, 'nppes'));
     rmSync(dir, { recursive: true, force: true });
   }
-  const header = ['size', 'providers', 'sample s', 'sample MB', 'build s', 'build peak MB', 'read-only s', 'build/read'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
-  console.log('\nBuild (targets: full scale < 300 s and < 2048 MB peak)');
-  console.log(line(header));
-  for (const row of rows) console.log(line(row));
+  table(`Build (targets: full scale < ${TARGETS.fullBuildSeconds} s and < ${TARGETS.fullBuildPeakMb} MB peak)`, ['size', 'providers', 'sample s', 'sample MB', 'build s', 'build peak MB', 'read-only s', 'build/read'], rows);
+}
+
+/** The NPPES file read by the contenders, right after the build read it. */
+function benchNppes(name: string, file: string, ingestSeconds: number): void {
+  const contenders: string[][] = [];
+  const zcat = measure('/bin/sh', ['-c', `zcat '${file}' | wc -c`]);
+  const textBytes = Number(zcat.stdout.trim());
+  let duckSeconds = Number.NaN;
+  if (existsSync(path.join(ROOT, 'node_modules/@duckdb/node-api'))) {
+    const duck = node(['bin/run-ts.js', 'bench/duckdb-read.ts', file, '2']);
+    const result = JSON.parse(duck.stdout.trim().split('\n').at(-1)!) as { rows: number; seconds: number };
+    duckSeconds = duck.seconds;
+    contenders.push(['DuckDB read_csv, 2 threads (all columns as text)', duck.seconds.toFixed(1), (duck.peakRssMb).toFixed(0), `${result.rows} rows`]);
+  }
+  contenders.push(['zcat | wc -c (decompression alone)', zcat.seconds.toFixed(1), zcat.peakRssMb.toFixed(0), `${(textBytes / 1e9).toFixed(2)} GB of text`]);
+  contenders.push(['hcas build: NPPES ingest (read, parse, stage)', ingestSeconds.toFixed(1), '', `${(textBytes / 1e6 / ingestSeconds).toFixed(0)} MB/s`]);
+  const ratio = ingestSeconds / duckSeconds;
+  table(`NPPES ingest, ${name} (target: <= ${TARGETS.nppesPerDuckdb}x DuckDB; ingest/DuckDB = ${Number.isNaN(ratio) ? 'n/a (npm install @duckdb/node-api)' : ratio.toFixed(2)})`, ['contender', 's', 'MB', 'note'], contenders);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {

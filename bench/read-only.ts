@@ -7,7 +7,8 @@ const [manifestFile, root] = process.argv.slice(2);
 const manifest = loadManifest(manifestFile, new Set(LAYOUTS.keys()), root);
 let rows = 0;
 for (const source of manifest.sources) {
-  const { batches } = await openRecords(source.path, source.key);
-  for await (const batch of batches) rows += batch.length;
+  const records = await openRecords(source.path, source.key);
+  records.select([]);
+  for await (const batch of records.batches) rows += batch.count;
 }
 console.log(`${rows} rows read`);

@@ -21,6 +21,8 @@ import { assemblePlaces } from './geo/places.ts';
 import { STATE_NAMES } from './geo/states.ts';
 import { ingestAll } from './ingest/index.ts';
 import { Reconciler } from './ingest/reconcile.ts';
+import { progressReporter, silentProgress, type ProgressFactory } from './ingest/progress.ts';
+import type { IngestOptions } from './ingest/source.ts';
 import { LAYOUTS } from './layouts/index.ts';
 import { loadManifest } from './manifest.ts';
 import * as scoring from './score/config.ts';
@@ -47,6 +49,10 @@ export interface BuildOptions {
   blogDir?: string;
   /** Publish scores without a provider component when provider coverage is partial (the manifest's `providers.on_partial_coverage`). */
   allowPartialProviders?: boolean;
+  /** Progress of long reads; default: on standard error when `log` is given, silent otherwise. */
+  progress?: ProgressFactory;
+  /** Which reader splits the input files (tests compare the fast one with the reference). */
+  reader?: IngestOptions['reader'];
 }
 
 export interface BuildSummary {
@@ -92,7 +98,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
 
     log(`ingest (${manifest.name}):`);
     const reconciler = new Reconciler(rejectsTmp);
-    const data = await ingestAll(manifest, db, reconciler, log);
+    const data = await ingestAll(manifest, db, reconciler, log, { reader: options.reader, progress: options.progress ?? (options.log ? progressReporter() : silentProgress) });
 
     log('geography:');
     const { places, index, stats: placeStats } = assemblePlaces(data);
@@ -144,7 +150,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const sums = await checksums;
     const sources = manifest.sources.map((s, i) => {
       const tally = reconciler.tallies.get(s.key);
-      return { key: s.key, layout: s.layout, path: s.path, vintage: s.vintage, sha256: sums[i]?.sha256 ?? null, bytes: sums[i]?.bytes ?? null, rows_read: tally?.read ?? 0, rows_landed: tally?.landed ?? 0, rows_rejected: tally?.rejected ?? 0 };
+      return { key: s.key, layout: s.layout, path: s.path, vintage: s.vintage, sha256: sums[i]?.sha256 ?? null, bytes: sums[i]?.bytes ?? null, rows_read: tally?.read ?? 0, rows_landed: tally?.landed ?? 0, rows_rejected: tally?.rejected ?? 0, source_url: s.sourceUrl, licence: s.licence, retrieved_from: s.retrievedFrom };
     });
     const scoringConfig = { ...scoring, bands: BANDS, tvi_tiers: TVI_TIERS };
     // The id changes when any input, the scoring configuration or the pipeline code changes, and only then.
@@ -164,7 +170,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       provider_coverage: { status: providers.status, note: providers.note, ...providers.coverage },
       validation,
       data_quality: {
-        provider: { status: providers.status, note: providers.note, sample_fraction: providers.coverage.sampleFraction },
+        provider: { status: providers.status, note: providers.note, sample_fraction: providers.coverage.sampleFraction, synthetic: syntheticProviders(manifest.synthetic) },
         prevalence_measures: prevalenceUse(data.places),
         small_population_threshold: SMALL_POPULATION,
         road_times_zips: scores.filter((s) => s.access.roadTimes).length,
@@ -187,6 +193,11 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     for (const file of [tmp, stageFile, rejectsTmp]) rmSync(file, { force: true });
     throw error;
   }
+}
+
+/** Whether the manifest declares its providers synthetic (all of the data, or the "providers" part). */
+function syntheticProviders(synthetic: boolean | string[]): boolean {
+  return synthetic === true || (Array.isArray(synthetic) && synthetic.includes('providers'));
 }
 
 /** Per score type: its PLACES measure and whether this build has it (a condition score without it has no prevalence term). */

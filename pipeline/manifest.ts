@@ -14,6 +14,10 @@ export interface SourceSpec {
   columns: Record<string, string>;
   /** Free-form per-layout options (e.g. `complement` for ACS tables). */
   options: Record<string, unknown>;
+  /** Provenance recorded in `meta.sources`: the publisher's page, the data's licence, where the copy came from. */
+  sourceUrl?: string;
+  licence?: string;
+  retrievedFrom?: string;
 }
 
 /**
@@ -31,7 +35,8 @@ export interface ProviderPolicy {
 export interface Manifest {
   file: string;
   name: string;
-  synthetic: boolean;
+  /** Whether the data is synthetic: all of it (true), none (false), or the parts named (e.g. ["providers"]). */
+  synthetic: boolean | string[];
   notice: string;
   maxRejectRatio: number;
   providers: ProviderPolicy;
@@ -40,8 +45,13 @@ export interface Manifest {
 
 const DEFAULT_MAX_REJECT_RATIO = 0.05;
 
-/** Reads and validates a manifest JSON file; every problem names the manifest key to fix. */
-export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, rootOverride?: string): Manifest {
+/**
+ * Reads and validates a manifest JSON file; every problem names the manifest key to fix. A manifest may
+ * `include` others (paths relative to it): their sources come first, each resolved against its own root, and
+ * a source of the including manifest replaces an included one of the same key. Everything else (name,
+ * notice, providers, max_reject_ratio) is the including manifest's.
+ */
+export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, rootOverride?: string, including: string[] = []): Manifest {
   let raw: any;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -59,14 +69,20 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
     throw new BuildError(`${where('max_reject_ratio')}: must be a number from 0 to 1, got ${JSON.stringify(raw.max_reject_ratio)}`);
   }
   const providers = providerPolicy(raw.providers, where, root);
-  const sources: SourceSpec[] = [];
+  const sources = new Map<string, SourceSpec>();
+  for (const included of includes(raw.include, where)) {
+    const target = path.resolve(path.dirname(file), included);
+    if (including.includes(target) || target === path.resolve(file)) throw new BuildError(`${where('include')}: ${included} includes itself through ${[...including, file].join(' -> ')}`);
+    for (const spec of loadManifest(target, knownLayouts, undefined, [...including, path.resolve(file)]).sources) sources.set(spec.key, spec);
+  }
   for (const [key, spec] of Object.entries<any>(raw.sources)) {
     if (typeof spec !== 'object' || spec === null) throw new BuildError(`${where(`sources.${key}`)}: expected an object`);
     if (!knownLayouts.has(spec.layout)) {
       throw new BuildError(`${where(`sources.${key}.layout`)}: unknown layout ${JSON.stringify(spec.layout)}; known layouts: ${[...knownLayouts].sort().join(', ')}`);
     }
     if (typeof spec.path !== 'string' || spec.path === '') throw new BuildError(`${where(`sources.${key}.path`)}: expected a file path`);
-    sources.push({
+    sources.delete(key); // a replaced source takes the place of the including manifest's order
+    sources.set(key, {
       key,
       layout: spec.layout,
       path: path.resolve(root, spec.path),
@@ -74,17 +90,39 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
       required: spec.required !== false,
       columns: spec.columns ?? {},
       options: spec.options ?? {},
+      sourceUrl: optionalText(spec.source_url, where(`sources.${key}.source_url`)),
+      licence: optionalText(spec.licence, where(`sources.${key}.licence`)),
+      retrievedFrom: optionalText(spec.retrieved_from, where(`sources.${key}.retrieved_from`)),
     });
   }
   return {
     file,
     name: typeof raw.name === 'string' ? raw.name : path.basename(file),
-    synthetic: raw.synthetic === true,
+    synthetic: syntheticParts(raw.synthetic, where),
     notice: typeof raw.notice === 'string' ? raw.notice : '',
     maxRejectRatio,
     providers,
-    sources,
+    sources: [...sources.values()],
   };
+}
+
+function includes(value: unknown, where: (key: string) => string): string[] {
+  if (value === undefined) return [];
+  const list = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) throw new BuildError(`${where('include')}: expected a manifest path or a list of them, got ${JSON.stringify(value)}`);
+  return list as string[];
+}
+
+function syntheticParts(value: unknown, where: (key: string) => string): boolean | string[] {
+  if (value === undefined || typeof value === 'boolean') return value === true;
+  if (Array.isArray(value) && value.every((part) => typeof part === 'string')) return value as string[];
+  throw new BuildError(`${where('synthetic')}: true, false, or the list of synthetic parts such as ["providers"]; got ${JSON.stringify(value)}`);
+}
+
+function optionalText(value: unknown, where: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new BuildError(`${where}: expected a string, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 const PARTIAL_COVERAGE_CHOICES = ['refuse', 'omit_component'] as const;

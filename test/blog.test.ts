@@ -78,7 +78,7 @@ describe('blog posts: front matter and Markdown', () => {
     mkdirSync(blogDir);
     writeInput(path.join(blogDir, 'bad.md'), front({ ...VALID, published_at: 'next Tuesday' }));
     const out = path.join(dir, 'out.sqlite');
-    await expect(build({ manifest: path.resolve(import.meta.dirname, '../raw/manifests/sample.json'), out, blogDir }))
+    await expect(build({ manifest: path.resolve(import.meta.dirname, '../raw/manifests/public.json'), out, blogDir }))
       .rejects.toThrow('blog post bad.md: front matter field "published_at" must be an ISO 8601 UTC time');
     expect(existsSync(out)).toBe(false);
   });

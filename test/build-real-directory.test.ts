@@ -35,6 +35,15 @@ describe.skipIf(!haveData)('providers, facilities, autocomplete and rankings ove
     db?.close();
   });
 
+  it('measures the real provider extracts as partial coverage and leaves the provider component out', () => {
+    const coverage = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'provider_coverage'").pluck().get() as string);
+    expect(coverage.status).toBe('omitted');
+    expect(coverage.national.primary_care.share).toBeGreaterThan(0.01);
+    expect(coverage.national.primary_care.share).toBeLessThan(0.1);
+    expect(coverage.shortfalls.join(' ')).toMatch(/primary care clinicians expected nationally/);
+    expect(db.prepare('SELECT COUNT(*) FROM health_scores WHERE provider_score IS NOT NULL').pluck().get()).toBe(0);
+  });
+
   it('finds a known NPPES clinician by NPI, by name and by specialty', async () => {
     const { status, body } = await get(`/api/v1/providers/${KNOWN_NPI}/`);
     expect(status).toBe(200);

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,9 +7,9 @@ import { writeSample } from '../pipeline/sample/index.ts';
 import { WIDGET_SCRIPT_FILE } from '../core/widget.ts';
 import { tempDir } from './helpers/files.ts';
 
-const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/sample.json');
+const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/synthetic.json');
 
-describe('hcas sample && hcas build (a small sample)', () => {
+describe('hcas sample --synthetic-nation && hcas build --manifest raw/manifests/synthetic.json (a small synthetic nation)', () => {
   let db: Database.Database;
   let rejects: string[];
   let sample: Awaited<ReturnType<typeof writeSample>>;
@@ -19,11 +19,8 @@ describe('hcas sample && hcas build (a small sample)', () => {
     const dir = tempDir();
     outDir = dir;
     sample = await writeSample({ outDir: path.join(dir, 'raw'), providers: 100_000, facilities: 3_000, seed: 7 });
-    // The bundled manifest declares its 250,000 providers a 6.25% sample; these 100,000 are 2.5%.
-    const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'));
-    manifest.providers = { sample_fraction: 0.025 };
-    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
-    const summary = await build({ manifest: path.join(dir, 'manifest.json'), root: path.join(dir, 'raw'), out: path.join(dir, 'hcas.sqlite') });
+    // writeSample declares its 100,000 providers a 2.5% sample of the 4 million of its nation (synthetic-providers.json).
+    const summary = await build({ manifest: MANIFEST, root: path.join(dir, 'raw'), out: path.join(dir, 'hcas.sqlite') });
     db = new Database(summary.out, { readonly: true });
     rejects = readFileSync(summary.rejectsFile, 'utf8').trim().split('\n');
   }, 240_000);

@@ -1,8 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SHARED_DATA } from './helpers/files.ts';
 import { cachedBuild } from './helpers/real-build.ts';
 import { markdown } from '../src/cli/commands/validate.ts';
 
@@ -13,9 +12,7 @@ const VALIDATION_DOC = path.resolve(import.meta.dirname, '../docs/VALIDATION.md'
  * world", measured here from the database tables with SQL and arithmetic of this file (not with the
  * pipeline's own validation code, whose report is checked at the end).
  */
-const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/shared-data.json');
-const haveData = existsSync(path.join(SHARED_DATA, 'census/2023_Gaz_zcta_national.txt.gz'));
-if (!haveData) console.warn(`\n*** SKIPPING the scores-match-the-world test: ${SHARED_DATA} is absent. CI must run it with ../shared beside the clone. ***\n`);
+const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/public.json');
 
 interface Row {
   zip_code: string;
@@ -58,7 +55,7 @@ function spearman(x: number[], y: number[]): number {
   return sxy / Math.sqrt(sxx * syy);
 }
 
-describe.skipIf(!haveData)('scores that match the world (real-data build)', () => {
+describe('scores that match the world (real-data build)', () => {
   let db: Database.Database;
   let rows: Row[];
   let byZip: Map<string, Row>;
@@ -178,7 +175,7 @@ describe.skipIf(!haveData)('scores that match the world (real-data build)', () =
     if (missing !== null) expect(missing).toBe(none);
   });
 
-  it('measures provider coverage and, for these extracts, publishes no provider component', () => {
+  it('measures provider coverage and, without provider files, publishes no provider component', () => {
     const coverage = meta('provider_coverage');
     expect(coverage.status).toBe('omitted');
     expect(coverage.national.primary_care.share).toBeLessThan(0.1);

@@ -13,7 +13,7 @@ export function registerBuild(program: Command): void {
     .option('--root <dir>', "folder the manifest's file paths are relative to (overrides its \"root\")")
     .option('--allow-partial-providers', 'when the provider files cover the country only partly, publish scores without a provider component instead of failing')
     .option('--quiet', 'print only the summary line')
-    .addHelpText('after', '\nExamples:\n  hcas sample && hcas build\n  hcas build --manifest raw/manifests/shared-data.json --out dist-api/real.sqlite')
+    .addHelpText('after', '\nExamples:\n  hcas sample && hcas build\n  hcas build --manifest raw/manifests/public.json --out dist-api/real.sqlite   # the real files alone, no provider component')
     .action(async (options: { manifest: string; out: string; root?: string; quiet?: boolean; allowPartialProviders?: boolean }) => {
       // Loaded on demand: the whole pipeline, which `hcas --help` does not need.
       const { build } = await import('../build.ts');

@@ -22,7 +22,10 @@ export class ProviderStage {
   private readonly npis = new NpiIndex();
   /** Interned (ZCTA, taxonomy) of every staged row, by row id - 1: small integers, not 4 million objects. */
   private readonly stagedKey: number[] = [];
-  private readonly keyIds = new Map<string, number>();
+  /** Key ids by ZCTA, then taxonomy: two lookups of strings that exist anyway, instead of building a key string per row. */
+  private readonly keyIds = new Map<string, Map<string, number>>();
+  /** Each key's ZCTA and taxonomy, in the order first seen. */
+  private readonly keyNames: Array<[string, string]> = [];
   private readonly keyCounts: number[] = [];
   private providerRows = 0;
   private pending = 0;
@@ -56,11 +59,15 @@ export class ProviderStage {
       this.insertSuperseded.run(earlier);
       this.keyCounts[this.stagedKey[earlier - 1]]--;
     }
-    const name = `${zcta ?? ''}\t${row.taxonomy ?? ''}`;
-    let key = this.keyIds.get(name);
+    const zctaKey = zcta ?? '';
+    const taxonomyKey = row.taxonomy ?? '';
+    let byTaxonomy = this.keyIds.get(zctaKey);
+    if (byTaxonomy === undefined) this.keyIds.set(zctaKey, (byTaxonomy = new Map()));
+    let key = byTaxonomy.get(taxonomyKey);
     if (key === undefined) {
       key = this.keyCounts.length;
-      this.keyIds.set(name, key);
+      byTaxonomy.set(taxonomyKey, key);
+      this.keyNames.push([zctaKey, taxonomyKey]);
       this.keyCounts.push(0);
     }
     this.stagedKey.push(key);
@@ -75,10 +82,7 @@ export class ProviderStage {
 
   /** Kept NPPES providers per (ZCTA, primary taxonomy); ZCTA '' = not located, taxonomy '' = none. */
   supplyCounts(): Array<{ zcta: string; taxonomy: string; count: number }> {
-    return [...this.keyIds].map(([name, key]) => {
-      const [zcta, taxonomy] = name.split('\t');
-      return { zcta, taxonomy, count: this.keyCounts[key] };
-    });
+    return this.keyNames.map(([zcta, taxonomy], key) => ({ zcta, taxonomy, count: this.keyCounts[key] }));
   }
 
   /** Commits in batches: one transaction per 100,000 rows keeps inserts fast without a huge journal. */

@@ -1,5 +1,10 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { RawRecord } from './read.ts';
+/** One data row: its 1-based physical line, its fields (possibly only the first few) and its field count in the file. */
+export interface RawRecord {
+  line: number;
+  values: string[];
+  fieldCount: number;
+}
 
 export interface SplitOptions {
   delimiter: string;
@@ -15,10 +20,10 @@ const CR = 13;
 
 /**
  * Splits delimited text (RFC 4180: quoted fields, doubled quotes, newlines inside quotes, CRLF or LF) into
- * records, streaming, in batches. It exists because csv-parse, our reference (test/fast-csv.test.ts checks
- * they agree), spends most of the build reading the 330-column NPPES file: this splitter copies only the
- * fields asked for and allocates nothing per skipped field. Lines are counted physically, so a record's
- * `line` is the line it starts on.
+ * records, streaming, in batches. The build's reader was this string splitter until the byte splitter
+ * (split.ts) replaced it; it stays as the reference reader (`reader: 'reference'`), checked against
+ * csv-parse (test/fast-csv.test.ts), so tests can check the byte splitter and whole ingests against it.
+ * Lines are counted physically, so a record's `line` is the line it starts on.
  */
 export async function* splitRecords(stream: AsyncIterable<Buffer | string>, options: SplitOptions): AsyncGenerator<RawRecord[]> {
   const decoder = new StringDecoder('utf8');

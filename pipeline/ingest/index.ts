@@ -12,7 +12,7 @@ import type { PlacesRow } from '../layouts/places.ts';
 import type { ClinicianRow, ProviderRow, TaxonomyRow } from '../layouts/providers.ts';
 import type { Layout } from '../layouts/types.ts';
 import { ProviderStage } from '../emit/stage.ts';
-import { ingestSource, type RowSink } from './source.ts';
+import { ingestSource, type IngestOptions, type RowSink } from './source.ts';
 import type { Reconciler } from './reconcile.ts';
 
 /** A census value with the source it came from, so the census endpoint can state its vintage. */
@@ -55,7 +55,7 @@ const LAYOUT_ORDER = [
 ];
 
 /** Reads every manifest source into memory (or, for providers, into staging tables of `db`). */
-export async function ingestAll(manifest: Manifest, db: Database.Database, reconciler: Reconciler, log: (line: string) => void): Promise<Ingested> {
+export async function ingestAll(manifest: Manifest, db: Database.Database, reconciler: Reconciler, log: (line: string) => void, options: IngestOptions = {}): Promise<Ingested> {
   const data: Ingested = {
     zctas: new Map(), census: new Map(), zipToZcta: new Map(), zipCity: new Map(), zctaCounties: new Map(), zipCounties: new Map(),
     countyCbsa: new Map(), countyUrbanRural: new Map(), zctaRuca: new Map(), taxonomy: new Map(), places: new Map(),
@@ -84,7 +84,7 @@ export async function ingestAll(manifest: Manifest, db: Database.Database, recon
 
   function ingestOne(spec: SourceSpec, data: Ingested, stage: ProviderStage) {
     const run = <Row>(sink: RowSink<Row>, extraFields: string[] = []) =>
-      ingestSource(spec, LAYOUTS.get(spec.layout) as Layout<Row>, sink, reconciler, extraFields);
+      ingestSource(spec, LAYOUTS.get(spec.layout) as Layout<Row>, sink, reconciler, extraFields, options);
     const zctaOfZip = (zip: string): string | null => data.zipToZcta.get(zip)?.zcta ?? (data.zctas.has(zip) ? zip : null);
     switch (spec.layout) {
       case 'gazetteer_zcta':

@@ -1,124 +1,221 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createGunzip } from 'node:zlib';
-import type { Readable } from 'node:stream';
-import { splitRecords, type SplitOptions } from './fast-csv.ts';
-import yauzl from 'yauzl';
+import { Worker } from 'node:worker_threads';
 import { BuildError } from '../errors.ts';
+import { RecordBatch, ValueBatch, type Records } from './batch.ts';
+import { cleanHeader, DelimitedReader, detectDelimiter } from './delimited.ts';
+import { openReference } from './reference.ts';
+import { openBytes, type StreamPosition } from './open.ts';
+import type { FromWorker, Position, ToWorker, WorkerInput } from './reader-protocol.ts';
+import { parseBatch, type ParsedBatch, type ParsePlan } from './parse.ts';
+import { LAYOUTS } from '../layouts/index.ts';
+import type { Layout } from '../layouts/types.ts';
 
-/** One data row of an input file: its values and the 1-based line (or JSON row) it came from. */
-export interface RawRecord {
-  line: number;
-  /** The fields, possibly only the first few (see RecordSource.limitFields). */
-  values: string[];
-  /** How many fields the row has in the file, including any not copied into `values`. */
-  fieldCount: number;
+export { detectDelimiter };
+
+/** How far through its file a reader is: text bytes split so far, and the fraction of the file (0..1). */
+export interface ReadProgress {
+  textBytes: number;
+  fraction: number;
 }
 
 /** An opened input: the header (trimmed, BOM removed) and a stream of data rows in batches. */
 export interface RecordSource {
   header: string[];
-  batches: AsyncIterable<RawRecord[]>;
-  /** Stop copying fields past this many (call before iterating): wide files need only their first columns. */
-  limitFields(count: number): void;
+  /** Chooses the header columns (by index) the batches carry, in slot order: call once, before iterating. */
+  select(columns: number[]): void;
+  batches: AsyncIterable<Records>;
+  /** Instead of select + batches: the records parsed through a layout (in the worker thread when there is one). */
+  parse<Row>(layout: Layout<Row>, plan: ParsePlan): AsyncIterable<ParsedBatch<Row>>;
+  /** Where the reader is in the file (updated as batches arrive). */
+  progress(): ReadProgress;
+  /** Stops reading (a worker thread is ended); safe to call more than once. */
+  close(): void;
 }
+
+/**
+ * Which reader splits delimited files. `fast` splits bytes and decodes only the selected columns, in a
+ * worker thread for large files (`threads`: auto = files of about 32 MB of text or more); `reference` is the
+ * string splitter it replaced (fast-csv.ts), kept to check the fast reader against.
+ */
+export interface ReadOptions {
+  reader?: 'fast' | 'reference';
+  threads?: 'auto' | 'worker' | 'main';
+}
+
+/** Text size from which a file is split in a worker thread (compressed files are counted at 8x). */
+const WORKER_MIN_TEXT_BYTES = 32 << 20;
+/** Batches the worker may run ahead of the main thread (4 MB of text each). */
+const WORKER_IN_FLIGHT = 4;
 
 /**
  * Opens `.csv`, `.txt` (tab, comma or pipe separated, detected from the header), `.gz` of either,
  * `.zip` (first CSV/TXT entry) and Census API `.json` exports, always streaming except JSON.
  */
-export async function openRecords(file: string, sourceKey: string): Promise<RecordSource> {
+export async function openRecords(file: string, sourceKey: string, options: ReadOptions = {}): Promise<RecordSource> {
   if (!existsSync(file) || !statSync(file).isFile()) {
     throw new BuildError(`source "${sourceKey}": file not found: ${file}. Fix the path in the manifest (sources.${sourceKey}.path) or create the file (hcas sample writes the bundled sample).`);
   }
   if (/\.json$/i.test(file)) return openCensusJson(file, sourceKey);
-  const stream = /\.zip$/i.test(file) ? await openZipEntry(file, sourceKey) : openPlain(file);
-  return openDelimited(stream);
+  if (options.reader === 'reference') return openReference(await openBytes(file, sourceKey));
+  const threads = options.threads ?? 'auto';
+  const size = statSync(file).size;
+  const textBytes = /\.(gz|zip)$/i.test(file) ? size * 8 : size;
+  if (threads === 'worker' || (threads === 'auto' && textBytes >= WORKER_MIN_TEXT_BYTES)) return openInWorker(file, sourceKey);
+  return openInThread(file, sourceKey);
 }
 
-function openPlain(file: string): Readable {
-  const raw = createReadStream(file, { highWaterMark: 1 << 20 });
-  return /\.gz$/i.test(file) ? raw.pipe(createGunzip({ chunkSize: 1 << 20 })) : raw;
+function fractionOf(position: StreamPosition, textBytesRead: number): number {
+  if (position.textBytes) return Math.min(1, textBytesRead / position.textBytes);
+  return position.fileBytes ? Math.min(1, position.fileBytesRead / position.fileBytes) : 1;
 }
 
-function openZipEntry(file: string, sourceKey: string): Promise<Readable> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(new BuildError(`source "${sourceKey}": ${file} is not a readable zip archive (${error?.message})`));
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (/\/$/.test(entry.fileName) || !/\.(csv|txt)$/i.test(entry.fileName) || /fileheader/i.test(entry.fileName)) {
-          zip.readEntry();
-          return;
-        }
-        zip.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) reject(new BuildError(`source "${sourceKey}": cannot read ${entry.fileName} in ${file}`));
-          else resolve(stream);
-        });
-      });
-      zip.on('end', () => reject(new BuildError(`source "${sourceKey}": ${file} holds no .csv or .txt file`)));
-      zip.readEntry();
-    });
-  });
-}
-
-/** Reads the first line to pick the delimiter, then splits the whole stream into records. */
-async function openDelimited(stream: Readable): Promise<RecordSource> {
-  const firstChunk = await readFirstLine(stream);
-  const delimiter = detectDelimiter(firstChunk.line);
-  // Tab-separated Census files are unquoted; a stray quote inside a name must not swallow lines.
-  const options: SplitOptions = { delimiter, quote: delimiter !== '\t' };
-  const chunks = (async function* () {
-    yield firstChunk.buffered;
-    if (!firstChunk.ended) yield* stream as AsyncIterable<Buffer>;
-  })();
-  const iterator = splitRecords(chunks, options)[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  if (first.done || first.value.length === 0) throw new BuildError('the file is empty: expected a header line');
-  const header = first.value[0].values.map(cleanHeader);
-  const pending = first.value.slice(1);
-  return {
-    header,
-    limitFields: (count) => void (options.maxFields = count),
-    batches: (async function* () {
-      if (pending.length) yield pending;
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-    })(),
+/** Splits on this thread: small files, where starting a worker would cost more than it saves. */
+async function openInThread(file: string, sourceKey: string): Promise<RecordSource> {
+  const { stream, position } = await openBytes(file, sourceKey);
+  let reader: DelimitedReader;
+  try {
+    reader = await DelimitedReader.open(stream);
+  } catch (error) {
+    stream.destroy();
+    throw error;
+  }
+  let batches: AsyncGenerator<RecordBatch> | null = null;
+  const source: RecordSource = {
+    header: reader.header,
+    select: (columns) => reader.select(columns),
+    get batches() {
+      return (batches ??= reader.batches());
+    },
+    parse(layout, plan) {
+      return parseLocally(source, layout, plan);
+    },
+    progress: () => ({ textBytes: reader.textBytesRead, fraction: fractionOf(position, reader.textBytesRead) }),
+    close: () => stream.destroy(),
   };
+  return source;
 }
 
-/** Buffers the stream up to its first newline without consuming the rest, so the delimiter can be sniffed. */
-function readFirstLine(stream: Readable): Promise<{ line: string; buffered: Buffer; ended: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const finish = (ended: boolean) => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.off('error', reject);
-      stream.pause();
-      const buffered = Buffer.concat(chunks);
-      const newline = buffered.indexOf(10);
-      resolve({ line: buffered.subarray(0, newline >= 0 ? newline : buffered.length).toString('utf8'), buffered, ended });
-    };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      if (chunk.includes(10) || chunks.reduce((n, c) => n + c.length, 0) > 1 << 20) finish(false);
-    };
-    const onEnd = () => finish(true);
-    stream.on('data', onData);
-    stream.once('end', onEnd);
-    stream.once('error', reject);
+/**
+ * Starts the reader worker. Compiled (dist/, as `hcas` runs) its module is JavaScript beside this one; run as
+ * TypeScript (tests, benchmarks) the worker first registers the same loader as this thread (tsx).
+ */
+function startWorker(input: WorkerInput): Worker {
+  if (import.meta.url.endsWith('.js')) return new Worker(new URL('./reader-worker.js', import.meta.url), { workerData: input });
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./reader-worker.ts', import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData: input });
+}
+
+/** Decompresses and splits in a worker thread; this thread only decodes the selected fields it is handed. */
+async function openInWorker(file: string, sourceKey: string): Promise<RecordSource> {
+  const input: WorkerInput = { file, sourceKey, inFlight: WORKER_IN_FLIGHT };
+  const worker = startWorker(input);
+  const inbox = new Inbox(worker);
+  const send = (message: ToWorker) => worker.postMessage(message);
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    void worker.terminate();
+  };
+  const first = await inbox.next().catch((error) => {
+    close();
+    throw error;
   });
+  if (first.type !== 'header') {
+    close();
+    throw new Error(`reader worker for ${file}: expected the header, got ${first.type}`);
+  }
+  let progress: ReadProgress = { textBytes: 0, fraction: 0 };
+  const track = (position: Position) => void (progress = { textBytes: position.textBytesRead, fraction: fractionOf(position, position.textBytesRead) });
+  /** Each message the worker sends, acknowledged once the consumer is done with it (so only a few are in flight). */
+  async function* messages(): AsyncGenerator<FromWorker> {
+    try {
+      for (;;) {
+        const message = await inbox.next();
+        if (message.type === 'end') return;
+        yield message;
+        send({ type: 'ack' });
+      }
+    } finally {
+      close();
+    }
+  }
+  const source: RecordSource = {
+    header: first.header,
+    select: (columns) => send({ type: 'columns', columns }),
+    batches: (async function* () {
+      for await (const message of messages()) {
+        if (message.type !== 'batch') throw new Error(`reader worker for ${file}: unexpected ${message.type}`);
+        track(message.position);
+        yield new RecordBatch(message.bytes, message.index, message.count, message.width);
+      }
+    })(),
+    parse<Row>(layout: Layout<Row>, plan: ParsePlan): AsyncIterable<ParsedBatch<Row>> {
+      // A layout the worker cannot look up by name (a test's own) is parsed here.
+      if (LAYOUTS.get(plan.layout) !== layout) return parseLocally(source, layout, plan);
+      send({ type: 'plan', plan });
+      return (async function* () {
+        for await (const message of messages()) {
+          if (message.type !== 'parsed') throw new Error(`reader worker for ${file}: unexpected ${message.type}`);
+          track(message.position);
+          yield message.parsed as ParsedBatch<Row>;
+        }
+      })();
+    },
+    progress: () => progress,
+    close,
+  };
+  return source;
 }
 
-/** Exported for tests: the separator that splits the header into the most fields. */
-export function detectDelimiter(headerLine: string): string {
-  const counts = ['\t', ',', '|', ';'].map((d) => [d, headerLine.split(d).length] as const);
-  counts.sort((a, b) => b[1] - a[1]);
-  return counts[0][1] > 1 ? counts[0][0] : ',';
+/** Parses on this thread: select the plan's columns, then each batch through the layout. */
+export async function* parseLocally<Row>(source: RecordSource, layout: Layout<Row>, plan: ParsePlan): AsyncGenerator<ParsedBatch<Row>> {
+  source.select(plan.columns);
+  for await (const batch of source.batches) yield parseBatch(batch, layout, plan);
 }
 
-function cleanHeader(name: string): string {
-  return name.replace(/^\uFEFF/, '').trim();
+/** Messages from the worker as a queue to await; a worker error or early exit rejects the next read. */
+class Inbox {
+  private readonly queue: FromWorker[] = [];
+  private failure: Error | null = null;
+  private waiting: { resolve: (message: FromWorker) => void; reject: (error: Error) => void } | null = null;
+
+  constructor(worker: Worker) {
+    worker.on('message', (message: FromWorker) => this.push(message));
+    worker.on('error', (error) => this.fail(error));
+    worker.on('exit', (code) => this.fail(new Error(`reader worker stopped (exit code ${code}) before the end of the file`)));
+  }
+
+  next(): Promise<FromWorker> {
+    const message = this.queue.shift();
+    if (message) return Promise.resolve(message);
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+  }
+
+  private push(message: FromWorker): void {
+    if (message.type === 'error') {
+      this.fail(message.buildError ? new BuildError(message.message) : new Error(message.message));
+      return;
+    }
+    if (this.waiting) {
+      const { resolve } = this.waiting;
+      this.waiting = null;
+      resolve(message);
+    } else this.queue.push(message);
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    if (this.waiting) {
+      const { reject } = this.waiting;
+      this.waiting = null;
+      reject(this.failure);
+    }
+  }
 }
 
 /** Census Data API JSON: an array of arrays whose first row is the header; values arrive as strings or null. */
@@ -134,12 +231,22 @@ async function openCensusJson(file: string, sourceKey: string): Promise<RecordSo
   }
   const header = (rows[0] as unknown[]).map((v) => cleanHeader(String(v)));
   // A JSON row that is not an array becomes an empty record so the layout rejects it with its row number.
-  const records = rows.slice(1).map((row, i) => ({ line: i + 2, values: Array.isArray(row) ? row.map((v) => (v === null || v === undefined ? '' : String(v))) : [], fieldCount: Array.isArray(row) ? row.length : 0 }));
-  return {
+  const records = rows.slice(1).map((row, i) => {
+    const values = Array.isArray(row) ? row.map((v) => (v === null || v === undefined ? '' : String(v))) : [];
+    return { line: i + 2, values, fieldCount: values.length };
+  });
+  let columns: number[] = [];
+  const source: RecordSource = {
     header,
-    limitFields: () => {},
+    select: (selected) => void (columns = selected),
     batches: (async function* () {
-      for (let i = 0; i < records.length; i += 10_000) yield records.slice(i, i + 10_000);
+      for (let i = 0; i < records.length; i += 10_000) yield new ValueBatch(records.slice(i, i + 10_000), columns);
     })(),
+    parse(layout, plan) {
+      return parseLocally(source, layout, plan);
+    },
+    progress: () => ({ textBytes: 0, fraction: 1 }),
+    close: () => {},
   };
+  return source;
 }

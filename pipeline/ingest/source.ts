@@ -1,49 +1,66 @@
 import { BuildError, RowReject } from '../errors.ts';
 import type { SourceSpec } from '../manifest.ts';
 import type { Layout } from '../layouts/types.ts';
-import { openRecords } from './read.ts';
+import type { ParsePlan } from './parse.ts';
+import { silentProgress, type ProgressFactory } from './progress.ts';
+import { openRecords, type ReadOptions } from './read.ts';
 import type { Reconciler, SourceTally } from './reconcile.ts';
 
 /** Receives each parsed row with its line; may throw RowReject (e.g. a duplicate key) to reject it. */
 export type RowSink<Row> = (row: Row, line: number) => void;
 
+/** How sources are read: which reader (see ReadOptions) and where progress goes. */
+export interface IngestOptions extends ReadOptions {
+  progress?: ProgressFactory;
+}
+
 /**
  * Streams one manifest source through its layout into `sink`, reconciling every row.
  * Missing files and missing required columns fail the build with the file, column and manifest key.
  */
-export async function ingestSource<Row>(spec: SourceSpec, layout: Layout<Row>, sink: RowSink<Row>, reconciler: Reconciler, extraFields: string[] = []): Promise<SourceTally> {
-  const source = await openRecords(spec.path, spec.key);
-  const { header } = source;
-  const columnIndex = resolveColumns(spec, layout, header, extraFields);
-  source.limitFields(Math.max(...columnIndex.values()) + 1);
-  const tally = reconciler.tally(spec.key, spec.path);
-  const requiredIndexes = Object.entries(layout.fields).filter(([, f]) => f.required).map(([name]) => columnIndex.get(name)!);
-  const maxRequired = Math.max(-1, ...requiredIndexes);
-  let values: string[] = [];
-  const read = (field: string): string => {
-    const index = columnIndex.get(field);
-    if (index === undefined) return '';
-    const value = values[index];
-    return value === undefined ? '' : value.trim();
-  };
-  for await (const batch of source.batches) {
-    for (const record of batch) {
-      tally.read++;
-      values = record.values;
-      try {
-        // A row shorter than the header was cut off: even if the fields we need are there, it is not trusted.
-        if (record.fieldCount < header.length || values.length <= maxRequired) {
-          throw new RowReject(`row has ${record.fieldCount} fields, the header has ${header.length}`);
+export async function ingestSource<Row>(spec: SourceSpec, layout: Layout<Row>, sink: RowSink<Row>, reconciler: Reconciler, extraFields: string[] = [], options: IngestOptions = {}): Promise<SourceTally> {
+  const source = await openRecords(spec.path, spec.key, options);
+  const progress = (options.progress ?? silentProgress)(spec.key);
+  try {
+    const { header } = source;
+    const columnIndex = resolveColumns(spec, layout, header, extraFields);
+    // Only the columns the layout names are decoded; each field reads its column's slot in the batch.
+    const columns = [...new Set(columnIndex.values())];
+    const requiredIndexes = Object.entries(layout.fields).filter(([, f]) => f.required).map(([name]) => columnIndex.get(name)!);
+    const plan: ParsePlan = {
+      layout: layout.name, header, options: spec.options, columns,
+      slots: [...columnIndex].map(([field, index]) => [field, columns.indexOf(index)]),
+      maxRequired: Math.max(-1, ...requiredIndexes),
+    };
+    const tally = reconciler.tally(spec.key, spec.path);
+    // Records come back parsed, in file order; the sink (which may still reject, e.g. a duplicate key) runs here.
+    for await (const parsed of source.parse(layout, plan)) {
+      const { lines, rows, rejects } = parsed;
+      let next = 0;
+      let rejected = 0;
+      for (let i = 0; i < parsed.count; i++) {
+        tally.read++;
+        if (rejected < rejects.length && rejects[rejected].record === i) {
+          const { reason, kind } = rejects[rejected++];
+          reconciler.reject(tally, lines[i], reason, kind);
+          continue;
         }
-        sink(layout.parse(read, header, spec.options), record.line);
-        tally.landed++;
-      } catch (error) {
-        if (!(error instanceof RowReject)) throw error;
-        reconciler.reject(tally, record.line, error.message, error.kind);
+        try {
+          sink(rows[next++], lines[i]);
+          tally.landed++;
+        } catch (error) {
+          if (!(error instanceof RowReject)) throw error;
+          reconciler.reject(tally, lines[i], error.message, error.kind);
+        }
       }
+      const at = source.progress();
+      progress.update(tally.read, at.textBytes, at.fraction);
     }
+    return tally;
+  } finally {
+    progress.done();
+    source.close();
   }
-  return tally;
 }
 
 /** Maps each layout field to its column: manifest override first, then the layout's aliases. */

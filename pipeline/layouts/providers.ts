@@ -21,9 +21,12 @@ export interface ProviderRow {
 }
 
 const taxonomySlots: Record<string, FieldSpec> = {};
+// Field names built once, not per row: parse runs for every row of a national file.
+const TAXONOMY_FIELDS: Array<{ code: string; primarySwitch: string }> = [];
 for (let n = 1; n <= NPPES_TAXONOMY_SLOTS; n++) {
   taxonomySlots[`taxonomy_${n}`] = { aliases: [`Healthcare Provider Taxonomy Code_${n}`] };
   taxonomySlots[`primary_switch_${n}`] = { aliases: [`Healthcare Provider Primary Taxonomy Switch_${n}`] };
+  TAXONOMY_FIELDS.push({ code: `taxonomy_${n}`, primarySwitch: `primary_switch_${n}` });
 }
 
 const TAXONOMY_CODE = /^[0-9A-Z]{9}X$/;
@@ -55,11 +58,12 @@ export const nppes: Layout<ProviderRow> = {
     const taxonomies: string[] = [];
     let primary: string | null = null;
     for (let n = 1; n <= NPPES_TAXONOMY_SLOTS; n++) {
-      const code = read(`taxonomy_${n}`).toUpperCase();
+      const field = TAXONOMY_FIELDS[n - 1];
+      const code = read(field.code).toUpperCase();
       if (code === '') continue;
       if (!TAXONOMY_CODE.test(code)) throw new RowReject(`Healthcare Provider Taxonomy Code_${n} is not a taxonomy code: ${JSON.stringify(code)}`);
       taxonomies.push(code);
-      if (read(`primary_switch_${n}`).toUpperCase() === 'Y') primary ??= code;
+      if (read(field.primarySwitch).toUpperCase() === 'Y') primary ??= code;
     }
     return person(read, requiredNpi(read('npi'), 'NPI'), primary ?? taxonomies[0] ?? null, taxonomies);
   },
@@ -137,6 +141,8 @@ export interface ClinicianRow {
 
 const affiliations: Record<string, FieldSpec> = {};
 for (let n = 1; n <= 5; n++) affiliations[`hospital_${n}`] = { aliases: [`hosp_afl_lbn_${n}`] };
+/** The facility name field, then the five affiliation fields, named once rather than per row. */
+const FACILITY_FIELDS = ['facility_name', ...Object.keys(affiliations)];
 
 export const doctorsClinicians: Layout<ClinicianRow> = {
   name: 'doctors_clinicians',
@@ -161,7 +167,7 @@ export const doctorsClinicians: Layout<ClinicianRow> = {
     const school = read('medical_school');
     const year = optionalNumber(read('graduation_year'), 'Grd_yr');
     if (year !== null && (!Number.isInteger(year) || year < 1900 || year > 2100)) throw new RowReject(`Grd_yr is not a year: ${JSON.stringify(read('graduation_year'))}`);
-    const facilityNames = [read('facility_name'), ...[1, 2, 3, 4, 5].map((n) => read(`hospital_${n}`))].filter((name) => name !== '').map(displayName);
+    const facilityNames = FACILITY_FIELDS.map(read).filter((name) => name !== '').map(displayName);
     const gender = read('gender').toUpperCase();
     return {
       npi: requiredNpi(read('npi'), 'NPI'),

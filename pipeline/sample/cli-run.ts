@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { writeSample } from './index.ts';
 
 const { values } = parseArgs({
-  options: { out: { type: 'string', default: 'raw/sample' }, providers: { type: 'string' }, facilities: { type: 'string' }, seed: { type: 'string' } },
+  options: { out: { type: 'string', default: 'raw/synthetic' }, providers: { type: 'string' }, facilities: { type: 'string' }, seed: { type: 'string' } },
 });
 const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
 const started = performance.now();

@@ -3,6 +3,7 @@
  * (Census, UDS Mapper, OMB, NCHS, NUCC, NPPES, CMS, HIFLD, HRSA, CDC PLACES). Geography is real (every
  * 2020 ZCTA and US postal ZIP); every value hung on it is synthetic. Deterministic for a seed.
  */
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadGeography } from './geography.ts';
 import { buildDemographics } from './census-model.ts';
@@ -55,6 +56,8 @@ export interface SampleResult {
  * (measured; the build's NPPES ingest grows with providers, 400,000 already took 69 s).
  */
 export const DEFAULT_PROVIDERS = 250_000;
+/** The synthetic nation's full scale: --providers 4000000 writes all of it, fewer are declared a sample of it. */
+export const NATIONAL_PROVIDERS = 4_000_000;
 export const DEFAULT_FACILITIES = 12_000;
 export const DEFAULT_SEED = 20260101;
 
@@ -119,6 +122,8 @@ export async function writeSample(options: SampleOptions): Promise<SampleResult>
   rows.dac = p.dacRows;
   log(`providers: ${p.nppesRows} NPPES rows, ${p.dacRows} DAC rows`);
   rows.places = await writePlaces(outDir, geo, demo, seed);
+  // Declared to the build (manifest providers.sample_fraction_file) so supply is scaled to the full nation.
+  await writeFile(join(outDir, 'synthetic-providers.json'), `${JSON.stringify({ sample_fraction: Math.min(1, +(p.individuals / NATIONAL_PROVIDERS).toPrecision(6)), providers: p.individuals, synthetic: true }, null, 2)}\n`);
   log('done');
 
   const files = Object.fromEntries(

@@ -34,7 +34,7 @@ export interface QualityColumns {
 }
 
 interface BuildQuality {
-  provider: { status: 'measured' | 'sample' | 'omitted'; sample_fraction?: number };
+  provider: { status: 'measured' | 'sample' | 'omitted'; sample_fraction?: number; synthetic?: boolean };
   prevalence_measures: Array<{ score_type_id: number; measure: string | null; available: boolean }>;
   small_population_threshold: number;
 }
@@ -70,8 +70,13 @@ export class DataQualityCatalog {
     const type = this.measureOf.get(row._type);
     const prevalence = !type?.measure ? 'none' : row._prevalence ? 'used' : 'missing';
     const notes: string[] = [];
+    if (this.provider === 'measured' && this.build.provider.synthetic) notes.push('Clinicians are synthetic, so the provider component shows the method, not this ZIP\'s real clinicians.');
     if (this.provider === 'missing') notes.push('The provider files cover only part of the country, so this score leaves clinician supply out and rests on people, hospitals and travel.');
-    if (this.provider === 'sample') notes.push(`Clinician supply comes from a declared sample of ${formatShare(this.build.provider.sample_fraction)} of clinicians, scaled up.`);
+    if (this.provider === 'sample') {
+      notes.push(this.build.provider.synthetic
+        ? `Clinicians are synthetic (a declared ${formatShare(this.build.provider.sample_fraction)} sample at documented national densities, scaled up), so the provider component shows the method, not this ZIP's real clinicians.`
+        : `Clinician supply comes from a declared sample of ${formatShare(this.build.provider.sample_fraction)} of clinicians, scaled up.`);
+    }
     if (row._small) notes.push(`Fewer than ${this.build.small_population_threshold} people live here, so the census shares rest on a few households and this ZIP is kept out of rankings.`);
     if (imputed.length) notes.push(`No census value for ${imputed.map((m) => m.replace(/_pct$/, '').replace(/_/g, ' ')).join(', ')} here; the national median stands in.`);
     if (prevalence === 'missing') notes.push(`No CDC PLACES ${type!.measure} prevalence ${type!.available ? 'for this ZIP' : 'in this build'}, so the score counts no condition prevalence.`);

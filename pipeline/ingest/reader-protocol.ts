@@ -1,0 +1,22 @@
+/** Messages between the threaded reader (read.ts) and its worker (reader-worker.ts). */
+import type { StreamPosition } from './open.ts';
+import type { ParsedBatch, ParsePlan } from './parse.ts';
+
+export interface WorkerInput {
+  file: string;
+  sourceKey: string;
+  /** Batches the worker may send before the main thread has consumed them. */
+  inFlight: number;
+}
+
+/** `columns`: send raw batches of these columns; `plan`: parse them through the layout here and send the outcomes. */
+export type ToWorker = { type: 'columns'; columns: number[] } | { type: 'plan'; plan: ParsePlan } | { type: 'ack' };
+
+export type FromWorker =
+  | { type: 'header'; header: string[] }
+  | { type: 'batch'; bytes: Uint8Array; index: Int32Array; count: number; width: number; position: Position }
+  | { type: 'parsed'; parsed: ParsedBatch; position: Position }
+  | { type: 'end' }
+  | { type: 'error'; message: string; buildError: boolean };
+
+export type Position = StreamPosition & { textBytesRead: number };

@@ -1,0 +1,66 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../pipeline/build.ts';
+import { DEFAULT_PROVIDERS, DEFAULT_SEED } from '../pipeline/sample/index.ts';
+import { writeRealSample } from '../pipeline/sample/real-sample.ts';
+import { Api } from '../src/api/index.ts';
+import { tempDir } from './helpers/files.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/**
+ * The default build as `npm start` makes it: the bundled real public data (raw/public) and synthetic providers
+ * written by `hcas sample` (its defaults: 250,000 providers, an 8.3% sample, seed 20260101), read through the API.
+ */
+describe('the default build: real public data, synthetic providers', () => {
+  let api: Api;
+  let db: Database.Database;
+  let fraction: number;
+  const get = async (url: string) => JSON.parse((await api.respond({ method: 'GET', url: `/api/v1/${url}` })).body.toString('utf8'));
+
+  beforeAll(async () => {
+    const dir = tempDir();
+    const sample = await writeRealSample({ outDir: path.join(dir, 'sample'), manifest: path.join(ROOT, 'raw/manifests/public.json'), providers: DEFAULT_PROVIDERS, seed: DEFAULT_SEED });
+    fraction = sample.sampleFraction;
+    const out = path.join(dir, 'hcas.sqlite');
+    await build({ manifest: path.join(ROOT, 'raw/manifests/sample.json'), root: path.join(dir, 'sample'), out });
+    db = new Database(out, { readonly: true });
+    api = Api.open(out);
+  }, 600_000);
+
+  it('says which parts are real and which synthetic', async () => {
+    const meta = await get('meta/');
+    expect(meta.dataset.synthetic).toEqual(['providers']);
+    expect(meta.dataset.notice).toMatch(/SYNTHETIC PROVIDERS/);
+    expect(meta.data_quality.provider).toMatchObject({ status: 'sample', synthetic: true });
+    expect(meta.data_quality.provider.sample_fraction).toBeCloseTo(fraction, 5);
+    const record = await get('health-scores/10021/');
+    expect(record.data_quality.components.provider).toBe('sample');
+    expect(record.data_quality.note).toMatch(/^Clinicians are synthetic \(a declared 8\.27% sample/);
+    // Everything but the providers comes from raw/public.
+    const sources = meta.sources as Array<{ key: string; path: string }>;
+    expect(sources.filter((s) => !['nppes', 'doctors_clinicians'].includes(s.key)).length).toBe(26);
+  });
+
+  it('scores the places whose access is known as a researcher would: medical centres high, frontier low', async () => {
+    for (const zip of ['10021', '02115', '77030', '55902']) expect((await get(`health-scores/${zip}/`)).healthscore, zip).toBeGreaterThanOrEqual(70);
+    const frontier = db.prepare(`SELECT h.healthscore FROM health_scores h JOIN zip_reference r ON r.zip_code = h.zip_code JOIN zips z ON z.zip_code = h.zip_code
+      WHERE h.score_type_id = 1 AND r.reference_hospital_minutes >= 90 AND z.small_population = 0`).pluck().all() as number[];
+    expect(frontier.length).toBeGreaterThan(100);
+    expect(frontier.filter((s) => s < 50).length / frontier.length).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('scales the sample back to the documented densities (coverage measured as complete)', () => {
+    const coverage = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'provider_coverage'").pluck().get() as string);
+    expect(coverage.complete).toBe(true);
+    expect(coverage.national.primary_care.share).toBeGreaterThan(0.85);
+    expect(coverage.national.primary_care.share).toBeLessThan(1.2);
+    expect(db.prepare('SELECT COUNT(*) FROM health_scores WHERE provider_score IS NULL').pluck().get()).toBe(0);
+  });
+
+  it("passes every check of the build's validation report", () => {
+    const report = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'validation'").pluck().get() as string);
+    expect(report.checks.filter((c: { pass: boolean }) => !c.pass).map((c: { name: string; value: string }) => `${c.name}: ${c.value}`)).toEqual([]);
+  });
+});
