@@ -44,13 +44,27 @@ function contract(name: string, open: () => Promise<StateStore>) {
       expect(await store.peek('key:0', today)).toBe(100);
     });
 
+    it('adds several calls at once (an unlimited plan\'s calls, counted behind)', async () => {
+      expect(await store.hit('key:calls', today, { calls: 5 })).toBe(5);
+      expect(await store.hit('key:calls', today)).toBe(6);
+      const [a, b] = await Promise.all([store.hit('key:calls', today, { calls: 3 }), store.hit('key:calls', today)]);
+      expect([a, b]).toEqual([9, 10]);
+    });
+
+    it('keeps a widget key\'s restrictions', async () => {
+      const restrictions = { origins: ['https://example.org', 'https://*.example.net'], widgetOnly: true };
+      const added = await store.addKey('c'.repeat(64), { name: 'Widget', plan: 'business', hint: 'abcd', createdAt: '2024-05-15T12:00:00.000Z', restrictions });
+      expect(added.restrictions).toEqual(restrictions);
+      expect((await store.findKey('c'.repeat(64)))?.restrictions).toEqual(restrictions);
+    });
+
     it('keeps keys by hash: add, find, get, list, revoke once', async () => {
       const added = await store.addKey('a'.repeat(64), { name: 'Acme', plan: 'free', hint: 'wxyz', createdAt: '2024-05-15T12:00:00.000Z' });
-      expect(added).toEqual({ id: expect.any(Number), name: 'Acme', plan: 'free', hint: 'wxyz', createdAt: '2024-05-15T12:00:00.000Z', revokedAt: null });
+      expect(added).toEqual({ id: expect.any(Number), name: 'Acme', plan: 'free', hint: 'wxyz', createdAt: '2024-05-15T12:00:00.000Z', revokedAt: null, restrictions: null });
       expect(await store.findKey('a'.repeat(64))).toEqual(added);
       expect(await store.findKey('b'.repeat(64))).toBeUndefined();
       expect(await store.getKey(added.id)).toEqual(added);
-      expect(await store.listKeys()).toEqual([added]);
+      expect((await store.listKeys()).filter((k) => k.name === 'Acme')).toEqual([added]);
       expect((await store.revokeKey(added.id, '2024-05-15T13:00:00.000Z'))?.revokedAt).toBe('2024-05-15T13:00:00.000Z');
       expect((await store.revokeKey(added.id, '2024-05-16T00:00:00.000Z'))?.revokedAt).toBe('2024-05-15T13:00:00.000Z');
       expect(await store.revokeKey(9999, '2024-05-15T13:00:00.000Z')).toBeUndefined();
@@ -81,6 +95,48 @@ function wrap(store: StateStore): StateStore {
     getKey: store.getKey.bind(store), listKeys: store.listKeys.bind(store), revokeKey: store.revokeKey.bind(store), ping: store.ping.bind(store), close: store.close.bind(store),
   };
 }
+
+describe('Redis store and a proxy\'s retries', () => {
+  if (!REDIS_AVAILABLE) {
+    warnRedisSkipped('counting a retried request id once (Redis)');
+    it.skip('counts a retried request id once (no Redis here)', () => {});
+    return;
+  }
+  it('a request id counted before (by a replica that then died) is answered its count again and adds nothing', async () => {
+    const redis = await sharedRedis();
+    const store = new RedisStore(redis.url, uniquePrefix('retry'), () => NOW);
+    try {
+      await store.ready();
+      expect(await store.hit('ip:7', today, { requestId: 'r1' })).toBe(1);
+      expect(await store.hit('ip:7', today)).toBe(2);
+      // nginx retried r1 on this replica: same answer, nothing added.
+      expect(await store.hit('ip:7', today, { requestId: 'r1' })).toBe(1);
+      // In one batch: fresh ids get running totals, a repeated one its old count.
+      const batch = await Promise.all([
+        store.hit('ip:7', today, { requestId: 'r2' }), store.hit('ip:7', today, { requestId: 'r1' }), store.hit('ip:7', today), store.hit('ip:7', today, { requestId: 'r2' }),
+      ]);
+      expect(batch).toEqual([3, 1, 4, 3]);
+      expect(await store.peek('ip:7', today)).toBe(4);
+    } finally {
+      await store.close();
+      await redis.stop();
+    }
+  });
+});
+
+describe('SQLite store of an older version', () => {
+  it('gains the restrictions column; its keys stay full keys', async () => {
+    const file = path.join(dir, 'old.sqlite');
+    const old = new Database(file);
+    old.exec(`CREATE TABLE api_keys (id INTEGER PRIMARY KEY AUTOINCREMENT, key_sha256 TEXT NOT NULL UNIQUE, hint TEXT NOT NULL, name TEXT NOT NULL,
+      plan TEXT NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT)`);
+    old.prepare("INSERT INTO api_keys (key_sha256, hint, name, plan, created_at) VALUES (?, 'wxyz', 'Old', 'free', '2024-01-01T00:00:00Z')").run('d'.repeat(64));
+    old.close();
+    const store = new SqliteStore(file, () => NOW);
+    expect(await store.findKey('d'.repeat(64))).toMatchObject({ name: 'Old', restrictions: null });
+    await store.close();
+  });
+});
 
 describe('SQLite store and the write lock', () => {
   it('waits for another process\'s write transaction without blocking the event loop, then counts exactly', async () => {

@@ -164,7 +164,7 @@ describe('paths', () => {
 });
 
 describe('request log', () => {
-  it('writes one JSON line per request: time, method, path, status, duration_ms, bytes', async () => {
+  it('writes one JSON line per request: time, level, request id, method, path, route, status, duration_ms, bytes, client', async () => {
     const lines: Array<Record<string, unknown>> = [];
     const logged = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', watch: false, log: (line) => lines.push(line as Record<string, unknown>) });
     try {
@@ -174,8 +174,12 @@ describe('request log', () => {
       await logged.close();
     }
     expect(lines).toHaveLength(2);
-    expect(Object.keys(lines[0])).toEqual(['time', 'method', 'path', 'status', 'duration_ms', 'bytes']);
-    expect(lines[0]).toMatchObject({ method: 'GET', path: '/api/v1/health-scores/02801/', status: 200 });
+    // As written (JSON drops what is undefined): without limits there is no key id or plan.
+    const written = JSON.parse(JSON.stringify(lines[0]));
+    expect(Object.keys(written)).toEqual(['time', 'level', 'request_id', 'method', 'path', 'route', 'status', 'duration_ms', 'bytes', 'client']);
+    expect(lines[0]).toMatchObject({ level: 'info', method: 'GET', path: '/api/v1/health-scores/02801/', route: '/api/v1/health-scores/:zip/', status: 200, client: '127.0.0.1' });
+    expect(lines[0].request_id).toMatch(/^[0-9a-f]{12}[0-9a-z]{6,}$/);
+    expect(lines[1].request_id).not.toBe(lines[0].request_id);
     expect(lines[0].bytes).toBeGreaterThan(100);
     expect(lines[1]).toMatchObject({ method: 'HEAD', path: '/api/v1/nope/', status: 404, bytes: 0 });
     expect(Date.parse(lines[0].time as string)).not.toBeNaN();

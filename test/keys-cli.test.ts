@@ -65,8 +65,8 @@ describe('hcas keys', { timeout: 60_000 }, () => {
     expect(lines[2]).toMatch(new RegExp(`^ *1 +Acme Realty +professional +\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z +\\.\\.\\.${key.slice(-4)}$`));
     const json = JSON.parse((await hcas('keys', 'list', '--json')).stdout);
     expect(json).toEqual([
-      { id: 1, name: 'Acme Realty', plan: 'professional', created: expect.any(String), revoked: null, hint: `...${key.slice(-4)}` },
-      { id: 2, name: 'Second', plan: 'free', created: expect.any(String), revoked: null, hint: expect.stringMatching(/^\.\.\..{4}$/) },
+      { id: 1, name: 'Acme Realty', plan: 'professional', created: expect.any(String), revoked: null, hint: `...${key.slice(-4)}`, widget_only: false, origins: [] },
+      { id: 2, name: 'Second', plan: 'free', created: expect.any(String), revoked: null, hint: expect.stringMatching(/^\.\.\..{4}$/), widget_only: false, origins: [] },
     ]);
   });
 

@@ -33,6 +33,7 @@ export const routes: readonly Route[] = [
     summary: 'The widget\'s embed script (browser JavaScript)',
     pathParams: NO_PARAMS,
     query: IGNORED_QUERY,
+    asset: true,
     handle: getWidgetScript,
   }),
 ];

@@ -11,7 +11,12 @@ export interface RouteAccess {
   plans: ReadonlySet<string>;
   /** The cheapest plan that opens it (named in the 403). */
   cheapest: Plan | undefined;
+  /** One of the endpoints a widget key opens. */
+  widget: boolean;
 }
+
+/** What a widget key (`hcas keys create --widget-only`) opens, relative to the base path: the widget's answer. */
+export const WIDGET_ENDPOINTS = ['widget-score/*'];
 
 /**
  * The plan access of every route of the route table. The plan file's endpoint patterns are relative to the
@@ -31,7 +36,8 @@ export class AccessTable {
       const opening = planSet.plans.filter((plan) => plan.endpoints.some(covers));
       if (!open && opening.length === 0) uncovered.push(route.path);
       const shownPath = (route.path.startsWith(basePath) ? route.path.slice(basePath.length) : route.path).replace(/:(\w+)/g, '{$1}');
-      this.byPath.set(route.path, { shownPath, open, plans: new Set(opening.map((p) => p.id)), cheapest: opening[0] });
+      const widget = WIDGET_ENDPOINTS.some(covers);
+      this.byPath.set(route.path, { shownPath, open, plans: new Set(opening.map((p) => p.id)), cheapest: opening[0], widget });
     }
     if (uncovered.length > 0) {
       const fix = 'add each path (or a pattern such as "rankings/*") to the endpoints of the cheapest plan that should have it, or to "open"';

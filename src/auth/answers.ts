@@ -1,6 +1,7 @@
 import { ApiError } from '../http/errors.ts';
 import type { ApiResponse } from '../http/response.ts';
 import type { Plan } from './plans.ts';
+import type { KeyRestrictions } from './store.ts';
 import type { QuotaWindow, WindowUnit } from './windows.ts';
 
 /** X-RateLimit-Limit and -Remaining of an unlimited plan: the largest int32, so every client parses it. */
@@ -12,6 +13,10 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="hcas"' };
 
 /** Who is calling: the bucket its calls are counted in, its quota, and the plan whose endpoints it gets. */
 export interface Caller {
+  /** The key's id as `hcas keys list` shows it; undefined for anonymous callers. */
+  keyId?: number;
+  /** A widget key's limits (allowed origins, widget endpoints only); undefined for a full key. */
+  restrictions?: KeyRestrictions;
   /** `key:12` or `ip:203.0.113.9`. */
   subject: string;
   /** Endpoints and features. Anonymous callers get those of the anonymous tier's plan. */
@@ -22,6 +27,8 @@ export interface Caller {
   /** For messages: "The Free plan", "Anonymous callers". */
   who: string;
   anonymous: boolean;
+  /** A caller whose key could not be checked (the state is down and the key was never seen). */
+  unverified?: boolean;
 }
 
 /** X-RateLimit-Limit, -Remaining and -Reset. Calls not known (the state is degraded) leave the whole quota. */
@@ -36,13 +43,14 @@ export function rateHeaders(caller: Caller, window: QuotaWindow, calls: number |
 }
 
 /**
- * The response with `headers` added. Copied, then assigned: spreading two header objects into a new one is
- * about ten times slower in V8 (microseconds per request on the hot path).
+ * The response with `headers` (and `extra`) added. Copied, then assigned: spreading two header objects into
+ * a new one is about ten times slower in V8 (microseconds per request on the hot path).
  */
-export function withHeaders(response: ApiResponse, headers: Record<string, string>): ApiResponse {
+export function withHeaders(response: ApiResponse, headers: Record<string, string>, extra?: Record<string, string>): ApiResponse {
   const merged: Record<string, string | number> = Object.assign({}, response.headers);
   for (const name in headers) merged[name] = headers[name];
-  return { ...response, headers: merged };
+  if (extra !== undefined) for (const name in extra) merged[name] = extra[name];
+  return { status: response.status, headers: merged, body: response.body, stream: response.stream };
 }
 
 /** 400: the two credential headers carry different keys. */
@@ -74,4 +82,15 @@ export function planUpgradeRequired(caller: Caller, shown: string, cheapest: Pla
   const needs = cheapest ? `the ${cheapest.name} plan (the cheapest that opens it)` : 'a plan that opens it';
   const tier = caller.anonymous ? `Anonymous callers have the ${caller.plan.name} plan's endpoints; send an API key on a plan that opens it` : `${caller.who} does not open it`;
   return new ApiError('plan_upgrade_required', `${shown} needs ${needs}. ${tier}`);
+}
+
+/** 403: a key limited to some page origins, sent from another page (or without Origin and Referer). */
+export function originNotAllowed(origin: string | undefined): ApiError {
+  const from = origin === undefined ? 'a request without an Origin or Referer header' : `the page origin ${origin}`;
+  return new ApiError('origin_not_allowed', `The API key sent is limited to the page origins it was created for, and ${from} is not one of them. Create a widget key for this origin with \`hcas keys create --widget-only --origin ORIGIN\``);
+}
+
+/** 403: a widget key used for an endpoint other than the widget's. */
+export function endpointNotAllowed(shown: string): ApiError {
+  return new ApiError('endpoint_not_allowed', `The API key sent is a widget key: it opens only widget-score/{zip}/, not ${shown}, so a key copied from a page opens nothing else. Call ${shown} with a full key, from a server`);
 }

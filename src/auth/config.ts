@@ -91,7 +91,7 @@ export async function createLimits(flags: LimitsFlags, routes: readonly Route[],
     gate,
     store,
     close: async () => {
-      gate.close();
+      await gate.close();
       await store.close();
     },
   };

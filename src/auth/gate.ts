@@ -3,10 +3,14 @@ import type { ApiError } from '../http/errors.ts';
 import { jsonResponse, type ApiResponse } from '../http/response.ts';
 import type { Route } from '../http/route.ts';
 import type { AccessTable } from './access.ts';
-import { conflictingCredentials, malformedKey, planUpgradeRequired, rateHeaders, rateLimited, refusedKey, withHeaders, type Caller } from './answers.ts';
+import {
+  conflictingCredentials, endpointNotAllowed, malformedKey, originNotAllowed, planUpgradeRequired, rateHeaders, rateLimited, refusedKey, withHeaders,
+  type Caller,
+} from './answers.ts';
 import { anonymousSubject, clientAddress, TrustedProxies } from './client-ip.ts';
 import { StoreHealth, type EventLog } from './health.ts';
 import { hashKey, readCredentials } from './keys.ts';
+import { originAllowed, requestOrigin } from './origins.ts';
 import type { StateStore, StoredKey } from './store.ts';
 import { WindowClock, type QuotaWindow } from './windows.ts';
 
@@ -21,9 +25,37 @@ export interface Responder {
   routeOf(target: string): Route | undefined;
 }
 
-/** A request with the address of the socket it came from. */
+/**
+ * A request with the address of the socket it came from. The gate notes on it who called (`client`,
+ * `plan`, `keyId`) and which route it named, for the server's request log and metrics.
+ */
 export interface GateRequest extends ApiRequest {
   remoteAddress?: string;
+  /**
+   * The id a trusted proxy gave the request (X-Request-Id from an address of --trust-proxy). A proxy that
+   * retries the request on another replica sends the same id, and the Redis state counts it once.
+   */
+  proxyRequestId?: string;
+  /** Headers added to every answer, whatever it is (the server's X-Request-Id). */
+  responseHeaders?: Record<string, string>;
+  /** Set by the gate: the address the call is counted for. */
+  client?: string;
+  /** Set by the gate: the caller's plan id, `anonymous`, `unverified` (state down, key never seen) or `invalid` (bad credentials). */
+  plan?: string;
+  /** Set by the gate: the key's id, for a caller with a valid key. */
+  keyId?: number;
+  /** Set by the gate: the route pattern the request names, if any. */
+  route?: string;
+}
+
+/** What the gate has counted since it started, for the server's metrics. */
+export interface GateStats {
+  backend: string;
+  degraded: boolean;
+  /** Failed operations of the state (each failed count, lookup or probe). */
+  stateErrors: number;
+  /** 429 answers by plan (`anonymous` for callers without a key). */
+  quotaDenials: ReadonlyMap<string, number>;
 }
 
 export interface GateOptions {
@@ -49,6 +81,18 @@ export interface GateOptions {
 export const KEY_CACHE_MS = 5_000;
 const MAX_CACHED_KEYS = 10_000;
 const NOT_COUNTED: Promise<undefined> = Promise.resolve(undefined);
+/**
+ * Calls of unlimited plans are never refused, so they are answered at once and counted behind, in one
+ * write per caller this often (and when the gate closes): the count is exact, it only lands this much later.
+ */
+export const COUNT_BEHIND_MS = 50;
+
+/** Calls of one unlimited caller waiting to be counted. */
+interface Behind {
+  caller: Caller;
+  window: QuotaWindow;
+  calls: number;
+}
 
 /** A key as last read from the state, with its caller when it is valid (unknown, revoked: none). */
 interface CachedKey {
@@ -68,14 +112,23 @@ interface CachedKey {
  * 304, 4xx, and the 429 itself), except OPTIONS preflights. Requests with bad credentials are not counted
  * and carry the headers of the client address's anonymous bucket.
  *
+ * Also not counted: the static widget script (a page must never lose it to its visitor's quota). Calls of
+ * unlimited plans are answered at once and counted behind (COUNT_BEHIND_MS). Widget keys are refused from
+ * pages outside their origins (403, not counted) and outside the widget endpoints (403, counted).
+ *
  * When the state fails (Redis unreachable, the state file locked too long), calls are answered without being
  * counted or refused (fail open), known keys keep their plan from the cache, an unknown key gets the
  * anonymous tier's access, and StoreHealth logs the transitions.
  */
 export class Gate {
   private readonly clock: WindowClock;
+  /** By the key itself, so a cached key costs no hash. */
   private readonly keys = new Map<string, CachedKey>();
-  private readonly proxies: TrustedProxies;
+  readonly proxies: TrustedProxies;
+  private readonly quotaDenials = new Map<string, number>();
+  private readonly behind = new Map<Caller, Behind>();
+  private behindTimer: NodeJS.Timeout | undefined;
+  private readonly unlimitedHeaders = new Map<Caller, { resetSeconds: number; headers: Record<string, string> }>();
   private readonly keyCacheMs: number;
   private readonly countCalls: boolean;
   private readonly health: StoreHealth;
@@ -108,8 +161,19 @@ export class Gate {
     this.health.fail(error);
   }
 
-  /** Stops the health probe (the state is closed by its owner). */
-  close(): void {
+  /** Counts so far, for the metrics. */
+  stats(): GateStats {
+    return { backend: this.options.store.backend, degraded: this.health.degraded, stateErrors: this.health.errors, quotaDenials: this.quotaDenials };
+  }
+
+  /** True when `address` (a socket peer) is a trusted proxy, whose X-Forwarded-For and X-Request-Id are believed. */
+  trusts(address: string | undefined): boolean {
+    return address !== undefined && this.proxies.trusts(address.startsWith('::ffff:') ? address.slice(7) : address);
+  }
+
+  /** Counts the calls still waiting and stops the health probe (the state is closed by its owner, after this). */
+  async close(): Promise<void> {
+    await this.countBehind();
     this.health.close();
   }
 
@@ -117,20 +181,23 @@ export class Gate {
    * The dispatcher's answer to `request`, or the gate's own error, with the rate-limit headers. Synchronous
    * up to the count, which the state answers later (the calls of one event-loop turn are counted together).
    */
-  respond(api: Responder, request: GateRequest): Promise<ApiResponse> {
+  respond(api: Responder, request: GateRequest): ApiResponse | Promise<ApiResponse> {
     const headers = request.headers ?? {};
     const address = clientAddress(request.remoteAddress, headers['x-forwarded-for'], this.proxies);
+    request.client = address;
+    const route = api.routeOf(request.url);
+    request.route = route?.path;
     const credentials = readCredentials(headers);
     switch (credentials.kind) {
       case 'none':
-        return this.counted(api, request, this.anonymous(address));
+        return this.counted(api, request, this.anonymous(address), route);
       case 'conflicting':
         return this.refuse(request, conflictingCredentials(), this.anonymous(address));
       case 'malformed':
         return this.refuse(request, malformedKey(credentials.header), this.anonymous(address));
     }
     const found = this.lookup(credentials.key);
-    return found instanceof Promise ? found.then((entry) => this.keyed(api, request, address, entry)) : this.keyed(api, request, address, found);
+    return found instanceof Promise ? found.then((entry) => this.keyed(api, request, address, entry, route)) : this.keyed(api, request, address, found, route);
   }
 
   /** The rate-limit headers of an address's anonymous bucket, without counting (for errors of the HTTP parser). */
@@ -140,9 +207,17 @@ export class Gate {
     return rateHeaders(caller, window, await this.callsSoFar(caller, window));
   }
 
-  private keyed(api: Responder, request: GateRequest, address: string, entry: CachedKey | 'unverified'): Promise<ApiResponse> {
-    if (entry === 'unverified') return this.counted(api, request, { ...this.anonymous(address), who: 'Callers whose key cannot be checked right now' });
-    if (entry.caller) return this.counted(api, request, entry.caller);
+  private keyed(api: Responder, request: GateRequest, address: string, entry: CachedKey | 'unverified', route: Route | undefined): ApiResponse | Promise<ApiResponse> {
+    if (entry === 'unverified') return this.counted(api, request, { ...this.anonymous(address), who: 'Callers whose key cannot be checked right now', unverified: true }, route);
+    const { caller } = entry;
+    if (caller) {
+      const origins = caller.restrictions?.origins;
+      if (origins && origins.length > 0 && request.method !== 'OPTIONS') {
+        const origin = requestOrigin(request.headers ?? {});
+        if (!originAllowed(origins, origin)) return this.refuse(request, originNotAllowed(origin), this.anonymous(address));
+      }
+      return this.counted(api, request, caller, route);
+    }
     const { key } = entry;
     const why = !key ? 'is not a key of this service'
       : key.revokedAt ? `was revoked at ${key.revokedAt}`
@@ -150,45 +225,92 @@ export class Gate {
     return this.refuse(request, refusedKey(why), this.anonymous(address));
   }
 
-  /** Counts the call, then answers: 429 past the quota, 403 outside the plan, else the dispatcher. */
-  private counted(api: Responder, request: GateRequest, caller: Caller): Promise<ApiResponse> {
+  /**
+   * Counts the call, then answers: 429 past the quota, 403 outside the plan, else the dispatcher. OPTIONS
+   * and the static widget script are answered with the caller's headers, uncounted; an unlimited plan's call
+   * is answered at once and counted behind.
+   */
+  private counted(api: Responder, request: GateRequest, caller: Caller, route: Route | undefined): ApiResponse | Promise<ApiResponse> {
+    request.plan = caller.unverified ? 'unverified' : caller.anonymous ? 'anonymous' : caller.plan.id;
+    request.keyId = caller.keyId;
     const window = this.clock.window(caller.window);
-    if (request.method === 'OPTIONS') {
-      return this.callsSoFar(caller, window).then((calls) => this.answer(api, request, rateHeaders(caller, window, calls)));
+    if (request.method === 'OPTIONS' || route?.asset) {
+      return this.callsSoFar(caller, window).then((calls) => this.answer(api, request, caller, rateHeaders(caller, window, calls)));
     }
-    return this.count(caller, window).then((calls) => {
+    if (caller.quota === null && this.countCalls && !this.health.degraded) {
+      this.countLater(caller, window);
+      const headers = this.unlimited(caller, window);
+      const denied = this.denied(caller, request, route);
+      return denied ? this.error(request, denied, headers) : this.answer(api, request, caller, headers);
+    }
+    return this.count(caller, window, request.proxyRequestId).then((calls) => {
       const headers = rateHeaders(caller, window, calls);
       if (calls !== undefined && caller.quota !== null && calls > caller.quota) {
         headers['Retry-After'] = String(Math.max(1, Math.ceil(window.resetSeconds - this.clock.now() / 1000)));
+        this.quotaDenials.set(request.plan!, (this.quotaDenials.get(request.plan!) ?? 0) + 1);
         return this.error(request, rateLimited(caller, window), headers);
       }
-      const denied = this.denied(api, caller, request);
+      const denied = this.denied(caller, request, route);
       if (denied) return this.error(request, denied, headers);
-      return this.answer(api, { method: request.method, url: request.url, headers: request.headers, features: caller.plan.features }, headers);
+      return this.answer(api, request, caller, headers);
     });
   }
 
-  private answer(api: Responder, request: ApiRequest, headers: Record<string, string>): ApiResponse | Promise<ApiResponse> {
+  private answer(api: Responder, request: GateRequest, caller: Caller, headers: Record<string, string>): ApiResponse | Promise<ApiResponse> {
+    const extra = request.responseHeaders;
+    const forward: ApiRequest = { method: request.method, url: request.url, headers: request.headers, features: caller.plan.features };
     const failed = (error: unknown) => {
-      this.reportError(error, request);
-      return withHeaders(internalError(request.method), headers);
+      this.reportError(error, forward);
+      return withHeaders(internalError(request.method), headers, extra);
     };
     try {
-      const response = api.respond(request);
-      return response instanceof Promise ? response.then((settled) => withHeaders(settled, headers), failed) : withHeaders(response, headers);
+      const response = api.respond(forward);
+      return response instanceof Promise ? response.then((settled) => withHeaders(settled, headers, extra), failed) : withHeaders(response, headers, extra);
     } catch (error) {
       return failed(error);
     }
   }
 
   private error(request: GateRequest, error: ApiError, headers: Record<string, string>): ApiResponse {
-    return withHeaders(jsonResponse(request.method, error.status, error.toBody(), error.headers), headers);
+    return withHeaders(jsonResponse(request.method, error.status, error.toBody(), error.headers), headers, request.responseHeaders);
   }
 
   /** An error about the credentials: not counted, with the anonymous bucket's headers. */
   private async refuse(request: GateRequest, error: ApiError, caller: Caller): Promise<ApiResponse> {
+    request.plan = 'invalid';
     const window = this.clock.window(caller.window);
     return this.error(request, error, rateHeaders(caller, window, await this.callsSoFar(caller, window)));
+  }
+
+  /** The rate-limit headers of an unlimited caller: the same for every call of a window, so made once. */
+  private unlimited(caller: Caller, window: QuotaWindow): Record<string, string> {
+    const made = this.unlimitedHeaders.get(caller);
+    if (made && made.resetSeconds === window.resetSeconds) return made.headers;
+    const headers = rateHeaders(caller, window, undefined);
+    if (this.unlimitedHeaders.size >= MAX_CACHED_KEYS) this.unlimitedHeaders.clear();
+    this.unlimitedHeaders.set(caller, { resetSeconds: window.resetSeconds, headers });
+    return headers;
+  }
+
+  /** Adds an unlimited caller's call to those counted behind, and makes sure they are written soon. */
+  private countLater(caller: Caller, window: QuotaWindow): void {
+    const waiting = this.behind.get(caller);
+    if (waiting && waiting.window.startSeconds === window.startSeconds) {
+      waiting.calls++;
+    } else {
+      if (waiting) void this.countBehind(); // the window turned: last window's calls go now
+      this.behind.set(caller, { caller, window, calls: 1 });
+    }
+    this.behindTimer ??= setTimeout(() => void this.countBehind(), COUNT_BEHIND_MS).unref();
+  }
+
+  /** Writes the calls counted behind; a failing state loses them, as it leaves every call uncounted (fail open). */
+  private countBehind(): Promise<unknown> {
+    clearTimeout(this.behindTimer);
+    this.behindTimer = undefined;
+    const waiting = [...this.behind.values()];
+    this.behind.clear();
+    return Promise.all(waiting.map(({ caller, window, calls }) => this.options.store.hit(caller.subject, window, { calls }).catch((error: unknown) => this.health.fail(error))));
   }
 
   private anonymous(address: string): Caller {
@@ -201,19 +323,21 @@ export class Gate {
    * is down and the key was never seen. While degraded, entries older than the cache time still serve.
    */
   private lookup(key: string): CachedKey | 'unverified' | Promise<CachedKey | 'unverified'> {
-    const hash = hashKey(key);
-    const cached = this.keys.get(hash);
+    const cached = this.keys.get(key);
     const nowMs = this.clock.now();
     if (cached && (nowMs - cached.fetchedMs < this.keyCacheMs || this.health.degraded)) return cached;
     if (this.health.degraded) return 'unverified';
-    return this.options.store.findKey(hash).then((found) => {
+    return this.options.store.findKey(hashKey(key)).then((found) => {
       const plan = found && !found.revokedAt ? this.options.access.planSet.plans.find((p) => p.id === found.plan) : undefined;
       const caller: Caller | undefined = found && plan
-        ? { subject: `key:${found.id}`, plan, quota: plan.quota, window: plan.window, who: `The ${plan.name} plan`, anonymous: false }
+        ? {
+          subject: `key:${found.id}`, plan, quota: plan.quota, window: plan.window, who: `The ${plan.name} plan`, anonymous: false, keyId: found.id,
+          restrictions: found.restrictions ?? undefined,
+        }
         : undefined;
       const entry = { key: found, caller, fetchedMs: nowMs };
       if (this.keys.size >= MAX_CACHED_KEYS) this.keys.clear();
-      this.keys.set(hash, entry);
+      this.keys.set(key, entry);
       return entry;
     }, (error: unknown) => {
       this.health.fail(error);
@@ -222,10 +346,11 @@ export class Gate {
   }
 
   /** Counts the call (or, for `hcas get`, reads the count as if it were counted); undefined when degraded. */
-  private count(caller: Caller, window: QuotaWindow): Promise<number | undefined> {
+  private count(caller: Caller, window: QuotaWindow, requestId: string | undefined): Promise<number | undefined> {
     if (this.health.degraded) return NOT_COUNTED;
     const { store } = this.options;
-    const counted = this.countCalls ? store.hit(caller.subject, window) : store.peek(caller.subject, window).then((calls) => calls + 1);
+    const counted = this.countCalls ? store.hit(caller.subject, window, requestId === undefined ? undefined : { requestId })
+      : store.peek(caller.subject, window).then((calls) => calls + 1);
     return counted.catch((error: unknown) => {
       this.health.fail(error);
       return undefined;
@@ -241,13 +366,13 @@ export class Gate {
   }
 
   /**
-   * The 403 when the caller's plan does not open the route the dispatcher matches; 404s and 301s are the
-   * dispatcher's and reveal nothing.
+   * The 403 when a widget key names another endpoint, or the caller's plan does not open the route the
+   * dispatcher matches; 404s and 301s are the dispatcher's and reveal nothing.
    */
-  private denied(api: Responder, caller: Caller, request: GateRequest): ApiError | undefined {
+  private denied(caller: Caller, request: GateRequest, route: Route | undefined): ApiError | undefined {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-    const route = api.routeOf(request.url);
     const access = route && this.options.access.of(route.path);
+    if (caller.restrictions?.widgetOnly && route && !route.asset && !access?.widget) return endpointNotAllowed(access?.shownPath ?? route.path);
     if (!access || access.open || access.plans.has(caller.plan.id)) return undefined;
     return planUpgradeRequired(caller, access.shownPath, access.cheapest);
   }

@@ -13,6 +13,8 @@ const PROBE_EVERY_MS = 1_000;
  */
 export class StoreHealth {
   private failing = false;
+  /** Failures reported, each one (also while already degraded): the metrics' state errors. */
+  errors = 0;
   private probe: NodeJS.Timeout | undefined;
   private readonly store: StateStore;
   log: EventLog;
@@ -29,17 +31,18 @@ export class StoreHealth {
 
   /** Reports a failure of the state (a no-op while already degraded). */
   fail(error: unknown): void {
+    this.errors++;
     if (this.failing) return;
     this.failing = true;
     const { backend, location } = this.store;
     const message = error instanceof Error ? error.message : String(error);
-    this.log({ time: new Date().toISOString(), event: 'limits_degraded', backend, location, pid: process.pid, error: message, detail: 'calls are answered without being counted until the state is back' });
+    this.log({ time: new Date().toISOString(), level: 'warn', event: 'limits_degraded', backend, location, pid: process.pid, error: message, detail: 'calls are answered without being counted until the state is back' });
     this.probe = setInterval(() => {
       this.store.ping().then(() => {
         if (!this.failing) return;
         this.failing = false;
         clearInterval(this.probe);
-        this.log({ time: new Date().toISOString(), event: 'limits_recovered', backend, location, pid: process.pid });
+        this.log({ time: new Date().toISOString(), level: 'info', event: 'limits_recovered', backend, location, pid: process.pid });
       }, () => {});
     }, PROBE_EVERY_MS).unref();
   }

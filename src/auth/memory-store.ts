@@ -1,4 +1,4 @@
-import type { NewKey, StateStore, StoredKey } from './store.ts';
+import type { HitOptions, NewKey, StateStore, StoredKey } from './store.ts';
 import type { QuotaWindow } from './windows.ts';
 
 /**
@@ -11,9 +11,9 @@ export class MemoryStore implements StateStore {
   private readonly counters = new Map<string, number>();
   private readonly keys = new Map<string, StoredKey>();
 
-  async hit(subject: string, window: QuotaWindow): Promise<number> {
+  async hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number> {
     const key = `${subject}|${window.startSeconds}`;
-    const calls = (this.counters.get(key) ?? 0) + 1;
+    const calls = (this.counters.get(key) ?? 0) + (options?.calls ?? 1);
     this.counters.set(key, calls);
     return calls;
   }
@@ -27,7 +27,7 @@ export class MemoryStore implements StateStore {
   }
 
   async addKey(hash: string, key: NewKey): Promise<StoredKey> {
-    const stored = { id: this.keys.size + 1, ...key, revokedAt: null };
+    const stored = { id: this.keys.size + 1, ...key, restrictions: key.restrictions ?? null, revokedAt: null };
     this.keys.set(hash, stored);
     return stored;
   }

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { bySubject, COUNTER_RETENTION_SECONDS, settle, type NewKey, type PendingHit, type StateStore, type StoredKey } from './store.ts';
+import { bySubject, callsOf, COUNTER_RETENTION_SECONDS, settle, type HitOptions, type KeyRestrictions, type NewKey, type PendingHit, type StateStore, type StoredKey } from './store.ts';
 import type { QuotaWindow } from './windows.ts';
 
 /**
@@ -15,13 +15,68 @@ if calls == tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return calls`;
 
 /**
+ * The same for calls that carry a proxy's request id: a call whose id was counted before (the proxy retried
+ * it on this replica after another one counted it and died) answers the count it got then and adds nothing.
+ * KEYS[1] counter; ARGV: counter TTL, id TTL, id key prefix, then (calls, id) per call, id '' for none.
+ * Answers each call's running total, in order.
+ */
+const HIT_ONCE_SCRIPT = `
+local entries = {}
+local first = {}
+local add = 0
+for i = 4, #ARGV, 2 do
+  local calls = tonumber(ARGV[i])
+  local id = ARGV[i + 1]
+  local prior = false
+  if id ~= '' then prior = first[id] or redis.call('GET', ARGV[3] .. id) end
+  if type(prior) == 'number' then
+    entries[#entries + 1] = {'again', prior}
+  elseif prior then
+    entries[#entries + 1] = {'counted', tonumber(prior)}
+  else
+    add = add + calls
+    entries[#entries + 1] = {'new', calls, id}
+    if id ~= '' then first[id] = #entries end
+  end
+end
+local total = tonumber(redis.call('GET', KEYS[1]) or '0')
+if add > 0 then
+  total = redis.call('INCRBY', KEYS[1], add)
+  if total == add then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+end
+local running = total - add
+local out = {}
+for i, entry in ipairs(entries) do
+  if entry[1] == 'new' then
+    running = running + entry[2]
+    out[i] = running
+    if entry[3] ~= '' then redis.call('SET', ARGV[3] .. entry[3], running, 'EX', ARGV[2]) end
+  elseif entry[1] == 'again' then
+    out[i] = out[entry[2]]
+  else
+    out[i] = entry[2]
+  end
+end
+return out`;
+
+/**
+ * How long a request id is remembered: longer than a proxy keeps retrying one request (the nginx example
+ * gives up after 10 s). About 100 bytes of Redis memory per request that carries an id, for this long.
+ */
+export const REQUEST_ID_TTL_SECONDS = 30;
+
+/**
  * How long a command may take before the call is served uncounted (the gate then reports degraded): long
  * enough that a busy machine does not flap between degraded and ok, short enough that no client waits long.
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 
 type HitCallback = (error: Error | null | undefined, total?: number) => void;
-type RedisWithHit = Redis & { hcasHit(key: string, ttlSeconds: number, calls: number, callback: HitCallback): unknown };
+type HitOnceCallback = (error: Error | null | undefined, totals?: number[]) => void;
+type RedisWithHit = Redis & {
+  hcasHit(key: string, ttlSeconds: number, calls: number, callback: HitCallback): unknown;
+  hcasHitOnce(key: string, ...args: Array<string | number | HitOnceCallback>): unknown;
+};
 
 /**
  * Keys and counters in Redis, so every replica of the server shares one quota. Layout under the prefix
@@ -57,6 +112,7 @@ export class RedisStore implements StateStore {
       lazyConnect: false,
     });
     redis.defineCommand('hcasHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    redis.defineCommand('hcasHitOnce', { numberOfKeys: 1, lua: HIT_ONCE_SCRIPT });
     // Connection errors are reported through the gate's degraded state; without a listener ioredis prints them.
     redis.on('error', () => {});
     this.redis = redis as RedisWithHit;
@@ -82,9 +138,9 @@ export class RedisStore implements StateStore {
     });
   }
 
-  hit(subject: string, window: QuotaWindow): Promise<number> {
+  hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ subject, windowStart: window.startSeconds, resolve, reject });
+      this.pending.push({ subject, windowStart: window.startSeconds, calls: options?.calls ?? 1, requestId: options?.requestId, resolve, reject });
       this.expireAt.set(window.startSeconds, window.resetSeconds + COUNTER_RETENTION_SECONDS);
       this.schedule();
     });
@@ -122,7 +178,17 @@ export class RedisStore implements StateStore {
     for (const group of groups) {
       const { subject, windowStart } = group[0];
       const ttlSeconds = Math.max(1, this.expireAt.get(windowStart)! - nowSeconds);
-      target.hcasHit(this.counterKey(subject, windowStart), ttlSeconds, group.length, (error, total) => {
+      const key = this.counterKey(subject, windowStart);
+      if (group.some((call) => call.requestId !== undefined)) {
+        const args = group.flatMap((call) => [call.calls, call.requestId ?? '']);
+        target.hcasHitOnce(key, ttlSeconds, REQUEST_ID_TTL_SECONDS, `${this.prefix}request:`, ...args, (error: Error | null | undefined, totals?: number[]) => {
+          if (error || !totals) group.forEach((call) => call.reject(error ?? new Error('Redis answered no counts')));
+          else group.forEach((call, i) => call.resolve(Number(totals[i])));
+          answered();
+        });
+        continue;
+      }
+      target.hcasHit(key, ttlSeconds, callsOf(group), (error, total) => {
         if (error) group.forEach((call) => call.reject(error));
         else settle(group, Number(total));
         answered();
@@ -142,8 +208,11 @@ export class RedisStore implements StateStore {
 
   async addKey(hash: string, key: NewKey): Promise<StoredKey> {
     const id = await this.redis.incr(`${this.prefix}next-key-id`);
-    const stored: StoredKey = { id, ...key, revokedAt: null };
-    const fields = { id: String(id), name: key.name, plan: key.plan, hint: key.hint, created_at: key.createdAt, revoked_at: '' };
+    const stored: StoredKey = { id, ...key, restrictions: key.restrictions ?? null, revokedAt: null };
+    const fields = {
+      id: String(id), name: key.name, plan: key.plan, hint: key.hint, created_at: key.createdAt, revoked_at: '',
+      restrictions: key.restrictions ? JSON.stringify(key.restrictions) : '',
+    };
     const created = await this.redis.multi()
       .hset(`${this.prefix}key:${hash}`, fields)
       .set(`${this.prefix}key-id:${id}`, hash)
@@ -192,7 +261,10 @@ export class RedisStore implements StateStore {
 
 function fromHash(fields: Record<string, string>): StoredKey | undefined {
   if (!fields.id) return undefined;
-  return { id: Number(fields.id), name: fields.name, plan: fields.plan, hint: fields.hint, createdAt: fields.created_at, revokedAt: fields.revoked_at || null };
+  return {
+    id: Number(fields.id), name: fields.name, plan: fields.plan, hint: fields.hint, createdAt: fields.created_at, revokedAt: fields.revoked_at || null,
+    restrictions: fields.restrictions ? (JSON.parse(fields.restrictions) as KeyRestrictions) : null,
+  };
 }
 
 /** `redis://user:secret@host:6379/0` without the secret, for logs and meta/. */

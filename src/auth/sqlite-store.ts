@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { bySubject, COUNTER_RETENTION_SECONDS, settle, type NewKey, type PendingHit, type StateStore, type StoredKey } from './store.ts';
+import { bySubject, callsOf, COUNTER_RETENTION_SECONDS, settle, type HitOptions, type KeyRestrictions, type NewKey, type PendingHit, type StateStore, type StoredKey } from './store.ts';
 import type { QuotaWindow } from './windows.ts';
 
 const SCHEMA = `
@@ -12,7 +12,8 @@ CREATE TABLE IF NOT EXISTS api_keys (
   name TEXT NOT NULL,
   plan TEXT NOT NULL,
   created_at TEXT NOT NULL,
-  revoked_at TEXT
+  revoked_at TEXT,
+  restrictions TEXT
 );
 CREATE TABLE IF NOT EXISTS counters (
   subject TEXT NOT NULL,
@@ -31,8 +32,11 @@ const LOCK_DEADLINE_MS = 2_000;
 const SPIN_TRIES = 3;
 const PRUNE_EVERY_MS = 6 * 3600_000;
 
-type KeyRow = { id: number; name: string; plan: string; hint: string; created_at: string; revoked_at: string | null };
-const toKey = (row: KeyRow): StoredKey => ({ id: row.id, name: row.name, plan: row.plan, hint: row.hint, createdAt: row.created_at, revokedAt: row.revoked_at });
+type KeyRow = { id: number; name: string; plan: string; hint: string; created_at: string; revoked_at: string | null; restrictions: string | null };
+const toKey = (row: KeyRow): StoredKey => ({
+  id: row.id, name: row.name, plan: row.plan, hint: row.hint, createdAt: row.created_at, revokedAt: row.revoked_at,
+  restrictions: row.restrictions ? (JSON.parse(row.restrictions) as KeyRestrictions) : null,
+});
 
 /**
  * Keys and counters in one SQLite file in WAL mode, shared by every worker of a server (and by `hcas keys`).
@@ -68,6 +72,9 @@ export class SqliteStore implements StateStore {
     // NORMAL: a commit survives the process being killed; only a power loss can drop the last moments.
     this.reader.pragma('synchronous = NORMAL');
     this.reader.exec(SCHEMA);
+    // State files made before widget keys: add the column (NULL, a full key, for every existing key).
+    const columns = (this.reader.prepare('PRAGMA table_info(api_keys)').all() as Array<{ name: string }>).map((c) => c.name);
+    if (!columns.includes('restrictions')) this.reader.exec('ALTER TABLE api_keys ADD COLUMN restrictions TEXT');
     this.writer = new Database(location, { timeout: 0 });
     this.writer.pragma('synchronous = NORMAL');
     this.statements = {
@@ -80,7 +87,7 @@ export class SqliteStore implements StateStore {
       findKey: this.reader.prepare('SELECT * FROM api_keys WHERE key_sha256 = ?'),
       getKey: this.reader.prepare('SELECT * FROM api_keys WHERE id = ?'),
       listKeys: this.reader.prepare('SELECT * FROM api_keys ORDER BY id'),
-      addKey: this.reader.prepare('INSERT INTO api_keys (key_sha256, hint, name, plan, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *'),
+      addKey: this.reader.prepare('INSERT INTO api_keys (key_sha256, hint, name, plan, created_at, restrictions) VALUES (?, ?, ?, ?, ?, ?) RETURNING *'),
       revokeKey: this.reader.prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING *'),
       ping: this.reader.prepare('SELECT 1').pluck(),
     };
@@ -88,9 +95,10 @@ export class SqliteStore implements StateStore {
     this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS).unref();
   }
 
-  hit(subject: string, window: QuotaWindow): Promise<number> {
+  /** Counts calls; request ids are not kept (one server: a proxy has no other replica of this state to retry on). */
+  hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ subject, windowStart: window.startSeconds, resolve, reject });
+      this.pending.push({ subject, windowStart: window.startSeconds, calls: options?.calls ?? 1, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.flush);
@@ -108,7 +116,8 @@ export class SqliteStore implements StateStore {
   }
 
   async addKey(hash: string, key: NewKey): Promise<StoredKey> {
-    return toKey(this.statements.addKey.get(hash, key.hint, key.name, key.plan, key.createdAt) as KeyRow);
+    const restrictions = key.restrictions ? JSON.stringify(key.restrictions) : null;
+    return toKey(this.statements.addKey.get(hash, key.hint, key.name, key.plan, key.createdAt, restrictions) as KeyRow);
   }
 
   async getKey(id: number): Promise<StoredKey | undefined> {
@@ -159,7 +168,7 @@ export class SqliteStore implements StateStore {
     const groups = bySubject(batch);
     const totals: number[] = [];
     try {
-      for (const group of groups) totals.push(hit.get(group[0].subject, group[0].windowStart, group.length) as number);
+      for (const group of groups) totals.push(hit.get(group[0].subject, group[0].windowStart, callsOf(group)) as number);
       commit.run();
     } catch (error) {
       if (this.writer.inTransaction) rollback.run();

@@ -1,5 +1,15 @@
 import type { QuotaWindow } from './windows.ts';
 
+/**
+ * What a key may do beyond its plan's limits, for keys that leave the server (a widget key in a page's HTML):
+ * the page origins that may use it (`Origin`, else `Referer`), and whether it opens only the widget endpoints.
+ */
+export interface KeyRestrictions {
+  /** `https://example.org`, `https://*.example.org` (any subdomain); empty: any origin. */
+  origins: string[];
+  widgetOnly: boolean;
+}
+
 /** An API key as the state keeps it: never the key itself, only its hash and a 4-character hint. */
 export interface StoredKey {
   id: number;
@@ -10,10 +20,23 @@ export interface StoredKey {
   /** ISO 8601 UTC. */
   createdAt: string;
   revokedAt: string | null;
+  /** Null for a full key (every endpoint of its plan, from anywhere). */
+  restrictions: KeyRestrictions | null;
 }
 
 /** A new key's fields besides its hash. */
-export type NewKey = Omit<StoredKey, 'id' | 'revokedAt'>;
+export type NewKey = Omit<StoredKey, 'id' | 'revokedAt' | 'restrictions'> & { restrictions?: KeyRestrictions | null };
+
+/** How a call is counted: how many calls it stands for, and the request id a proxy gave it. */
+export interface HitOptions {
+  /** Calls to add at once (calls of an unlimited plan, counted behind in batches); default 1. */
+  calls?: number;
+  /**
+   * The id a trusted proxy gave the request (nginx's `$request_id`). A proxy that retries a request on
+   * another replica sends the same id, and a store that keeps ids (Redis) counts it once.
+   */
+  requestId?: string;
+}
 
 /**
  * Where keys and call counters live: an SQLite file (one server, all its workers) or Redis (any number of
@@ -24,7 +47,7 @@ export interface StateStore {
   readonly backend: 'sqlite' | 'redis' | 'memory';
   /** The file or the Redis URL (without its password), for messages and logs. */
   readonly location: string;
-  hit(subject: string, window: QuotaWindow): Promise<number>;
+  hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number>;
   /** The calls counted so far in the window, without counting one. */
   peek(subject: string, window: QuotaWindow): Promise<number>;
   findKey(hash: string): Promise<StoredKey | undefined>;
@@ -45,12 +68,14 @@ export const COUNTER_RETENTION_SECONDS = 40 * 86_400;
 export interface PendingHit {
   subject: string;
   windowStart: number;
+  calls: number;
+  requestId?: string;
   resolve: (calls: number) => void;
   reject: (error: unknown) => void;
 }
 
 /**
- * Groups a batch of calls by subject and window. A group is counted with one increment by its size, and
+ * Groups a batch of calls by subject and window. A group is counted with one increment by its calls, and
  * its calls are answered with the running totals in arrival order (`settle`): exactly what counting them
  * one by one would have answered, since nothing else runs between them in this process.
  */
@@ -65,8 +90,18 @@ export function bySubject(batch: readonly PendingHit[]): Array<PendingHit[]> {
   return [...groups.values()];
 }
 
+/** The calls a group adds. */
+export function callsOf(group: readonly PendingHit[]): number {
+  let calls = 0;
+  for (const hit of group) calls += hit.calls;
+  return calls;
+}
+
 /** Answers each call of a group, given the group's total after its increment. */
 export function settle(group: readonly PendingHit[], total: number): void {
-  const before = total - group.length;
-  for (let i = 0; i < group.length; i++) group[i].resolve(before + i + 1);
+  let running = total - callsOf(group);
+  for (const hit of group) {
+    running += hit.calls;
+    hit.resolve(running);
+  }
 }

@@ -18,12 +18,12 @@ export interface LocalGate {
 export async function localGate(options: LimitsCliOptions & { key?: string }): Promise<LocalGate> {
   if (options.key === undefined) {
     const gate = new Gate({ store: new MemoryStore(), access: accessFor(options), countCalls: false });
-    return { respond: (api, request) => gate.respond(api, request), close: async () => gate.close() };
+    return { respond: async (api, request) => gate.respond(api, request), close: () => gate.close() };
   }
   const limits = await openLimits(options, { countCalls: false });
   if (limits.gate.status().rate_limits.status === 'degraded') {
     await limits.close();
     throw new CliError(`the key state (${limits.store.location}) did not answer, so --key cannot be checked; start Redis or unset REDIS_URL`);
   }
-  return { respond: (api, request) => limits.gate.respond(api, request), close: () => limits.close() };
+  return { respond: async (api, request) => limits.gate.respond(api, request), close: () => limits.close() };
 }

@@ -20,6 +20,9 @@ interface Slot {
 export class ResponseCache {
   private readonly slots = new Map<string, Slot>();
   private bytes = 0;
+  /** Lookups answered from the cache and lookups that were not, since the cache was made (for the metrics). */
+  hits = 0;
+  misses = 0;
 
   private readonly maxBytes: number;
 
@@ -30,7 +33,11 @@ export class ResponseCache {
   /** The cached response of a URL. */
   get(url: string): Representation | undefined {
     const slot = this.slots.get(url);
-    if (slot === undefined) return undefined;
+    if (slot === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     slot.used = true;
     return slot.entry;
   }
@@ -48,6 +55,11 @@ export class ResponseCache {
       if (this.slots.get(url) === slot) this.bytes += bytes;
     };
     this.evict(url);
+  }
+
+  /** Entries and the bytes they hold, by the budget's reckoning. */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.slots.size, bytes: this.bytes };
   }
 
   private evict(keep: string): void {

@@ -135,6 +135,11 @@ export class Dispatcher<D = unknown> {
     return route ?? undefined;
   }
 
+  /** The response cache's hits and misses so far, and what it holds (for the server's metrics). */
+  cacheStats(): { hits: number; misses: number; entries: number; bytes: number } {
+    return { hits: this.cache.hits, misses: this.cache.misses, ...this.cache.size };
+  }
+
   /** Releases the data now, or once the asynchronous requests under way have finished. */
   retire(): void {
     this.retired = true;

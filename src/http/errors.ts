@@ -4,6 +4,10 @@ export const ERROR_STATUS = {
   conflicting_credentials: 400,
   invalid_api_key: 401,
   plan_upgrade_required: 403,
+  // Beyond decisions.md: widget keys limited to page origins and to the widget endpoint, and /metrics.
+  origin_not_allowed: 403,
+  endpoint_not_allowed: 403,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   rate_limited: 429,

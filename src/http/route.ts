@@ -87,6 +87,8 @@ export interface Route<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs =
   query: Q;
   /** The 200 answer for `openapi.json`; every API route needs one (test/openapi.test.ts). */
   response?: ResponseDoc;
+  /** A static file (the widget's embed script): metering leaves it out, so a page never loses it to a quota. */
+  asset?: boolean;
   handle(context: HandlerContext<ParamValues<P>, ParamValues<Q>, D>): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult>;
 }
 

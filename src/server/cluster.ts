@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import { primaryMetrics, workerMetrics } from './cluster-metrics.ts';
 import { jsonLines, type LineLog } from './log.ts';
 import { startServer, type ServerOptions } from './server.ts';
 
@@ -13,10 +14,12 @@ const MAX_QUICK_CRASHES = 5;
  */
 export async function runServer(options: ServerOptions): Promise<void> {
   const log = options.log ?? jsonLines(process.stdout);
-  const server = await startServer({ ...options, log });
+  // In a worker, /metrics asks the primary for the sum of every worker's metrics.
+  const metricsText = cluster.isWorker && options.metrics?.enabled !== false ? (local: { registry: Parameters<typeof workerMetrics>[0] }) => workerMetrics(local.registry) : undefined;
+  const server = await startServer({ metricsText, ...options, log });
   const reload = () => server.live.reload('signal');
   process.on('SIGHUP', reload);
-  const started = { time: new Date().toISOString(), event: 'listening', url: server.url, build_id: server.live.current.buildId, pid: process.pid };
+  const started = { time: new Date().toISOString(), level: 'info', event: 'listening', url: server.url, build_id: server.live.current.buildId, pid: process.pid };
   if (cluster.isWorker) process.send?.({ ...started, event: 'worker_listening' });
   else log(started);
   // Handlers stay installed until the end: a second signal (Ctrl-C reaches every worker and the primary
@@ -26,11 +29,11 @@ export async function runServer(options: ServerOptions): Promise<void> {
   const handlers = SHUTDOWN_SIGNALS.map((name) => [name, () => stop(name)] as const);
   for (const [name, handler] of handlers) process.on(name, handler);
   const signal = await stopped;
-  log({ time: new Date().toISOString(), event: 'shutting_down', signal, pid: process.pid });
+  log({ time: new Date().toISOString(), level: 'info', event: 'shutting_down', signal, pid: process.pid });
   await server.close();
   process.off('SIGHUP', reload);
   for (const [name, handler] of handlers) process.off(name, handler);
-  log({ time: new Date().toISOString(), event: 'stopped', pid: process.pid });
+  log({ time: new Date().toISOString(), level: 'info', event: 'stopped', pid: process.pid });
   if ('flush' in log && typeof log.flush === 'function') log.flush();
   // The IPC channel to the primary would keep a worker alive after its server has closed.
   if (cluster.isWorker) process.disconnect();
@@ -41,7 +44,12 @@ export async function runServer(options: ServerOptions): Promise<void> {
  * hands out connections round-robin), forwards SIGHUP to them, restarts a worker that dies, and on
  * SIGTERM/SIGINT stops them all and returns once every one has finished its in-flight requests.
  */
-export async function runCluster(workers: number, log: LineLog & { flush?: () => void } = jsonLines(process.stdout)): Promise<number> {
+export async function runCluster(
+  workers: number,
+  log: LineLog & { flush?: () => void } = jsonLines(process.stdout),
+  { metrics = true }: { metrics?: boolean } = {},
+): Promise<number> {
+  if (metrics) primaryMetrics();
   let stopping = false;
   let quickCrashes = 0;
   let listening = 0;
@@ -52,7 +60,7 @@ export async function runCluster(workers: number, log: LineLog & { flush?: () =>
     worker.on('message', (message: { event?: string; url?: string; build_id?: string }) => {
       if (message.event !== 'worker_listening') return;
       listening++;
-      if (listening === workers) log({ time: new Date().toISOString(), event: 'listening', url: message.url, build_id: message.build_id, workers, pid: process.pid });
+      if (listening === workers) log({ time: new Date().toISOString(), level: 'info', event: 'listening', url: message.url, build_id: message.build_id, workers, pid: process.pid });
     });
   };
   for (let i = 0; i < workers; i++) fork();
@@ -67,7 +75,7 @@ export async function runCluster(workers: number, log: LineLog & { flush?: () =>
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
-      log({ time: new Date().toISOString(), event: 'shutting_down', signal, pid: process.pid });
+      log({ time: new Date().toISOString(), level: 'info', event: 'shutting_down', signal, pid: process.pid });
       forward('SIGTERM');
       finishIfDone();
     };
@@ -77,7 +85,7 @@ export async function runCluster(workers: number, log: LineLog & { flush?: () =>
       if (stopping && Object.keys(cluster.workers ?? {}).length === 0) {
         process.off('SIGHUP', onHangup);
         for (const [name, handler] of handlers) process.off(name, handler);
-        log({ time: new Date().toISOString(), event: 'stopped', pid: process.pid });
+        log({ time: new Date().toISOString(), level: 'info', event: 'stopped', pid: process.pid });
         log.flush?.();
         resolve(quickCrashes >= MAX_QUICK_CRASHES ? 1 : 0);
       }
@@ -86,10 +94,10 @@ export async function runCluster(workers: number, log: LineLog & { flush?: () =>
       const lived = Date.now() - (startedAt.get(worker) ?? 0);
       startedAt.delete(worker);
       if (!stopping) {
-        log({ time: new Date().toISOString(), event: 'worker_exit', pid: worker.process.pid, code, signal });
+        log({ time: new Date().toISOString(), level: 'warn', event: 'worker_exit', pid: worker.process.pid, code, signal });
         quickCrashes = lived < CRASH_WINDOW_MS ? quickCrashes + 1 : 0;
         if (quickCrashes >= MAX_QUICK_CRASHES) {
-          log({ time: new Date().toISOString(), event: 'crash_loop', message: 'workers keep dying on start; stopping (see the errors above)' });
+          log({ time: new Date().toISOString(), level: 'error', event: 'crash_loop', message: 'workers keep dying on start; stopping (see the errors above)' });
           stopping = true;
           forward('SIGTERM');
         } else {

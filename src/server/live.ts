@@ -2,18 +2,35 @@ import { statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { Api, type ApiOptions } from '../api/index.ts';
 import type { LineLog } from './log.ts';
+import { ServingState } from './serving-state.ts';
 
 /** Wait after the last change event before reloading: a rename arrives as a burst of events. */
 export const RELOAD_DEBOUNCE_MS = 250;
+
+/** The last reload: when, why, and whether the new file could be opened. */
+export interface ReloadRecord {
+  time: string;
+  reason: string;
+  ok: boolean;
+  buildId: string;
+  error?: string;
+}
 
 /**
  * The API of the database file being served, replaced when the file is replaced. A reload opens the new
  * file first and only then swaps `current` (one assignment, so every request sees one build or the other);
  * the old build closes its database once its in-flight requests are done. A file that fails to open is
- * reported and the old build stays.
+ * reported and the old build stays. The serving state (`/readyz`) follows: the build served, and a
+ * `database` check that is degraded while the last reload has failed.
  */
 export class LiveApi {
   current: Api;
+  readonly state: ServingState;
+  lastReload: ReloadRecord | undefined;
+  /** Reloads that swapped the build, and reloads whose file could not be opened. */
+  readonly reloads = { ok: 0, failed: 0 };
+  /** Response-cache hits and misses of the builds already retired (the metrics count across reloads). */
+  private readonly retiredCache = { hits: 0, misses: 0 };
   private identity: string;
   private watcher: FSWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -22,12 +39,32 @@ export class LiveApi {
   private readonly options: ApiOptions;
   private readonly events: LineLog;
 
-  constructor(file: string, options: ApiOptions, events: LineLog) {
+  constructor(file: string, options: ApiOptions, events: LineLog, state?: ServingState) {
     this.file = file;
     this.options = options;
     this.events = events;
     this.identity = fileIdentity(file);
     this.current = Api.open(file, options);
+    this.state = state ?? new ServingState(servedBuild(this.current));
+    this.state.build = servedBuild(this.current);
+    this.state.setCheck('database', () => this.check());
+  }
+
+  /** The `database` check of `/readyz`. */
+  check(): { status: 'ok' | 'degraded' | 'failing'; detail?: string; file: string; last_reload?: ReloadRecord } {
+    const file = path.basename(this.file);
+    const last = this.lastReload && { last_reload: this.lastReload };
+    if (!this.current.db.open) return { status: 'failing', detail: 'the database is closed', file, ...last };
+    if (this.lastReload && !this.lastReload.ok) {
+      return { status: 'degraded', detail: `the replaced file could not be opened (${this.lastReload.error}); serving the previous build`, file, ...last };
+    }
+    return { status: 'ok', file, ...last };
+  }
+
+  /** Response-cache hits and misses across every build this server has served. */
+  cacheStats(): { hits: number; misses: number; entries: number; bytes: number } {
+    const now = this.current.cacheStats();
+    return { ...now, hits: now.hits + this.retiredCache.hits, misses: now.misses + this.retiredCache.misses };
   }
 
   /** Opens the file again and swaps to it; returns false (and logs why) when it cannot be opened. */
@@ -38,12 +75,22 @@ export class LiveApi {
       const next = Api.open(this.file, this.options);
       this.current = next;
       this.identity = identity;
+      const { hits, misses } = previous.cacheStats();
+      this.retiredCache.hits += hits;
+      this.retiredCache.misses += misses;
       previous.retire();
-      this.events({ time: new Date().toISOString(), event: 'reload', reason, pid: process.pid, build_id: next.buildId, previous_build_id: previous.buildId });
+      const time = new Date().toISOString();
+      this.state.build = servedBuild(next);
+      this.lastReload = { time, reason, ok: true, buildId: next.buildId };
+      this.reloads.ok++;
+      this.events({ time, level: 'info', event: 'reload', reason, pid: process.pid, build_id: next.buildId, previous_build_id: previous.buildId });
       return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.events({ time: new Date().toISOString(), event: 'reload_failed', reason, pid: process.pid, error: message, build_id: previous.buildId });
+      const time = new Date().toISOString();
+      this.lastReload = { time, reason, ok: false, buildId: previous.buildId, error: message };
+      this.reloads.failed++;
+      this.events({ time, level: 'error', event: 'reload_failed', reason, pid: process.pid, error: message, build_id: previous.buildId });
       return false;
     }
   }
@@ -75,6 +122,10 @@ export class LiveApi {
     clearTimeout(this.timer);
     this.current.retire();
   }
+}
+
+function servedBuild(api: Api): { buildId: string; builtAt: string } {
+  return { buildId: api.buildId, builtAt: api.queries.meta.built_at };
 }
 
 /** What changes when the file is replaced or rewritten. */

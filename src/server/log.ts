@@ -1,15 +1,39 @@
-/** One line of the request log. */
+import type { LogLevel } from './settings.ts';
+
+/**
+ * One line of the request log. `key_id` is the id `hcas keys list` shows, never the key; `plan` is the
+ * caller's plan id, `anonymous`, or absent when limits are off; `client` is the address the quota is
+ * counted for (X-Forwarded-For from a trusted proxy, else the socket peer).
+ */
 export interface RequestRecord {
   time: string;
+  level: LogLevel;
+  request_id: string;
   method: string;
   path: string;
+  /** The route pattern (`/api/v1/health-scores/:zip/`), or absent for a path no route serves. */
+  route?: string;
   status: number;
   duration_ms: number;
   bytes: number;
+  client: string;
+  key_id?: number;
+  plan?: string;
 }
 
-/** Writes one JSON object per line. */
+/** Writes one JSON object per line. A record's `level` (default info) decides whether it is written. */
 export type LineLog = (record: object) => void;
+
+/** A log that can say whether a level is written, so callers skip building records nobody reads. */
+export type LevelledLog = LineLog & { flush(): void; enabled(level: LogLevel): boolean };
+
+const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+/** True when `log` writes records of `level` (a plain function writes everything). */
+export function logs(log: LineLog, level: LogLevel): boolean {
+  const enabled = (log as Partial<LevelledLog>).enabled;
+  return enabled ? enabled(level) : true;
+}
 
 /** Largest write that a pipe keeps whole when several workers share it (POSIX PIPE_BUF). */
 const ATOMIC_WRITE_BYTES = 4096;
@@ -17,9 +41,10 @@ const ATOMIC_WRITE_BYTES = 4096;
 /**
  * A JSON-lines log that batches the lines of one event-loop turn into few writes, so logging costs little
  * under load. Each write ends at a line boundary and stays within PIPE_BUF when it can, so lines from
- * cluster workers sharing stdout never interleave.
+ * cluster workers sharing stdout never interleave. Records below `level` are dropped.
  */
-export function jsonLines(out: { write(chunk: string): unknown }): LineLog & { flush(): void } {
+export function jsonLines(out: { write(chunk: string): unknown }, level: LogLevel = 'info'): LevelledLog {
+  const threshold = RANK[level];
   let pending: string[] = [];
   let scheduled = false;
   const flush = () => {
@@ -36,11 +61,13 @@ export function jsonLines(out: { write(chunk: string): unknown }): LineLog & { f
     pending = [];
   };
   const log = (record: object) => {
+    const recordLevel = (record as { level?: LogLevel }).level;
+    if (recordLevel !== undefined && RANK[recordLevel] < threshold) return;
     pending.push(`${JSON.stringify(record)}\n`);
     if (!scheduled) {
       scheduled = true;
       setImmediate(flush);
     }
   };
-  return Object.assign(log, { flush });
+  return Object.assign(log, { flush, enabled: (wanted: LogLevel) => RANK[wanted] >= threshold });
 }

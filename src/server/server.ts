@@ -2,12 +2,18 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { pipeline, type Duplex, type Readable } from 'node:stream';
 import type { ApiOptions } from '../api/index.ts';
-import type { Gate } from '../auth/gate.ts';
+import { withHeaders } from '../auth/answers.ts';
+import { clientAddress, TrustedProxies } from '../auth/client-ip.ts';
+import type { Gate, GateRequest } from '../auth/gate.ts';
 import { redactKeys } from '../auth/keys.ts';
 import { internalError } from '../http/dispatcher.ts';
 import type { ApiResponse } from '../http/response.ts';
 import { LiveApi } from './live.ts';
-import { jsonLines, type LineLog } from './log.ts';
+import { jsonLines, logs, type LineLog, type RequestRecord } from './log.ts';
+import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.ts';
+import { OPS_PATHS, OpsEndpoints, opsEndpoint, type MetricsAccess } from './ops.ts';
+import { proxyRequestId, RequestIds } from './request-id.ts';
+import type { ServingState } from './serving-state.ts';
 import { createHttpServer, type TransportTimeouts } from './transport.ts';
 
 export interface ServerOptions {
@@ -18,11 +24,17 @@ export interface ServerOptions {
   quiet?: boolean;
   /** Reload when the database file is replaced (default true). */
   watch?: boolean;
-  /** Where JSON log lines go (default: stdout, batched). */
+  /** Where JSON log lines go (default: stdout, batched, info level). */
   log?: LineLog;
   api?: ApiOptions;
   /** API keys, plans and rate limits (src/auth); without it every caller is served, uncounted and unlimited. */
   gate?: Gate;
+  /** Proxies whose X-Forwarded-For and X-Request-Id are believed when there is no gate (with one: the gate's). */
+  proxies?: TrustedProxies;
+  /** `/metrics`: on by default, for loopback callers not behind a proxy, and for callers with the token. */
+  metrics?: MetricsAccess;
+  /** Where `/metrics` gets its text (a cluster worker asks the primary for every worker's sum); default this process's. */
+  metricsText?: (local: ServerMetrics) => () => Promise<string>;
   /** Overrides of the client timeouts (tests shorten them). */
   timeouts?: Partial<TransportTimeouts>;
 }
@@ -31,69 +43,136 @@ export interface RunningServer {
   url: string;
   port: number;
   live: LiveApi;
+  /** What `/readyz` reports; the parts that own a state keep it current. */
+  state: ServingState;
+  metrics: ServerMetrics;
   /** Stops accepting connections and resolves once in-flight requests have been answered. */
   close(): Promise<void>;
 }
 
 /** How long `close` waits for in-flight requests before cutting the remaining connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
+/** The plan label of requests served with limits off, and of the operator endpoints. */
+const NO_PLAN = 'none';
 
 /**
  * Starts the HTTP server: the `Api` of the current build answers every request (behind the gate when there
- * is one), and each request is logged as one JSON line. Node's server hands each request straight to
- * `handle`: routing is the dispatcher's (src/http/dispatcher.ts), which `hcas get` calls without a socket.
+ * is one), and each request is logged as one JSON line and counted in the metrics. Node's server hands each
+ * request straight to `handle`: routing is the dispatcher's (src/http/dispatcher.ts), which `hcas get` calls
+ * without a socket. `/healthz`, `/readyz` and `/metrics` are answered before the gate: never counted.
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? jsonLines(process.stdout);
   const reportError = (error: unknown, request: { method: string; url: string }) =>
     log({
-      time: new Date().toISOString(), event: 'error', method: request.method, path: redactKeys(request.url),
+      time: new Date().toISOString(), level: 'error', event: 'error', method: request.method, path: redactKeys(request.url),
       error: error instanceof Error ? error.stack : String(error),
     });
   const { gate } = options;
   gate?.attach(log, reportError);
   const live = new LiveApi(options.db, { ...options.api, reportError, ...(gate && { status: () => gate.status() }) }, log);
+  const state = live.state;
+  state.setCheck('rate_limits', () => {
+    if (!gate) return { status: 'ok', backend: 'off' };
+    const { backend, status } = gate.status().rate_limits;
+    return status === 'ok' ? { status: 'ok', backend }
+      : { status: 'degraded', backend, detail: 'the key and counter state does not answer: calls are served uncounted until it is back' };
+  });
+  const metrics = new ServerMetrics(live, gate && (() => gate.stats()));
+  const metricsAccess = options.metrics ?? { enabled: true };
+  const ops = new OpsEndpoints(state, metricsAccess, options.metricsText?.(metrics) ?? (() => metrics.text()), METRICS_CONTENT_TYPE);
+  const proxies = gate?.proxies ?? options.proxies ?? new TrustedProxies();
+  const trusted = new Map<string, boolean>();
+  const trusts = (peer: string | undefined): boolean => {
+    if (peer === undefined || proxies.size === 0) return false;
+    let known = trusted.get(peer);
+    if (known === undefined) {
+      known = proxies.trusts(peer.startsWith('::ffff:') ? peer.slice(7) : peer);
+      if (trusted.size >= 1_000) trusted.clear();
+      trusted.set(peer, known);
+    }
+    return known;
+  };
+  const ids = new RequestIds();
+  const logRequests = !options.quiet && logs(log, 'info');
+  const logProbes = logs(log, 'debug');
   let closing = false;
 
-  // The hot path allocates no closures: one request object for the API, then a synchronous write.
-  const send = (req: IncomingMessage, res: ServerResponse, response: ApiResponse, started: number) => {
-    if (closing) res.setHeader('Connection', 'close');
-    res.writeHead(response.status, response.headers);
-    if (response.stream) return sendStream(req, res, response.stream, started);
-    res.end(response.body);
-    if (!options.quiet) logRequest(req, response.status, started, response.body.length);
+  const finished = (request: GateRequest, requestId: string, status: number, bytes: number, started: number, level: 'info' | 'debug') => {
+    const seconds = (performance.now() - started) / 1000;
+    if (!gate && request.route === undefined && level === 'info') request.route = live.current.routeOf(request.url)?.path;
+    metrics.record(request.route, status, request.plan ?? NO_PLAN, seconds);
+    if (level === 'info' ? !logRequests : !logProbes) return;
+    const record: RequestRecord = {
+      time: new Date().toISOString(), level, request_id: requestId, method: request.method,
+      // API keys are never logged: they travel in headers, and one sent in the query by mistake is redacted.
+      path: redactKeys(request.url), route: request.route, status, duration_ms: Math.round(seconds * 1e6) / 1000, bytes,
+      client: request.client ?? clientAddress(request.remoteAddress, request.headers?.['x-forwarded-for'], proxies),
+      key_id: request.keyId, plan: request.plan,
+    };
+    log(record);
   };
-  const logRequest = (req: IncomingMessage, status: number, started: number, bytes: number) => {
-    const duration = Math.round((performance.now() - started) * 1000) / 1000;
-    // API keys are never logged: they travel in headers, and one sent in the query by mistake is redacted.
-    log({ time: new Date().toISOString(), method: req.method, path: redactKeys(req.url ?? ''), status, duration_ms: duration, bytes });
+
+  // The hot path allocates little: the request object the gate notes the caller on, then a synchronous write.
+  const send = (res: ServerResponse, response: ApiResponse, request: GateRequest, requestId: string, started: number, level: 'info' | 'debug') => {
+    if (closing) res.setHeader('Connection', 'close');
+    // The gate adds X-Request-Id to every answer it makes; anything else gets it here.
+    const headers = 'X-Request-Id' in response.headers ? response.headers : withHeaders(response, request.responseHeaders!).headers;
+    res.writeHead(response.status, headers);
+    if (response.stream) return sendStream(res, response.stream, request, requestId, started);
+    res.end(response.body);
+    finished(request, requestId, response.status, response.body.length, started, level);
   };
   // A streamed body (exports) is written as the client reads it; a client that goes away stops the producer.
-  const sendStream = (req: IncomingMessage, res: ServerResponse, stream: Readable, started: number) => {
+  const sendStream = (res: ServerResponse, stream: Readable, request: GateRequest, requestId: string, started: number) => {
     let bytes = 0;
     stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
     pipeline(stream, res, (error) => {
-      if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') reportError(error, { method: req.method ?? '', url: req.url ?? '' });
-      if (!options.quiet) logRequest(req, 200, started, bytes);
+      if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') reportError(error, request);
+      finished(request, requestId, 200, bytes, started, 'info');
     });
   };
-  const failure = (req: IncomingMessage, error: unknown) => {
-    reportError(error, { method: req.method ?? '', url: req.url ?? '' });
-    return internalError(req.method ?? 'GET');
+  // Answers ready at once are written together at the end of the event-loop turn, as the ones that wait for
+  // a count are: the server then wakes its clients once per turn rather than once per answer. Measured with
+  // wrk (32 connections, a keyed lookup): about a quarter less CPU per request than writing each at once.
+  let queued: Array<{ res: ServerResponse; response: ApiResponse; request: GateRequest; requestId: string; started: number; level: 'info' | 'debug' }> = [];
+  const writeQueued = () => {
+    const batch = queued;
+    queued = [];
+    for (const item of batch) send(item.res, item.response, item.request, item.requestId, item.started, item.level);
+  };
+  const failure = (request: GateRequest, error: unknown) => {
+    reportError(error, request);
+    return internalError(request.method);
   };
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const started = options.quiet ? 0 : performance.now();
+    const started = performance.now();
+    const peer = req.socket.remoteAddress;
+    const fromProxy = trusts(peer) ? proxyRequestId(req.headers) : undefined;
+    const requestId = fromProxy ?? ids.next();
+    const request: GateRequest = {
+      method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, remoteAddress: peer, proxyRequestId: fromProxy,
+      responseHeaders: { 'X-Request-Id': requestId },
+    };
+    const endpoint = opsEndpoint(request.url);
+    let level: 'info' | 'debug' = 'info';
     let response: ApiResponse | Promise<ApiResponse>;
     try {
-      const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
-      response = gate ? gate.respond(live.current, { ...request, remoteAddress: req.socket.remoteAddress }) : live.current.respond(request);
+      if (endpoint !== undefined) {
+        level = 'debug';
+        request.route = OPS_PATHS[endpoint];
+        response = ops.answer(endpoint, request.method, req.headers, peer);
+      } else {
+        response = gate ? gate.respond(live.current, request) : live.current.respond(request);
+      }
     } catch (error) {
-      response = failure(req, error);
+      response = failure(request, error);
     }
     if (response instanceof Promise) {
-      response.then((settled) => send(req, res, settled, started), (error: unknown) => send(req, res, failure(req, error), started));
+      response.then((settled) => send(res, settled, request, requestId, started, level), (error: unknown) => send(res, failure(request, error), request, requestId, started, level));
     } else {
-      send(req, res, response, started);
+      if (queued.length === 0) setImmediate(writeQueued);
+      queued.push({ res, response, request, requestId, started, level });
     }
   };
 
@@ -107,6 +186,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   });
   if (options.watch !== false) live.watch();
+  state.phase = 'serving';
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
 
@@ -114,8 +194,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${host}:${port}`,
     port,
     live,
+    state,
+    metrics,
     close: () => {
       closing = true;
+      state.phase = 'stopping';
       return new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         server.close(() => {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { serviceMissing } from './services.ts';
 
 /** True when a `redis-server` binary is on PATH (CI installs Debian's package). */
 export const HAVE_REDIS_SERVER = (() => {
@@ -17,10 +18,9 @@ export const HAVE_REDIS_SERVER = (() => {
 /** Redis for tests: REDIS_URL when CI sets it, else a server of our own when the binary exists. */
 export const REDIS_AVAILABLE = Boolean(process.env.REDIS_URL) || HAVE_REDIS_SERVER;
 
-/** Says loudly, once per file, that Redis tests are skipped: they must never pass silently. */
+/** Says loudly that Redis tests are skipped: they never pass silently, and under CI=true they fail. */
 export function warnRedisSkipped(what: string): void {
-  const line = '!'.repeat(100);
-  console.warn(`\n${line}\n!! SKIPPED: ${what}\n!! No Redis: set REDIS_URL or install redis-server (apt-get install -y redis-server); .ci/run does both.\n${line}\n`);
+  serviceMissing(what, 'No Redis: set REDIS_URL or install redis-server (apt-get install -y redis-server); .ci/run does both.');
 }
 
 /** A unique key prefix, so tests sharing one Redis never see each other's keys and counters. */

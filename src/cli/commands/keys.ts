@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { generateKey, hashKey, keyHint } from '../../auth/keys.ts';
+import { parseOrigin } from '../../auth/origins.ts';
 import type { Plan } from '../../auth/plans.ts';
 import type { StoredKey } from '../../auth/store.ts';
 import { UNLIMITED } from '../../auth/gate.ts';
@@ -20,8 +21,15 @@ function keyId(text: string): number {
 
 /** A key as `list` and `--json` show it: never the key, only its last 4 characters. */
 function shown(key: StoredKey) {
-  return { id: key.id, name: key.name, plan: key.plan, created: key.createdAt, revoked: key.revokedAt, hint: `...${key.hint}` };
+  const limits = key.restrictions;
+  return {
+    id: key.id, name: key.name, plan: key.plan, created: key.createdAt, revoked: key.revokedAt, hint: `...${key.hint}`,
+    widget_only: limits?.widgetOnly ?? false, origins: limits?.origins ?? [],
+  };
 }
+
+/** Collects a repeatable flag's values. */
+const collect = (value: string, previous: string[]) => [...previous, value];
 
 function print(options: KeysOptions, value: unknown, text: () => string): void {
   process.stdout.write(options.json ? json(value) : text());
@@ -39,6 +47,7 @@ export function registerKeys(program: Command): void {
       '',
       'Examples:',
       '  hcas keys create --plan professional --name "Acme Realty"',
+      '  hcas keys create --plan business --name "Acme widget" --widget-only --origin https://acme.example --origin https://*.acme.example',
       '  hcas keys list',
       '  hcas keys usage 1',
       '  hcas keys revoke 1',
@@ -47,21 +56,34 @@ export function registerKeys(program: Command): void {
   limitsOptions(keys.command('create').description('Create a key on a plan and print it (once: only its hash is stored)'))
     .requiredOption('--plan <id>', 'plan id from the plan file, e.g. free, professional, business, enterprise')
     .requiredOption('--name <text>', 'who the key is for, e.g. "Acme Realty"')
+    .option('--widget-only', 'a widget key, for a page\'s HTML: it opens only widget-score/{zip}/ (needs --origin)')
+    .option('--origin <origin>', 'page origin that may use the key (checked against Origin, else Referer), e.g. https://example.org or https://*.example.org; repeat for several', collect, [])
     .option('--json', 'print the new key and its fields as JSON')
-    .action(async (options: KeysOptions & { plan: string; name: string }) => {
+    .action(async (options: KeysOptions & { plan: string; name: string; widgetOnly?: boolean; origin: string[] }) => {
       const planSet = plansFor(options);
       const plan = planSet.plans.find((p) => p.id === options.plan);
       if (!plan) throw new CliError(`--plan must be one of ${planSet.plans.map((p) => p.id).join(', ')} (${planSet.name}), got ${options.plan}`);
       const name = options.name.trim();
       if (name.length < 1 || name.length > 200) throw new CliError(`--name must be 1 to 200 characters, got ${name.length}`);
+      let origins: string[];
+      try {
+        origins = [...new Set(options.origin.map(parseOrigin))];
+      } catch (error) {
+        throw new CliError((error as Error).message);
+      }
+      if (options.widgetOnly && origins.length === 0) {
+        throw new CliError('--widget-only needs the page origins that may use the key: add --origin https://your.site (repeat it for several)');
+      }
+      const restrictions = options.widgetOnly || origins.length > 0 ? { origins, widgetOnly: Boolean(options.widgetOnly) } : null;
       const key = generateKey();
-      const stored = await withState(options, (store) => store.addKey(hashKey(key), { name, plan: plan.id, hint: keyHint(key), createdAt: new Date().toISOString() }));
+      const stored = await withState(options, (store) => store.addKey(hashKey(key), { name, plan: plan.id, hint: keyHint(key), createdAt: new Date().toISOString(), restrictions }));
       if (options.json) {
         print(options, { ...shown(stored), key }, () => '');
       } else {
         // The key alone on stdout, so `KEY=$(hcas keys create ...)` works; the rest is for the person.
         process.stdout.write(`${key}\n`);
-        process.stderr.write(`created key ${stored.id} for ${name} on the ${plan.name} plan (${quotaText(plan)}); store it now: it is not shown again\n`);
+        const limited = restrictions ? `, ${restrictions.widgetOnly ? 'widget endpoints only' : 'every endpoint of its plan'}, from ${origins.join(', ')}` : '';
+        process.stderr.write(`created key ${stored.id} for ${name} on the ${plan.name} plan (${quotaText(plan)}${limited}); store it now: it is not shown again\n`);
       }
     });
 
@@ -71,7 +93,7 @@ export function registerKeys(program: Command): void {
       const all = await withState(options, (store) => store.listKeys());
       const rows = all.map(shown);
       print(options, rows, () => rows.length === 0 ? 'no keys yet: create one with `hcas keys create --plan free --name NAME`\n'
-        : table(rows, ['id', 'name', 'plan', 'created', 'revoked', 'hint'].map((key) => ({ key }))));
+        : table(rows.map((row) => ({ ...row, limits: limitsText(row) })), columns(rows.some((row) => limitsText(row) !== ''))));
     });
 
   limitsOptions(keys.command('revoke').description('Revoke a key: servers refuse it within 5 seconds'))
@@ -106,6 +128,16 @@ export function registerKeys(program: Command): void {
       const unlimited = `unlimited (the headers send ${UNLIMITED})`;
       print(options, value, () => recordTable({ ...value, limit: value.limit ?? unlimited, remaining: value.remaining ?? unlimited }));
     });
+}
+
+/** The list's columns; `limits` only when some key has them. */
+function columns(withLimits: boolean) {
+  return ['id', 'name', 'plan', 'created', 'revoked', 'hint', ...(withLimits ? ['limits'] : [])].map((key) => ({ key }));
+}
+
+function limitsText(row: ReturnType<typeof shown>): string {
+  if (!row.widget_only && row.origins.length === 0) return '';
+  return `${row.widget_only ? 'widget only' : 'all endpoints'}${row.origins.length ? `; ${row.origins.join(' ')}` : ''}`;
 }
 
 function quotaText(plan: Plan): string {

@@ -1,27 +1,11 @@
 import cluster from 'node:cluster';
 import net from 'node:net';
-import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
+import { TrustedProxies } from '../../auth/client-ip.ts';
+import { resolveSettings, SERVE_SETTINGS, type ServeSettings } from '../../server/settings.ts';
 import { checkLimits, limitsOptions, openLimits, type LimitsCliOptions } from '../limits.ts';
-import { DEFAULT_DATABASE, openApi } from '../api-client.ts';
+import { openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
-
-interface ServeOptions extends LimitsCliOptions {
-  db: string;
-  port: number;
-  host: string;
-  workers: number;
-  quiet?: boolean;
-  watch: boolean;
-}
-
-function wholeNumber(flag: string, min: number, max: number) {
-  return (value: string): number => {
-    const n = /^\d+$/.test(value) ? Number(value) : NaN;
-    if (!(n >= min && n <= max)) throw new CliError(`${flag} must be an integer from ${min} to ${max}, got ${value}`);
-    return n;
-  };
-}
 
 /** Tries the address first, so a busy port is one clear error instead of failing workers. */
 function checkCanListen(host: string, port: number): Promise<void> {
@@ -40,47 +24,54 @@ function checkCanListen(host: string, port: number): Promise<void> {
 export function registerServe(program: Command): void {
   const command = program
     .command('serve')
-    .description('Serve the JSON API from the database (read-only); reloads when the file is replaced or on SIGHUP')
-    .option('--db <file>', 'database to serve', DEFAULT_DATABASE)
-    .option('--port <n>', 'TCP port (0 picks a free one)', wholeNumber('--port', 0, 65535), 8000)
-    .option('--host <addr>', 'address to listen on', '127.0.0.1')
-    .option('--workers <n>', 'worker processes (1 serves in this process)', wholeNumber('--workers', 1, 256), availableParallelism())
-    .option('--quiet', 'no request log lines on stdout')
-    .option('--no-watch', 'do not reload when the database file changes (SIGHUP still reloads)')
-    .option('--no-limits', 'serve every caller without keys, quotas or rate-limit headers (benchmarks, private networks)');
+    .description('Serve the JSON API from the database (read-only); reloads when the file is replaced or on SIGHUP');
+  // Each setting also reads its environment variable (src/server/settings.ts; the README's table): a flag wins.
+  for (const setting of SERVE_SETTINGS) command.option(setting.flag, `${setting.description} ($${setting.env}; default ${setting.shown})`);
   limitsOptions(command, { server: true })
     .addHelpText('after', [
       '',
-      'Logs one JSON line per request on stdout: time, method, path, status, duration_ms, bytes.',
+      'Logs one JSON line per request on stdout: time, level, request_id, method, path, route, status, duration_ms,',
+      'bytes, client, key_id, plan. /healthz, /readyz and /metrics are not counted and log at debug level.',
       'SIGTERM or SIGINT finishes in-flight requests, then exits. SIGHUP reopens the database file.',
       '',
       'Examples:',
       '  hcas serve',
       '  hcas serve --port 8080 --host 0.0.0.0 --workers 4',
+      '  HCAS_DB=/data/hcas.sqlite HCAS_HOST=0.0.0.0 HCAS_LOG_LEVEL=warn hcas serve',
       '  hcas serve --plans b --state /var/lib/hcas/state.sqlite --trust-proxy 127.0.0.1,::1',
       '  REDIS_URL=redis://127.0.0.1:6379 hcas serve          # keys and quotas shared by several servers',
       '  curl -s http://127.0.0.1:8000/api/v1/health-scores/10001/',
     ].join('\n'))
-    .action(async (options: ServeOptions) => {
+    .action(async (flags: LimitsCliOptions & Record<string, unknown>, self: Command) => {
+      const options: ServeSettings & LimitsCliOptions = { ...flags, ...resolveSettings((key) => (self.getOptionValueSource(key) === 'cli' ? flags[key] : undefined)) };
       // Loaded when the server starts, not for `hcas --help`.
       const [{ runCluster, runServer }, { jsonLines }] = await Promise.all([import('../../server/cluster.ts'), import('../../server/log.ts')]);
-      const server = { db: options.db, port: options.port, host: options.host, quiet: options.quiet, watch: options.watch };
+      const log = jsonLines(process.stdout, options.logLevel);
+      let proxies: TrustedProxies;
+      try {
+        proxies = TrustedProxies.parse(options.trustProxy ?? process.env.HCAS_TRUST_PROXY);
+      } catch (error) {
+        throw new CliError((error as Error).message);
+      }
+      const server = {
+        db: options.db, port: options.port, host: options.host, quiet: options.quiet, watch: options.watch, log, proxies,
+        metrics: { enabled: options.metrics, token: options.metricsToken },
+      };
       if (cluster.isPrimary) {
         // Fail here, once, with the fix, rather than in every worker.
         openApi(options.db).retire();
         if (options.limits) await checkLimits(options);
         await checkCanListen(options.host, options.port);
         if (options.workers > 1) {
-          const code = await runCluster(options.workers);
+          const code = await runCluster(options.workers, log, { metrics: options.metrics });
           if (code !== 0) throw new CliError('the server stopped because its workers kept failing', code);
           return;
         }
       }
       if (!options.limits) return runServer(server);
-      const log = jsonLines(process.stdout);
       const limits = await openLimits(options, { log });
       try {
-        await runServer({ ...server, log, gate: limits.gate });
+        await runServer({ ...server, gate: limits.gate });
       } finally {
         await limits.close();
       }

@@ -1,0 +1,94 @@
+import { timingSafeEqual } from 'node:crypto';
+import net from 'node:net';
+import { errorBody } from '../http/errors.ts';
+import { jsonResponse, type ApiResponse, type RequestHeaders } from '../http/response.ts';
+import type { ServingState } from './serving-state.ts';
+
+/** The operator's endpoints, outside the API: never counted, never rate-limited, logged at debug level. */
+export const OPS_PATHS = { healthz: '/healthz', readyz: '/readyz', metrics: '/metrics' } as const;
+export type OpsEndpoint = keyof typeof OPS_PATHS;
+
+/** Answers of probes must never be cached by anything between the probe and the server. */
+const NO_STORE = { 'Cache-Control': 'no-store' };
+const ALLOW = 'GET, HEAD';
+
+/**
+ * The operator endpoint a request target names, or undefined (most requests: one character compared).
+ * Exact paths; a query string is ignored.
+ */
+export function opsEndpoint(url: string): OpsEndpoint | undefined {
+  const second = url.charCodeAt(1);
+  if (second !== 0x68 && second !== 0x72 && second !== 0x6d) return undefined; // h, r, m
+  const queryAt = url.indexOf('?');
+  const path = queryAt < 0 ? url : url.slice(0, queryAt);
+  return path === OPS_PATHS.healthz ? 'healthz' : path === OPS_PATHS.readyz ? 'readyz' : path === OPS_PATHS.metrics ? 'metrics' : undefined;
+}
+
+/** Who may read `/metrics`. */
+export interface MetricsAccess {
+  /** False: `/metrics` is a 404, as for any unknown path. */
+  enabled: boolean;
+  /** Callers sending `Authorization: Bearer TOKEN` may read it from any address. */
+  token?: string;
+}
+
+/**
+ * True when the socket peer is loopback and no proxy header says the request came through a proxy: a proxy
+ * on the same machine connects from loopback too, and must not hand the metrics to the world.
+ */
+export function isLocalCaller(peer: string | undefined, headers: RequestHeaders): boolean {
+  if (headers['x-forwarded-for'] !== undefined || headers.forwarded !== undefined || headers['x-real-ip'] !== undefined) return false;
+  if (peer === undefined) return false;
+  const address = peer.startsWith('::ffff:') ? peer.slice(7) : peer;
+  return address === '::1' || (net.isIPv4(address) && address.startsWith('127.'));
+}
+
+function tokenMatches(token: string | undefined, authorization: string | string[] | undefined): boolean {
+  if (!token || typeof authorization !== 'string') return false;
+  const expected = Buffer.from(`Bearer ${token}`);
+  const sent = Buffer.from(authorization.trim());
+  return sent.length === expected.length && timingSafeEqual(sent, expected);
+}
+
+/**
+ * `/healthz` (the process answers), `/readyz` (the serving state: 200 ready or degraded, 503 not ready) and
+ * `/metrics` (Prometheus text, for loopback callers not behind a proxy or callers with the token).
+ */
+export class OpsEndpoints {
+  private readonly state: ServingState;
+  private readonly access: MetricsAccess;
+  private readonly metricsText: () => Promise<string>;
+  private readonly contentType: string;
+
+  constructor(state: ServingState, access: MetricsAccess, metricsText: () => Promise<string>, contentType: string) {
+    this.state = state;
+    this.access = access;
+    this.metricsText = metricsText;
+    this.contentType = contentType;
+  }
+
+  answer(endpoint: OpsEndpoint, method: string, headers: RequestHeaders, peer: string | undefined): ApiResponse | Promise<ApiResponse> {
+    if (endpoint === 'metrics' && !this.access.enabled) {
+      return jsonResponse(method, 404, errorBody('not_found', 'No endpoint at /metrics: this server was started with --no-metrics (HCAS_METRICS=false)'));
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      return jsonResponse(method, 405, errorBody('method_not_allowed', `${method.slice(0, 20)} is not allowed: ${OPS_PATHS[endpoint]} answers ${ALLOW}`), { Allow: ALLOW, ...NO_STORE });
+    }
+    if (endpoint === 'healthz') {
+      return jsonResponse(method, 200, { status: 'ok', pid: process.pid, uptime_seconds: Math.round((Date.now() - this.state.startedAtMs) / 1000) }, NO_STORE);
+    }
+    if (endpoint === 'readyz') {
+      const { httpStatus, body } = this.state.readiness();
+      return jsonResponse(method, httpStatus, body, NO_STORE);
+    }
+    if (!isLocalCaller(peer, headers) && !tokenMatches(this.access.token, headers.authorization)) {
+      const how = this.access.token ? 'send Authorization: Bearer TOKEN with the token of HCAS_METRICS_TOKEN' : 'start the server with HCAS_METRICS_TOKEN set and send it as Authorization: Bearer TOKEN';
+      return jsonResponse(method, 403, errorBody('forbidden', `/metrics answers callers on this machine that do not come through a proxy; from elsewhere, ${how}`), NO_STORE);
+    }
+    return this.metricsText().then((text) => {
+      const body = Buffer.from(text);
+      const answer = { 'Content-Type': this.contentType, 'Content-Length': body.length, 'X-Content-Type-Options': 'nosniff', ...NO_STORE };
+      return { status: 200, headers: answer, body: method === 'HEAD' ? Buffer.alloc(0) : body };
+    });
+  }
+}
