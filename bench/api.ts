@@ -148,7 +148,7 @@ const CLOCK_TICKS_PER_SECOND = (() => {
  * User + system CPU seconds of a process so far (Linux /proc; NaN elsewhere). CPU per request does not
  * depend on how busy the rest of the machine is, unlike requests per second.
  */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
@@ -158,7 +158,7 @@ function cpuSeconds(pid: number): number {
 }
 
 /** The bare contender: the least a Node server can do to answer with the same bytes and content type. */
-const BARE_SERVER = `
+export const BARE_SERVER = `
 const body = Buffer.from(process.env.BARE_BODY);
 const server = require('node:http').createServer((req, res) => {
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });

@@ -1,8 +1,10 @@
 /**
- * API keys and rate limits benchmark: a keyed single-ZIP lookup on a server that authenticates and counts
- * every call (SQLite state; Redis state when a redis-server is at hand) next to the same lookup on a server
- * with limits disabled (`--no-limits`). Same tool, same run, alternating rounds, medians compared; each
- * answer is checked (200, the record, the rate-limit headers) before it is timed. Target: >= 80%.
+ * API keys and rate limits benchmark: a keyed single-ZIP lookup (Enterprise key) on a server that
+ * authenticates and counts every call (SQLite state; Redis state when a redis-server is at hand) next to the
+ * same lookup with limits disabled (`--no-limits`) and a bare Node `http` server sending a body of the same
+ * size. Load from `wrk -t1 -c32` when wrk is installed (autocannon otherwise, said in the output); same run,
+ * alternating rounds, medians compared; each answer is checked (200, the record, the rate-limit headers)
+ * before it is timed. Targets: keyed with SQLite state >= 90% of bare; limits on >= 80% of limits disabled.
  * Stand-alone: node bin/run-ts.js bench/auth.ts --db FILE [--seconds N]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -11,11 +13,18 @@ import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fmt, medians, printTable, run, sampleZips, startProcess, type Measured, type Timed } from './api.ts';
+import { BARE_SERVER, fmt, medians, printTable, run, sampleZips, startProcess, type Measured, type Timed } from './api.ts';
+import { runWrk, WRK } from './wrk.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HCAS = path.join(ROOT, 'bin/hcas.js');
+/** Limits on against limits disabled; the keyed lookup with SQLite state against a bare Node server. */
 const TARGET_PERCENT = 80;
+const TARGET_BARE_PERCENT = 90;
+
+/** One timed round of a contender, by wrk when it is installed. */
+const load = (contender: Timed, seconds: number): Promise<Measured> =>
+  WRK ? Promise.resolve(runWrk({ url: contender.url, paths: contender.paths, headers: contender.headers, pids: [contender.pid] }, seconds)) : run(contender, seconds);
 
 /** Runs the benchmark and prints a table with each backend's ratio to limits disabled. */
 export async function benchAuth(options: { db: string; seconds?: number }): Promise<void> {
@@ -50,26 +59,27 @@ export async function benchAuth(options: { db: string; seconds?: number }): Prom
     }
     const baseline = timed(open, 'keyed, limits disabled (--no-limits)', paths, sqliteKey, false);
     for (const contender of [baseline, ...contenders]) await checkAnswers(contender);
+    // The bare server answers every path with one record of the same size, the least a Node server can do.
+    const sampleBody = (await get(`${sqlite.url}${paths[0]}`, { 'X-API-Key': sqliteKey })).body;
+    const bareProcess = await startProcess(['-e', BARE_SERVER], { BARE_BODY: sampleBody.toString('utf8') });
+    stops.push(bareProcess.stop);
+    const bare: Timed = { url: bareProcess.url, pid: bareProcess.pid, name: 'bare node:http (same body size)', paths: ['/'], check: () => {} };
 
     const rounds = Math.max(1, Math.floor(seconds / 2));
     const roundSeconds = Math.max(1, Math.round(seconds / rounds));
-    const rows: string[][] = [];
-    await run(baseline, 1);
-    for (const contender of contenders) {
-      await run(contender, 1); // warm-up: JIT, response cache, key cache, state pages
-      const baseRuns: Measured[] = [];
-      const runs: Measured[] = [];
-      for (let round = 0; round < rounds; round++) {
-        baseRuns.push(await run(baseline, roundSeconds));
-        runs.push(await run(contender, roundSeconds));
-      }
-      const base = medians(baseRuns);
-      rows.push(row(baseline.name, base, base));
-      rows.push(row(contender.name, medians(runs), base));
+    const everyone = [bare, baseline, ...contenders];
+    for (const contender of everyone) await load(contender, 1); // warm-up: JIT, response cache, key cache, state pages
+    const runs = new Map<Timed, Measured[]>(everyone.map((c) => [c, []]));
+    // Rounds interleave the contenders, so a burst of other work on the machine falls on all of them.
+    for (let round = 0; round < rounds; round++) {
+      for (const contender of everyone) runs.get(contender)!.push(await load(contender, roundSeconds));
     }
-    printTable(['single-ZIP lookup', 'req/s', 'p50 ms', 'p99 ms', 'vs disabled', 'CPU us/req', 'disabled/CPU', 'failed'], rows);
-    console.log(`32 connections, one worker each; per backend ${rounds} rounds of ${roundSeconds} s alternating with limits disabled after 1 s warm-up; medians of the rounds`);
-    console.log(`target: req/s with limits on >= ${TARGET_PERCENT}% of limits disabled`);
+    const measured = new Map([...runs].map(([c, m]) => [c, medians(m)]));
+    const [bareM, baseM] = [measured.get(bare)!, measured.get(baseline)!];
+    const rows = everyone.map((c) => row(c.name, measured.get(c)!, bareM, baseM));
+    printTable(['single-ZIP lookup', 'req/s', 'p50 ms', 'p99 ms', 'vs bare', 'vs disabled', 'CPU us/req', 'failed'], rows);
+    console.log(`${WRK ? 'wrk -t1 -c32' : 'autocannon, 32 connections (install wrk for the targets\' tool)'}; one worker each; ${rounds} rounds of ${roundSeconds} s interleaving the contenders after 1 s warm-up; medians of the rounds`);
+    console.log(`targets: keyed with SQLite state >= ${TARGET_BARE_PERCENT}% of bare req/s; limits on >= ${TARGET_PERCENT}% of limits disabled`);
   } finally {
     for (const stop of stops.reverse()) stop();
     rmSync(dir, { recursive: true, force: true });
@@ -96,9 +106,9 @@ async function checkAnswers(contender: Timed & { limited?: boolean }): Promise<v
   }
 }
 
-function row(name: string, m: Measured, base: Measured): string[] {
-  return [name, fmt(m.rps, 0), fmt(m.p50, 2), fmt(m.p99, 2), `${fmt((100 * m.rps) / base.rps, 0)}%`,
-    fmt(m.cpuMicroseconds, 1), `${fmt((100 * base.cpuMicroseconds) / m.cpuMicroseconds, 0)}%`, String(m.failed)];
+function row(name: string, m: Measured, bare: Measured, disabled: Measured): string[] {
+  return [name, fmt(m.rps, 0), fmt(m.p50, 2), fmt(m.p99, 2), `${fmt((100 * m.rps) / bare.rps, 0)}%`, `${fmt((100 * m.rps) / disabled.rps, 0)}%`,
+    fmt(m.cpuMicroseconds, 1), String(m.failed)];
 }
 
 /** A new Enterprise key from `hcas keys create` (stdout is the key alone). */

@@ -14,8 +14,11 @@ const onlyArg = process.argv[process.argv.indexOf('--only') + 1];
 const only = process.argv.includes('--only') ? new Set(onlyArg.split(',')) : null;
 const wanted = (name: string) => !only || only.has(name);
 
-/** Writes a sample and builds it (once per size per machine boot: reused from the temp folder). */
-function sampleBuild(name: string, args: string[]): string {
+/**
+ * Writes a sample and builds it (once per size per machine boot: reused from the temp folder): the default
+ * build (bundled real data, synthetic providers) or, with --synthetic-nation, the national scale.
+ */
+function sampleBuild(name: string, args: string[], manifest: string): string {
   const dir = path.join(tmpdir(), `hcas-bench-db-${name}`);
   const db = path.join(dir, 'hcas.sqlite');
   if (!existsSync(db)) {
@@ -23,21 +26,21 @@ function sampleBuild(name: string, args: string[]): string {
     console.log(`building the ${name} sample into ${dir} ...`);
     const hcas = path.join(ROOT, 'bin/hcas.js');
     execFileSync(process.execPath, [hcas, 'sample', '--out', path.join(dir, 'raw'), ...args], { stdio: 'inherit' });
-    execFileSync(process.execPath, [hcas, 'build', '--root', path.join(dir, 'raw'), '--out', db, '--quiet'], { stdio: 'inherit' });
+    execFileSync(process.execPath, [hcas, 'build', '--manifest', path.join(ROOT, manifest), '--root', path.join(dir, 'raw'), '--out', db, '--quiet'], { stdio: 'inherit' });
   }
   return db;
 }
 
-const defaultDb = sampleBuild('default', []);
-const fullDb = quick ? defaultDb : sampleBuild('full', ['--providers', '4000000', '--facilities', '85000']);
+const defaultDb = sampleBuild('default', [], 'raw/manifests/sample.json');
+const fullDb = quick ? defaultDb : sampleBuild('full', ['--synthetic-nation', '--providers', '4000000', '--facilities', '85000'], 'raw/manifests/synthetic.json');
 const benches: Array<[string, () => Promise<void>]> = [
   ['build', async () => (await import('./build.ts')).benchBuild({ defaultOnly: quick })],
   ['api', async () => (await import('./api.ts')).benchApi({ db: defaultDb })],
   ['cli', async () => (await import('./cli.ts')).benchCli({ db: defaultDb })],
 ];
-for (const [name, optional] of [['directory', 'benchDirectory'], ['auth', 'benchAuth'], ['exports', 'benchExports']] as const) {
+for (const [name, optional] of [['directory', 'benchDirectory'], ['auth', 'benchAuth'], ['replicas', 'benchReplicas'], ['exports', 'benchExports']] as const) {
   const file = path.join(import.meta.dirname, `${name}.ts`);
-  if (existsSync(file)) benches.push([name, async () => (await import(file))[optional]({ db: name === 'auth' ? defaultDb : fullDb })]);
+  if (existsSync(file)) benches.push([name, async () => (await import(file))[optional]({ db: name === 'auth' || name === 'replicas' ? defaultDb : fullDb })]);
 }
 for (const [name, bench] of benches) {
   if (!wanted(name)) continue;

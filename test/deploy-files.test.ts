@@ -6,6 +6,8 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { validate as lintDockerfile } from 'dockerfile-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { LAYOUTS } from '../pipeline/layouts/index.ts';
+import { loadManifest } from '../pipeline/manifest.ts';
 import { SERVE_SETTINGS, SHARED_SETTINGS } from '../src/server/settings.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
@@ -83,6 +85,17 @@ describe('deploy/Dockerfile', () => {
         }
       }
     }
+  });
+
+  it('gives its build stage (the compose file\'s build-db tool) every file the default build reads', () => {
+    const copied = of(stages[0], 'COPY').flatMap((copy) => copy.args.split(/\s+/).filter((w) => !w.startsWith('--')).slice(0, -1));
+    const inImage = (file: string) => copied.some((source) => file === source || file.startsWith(`${source.replace(/\/$/, '')}/`));
+    // The default manifest's own files come from `hcas sample` at run time; the ones it includes must be in the image.
+    const manifest = loadManifest(path.join(root, 'raw/manifests/sample.json'), new Set(LAYOUTS.keys()), path.join(root, 'raw/sample'));
+    const bundled = manifest.sources.map((s) => path.relative(root, s.path)).filter((file) => !file.startsWith('raw/sample/'));
+    expect(bundled.length).toBeGreaterThan(10);
+    for (const file of bundled) expect(inImage(file), `${file} is not copied into the build stage`).toBe(true);
+    expect(inImage('raw/national/sources.json'), 'hcas fetch reads raw/national/sources.json').toBe(true);
   });
 
   it('runs as a user that is not root, with the database and state as volumes, checked on /readyz', () => {
