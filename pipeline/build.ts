@@ -21,7 +21,7 @@ import { assemblePlaces } from './geo/places.ts';
 import { STATE_NAMES } from './geo/states.ts';
 import { ingestAll } from './ingest/index.ts';
 import { Reconciler } from './ingest/reconcile.ts';
-import { progressReporter, silentProgress, type ProgressFactory } from './ingest/progress.ts';
+import { progressReporter, silentProgress, type ProgressFactory } from '../core/progress.ts';
 import type { IngestOptions } from './ingest/source.ts';
 import { LAYOUTS } from './layouts/index.ts';
 import { loadManifest } from './manifest.ts';

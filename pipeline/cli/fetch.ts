@@ -20,7 +20,7 @@ export function registerFetch(program: Command): void {
     )
     .action(async (options: { out: string; only?: string; sources: string; quiet?: boolean }) => {
       // Loaded on demand: the HTTP client and the layouts, which other commands do not need.
-      const [{ fetchNational }, { byteProgress }] = await Promise.all([import('../fetch/index.ts'), import('../fetch/progress.ts')]);
+      const [{ fetchNational }, { byteProgress }] = await Promise.all([import('../fetch/index.ts'), import('../../core/progress.ts')]);
       const started = Date.now();
       const only = options.only?.split(',').map((key) => key.trim()).filter(Boolean);
       const summary = await fetchNational({
