@@ -5,6 +5,7 @@
  * machines; `silent` prints nothing. The clock and the output are passed in, so it tests without a terminal
  * or a wait. Each kind of work (reads, downloads, counted records) has its own line format below.
  */
+import { FixableError } from './errors.ts';
 
 /** auto: a bar on a TTY, lines otherwise. */
 export type ProgressMode = 'auto' | 'bar' | 'lines' | 'json' | 'silent';
@@ -20,9 +21,15 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
-/** The `--quiet` and `--log-format` flags of the long commands, as a mode. */
+/** The help of the `--log-format` flag of the long commands (build, sample, fetch, export). */
+export const LOG_FORMAT_HELP = 'progress and log lines as text for people (default) or json: one JSON object per line, for machines';
+
+/** The `--quiet` and `--log-format` flags of the long commands, as a mode; a usage error names what is accepted. */
 export function progressMode(flags: { quiet?: boolean; logFormat?: string }): ProgressMode {
-  return flags.quiet ? 'silent' : flags.logFormat === 'json' ? 'json' : 'auto';
+  const format = flags.logFormat ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new FixableError(`--log-format must be text or json, got ${format}`);
+  if (flags.quiet && format === 'json') throw new FixableError('choose one of --quiet and --log-format json: JSON lines are for a program reading them, --quiet prints none');
+  return flags.quiet ? 'silent' : format === 'json' ? 'json' : 'auto';
 }
 
 /** One moment of a task, as text for people and as fields for machines. */
