@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_DATABASE_NAME, databaseFile } from '../../core/dataset.ts';
+import { DEFAULT_DATABASE, databaseFile } from '../../core/dataset.ts';
 import { PACKAGE_ROOT } from '../../core/package.ts';
 import { LOG_FORMAT_HELP, progressMode } from '../../core/progress.ts';
 import { logLines, shownPath } from './log.ts';
@@ -24,7 +24,7 @@ export function registerBuild(program: Command): void {
     .command('build')
     .description('Build the scored SQLite database from the raw files a sources manifest names')
     .option('--manifest <file>', 'sources manifest (JSON) (default: raw/manifests/sample.json in the hcas folder)')
-    .option('--out <file>', `output database (default: $HCAS_DB, else ${DEFAULT_DATABASE_NAME} in the hcas folder); rejected rows go beside it, to NAME.rejects.csv`)
+    .option('--out <file>', `output database (default: $HCAS_DB, else ${DEFAULT_DATABASE} in the hcas folder); rejected rows go beside it, to NAME.rejects.csv`)
     .option('--root <dir>', "folder the manifest's file paths are relative to (overrides its \"root\")")
     .option('--allow-partial-providers', 'when the provider files cover the country only partly, publish scores without a provider component instead of failing')
     .option('--if-changed', 'build only when the output is missing or its build id differs from the one its inputs and code give now (npm start uses this)')

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { Api, API_BASE } from '../api/index.ts';
 import type { ApiRequest } from '../http/dispatcher.ts';
 import type { ApiResponse } from '../http/response.ts';
-import { DEFAULT_DATABASE_NAME, databaseFile } from '../../core/dataset.ts';
+import { DEFAULT_DATABASE, databaseFile } from '../../core/dataset.ts';
 import { CliError, dataError, exitCodeOfStatus } from './errors.ts';
 
 /**
@@ -23,7 +23,7 @@ export function openApi(flag: string | undefined): Api {
 }
 
 /** The help text of every `--db` option. */
-export const DB_HELP = `database to read (default: $HCAS_DB, else ${DEFAULT_DATABASE_NAME} in the hcas folder)`;
+export const DB_HELP = `database to read (default: $HCAS_DB, else ${DEFAULT_DATABASE} in the hcas folder)`;
 
 /** `/api/v1/states/`, `states/` and `http://host:8000/api/v1/states/` all name the same request. */
 export function requestTarget(path: string): string {
