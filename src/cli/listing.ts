@@ -90,8 +90,8 @@ export async function runPagedList(spec: ListSpec, options: ListOptions): Promis
     }
     if (format === 'table') for (const line of qualityNotes(page.results)) note(line);
     const number = Number(options.page ?? 1);
-    if (format === 'table' || page.next) note(footer(spec, page, number, Number(options.pageSize ?? DEFAULT_PAGE_SIZE)));
     if (page.count === 0) throw notFound(`no ${spec.noun[1]} match`);
+    if (format === 'table' || page.next) note(footer(spec, page, number, Number(options.pageSize ?? DEFAULT_PAGE_SIZE)));
   } finally {
     api.retire();
   }
