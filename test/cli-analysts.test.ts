@@ -14,7 +14,7 @@ import { hasCommand, serviceMissing } from './helpers/services.ts';
  * command through the real binary, and compares the rows.
  */
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const QUERIES = [...README.matchAll(/```sql\n([^]*?)```/g)].map(([, block]) => ({
+const QUERIES = [...README.matchAll(/```sql\n([\s\S]*?)```/g)].map(([, block]) => ({
   sql: block.trim(),
   command: /^-- same as: hcas (.+)$/m.exec(block)?.[1],
 }));
