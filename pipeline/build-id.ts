@@ -29,7 +29,17 @@ export interface BuildInputs {
  */
 export function buildId(inputs: BuildInputs): string {
   const identity = { sources: inputs.sourceChecksums, scoringConfig: SCORING_CONFIG, version: packageVersion(), code: codeFingerprint(), blog: blogDigest(inputs.blogPosts), providers: inputs.providers };
-  return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 16);
+  return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 16);
+}
+
+/**
+ * JSON with every object's keys sorted. The scoring configuration is a module namespace, whose keys come in
+ * declaration order when vitest runs the TypeScript and in alphabetical order under Node's own loader: the
+ * same configuration must give the same id in tests as in `hcas build`.
+ */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : item);
 }
 
 /** The size and SHA-256 of every source file of a manifest (two at a time: disks prefer it to all at once). */
