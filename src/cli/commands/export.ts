@@ -41,7 +41,7 @@ export function registerExport(program: Command): void {
       'Examples:',
       '  hcas export providers --format csv > providers.csv',
       '  hcas export health-scores --state RI --score-type asthma --format ndjson --out ri-asthma.ndjson',
-      '  hcas export facilities --format ndjson | jq -r .facility_name | head -3',
+      '  hcas export facilities --format ndjson | jq -s length',
     ].join('\n'))
     .action(async (resource: string, options: ExportOptions) => {
       if (!RESOURCES.includes(resource)) throw new CliError(`the resource must be one of ${RESOURCES.join(', ')}, got ${resource}`);

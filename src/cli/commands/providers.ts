@@ -29,7 +29,7 @@ export function registerProviders(program: Command): void {
       '',
       'Examples:',
       '  hcas providers --state NY --specialty Cardiology',
-      '  hcas providers --state NY --specialty cardiology --name smi --page 2',
+      '  hcas providers --state NY --specialty cardiology --page 2',
       '  hcas providers --zip 10001 --csv',
       '  hcas providers --state RI --all --ndjson > ri-providers.ndjson',
     ].join('\n'))
