@@ -1,4 +1,4 @@
-import { copyFileSync, openSync, readFileSync, readSync, writeFileSync, closeSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../src/api/index.ts';
@@ -240,6 +240,14 @@ describe('installed like a CLI', { timeout: 120_000 }, () => {
     for (const result of [fromEnv, fromFlag, overEnv]) expect(result).toMatchObject({ code: 0, stdout: 'zip_code\n10001\n' });
     const missing = await hcas(['score', '10001'], { env: { HCAS_DB: '/nonexistent.sqlite' } });
     expect(missing).toMatchObject({ code: 3, stderr: 'hcas: no database at /nonexistent.sqlite: run `hcas sample && hcas build` to create it (npm start does), or name one with --db FILE or HCAS_DB\n' });
+  });
+
+  it('without its compiled code it says how to build it, with status 3', async () => {
+    const bare = path.join(dir, 'bare', 'bin');
+    mkdirSync(bare, { recursive: true });
+    copyFileSync(path.join(ROOT, 'bin/hcas.js'), path.join(bare, 'hcas.js'));
+    const result = await shell(`node '${path.join(bare, 'hcas.js')}' --version`);
+    expect(result).toMatchObject({ statuses: [3], stderr: 'hcas: the compiled code in dist/ is missing; run `npm run build` (npm install does it too)\n' });
   });
 
   it('npx hcas runs the project\'s command (package.json bin)', async () => {

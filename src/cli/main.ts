@@ -39,7 +39,9 @@ export async function main(argv: string[], commands: readonly CommandEntry[]): P
       process.stderr.write(`hcas: the database failed: ${(error as Error).message}; rebuild it with \`hcas build\`\n`);
       return EXIT.data;
     }
-    throw error;
+    // A failure nobody foresaw: its stack is for a bug report, and its status must not read as "not found" (1).
+    process.stderr.write(`hcas: unexpected failure (please report it with this trace):\n${error instanceof Error ? error.stack : String(error)}\n`);
+    return EXIT.data;
   }
 }
 
