@@ -45,24 +45,9 @@ export function tsvLine(values: readonly unknown[]): string {
   return `${values.map((value) => text(value).replace(/[\\\t\n\r]/g, (c) => TSV_ESCAPES[c])).join('\t')}\n`;
 }
 
-/** Tab-separated values with a header row. */
-export function tsv(rows: ReadonlyArray<Record<string, unknown>>, columns: readonly Column[]): string {
-  return tsvLine(columns.map((column) => column.key)) + rows.map((row) => tsvLine(columns.map((column) => row[column.key]))).join('');
-}
-
 /** Pretty JSON for `--json`. */
 export function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
-}
-
-/** One record per line, for `--ndjson`. */
-export function ndjson(records: readonly unknown[]): string {
-  return records.map((record) => `${JSON.stringify(record)}\n`).join('');
-}
-
-/** The columns of every field of a record, in order. */
-export function allColumns(record: Record<string, unknown> | undefined): Column[] {
-  return Object.keys(record ?? {}).map((key) => ({ key }));
 }
 
 /** A value as a cell: empty for null, JSON for objects and arrays. */
