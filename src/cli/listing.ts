@@ -19,8 +19,6 @@ export interface ListSpec {
   tableColumns: readonly Column[];
   /** Every field of a record, in the API's order: the columns of TSV and CSV, and what --fields may name. */
   fields: readonly string[];
-  /** Extra translations of API parameter names in error messages (`zip` -> `the ZIP argument`). */
-  names?: Readonly<Record<string, string>>;
 }
 
 export type ListOptions = OutputFlags & { db?: string; all?: boolean } & Record<string, unknown>;
@@ -70,17 +68,16 @@ export async function runPagedList(spec: ListSpec, options: ListOptions): Promis
   const format = chooseFormat(options, { streaming: Boolean(options.all) });
   const columns = columnsFor(spec, format, options.fields);
   const { path, query, flags } = listQuery(spec.path, spec.parameters, options);
-  const names = { ...flags, ...spec.names };
   const writer = new RowWriter(format, columns, options.fields !== undefined);
   const api = openApi(options.db);
   try {
     if (options.all) {
-      const count = await writeAllPages(api, spec.path, query, names, writer);
+      const count = await writeAllPages(api, spec.path, query, flags, writer);
       await writer.end();
       if (count === 0) throw notFound(`no ${spec.noun[1]} match`);
       return;
     }
-    const page = await getJson<Envelope<Record<string, unknown>>>(api, path, names);
+    const page = await getJson<Envelope<Record<string, unknown>>>(api, path, flags);
     if (format === 'json') {
       // One page as JSON is the API's envelope, as `hcas get` prints it (pretty).
       await emit(json(options.fields === undefined ? page : { ...page, results: page.results.map((r) => pick(r, columns)) }));
