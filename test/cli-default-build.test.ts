@@ -150,6 +150,12 @@ describe('what the default build gives an analyst', { timeout: 600_000 }, () => 
     expect(again.statuses).toEqual([0]);
     expect(again.stdout).toBe(`raw/sample already holds this sample (written from the same options, inputs and code); nothing written\n` +
       `dist-api/hcas.sqlite is up to date (build ${buildId()}): its inputs, configuration and code are unchanged; nothing built\n`);
+    // The same for a program: one JSON object per line.
+    const machine = await run('hcas sample --if-changed --log-format json && hcas build --if-changed --log-format json');
+    expect(machine.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { time: expect.any(String), event: 'up_to_date', out: path.join(copy, 'raw/sample'), message: expect.stringMatching(/^raw\/sample already holds this sample/) },
+      { time: expect.any(String), event: 'up_to_date', out: path.join(copy, 'dist-api/hcas.sqlite'), build_id: buildId(), message: expect.stringMatching(/^dist-api\/hcas\.sqlite is up to date/) },
+    ]);
     expect(JSON.parse(readFileSync(path.join(copy, 'package.json'), 'utf8')).scripts.start).toBe(
       'npm run build && node bin/hcas.js sample --if-changed && node bin/hcas.js build --if-changed && node bin/hcas.js serve');
   });
