@@ -39,10 +39,10 @@ export async function benchAuth(options: { db: string; seconds?: number }): Prom
 
     // Enterprise is unlimited, so no call is refused, but every call is still authenticated and counted.
     const sqliteState = path.join(dir, 'state.sqlite');
-    const sqliteKey = createKey(['--state', sqliteState], {});
+    const sqliteKey = createKey(['--state-file', sqliteState], {});
     const open = await serve(['--no-limits']);
     stops.push(open.stop);
-    const sqlite = await serve(['--state', sqliteState]);
+    const sqlite = await serve(['--state-file', sqliteState]);
     stops.push(sqlite.stop);
     const contenders: Timed[] = [
       timed(sqlite, 'keyed, limits on (SQLite state)', paths, sqliteKey, true),

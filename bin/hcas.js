@@ -19,7 +19,7 @@ try {
 } catch (error) {
   if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('/dist/')) throw error;
   process.stderr.write('hcas: the compiled code in dist/ is missing; run `npm run build` (npm install does it too)\n');
-  process.exit(1);
+  process.exit(3); // not a usage error nor a missing answer: the installation is incomplete (README, "Exit codes")
 }
 const [{ main }, { PIPELINE_COMMANDS }, { API_COMMANDS }] = modules;
 process.exitCode = await main(process.argv, [...PIPELINE_COMMANDS, ...API_COMMANDS]);

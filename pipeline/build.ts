@@ -1,18 +1,14 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import pLimit from 'p-limit';
-import { PACKAGE_ROOT, packageVersion } from '../core/package.ts';
-import { TVI_TIERS } from '../core/tvi-tiers.ts';
-import { fileChecksum } from './checksum.ts';
+import { buildId as buildIdOf, SCORING_CONFIG, sourceChecksums } from './build-id.ts';
 import { createIndexes, createSchema } from './emit/schema.ts';
 import { emitCensus, emitFacilities, emitMeta, emitReference, emitScores, emitTvi } from './emit/tables.ts';
 import { emitProviders, facilityProviderCounts, providerSupply } from './emit/providers.ts';
 import { emitBlog } from './emit/blog.ts';
 import { emitDirectory } from './emit/directory.ts';
 import { emitWidgetScript } from './emit/widget.ts';
-import { blogDigest, readBlogPosts } from './ingest/blog.ts';
+import { readBlogPosts } from './ingest/blog.ts';
 import { BuildError } from './errors.ts';
 import { scoredHospitals } from './facilities/hospitals.ts';
 import { placeFacilities } from './facilities/locate.ts';
@@ -21,13 +17,11 @@ import { assemblePlaces } from './geo/places.ts';
 import { STATE_NAMES } from './geo/states.ts';
 import { ingestAll } from './ingest/index.ts';
 import { Reconciler } from './ingest/reconcile.ts';
-import { progressReporter, silentProgress, type ProgressFactory } from './ingest/progress.ts';
+import { progressReporter, silentProgress, type ProgressFactory } from '../core/progress.ts';
 import type { IngestOptions } from './ingest/source.ts';
 import { LAYOUTS } from './layouts/index.ts';
-import { loadManifest } from './manifest.ts';
-import * as scoring from './score/config.ts';
+import { loadManifest, type Manifest } from './manifest.ts';
 import { FACILITY_MATCH_MILES } from './score/config.ts';
-import { BANDS } from './score/bands.ts';
 import { scoreZips } from './score/index.ts';
 import { providerInputs } from './score/provider-inputs.ts';
 import { computeTvi } from './score/tvi.ts';
@@ -81,7 +75,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   mkdirSync(outDir, { recursive: true });
   const tmp = `${options.out}.tmp-${process.pid}`;
   const stageFile = `${options.out}.stage-${process.pid}`;
-  const rejectsFile = path.join(outDir, 'rejects.csv');
+  const rejectsFile = rejectsFileOf(options.out);
   const rejectsTmp = `${rejectsFile}.tmp-${process.pid}`;
   for (const file of [tmp, stageFile, rejectsTmp]) rmSync(file, { force: true });
   const db = new Database(tmp);
@@ -93,8 +87,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     db.prepare('ATTACH DATABASE ? AS stage').run(stageFile);
     db.exec('PRAGMA stage.journal_mode = OFF; PRAGMA stage.synchronous = OFF');
     createSchema(db);
-    const limit = pLimit(2);
-    const checksums = Promise.all(manifest.sources.map((s) => limit(() => (existsSync(s.path) ? fileChecksum(s.path) : Promise.resolve(null)))));
+    const checksums = sourceChecksums(manifest);
 
     log(`ingest (${manifest.name}):`);
     const reconciler = new Reconciler(rejectsTmp);
@@ -120,7 +113,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const counts = facilityProviderCounts(db, roster.facilities);
     const healthCenters = roster.facilities.filter((f) => !f.isHospital && located.zipIndexOf.has(f.id))
       .map((f) => ({ zipIndex: located.zipIndexOf.get(f.id)!, longitude: f.longitude!, latitude: f.latitude! }));
-    const policy = options.allowPartialProviders ? { ...manifest.providers, onPartialCoverage: 'omit_component' as const } : manifest.providers;
+    const policy = providerPolicy(manifest, options);
     const providers = providerInputs(places, providerSupply(db, data.providerCounts, zipIndex), policy, healthCenters, manifest.file);
     log(`  ${providerTotals.providers} providers (${providerTotals.clinicianOnly} known only from Doctors and Clinicians); provider component ${providers.status}: ${providers.note}`);
 
@@ -152,9 +145,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       const tally = reconciler.tallies.get(s.key);
       return { key: s.key, layout: s.layout, path: s.path, vintage: s.vintage, sha256: sums[i]?.sha256 ?? null, bytes: sums[i]?.bytes ?? null, rows_read: tally?.read ?? 0, rows_landed: tally?.landed ?? 0, rows_rejected: tally?.rejected ?? 0, source_url: s.sourceUrl, licence: s.licence, retrieved_from: s.retrievedFrom };
     });
-    const scoringConfig = { ...scoring, bands: BANDS, tvi_tiers: TVI_TIERS };
-    // The id changes when any input, the scoring configuration or the pipeline code changes, and only then.
-    const buildId = createHash('sha256').update(JSON.stringify({ sources: sources.map((s) => s.sha256), scoringConfig, version: packageVersion(), code: codeFingerprint(), blog: blogDigest(blogPosts) })).digest('hex').slice(0, 16);
+    const buildId = buildIdOf({ sourceChecksums: sources.map((s) => s.sha256), providers: policy, blogPosts });
     const rowCounts = Object.fromEntries(
       (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map(({ name }) => [name, (db.prepare(`SELECT COUNT(*) AS n FROM "${name}"`).get() as { n: number }).n]),
     );
@@ -176,7 +167,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
         road_times_zips: scores.filter((s) => s.access.roadTimes).length,
       },
       places: placeStats,
-      scoring: scoringConfig,
+      scoring: SCORING_CONFIG,
     });
     // Sampled statistics are all the planner needs; a full ANALYZE reads every row of 4 million providers.
     db.exec('PRAGMA analysis_limit = 2000; ANALYZE');
@@ -218,18 +209,41 @@ function checkRejectRatio(reconciler: Reconciler, maxRatio: number, rejectsFile:
   throw new BuildError(`too many invalid rows (limit ${(maxRatio * 100).toFixed(1)}% per file, max_reject_ratio in the manifest): ${detail}. The build was not written; see the reasons above and fix the input or its layout/columns in the manifest (rejects would go to ${rejectsFile}).`);
 }
 
+/** The rejects file of an output: beside it, named after it (`dist-api/hcas.sqlite` -> `dist-api/hcas.rejects.csv`). */
+export function rejectsFileOf(out: string): string {
+  const file = path.resolve(out);
+  return path.join(path.dirname(file), `${path.basename(file, path.extname(file))}.rejects.csv`);
+}
+
+/** The provider policy of a build: the manifest's, unless `--allow-partial-providers` asks to omit the component. */
+function providerPolicy(manifest: Manifest, options: Pick<BuildOptions, 'allowPartialProviders'>): Manifest['providers'] {
+  return options.allowPartialProviders ? { ...manifest.providers, onPartialCoverage: 'omit_component' as const } : manifest.providers;
+}
+
 /**
- * SHA-256 over the build's TypeScript sources (pipeline/ and core/, found from the package root), so a code
- * change gives a new build id (and ETags), and the same code gives the same id whether the TypeScript runs
- * (tests) or the JavaScript compiled from it (bin/hcas.js).
+ * The id a build of these options would have now, and whether `out` already holds it: then its inputs,
+ * provider policy, configuration and the pipeline's code are unchanged since it was built, and a new build
+ * would write the same file. Costs a checksum of every input (about a second for the default build).
  */
-function codeFingerprint(): string {
-  const hash = createHash('sha256');
-  for (const folder of ['core', 'pipeline']) {
-    const root = path.join(PACKAGE_ROOT, folder);
-    for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).sort()) {
-      hash.update(`${folder}/${file}`).update(readFileSync(path.join(root, file)));
+export async function currentBuild(options: Pick<BuildOptions, 'manifest' | 'out' | 'root' | 'blogDir' | 'allowPartialProviders'>): Promise<{ buildId: string; upToDate: boolean }> {
+  const manifest = loadManifest(options.manifest, new Set(LAYOUTS.keys()), options.root);
+  const blogPosts = readBlogPosts(options.blogDir);
+  const sums = await sourceChecksums(manifest);
+  const buildId = buildIdOf({ sourceChecksums: sums.map((sum) => sum?.sha256 ?? null), providers: providerPolicy(manifest, options), blogPosts });
+  return { buildId, upToDate: existsSync(options.out) && storedBuildId(options.out) === buildId && existsSync(rejectsFileOf(options.out)) };
+}
+
+/** The build id stored in an output file, or null when it is not a readable build. */
+function storedBuildId(file: string): string | null {
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      const row = db.prepare("SELECT value FROM meta WHERE key = 'build_id'").get() as { value: string } | undefined;
+      return row ? (JSON.parse(row.value) as string) : null;
+    } finally {
+      db.close();
     }
+  } catch {
+    return null;
   }
-  return hash.digest('hex');
 }

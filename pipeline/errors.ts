@@ -1,8 +1,15 @@
-import { FixableError } from '../core/errors.ts';
+import { EXIT, FixableError } from '../core/errors.ts';
 
-/** A build failure whose message tells the data engineer what to fix; the CLI prints it without a stack. */
+/**
+ * A build (or download) failure whose message tells the data engineer what to fix; the CLI prints it without
+ * a stack and exits 3, the status of data problems.
+ */
 export class BuildError extends FixableError {
   override name = 'BuildError';
+
+  constructor(message: string) {
+    super(message, EXIT.data);
+  }
 }
 
 /** Thrown by a layout's row parser: the row is written to the rejects file with this reason. */

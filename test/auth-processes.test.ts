@@ -65,8 +65,8 @@ const remaining = (result: HttpResult) => Number(result.headers['x-ratelimit-rem
 describe('SQLite state (the default)', { timeout: 120_000 }, () => {
   it('counts exactly across the workers of a cluster: N concurrent calls make N, and exactly those past the quota get 429', async () => {
     const state = path.join(dir, 'cluster.sqlite');
-    const key = (await hcas(['keys', 'create', '--plan', 'tiny', '--name', 'cluster test', '--state', state, '--plans', plansFile])).trim();
-    const { server, url } = await serve(['--workers', '2', '--state', state]);
+    const key = (await hcas(['keys', 'create', '--plan', 'tiny', '--name', 'cluster test', '--state-file', state, '--plans', plansFile])).trim();
+    const { server, url } = await serve(['--workers', '2', '--state-file', state]);
     await server.waitForCount((e) => e.event === 'listening', 1);
     const calls = 200;
     const results = await burst(url, calls, { 'X-API-Key': key });
@@ -78,21 +78,21 @@ describe('SQLite state (the default)', { timeout: 120_000 }, () => {
     expect(ok.map(remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: TINY_QUOTA }, (_, i) => i));
     // The pinned clock runs from noon, so Retry-After is just under 12 hours.
     for (const r of refused) expect(Number(r.headers['retry-after'])).toSatisfy((s: number) => s > 12 * 3600 - 120 && s <= 12 * 3600);
-    const usage = JSON.parse(await hcas(['keys', 'usage', '1', '--json', '--state', state, '--plans', plansFile]));
+    const usage = JSON.parse(await hcas(['keys', 'usage', '1', '--json', '--state-file', state, '--plans', plansFile]));
     expect(usage).toMatchObject({ calls, limit: TINY_QUOTA, remaining: 0, reset: Date.parse('2024-05-16T00:00:00Z') / 1000 });
   });
 
   it('keeps counters and keys across a restart', async () => {
     const state = path.join(dir, 'restart.sqlite');
-    const key = (await hcas(['keys', 'create', '--plan', 'tiny', '--name', 'restart test', '--state', state, '--plans', plansFile])).trim();
-    const first = await serve(['--workers', '1', '--state', state]);
+    const key = (await hcas(['keys', 'create', '--plan', 'tiny', '--name', 'restart test', '--state-file', state, '--plans', plansFile])).trim();
+    const first = await serve(['--workers', '1', '--state-file', state]);
     const before = await burst(first.url, 3, { 'X-API-Key': key });
     expect(before.map(remaining).sort()).toEqual([47, 48, 49]);
     const anonymous = await request(first.url, '/api/v1/states/');
     expect(remaining(anonymous)).toBe(99);
     first.server.signal('SIGTERM');
     expect(await first.server.exited).toBe(0);
-    const second = await serve(['--workers', '1', '--state', state]);
+    const second = await serve(['--workers', '1', '--state-file', state]);
     expect(remaining(await request(second.url, '/api/v1/states/', { headers: { 'X-API-Key': key } }))).toBe(46);
     expect(remaining(await request(second.url, '/api/v1/states/'))).toBe(98);
   });

@@ -61,7 +61,7 @@ describe('hcas get prints exactly what the server sends', { timeout: 60_000 }, (
     }
   });
 
-  it('byte for byte from the real command, exit 0 on 200 and 1 on an error (body still on stdout)', async () => {
+  it('byte for byte from the real command, exit 0 on 200 and 1 on a 404 (body still on stdout)', async () => {
     const cases = [
       { arg: '/api/v1/health-scores/02801/', url: '/api/v1/health-scores/02801/', code: 0 },
       { arg: 'health-scores/?state=RI&page_size=2', url: '/api/v1/health-scores/?state=RI&page_size=2', code: 0 },
@@ -82,13 +82,16 @@ describe('hcas get prints exactly what the server sends', { timeout: 60_000 }, (
 describe('friendly commands', { timeout: 60_000 }, () => {
   it('print tables, JSON and CSV from the same handlers', async () => {
     const [score, nearby, scores, states, types] = await Promise.all([
-      hcas('score', '02801', '--db', db),
+      hcas('score', '02801', '--table', '--db', db),
       hcas('nearby', '20001', '--radius', '2', '--limit', '3', '--csv', '--db', db),
       hcas('scores', '--state', 'ny', '--min-score', '50', '--page-size', '2', '--json', '--db', db),
-      hcas('states', '--db', db),
+      hcas('states', '--table', '--db', db),
       hcas('score-types', '--csv', '--db', db),
     ]);
-    for (const run of [score, nearby, scores, states, types]) expect(run.stderr).toBe('');
+    for (const run of [nearby, states, types]) expect(run.stderr).toBe('');
+    // Notes go to stderr: the data quality under a table, and that a page is one of several.
+    expect(score.stderr).toMatch(/^data quality: /);
+    expect(scores.stderr).toMatch(/^2 of \d+ matching ZIP codes, page 1 of \d+; next: --page 2, every page: --all\n$/);
     expect(score.stdout.toString()).toMatch(/^field +value\n-+ +-+\nid +1\nzip_code +02801\n/);
     const nearbyBody = JSON.parse((await get(api, '/api/v1/health-scores/20001/nearby/?radius=2&limit=3')).body.toString());
     expect(nearby.stdout.toString()).toBe(csv(nearbyBody, ['zip_code', 'city', 'state', 'distance_miles', 'healthscore', 'label'].map((key) => ({ key }))));
@@ -105,12 +108,12 @@ describe('friendly commands', { timeout: 60_000 }, () => {
       hcas('states', '--json', '--csv', '--db', db),
       hcas('serve', '--db', db, '--port', String(server.port), '--workers', '1'),
     ]);
-    expect(badSize).toMatchObject({ code: 1, stderr: 'hcas: --page-size must be an integer from 1 to 100, got 500\n' });
-    expect(badZip).toMatchObject({ code: 1, stderr: 'hcas: the ZIP argument must be a 5-digit ZIP code, got 123\n' });
-    expect(missing.code).toBe(1);
+    expect(badSize).toMatchObject({ code: 2, stderr: 'hcas: --page-size must be an integer from 1 to 100, got 500\n' });
+    expect(badZip).toMatchObject({ code: 2, stderr: 'hcas: the ZIP argument must be a 5-digit ZIP code, got 123\n' });
+    expect(missing.code).toBe(3);
     expect(missing.stderr).toContain('run `hcas sample && hcas build`');
-    expect(both.stderr).toBe('hcas: choose one of --json and --csv\n');
-    expect(busy.code).toBe(1);
+    expect(both.stderr).toBe('hcas: choose one of --csv and --json\n');
+    expect(busy.code).toBe(2);
     expect(busy.stderr).toContain(`cannot listen on 127.0.0.1:${server.port} (EADDRINUSE): stop the other server or pass --port N`);
   });
 
@@ -129,12 +132,12 @@ describe('TVI, census, comparison and export commands', { timeout: 60_000 }, () 
     const [tvi, top, census, compare, exported, exportedFile] = await Promise.all([
       hcas('tvi', '10001', '--json', '--db', db),
       hcas('tvi', '--top', '--state', 'ri', '--tier', 'high', '--csv', '--db', db),
-      hcas('census', '02801', '--db', db),
+      hcas('census', '02801', '--table', '--db', db),
       hcas('compare', '10001', '02801', '--json', '--db', db),
       hcas('export', 'providers', '--format', 'csv', '--db', db),
       hcas('export', 'facilities', '--state', 'RI', '--format', 'ndjson', '--db', db),
     ]);
-    for (const run of [tvi, top, census, compare, exported, exportedFile]) expect(run.stderr).toBe('');
+    for (const run of [tvi, compare, exported, exportedFile]) expect(run.stderr).toBe('');
     const body = async (url: string) => {
       const response = await get(api, url);
       return response.stream ? await drain(response.stream) : response.body;
@@ -144,7 +147,8 @@ describe('TVI, census, comparison and export commands', { timeout: 60_000 }, () 
     expect(top.stdout.toString()).toBe(csv(topPage.results, ['zip_code', 'city', 'state', 'tvi_score', 'tvi_tier', 'zero_vehicle_pct', 'nearest_hospital_miles'].map((key) => ({ key }))));
     expect(census.stdout.toString()).toMatch(/^group +field +value\n/);
     expect(census.stdout.toString()).toMatch(/\nincome +poverty_pct +[\d.]+\n/);
-    expect(census.stdout.toString()).toContain('\nincome: acs_population_income (synthetic, ACS 2019-2023 5-year layout); acs_profile (synthetic, ACS 2018-2022 Data Profile layout)\n');
+    // The sources and vintages of each group close the table, on stderr.
+    expect(census.stderr).toContain('\nincome: acs_population_income (synthetic, ACS 2019-2023 5-year layout); acs_profile (synthetic, ACS 2018-2022 Data Profile layout)\n');
     expect(JSON.parse(compare.stdout.toString()).map((r: { zip_code: string }) => r.zip_code)).toEqual(['10001', '02801']);
     expect(exported.stdout.equals(await body('/api/v1/exports/providers/?format=csv'))).toBe(true);
     expect(exportedFile.stdout.equals(await body('/api/v1/exports/facilities/?format=ndjson&state=RI'))).toBe(true);
@@ -161,7 +165,7 @@ describe('TVI, census, comparison and export commands', { timeout: 60_000 }, () 
     expect(format.stderr).toBe('hcas: --format must be csv or ndjson, got xml\n');
     expect(resource.stderr).toBe('hcas: the resource must be one of health-scores, providers, facilities, got doctors\n');
     expect(one.stderr).toBe('hcas: give 2 to 10 ZIP codes to compare, got 1\n');
-    for (const run of [tier, format, resource, one]) expect(run.code).toBe(1);
+    for (const run of [tier, format, resource, one]) expect(run.code).toBe(2);
   });
 });
 

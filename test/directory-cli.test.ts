@@ -31,21 +31,24 @@ afterAll(() => api.retire());
 describe('providers, facilities, autocomplete and rankings commands', { timeout: 60_000 }, () => {
   it('print tables, JSON and CSV of what the endpoints answer', async () => {
     const [providers, providersJson, provider, facilities, facilityCsv, suggestions, states, hospitals] = await Promise.all([
-      hcas('providers', '--state', 'NY', '--specialty', 'Cardiology', '--page-size', '3', '--db', db),
+      hcas('providers', '--state', 'NY', '--specialty', 'Cardiology', '--page-size', '3', '--table', '--db', db),
       hcas('providers', '--name', 'smi', '--page', '2', '--page-size', '2', '--json', '--db', db),
       hcas('provider', KNOWN_NPI, '--json', '--db', db),
-      hcas('facilities', '--state', 'NY', '--type', 'hospital', '--emergency', '--db', db),
+      hcas('facilities', '--state', 'NY', '--type', 'hospital', '--emergency', '--table', '--db', db),
       hcas('facility', '1001', '--csv', '--db', db),
       hcas('autocomplete', 'new yo', '--json', '--db', db),
       hcas('rankings', 'states', '--csv', '--db', db),
       hcas('rankings', 'hospitals', '--state', 'ny', '--json', '--db', db),
     ]);
-    for (const run of [providers, providersJson, provider, facilities, facilityCsv, suggestions, states, hospitals]) expect(run).toMatchObject({ code: 0, stderr: '' });
+    for (const run of [provider, facilityCsv, suggestions, states, hospitals]) expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(providers.stdout).toMatch(/^npi +last_name +first_name +credential +gender +specialty +telehealth\n/);
-    expect(providers.stdout).toMatch(/\n\d+ matching providers, page 1; next: --page 2\n$/);
+    // The footer is a note for the person: on stderr, never inside the data.
+    expect(providers).toMatchObject({ code: 0, stderr: expect.stringMatching(/^3 of \d+ matching providers, page 1 of \d+; next: --page 2, every page: --all\n$/) });
+    expect(providersJson.stderr).toMatch(/^2 of \d+ matching providers, page 2 of \d+; next: --page 3/);
     expect(JSON.parse(providersJson.stdout)).toEqual(await body('/api/v1/providers/?name=smi&page=2&page_size=2'));
     expect(JSON.parse(provider.stdout)).toEqual(await body(`/api/v1/providers/${KNOWN_NPI}/`));
-    expect(facilities.stdout).toMatch(/\n4 matching facilities, page 1\n$/);
+    expect(facilities).toMatchObject({ code: 0, stderr: '4 matching facilities\n' });
+    expect(facilities.stdout.trim().split('\n')).toHaveLength(2 + 4);
     const detail = await body('/api/v1/facilities/1001/');
     expect(facilityCsv.stdout).toBe(csv([detail], Object.keys(detail).map((key) => ({ key }))));
     expect(JSON.parse(suggestions.stdout)).toEqual(await body('/api/v1/autocomplete/?q=new+yo'));
@@ -62,12 +65,13 @@ describe('providers, facilities, autocomplete and rankings commands', { timeout:
       hcas('rankings', 'states', '--state', 'TX', '--db', db),
       hcas('facilities', '--emergency', 'maybe', '--db', db),
     ]);
-    expect(npi).toMatchObject({ code: 1, stderr: 'hcas: the NPI argument must be a 10-digit NPI with a valid check digit, got 1234567890\n' });
-    expect(size).toMatchObject({ code: 1, stderr: 'hcas: --page-size must be an integer from 1 to 100, got 500\n' });
-    expect(rating).toMatchObject({ code: 1, stderr: 'hcas: --min-rating must be an integer from 1 to 5, got 9\n' });
-    expect(kind).toMatchObject({ code: 1, stderr: 'hcas: the ranking must be states or hospitals, got cities\n' });
-    expect(stateOnStates.code).toBe(1);
-    expect(emergency).toMatchObject({ code: 1, stderr: 'hcas: --emergency must be true, false, 1 or 0, got maybe\n' });
+    // Usage errors exit 2 (README, "Exit codes").
+    expect(npi).toMatchObject({ code: 2, stderr: 'hcas: the NPI argument must be a 10-digit NPI with a valid check digit, got 1234567890\n' });
+    expect(size).toMatchObject({ code: 2, stderr: 'hcas: --page-size must be an integer from 1 to 100, got 500\n' });
+    expect(rating).toMatchObject({ code: 2, stderr: 'hcas: --min-rating must be an integer from 1 to 5, got 9\n' });
+    expect(kind).toMatchObject({ code: 2, stderr: 'hcas: the ranking must be states or hospitals, got cities\n' });
+    expect(stateOnStates.code).toBe(2);
+    expect(emergency).toMatchObject({ code: 2, stderr: 'hcas: --emergency must be true, false, 1 or 0, got maybe\n' });
   });
 
   it('every command has --help with an example', async () => {

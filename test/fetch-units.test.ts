@@ -6,7 +6,7 @@ import { jsonPath, pageLinks } from '../pipeline/fetch/discover.ts';
 import { safeName } from '../pipeline/fetch/download-source.ts';
 import { splitHeader } from '../pipeline/fetch/header.ts';
 import { parseContentRange } from '../pipeline/fetch/http.ts';
-import { byteProgress, formatByteProgress, formatBytes } from '../pipeline/fetch/progress.ts';
+import { byteProgress, formatByteProgress, formatBytes } from '../core/progress.ts';
 import { expandEnv, loadSources } from '../pipeline/fetch/sources.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { tempDir } from './helpers/files.ts';

@@ -235,16 +235,16 @@ describe('hcas fetch on the command line', () => {
     });
   }
 
-  it('prints the summary and the next command; a failure is one line naming the fix, exit 1, no stack', async () => {
+  it('prints the summary and the next command; a failure is one line naming the fix, exit 3, no stack', async () => {
     const { sourcesFile, out } = await mirror();
     const ok = await hcas(['fetch', '--sources', sourcesFile, '--out', out, '--only', 'hrsa_sites,nucc', '--quiet'], SECRETS);
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^wrote \S+manifest\.json: 2 official files, 1 bundled extracts standing in, 18 left out \(.*\) in [\d.]+ s; next: hcas build --manifest \S+manifest\.json\n$/);
+    expect(ok.stdout).toMatch(/^wrote \S+manifest\.json: 2 official files, 1 bundled extracts standing in, 18 left out \(.*\) in [\d.]+ s; next: hcas build --manifest \S+manifest\.json --out dist-api\/national\.sqlite\n$/);
 
     server!.routes[PATHS.nuccListing] = { status: 404, body: 'gone' };
     const failed = await hcas(['fetch', '--sources', sourcesFile, '--out', out, '--only', 'nucc'], SECRETS);
-    expect(failed.code).toBe(1);
+    expect(failed.code).toBe(3);
     expect(failed.stderr).toMatch(/^hcas: 1 of 21 sources failed.*\n {2}source "nucc": \S+csv-mainmenu-57 answered 404 Not Found\./s);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
 

@@ -58,7 +58,7 @@ describe('hcas keys', { timeout: 60_000 }, () => {
 
   it('list shows id, name, plan, created, revoked and the last 4 characters, never the key', async () => {
     await hcas('keys', 'create', '--plan', 'free', '--name', 'Second');
-    const listed = await hcas('keys', 'list');
+    const listed = await hcas('keys', 'list', '--table');
     expect(listed.stdout).not.toContain(key.slice(10, -4));
     const lines = listed.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^id +name +plan +created +revoked +hint$/);
@@ -78,15 +78,17 @@ describe('hcas keys', { timeout: 60_000 }, () => {
   });
 
   it('errors name the fix', async () => {
-    expect(await hcas('keys', 'create', '--plan', 'gold', '--name', 'x')).toMatchObject({ code: 1, stderr: 'hcas: --plan must be one of free, professional, business, enterprise (Plan list A), got gold\n' });
+    expect(await hcas('keys', 'create', '--plan', 'gold', '--name', 'x')).toMatchObject({ code: 2, stderr: 'hcas: --plan must be one of free, professional, business, enterprise (Plan list A), got gold\n' });
     expect(await hcas('keys', 'create', '--plan', 'starter', '--name', 'x', '--plans', 'b')).toMatchObject({ code: 0 });
     expect(await hcas('keys', 'revoke', '99')).toMatchObject({ code: 1, stderr: 'hcas: there is no key 99; `hcas keys list` shows the ids\n' });
-    expect(await hcas('keys', 'usage', 'abc')).toMatchObject({ code: 1, stderr: 'hcas: the key id must be a whole number as `hcas keys list` shows it, got abc\n' });
+    expect(await hcas('keys', 'usage', 'abc')).toMatchObject({ code: 2, stderr: 'hcas: the key id must be a whole number as `hcas keys list` shows it, got abc\n' });
     const notADirectory = path.join(dir, 'a-file');
     writeFileSync(notADirectory, '');
-    const unwritable = await hcas('keys', 'create', '--plan', 'free', '--name', 'x', '--state', path.join(notADirectory, 'state.sqlite'));
-    expect(unwritable.stderr).toMatch(/^hcas: cannot open the state file .*a-file\/state.sqlite .*pass --state FILE with a writable path, or set REDIS_URL\n$/);
-    expect((await hcas('keys', 'list', '--plans', '/nonexistent.json')).code).toBe(0); // list does not need plans
+    const unwritable = await hcas('keys', 'create', '--plan', 'free', '--name', 'x', '--state-file', path.join(notADirectory, 'state.sqlite'));
+    expect(unwritable).toMatchObject({ code: 3, stderr: expect.stringMatching(/^hcas: cannot open the state file .*a-file\/state.sqlite .*pass --state-file FILE with a writable path, or set REDIS_URL\n$/) });
+    // list does not read the plans, so it takes no --plans; the old spelling of the state file names the new one.
+    expect(await hcas('keys', 'list', '--plans', 'b')).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: unknown option '--plans'/) });
+    expect(await hcas('keys', 'list', '--state', state)).toMatchObject({ code: 2, stderr: 'hcas: hcas keys list has no --state: the key and counter state file is --state-file FILE\n' });
     expect((await hcas('keys', '--help')).stdout).toContain('Examples:\n  hcas keys create --plan professional --name "Acme Realty"');
   });
 });
@@ -131,8 +133,9 @@ describe('hcas get and the server answer alike', { timeout: 60_000 }, () => {
     for (let i = 0; i < 3; i++) await hcas('get', '/api/v1/states/', '--db', db, '--key', professional);
     expect(await calls()).toBe(before);
     const elsewhere = path.join(dir, 'never', 'state.sqlite');
-    const plain = await hcas('get', '/api/v1/health-scores/10001/all-scores/', '--db', db, '--state', elsewhere);
-    expect(plain.code).toBe(0);
+    const plain = await hcas('get', '/api/v1/health-scores/10001/all-scores/', '--db', db, '--state-file', elsewhere);
+    expect(plain).toMatchObject({ code: 2, stderr: 'hcas: --state-file is read only to check a --key: add --key KEY, or leave out --state-file\n' });
+    expect((await hcas('get', '/api/v1/health-scores/10001/all-scores/', '--db', db)).code).toBe(0);
     expect(existsSync(elsewhere)).toBe(false);
   });
 });

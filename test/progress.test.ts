@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatProgress, progressReporter, snapshot } from '../pipeline/ingest/progress.ts';
+import { formatProgress, progressReporter, snapshot } from '../core/progress.ts';
 
 function fakeOutput(isTTY: boolean) {
   const writes: string[] = [];

@@ -64,7 +64,7 @@ describe('hcas serve settings: flag, else environment, else default', () => {
       execFile(process.execPath, ['bin/hcas.js', 'serve'], { cwd: root, env: { ...process.env, HCAS_PORT: 'eighty' }, timeout: 30_000 }, (error, _stdout, stderr) =>
         resolve({ code: error ? (error.code as number) : 0, stderr }));
     });
-    expect(result).toEqual({ code: 1, stderr: 'hcas: HCAS_PORT must be an integer from 0 to 65535, got eighty\n' });
+    expect(result).toEqual({ code: 2, stderr: 'hcas: HCAS_PORT must be an integer from 0 to 65535, got eighty\n' });
   });
 });
 

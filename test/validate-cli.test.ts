@@ -34,6 +34,6 @@ describe('hcas validate', () => {
     const asMarkdown = await hcas('validate', '--db', db, '--markdown');
     expect(asMarkdown.stdout).toMatch(/^# Validation: hcas test fixture\n/);
     expect(asMarkdown.stdout).toContain('| **FAIL** | academic medical centre ZIPs are in the top two bands | 0 of 1 | all |');
-    expect((await hcas('validate', '--db', db, '--json', '--markdown')).code).toBe(1);
+    expect((await hcas('validate', '--db', db, '--json', '--markdown')).code).toBe(2);
   });
 });

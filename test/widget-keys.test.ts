@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function hcas(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/hcas.js', ...args, '--state', state], { cwd: root, timeout: 30_000, env: { ...process.env, REDIS_URL: '' } }, (error, stdout, stderr) =>
+    execFile(process.execPath, ['bin/hcas.js', ...args, '--state-file', state], { cwd: root, timeout: 30_000, env: { ...process.env, REDIS_URL: '' } }, (error, stdout, stderr) =>
       resolve({ code: error ? (error.code as number) : 0, stdout, stderr }));
   });
 }
@@ -82,15 +82,15 @@ describe('widget keys', { timeout: 60_000 }, () => {
 
   it('keys create needs --origin with --widget-only, and checks each origin', async () => {
     expect(await hcas('keys', 'create', '--plan', 'business', '--name', 'x', '--widget-only')).toMatchObject({
-      code: 1, stderr: 'hcas: --widget-only needs the page origins that may use the key: add --origin https://your.site (repeat it for several)\n',
+      code: 2, stderr: 'hcas: --widget-only needs the page origins that may use the key: add --origin https://your.site (repeat it for several)\n',
     });
     const bad = await hcas('keys', 'create', '--plan', 'business', '--name', 'x', '--widget-only', '--origin', 'acme.example');
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^hcas: --origin takes a page origin such as https:\/\/example.org/);
   });
 
   it('keys list shows the limits; --json has widget_only and origins', async () => {
-    const listed = (await hcas('keys', 'list')).stdout.split('\n');
+    const listed = (await hcas('keys', 'list', '--table')).stdout.split('\n');
     expect(listed[0]).toMatch(/^id +name +plan +created +revoked +hint +limits$/);
     expect(listed.find((line) => line.includes('Acme widget'))).toMatch(/widget only; https:\/\/acme\.example https:\/\/\*\.acme\.example$/);
     const json = JSON.parse((await hcas('keys', 'list', '--json')).stdout);

@@ -1,5 +1,9 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { FixableError } from '../../core/errors.ts';
+import { PACKAGE_ROOT } from '../../core/package.ts';
+import { countProgress, LOG_FORMAT_HELP, progressMode } from '../../core/progress.ts';
+import { logLines, shownPath } from './log.ts';
 
 function positiveInteger(name: string) {
   return (value: string): number => {
@@ -14,9 +18,19 @@ interface SampleOptions {
   providers?: number;
   facilities?: number;
   seed?: number;
-  manifest: string;
+  manifest?: string;
   syntheticNation?: boolean;
+  ifChanged?: boolean;
+  quiet?: boolean;
+  logFormat?: string;
 }
+
+/** Folders and the manifest the sample reads, named from the package root so `hcas sample` works from any folder. */
+const DEFAULTS = {
+  sample: path.join(PACKAGE_ROOT, 'raw/sample'),
+  nation: path.join(PACKAGE_ROOT, 'raw/synthetic'),
+  manifest: path.join(PACKAGE_ROOT, 'raw/manifests/public.json'),
+};
 
 /**
  * `hcas sample`: writes the synthetic providers the default build pairs with the bundled real public data
@@ -27,31 +41,68 @@ export function registerSample(program: Command): void {
   program
     .command('sample')
     .description('Write synthetic providers over the bundled real public data (raw/sample/), or with --synthetic-nation a whole synthetic national data set')
-    .option('--out <dir>', 'output folder (default raw/sample, or raw/synthetic with --synthetic-nation)')
+    .option('--out <dir>', 'output folder (default raw/sample, or raw/synthetic with --synthetic-nation, in the hcas folder)')
     .option('--providers <n>', 'individual providers to generate (default 250000)', positiveInteger('providers'))
     .option('--seed <n>', 'random seed (same seed, same files)', positiveInteger('seed'))
-    .option('--manifest <file>', 'manifest of the real files the providers are placed over', 'raw/manifests/public.json')
+    .option('--manifest <file>', 'manifest of the real files the providers are placed over (default raw/manifests/public.json in the hcas folder)')
     .option('--synthetic-nation', 'write a whole synthetic nation (real ZIP geography; synthetic census, facilities and providers) instead')
     .option('--facilities <n>', 'with --synthetic-nation: facilities to generate', positiveInteger('facilities'))
-    .addHelpText('after', '\nExamples:\n  hcas sample && hcas build\n  hcas sample --synthetic-nation --providers 4000000 --facilities 85000 && hcas build --manifest raw/manifests/synthetic.json   # national scale')
+    .option('--if-changed', 'write only when the folder does not already hold this sample, written from the same options, inputs and code (npm start uses this)')
+    .option('--quiet', 'print only the summary line: no log, no progress')
+    .option('--log-format <text|json>', LOG_FORMAT_HELP)
+    .addHelpText('after', [
+      '',
+      'Examples:',
+      '  hcas sample && hcas build',
+      '  hcas sample --if-changed       # keeps raw/sample when it is already this sample',
+      '  hcas sample --synthetic-nation --providers 20000 --facilities 2000 --out raw/synthetic-small   # a small synthetic nation',
+    ].join('\n'))
     .action(async (options: SampleOptions) => {
+      const mode = progressMode(options);
+      const print = logLines(mode);
+      const log = mode === 'silent' ? undefined : print.line;
+      const progress = countProgress('rows', { mode });
       const started = Date.now();
-      const log = (line: string) => console.log(line);
       const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
+      if (options.syntheticNation && options.manifest !== undefined) {
+        throw new FixableError('--manifest applies to the default sample only: a synthetic nation reads no real files');
+      }
+      if (!options.syntheticNation && options.facilities !== undefined) {
+        throw new FixableError('--facilities applies to --synthetic-nation only: the default sample uses the real facilities of the bundled public data');
+      }
       // Loaded on demand: the generators pull in ZIP tables that other commands do not need.
-      if (options.syntheticNation) {
-        const { writeSample } = await import('../sample/index.ts');
-        const out = options.out ?? 'raw/synthetic';
-        const result = await writeSample({ outDir: out, providers: options.providers, facilities: options.facilities, seed: options.seed, log });
-        console.log(`wrote a synthetic nation to ${out}: ${result.zctas} ZCTAs, ${result.providers} providers, ${result.facilities} facilities in ${seconds()} s`);
+      const [stamp, sample] = await Promise.all([import('../sample/stamp.ts'), import('../sample/index.ts')]);
+      const out = options.out ?? (options.syntheticNation ? DEFAULTS.nation : DEFAULTS.sample);
+      const manifest = options.manifest ?? DEFAULTS.manifest;
+      const providers = options.providers ?? sample.DEFAULT_PROVIDERS;
+      const seed = options.seed ?? sample.DEFAULT_SEED;
+      const key = stamp.sampleKey(
+        options.syntheticNation ? { kind: 'nation', providers, seed, facilities: options.facilities ?? null } : { kind: 'real', providers, seed },
+        options.syntheticNation ? [] : await inputChecksums(manifest),
+      );
+      if (options.ifChanged && (await stamp.sampleIsCurrent(out, key))) {
+        print.summary(`${shownPath(out)} already holds this sample (written from the same options, inputs and code); nothing written`, { event: 'up_to_date', out });
         return;
       }
-      if (options.facilities !== undefined) throw new FixableError('--facilities applies to --synthetic-nation only: the default sample uses the real facilities of the bundled public data');
+      stamp.clearStamp(out);
+      if (options.syntheticNation) {
+        const result = await sample.writeSample({ outDir: out, providers, facilities: options.facilities, seed, log, progress });
+        await stamp.writeStamp(out, key);
+        print.summary(`wrote a synthetic nation to ${shownPath(out)}: ${result.zctas} ZCTAs, ${result.providers} providers, ${result.facilities} facilities in ${seconds()} s`,
+          { event: 'sample_written', out, zctas: result.zctas, providers: result.providers, facilities: result.facilities, seconds: Number(seconds()) });
+        return;
+      }
       const { writeRealSample } = await import('../sample/real-sample.ts');
-      const { DEFAULT_PROVIDERS, DEFAULT_SEED } = await import('../sample/index.ts');
-      const out = options.out ?? 'raw/sample';
-      const result = await writeRealSample({ outDir: out, manifest: options.manifest, providers: options.providers ?? DEFAULT_PROVIDERS, seed: options.seed ?? DEFAULT_SEED, log });
-      console.log(`wrote ${result.providers} synthetic providers to ${out} (${(result.sampleFraction * 100).toFixed(2)}% of the ${result.nationalProviders.toLocaleString('en-US')} the documented densities give the country) in ${seconds()} s; ` +
-        'the census, facilities and geography they are placed over are real (raw/public)');
+      const result = await writeRealSample({ outDir: out, manifest, providers, seed, log, progress });
+      await stamp.writeStamp(out, key);
+      print.summary(`wrote ${result.providers} synthetic providers to ${shownPath(out)} (${(result.sampleFraction * 100).toFixed(2)}% of the ${result.nationalProviders.toLocaleString('en-US')} the documented densities give the country) in ${seconds()} s; ` +
+        'the census, facilities and geography they are placed over are real (raw/public)',
+      { event: 'sample_written', out, providers: result.providers, sample_fraction: result.sampleFraction, seconds: Number(seconds()) });
     });
+}
+
+/** The checksums of the real files the default sample reads (the manifest's sources). */
+async function inputChecksums(manifest: string): Promise<Array<string | null>> {
+  const [{ loadManifest }, { LAYOUTS }, { sourceChecksums }] = await Promise.all([import('../manifest.ts'), import('../layouts/index.ts'), import('../build-id.ts')]);
+  return (await sourceChecksums(loadManifest(manifest, new Set(LAYOUTS.keys())))).map((sum) => sum?.sha256 ?? null);
 }

@@ -7,7 +7,7 @@ import { discoverUrl, jsonPath } from './discover.ts';
 import { readHeader, missingColumns } from './header.ts';
 import { downloadFile, fetchText, HttpError, type HttpOptions } from './http.ts';
 import { type FetchLog, type FetchRecord, writeFetchLog } from './log.ts';
-import { type ByteProgressFactory, formatBytes } from './progress.ts';
+import { type ByteProgressFactory, formatBytes } from '../../core/progress.ts';
 import { expandEnv, redact, type SourceEntry } from './sources.ts';
 import { jsonRecordsToCsv, unpackZipMember } from './unpack.ts';
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { ByteProgress } from './progress.ts';
+import type { ByteProgress } from '../../core/progress.ts';
 
 /**
  * A small HTTP client for large public files, on Node's own http/https: bounded redirects, an idle timeout,

@@ -6,7 +6,7 @@ import { LAYOUTS } from '../layouts/index.ts';
 import { checkColumns, downloadSource, type FetchedFile, type SourceContext } from './download-source.ts';
 import type { HttpOptions } from './http.ts';
 import { readFetchLog } from './log.ts';
-import { type ByteProgressFactory, silentByteProgress } from './progress.ts';
+import { type ByteProgressFactory, silentByteProgress } from '../../core/progress.ts';
 import { loadSources, type SourceEntry } from './sources.ts';
 
 export interface FetchOptions {

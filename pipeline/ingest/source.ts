@@ -2,7 +2,7 @@ import { BuildError, RowReject } from '../errors.ts';
 import type { SourceSpec } from '../manifest.ts';
 import type { Layout } from '../layouts/types.ts';
 import type { ParsePlan } from './parse.ts';
-import { silentProgress, type ProgressFactory } from './progress.ts';
+import { silentProgress, type ProgressFactory } from '../../core/progress.ts';
 import { openRecords, type ReadOptions } from './read.ts';
 import type { Reconciler, SourceTally } from './reconcile.ts';
 

@@ -5,6 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { silentCountProgress, type CountProgressFactory } from '../../core/progress.ts';
 import { loadGeography } from './geography.ts';
 import { buildDemographics } from './census-model.ts';
 import { writeAcsProfile, writeGazetteer } from './census.ts';
@@ -32,6 +33,8 @@ export interface SampleOptions {
   seed?: number;
   /** Progress lines. */
   log?: (line: string) => void;
+  /** Progress of the NPPES rows written, the longest part. */
+  progress?: CountProgressFactory;
 }
 
 /** What {@link writeSample} wrote. */
@@ -117,7 +120,7 @@ export async function writeSample(options: SampleOptions): Promise<SampleResult>
   rows.hrsa = await writeHrsaSites(outDir, facilities, seed);
   log(`facilities: ${facilities.hospitals.length} hospitals, ${facilities.sites.length} health center sites`);
 
-  const p = await writeProviderFiles(outDir, geo, placement, facilities, providers, seed, log);
+  const p = await writeProviderFiles(outDir, geo, placement, facilities, providers, seed, log, undefined, (options.progress ?? silentCountProgress)('synthetic NPPES rows'));
   rows.nppes = p.nppesRows;
   rows.dac = p.dacRows;
   log(`providers: ${p.nppesRows} NPPES rows, ${p.dacRows} DAC rows`);

@@ -12,6 +12,7 @@ import { placementSampler } from './placement.ts';
 import { PROVIDER_KINDS, ORGANIZATION_KINDS, type ProviderKind } from './provider-mix.ts';
 import { FILE_DATE, dayBetween, makeOrganization, makePractitioner, mailingLocation, type Organization } from './people.ts';
 import { npiCheckDigit } from '../../core/npi.ts';
+import { silentCountProgress, type CountProgress } from '../../core/progress.ts';
 import { NpiIssuer } from './npi.ts';
 import { NPPES_HEADER, deactivatedLine, individualLine, organizationLine } from './nppes.ts';
 import { DAC_HEADER, dacLines } from './dac.ts';
@@ -63,7 +64,7 @@ function hospitalOrganization(rng: Rng, npi: string, h: Hospital): Organization 
 /** Writes the NPPES and DAC files for `providers` individual providers. */
 export async function writeProviderFiles(
   outDir: string, geo: Geography, placement: Placement, facilities: Facilities, providers: number, seed: number,
-  log?: (line: string) => void, kinds: readonly ProviderKind[] = PROVIDER_KINDS,
+  log?: (line: string) => void, kinds: readonly ProviderKind[] = PROVIDER_KINDS, progress: CountProgress = silentCountProgress('nppes'),
 ): Promise<ProviderFilesResult> {
   const rng = new Rng(seed, 'providers');
   const dacRng = new Rng(seed, 'dac'); // its own stream: DAC choices never shift NPPES content
@@ -92,6 +93,7 @@ export async function writeProviderFiles(
   let hospitalIndex = 0;
   let nextLog = 500_000;
   let total = remaining.individual + remaining.organization + remaining.deactivated + remaining.broken;
+  const rows = total;
 
   while (total > 0) {
     // Draw the row type in proportion to what is left, so counts are exact and types are interleaved.
@@ -131,12 +133,14 @@ export async function writeProviderFiles(
       }
     }
     if (nppes.line(line)) await nppes.flush();
+    if (nppes.rows % 1000 === 0) progress.update(nppes.rows, rows);
     if (nppes.rows === nextLog) {
       log?.(`  nppes: ${nppes.rows.toLocaleString('en-US')} rows`);
       nextLog += 500_000;
     }
   }
   await Promise.all([nppes.close(), dac.close()]);
+  progress.done();
   result.nppesRows = nppes.rows;
   result.dacRows = dac.rows;
   return result;

@@ -8,6 +8,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { silentCountProgress, type CountProgressFactory } from '../../core/progress.ts';
 import { loadGeography } from './geography.ts';
 import { buildPlacement } from './placement.ts';
 import { densityMix, mixDensity } from './density-mix.ts';
@@ -24,6 +25,8 @@ export interface RealSampleOptions {
   providers: number;
   seed: number;
   log?: (line: string) => void;
+  /** Progress of the NPPES rows written. */
+  progress?: CountProgressFactory;
 }
 
 export interface RealSampleResult {
@@ -51,7 +54,8 @@ export async function writeRealSample(options: RealSampleOptions): Promise<RealS
   }
   const sampleFraction = options.providers / nationalProviders;
   const placement = buildPlacement(geo, world.demographics);
-  const files = await writeProviderFiles(options.outDir, geo, placement, world.facilities, options.providers, options.seed, log, kinds);
+  const progress = (options.progress ?? silentCountProgress)('synthetic NPPES rows');
+  const files = await writeProviderFiles(options.outDir, geo, placement, world.facilities, options.providers, options.seed, log, kinds, progress);
   const declaration = join(options.outDir, DECLARATION_PATH);
   await writeFile(declaration, `${JSON.stringify({
     sample_fraction: +sampleFraction.toPrecision(6),

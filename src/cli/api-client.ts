@@ -2,22 +2,28 @@ import { existsSync } from 'node:fs';
 import { Api, API_BASE } from '../api/index.ts';
 import type { ApiRequest } from '../http/dispatcher.ts';
 import type { ApiResponse } from '../http/response.ts';
-import { CliError } from './errors.ts';
+import { DEFAULT_DATABASE, databaseFile } from '../../core/dataset.ts';
+import { CliError, dataError, exitCodeOfStatus } from './errors.ts';
 
-export { DEFAULT_DATABASE } from '../../core/dataset.ts';
-
-/** Opens the database for a command; a missing file or a non-API file is a CliError that names the fix. */
-export function openApi(file: string): Api {
+/**
+ * Opens the database of a command (`--db`, else `$HCAS_DB`, else the default beside the package); a missing
+ * file or a non-API file is a data error (exit 3) that names the fix.
+ */
+export function openApi(flag: string | undefined): Api {
+  const file = databaseFile(flag);
   if (!existsSync(file)) {
-    throw new CliError(`no database at ${file}: run \`hcas sample && hcas build\` to create it, or pass --db FILE`);
+    throw dataError(`no database at ${file}: run \`hcas sample && hcas build\` to create it (npm start does), or name one with --db FILE or HCAS_DB`);
   }
   try {
     return Api.open(file);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CliError(`cannot read ${file} as an hcas database (${reason}); rebuild it with \`hcas build\``);
+    throw dataError(`cannot read ${file} as an hcas database (${reason}); rebuild it with \`hcas build\``);
   }
 }
+
+/** The help text of every `--db` option. */
+export const DB_HELP = `database to read (default: $HCAS_DB, else ${DEFAULT_DATABASE} in the hcas folder)`;
 
 /** `/api/v1/states/`, `states/` and `http://host:8000/api/v1/states/` all name the same request. */
 export function requestTarget(path: string): string {
@@ -36,15 +42,19 @@ export async function get(api: Api, path: string): Promise<ApiResponse> {
 
 /**
  * The parsed body of a successful GET. Otherwise a CliError with the API's message, its parameter names
- * translated to the command's options (`page_size` -> `--page-size`).
+ * translated to the command's options (`page_size` -> `--page-size`), exiting as the status says (404: 1,
+ * 400: 2).
  */
 export async function getJson<T>(api: Api, path: string, options: Record<string, string> = {}): Promise<T> {
   const response = await get(api, path);
   const body = JSON.parse(response.body.toString('utf8')) as T & { message?: string };
-  if (response.status !== 200) {
-    let message = body.message ?? `the API answered ${response.status}`;
-    for (const [param, flag] of Object.entries(options)) message = message.replace(new RegExp(`\\b${param}\\b`, 'g'), flag);
-    throw new CliError(message);
-  }
+  if (response.status !== 200) throw apiError(response.status, body.message, options);
   return body;
+}
+
+/** The CliError of an API error answer, its parameter names translated to the command's options. */
+export function apiError(status: number, apiMessage: string | undefined, options: Record<string, string>): CliError {
+  let message = apiMessage ?? `the API answered ${status}`;
+  for (const [param, flag] of Object.entries(options)) message = message.replace(new RegExp(`\\b${param}\\b`, 'g'), flag);
+  return new CliError(message, exitCodeOfStatus(status));
 }

@@ -1,20 +1,7 @@
-import { CliError } from './errors.ts';
-
 /** A column of a printed table: the record field and its heading. */
 export interface Column {
   key: string;
   heading?: string;
-}
-
-export interface OutputOptions {
-  json?: boolean;
-  csv?: boolean;
-}
-
-/** The `--json` and `--csv` options every listing command takes. */
-export function outputFormat(options: OutputOptions): 'table' | 'json' | 'csv' {
-  if (options.json && options.csv) throw new CliError('choose one of --json and --csv');
-  return options.json ? 'json' : options.csv ? 'csv' : 'table';
 }
 
 /** An aligned text table; numbers are right-aligned. Empty input prints `(no results)`. */
@@ -34,14 +21,28 @@ export function recordTable(record: Record<string, unknown>): string {
   return table(Object.entries(record).map(([field, value]) => ({ field, value: text(value) })), [{ key: 'field' }, { key: 'value' }]);
 }
 
-/** RFC 4180 CSV with a header row: fields with a comma, quote or line break are quoted, quotes doubled. */
-export function csv(rows: ReadonlyArray<Record<string, unknown>>, columns: readonly Column[]): string {
+/** One RFC 4180 CSV line: fields with a comma, quote or line break are quoted, quotes doubled. */
+export function csvLine(values: readonly unknown[]): string {
   const field = (value: unknown) => {
     const t = text(value);
     return /[",\r\n]/.test(t) ? `"${t.replaceAll('"', '""')}"` : t;
   };
-  const lines = [columns.map((column) => field(column.key)), ...rows.map((row) => columns.map((column) => field(row[column.key])))];
-  return lines.map((values) => values.join(',')).join('\r\n') + '\r\n';
+  return `${values.map(field).join(',')}\r\n`;
+}
+
+/** RFC 4180 CSV with a header row. */
+export function csv(rows: ReadonlyArray<Record<string, unknown>>, columns: readonly Column[]): string {
+  return csvLine(columns.map((column) => column.key)) + rows.map((row) => csvLine(columns.map((column) => row[column.key]))).join('');
+}
+
+const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/**
+ * One tab-separated line. A tab, line break or backslash inside a value is written `\t`, `\n`, `\r`, `\\`,
+ * so every record is exactly one line for `cut`, `awk -F'\t'`, `sort` and `csvkit -t`.
+ */
+export function tsvLine(values: readonly unknown[]): string {
+  return `${values.map((value) => text(value).replace(/[\\\t\n\r]/g, (c) => TSV_ESCAPES[c])).join('\t')}\n`;
 }
 
 /** Pretty JSON for `--json`. */
@@ -49,24 +50,13 @@ export function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** The columns of every field of a record, in order. */
-export function allColumns(record: Record<string, unknown> | undefined): Column[] {
-  return Object.keys(record ?? {}).map((key) => ({ key }));
-}
-
+/** A value as a cell: empty for null, JSON for objects and arrays. */
 function text(value: unknown): string {
   if (value === null || value === undefined) return '';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** What score records rest on, for the end of a table: the distinct data-quality notes of the records shown. */
-export function qualityFooter(records: ReadonlyArray<{ data_quality?: { note: string } }>): string {
-  const notes = [...new Set(records.map((r) => r.data_quality?.note).filter((note): note is string => note !== undefined))];
-  return notes.map((note) => `data quality: ${note}\n`).join('');
-}
-
-/** One record as a two-column table, its data quality as a closing line rather than a JSON cell. */
-export function scoreRecordTable(record: Record<string, unknown> & { data_quality?: { note: string } }): string {
-  const { data_quality: quality, ...fields } = record;
-  return recordTable(fields) + qualityFooter([{ data_quality: quality }]);
+/** What score records rest on: the distinct data-quality notes of the records shown. */
+export function qualityNotes(records: ReadonlyArray<{ data_quality?: { note: string } }>): string[] {
+  return [...new Set(records.map((r) => r.data_quality?.note).filter((note): note is string => note !== undefined))].map((note) => `data quality: ${note}`);
 }

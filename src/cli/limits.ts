@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { AccessTable } from '../auth/access.ts';
 import { TrustedProxies } from '../auth/client-ip.ts';
 import { createLimits, openState, selectedPlans, stateLocation, type Limits, type LimitsFlags } from '../auth/config.ts';
@@ -7,21 +7,47 @@ import { PlanError, type PlanSet } from '../auth/plans.ts';
 import type { RedisStore } from '../auth/redis-store.ts';
 import type { StateStore } from '../auth/store.ts';
 import { API_BASE, ROUTES } from '../api/index.ts';
-import { CliError } from './errors.ts';
+import { CliError, EXIT } from './errors.ts';
 
 /** The limits flags of `serve`, `get` and `keys`, as commander parses them. */
 export interface LimitsCliOptions extends LimitsFlags {
+  /** `--state-file FILE`, passed on to src/auth as `state`. */
+  stateFile?: string;
   /** False with `--no-limits`. */
   limits?: boolean;
 }
 
-/** Adds `--state` and `--plans` (and `--trust-proxy` for the server) to a command. */
-export function limitsOptions(command: Command, { server = false } = {}): Command {
-  command
-    .option('--state <file>', 'key and counter state (default: Redis when REDIS_URL is set, else $HCAS_STATE or var/state.sqlite)')
-    .option('--plans <a|b|file>', 'plan file: preset a (default, or $HCAS_PLANS), preset b, or a JSON file');
+/**
+ * Adds `--state-file` (and `--plans`, `--trust-proxy` for the server, as asked) to a command. `--state` is a
+ * two-letter state code everywhere else (providers, facilities, scores, export), so here it is refused with
+ * the new name rather than read as a file.
+ */
+export function limitsOptions(command: Command, { server = false, plans = true } = {}): Command {
+  command.option('--state-file <file>', 'key and counter state (default: Redis when REDIS_URL is set, else $HCAS_STATE or var/state.sqlite)');
+  command.addOption(new Option('--state <file>').hideHelp().argParser((value: string) => {
+    const inPath = command.name() === 'get' ? `; to ask for one state, put it in the path: hcas get 'providers/?state=${value}'` : '';
+    throw new CliError(`${commandPath(command)} has no --state: the key and counter state file is --state-file FILE${inPath}`);
+  }));
+  if (plans) command.option('--plans <a|b|file>', 'plan file: preset a (default, or $HCAS_PLANS), preset b, or a JSON file');
   if (server) command.option('--trust-proxy <addrs>', 'proxies whose X-Forwarded-For is believed, e.g. 127.0.0.1,::1,10.0.0.0/8 (default: none, or $HCAS_TRUST_PROXY)');
+  // src/auth reads the file as `state` (LimitsFlags); the flag is spelt --state-file on the command line.
+  command.hook('preAction', (_, action) => {
+    const file = action.getOptionValue('stateFile') as string | undefined;
+    if (file !== undefined) action.setOptionValue('state', file);
+  });
   return command;
+}
+
+/** `hcas keys list`: the command as typed. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+/** src/auth's messages name the flag `--state FILE`, which the command line spells `--state-file FILE`. */
+function cliMessage(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replaceAll('--state FILE', '--state-file FILE');
 }
 
 /** The plan file in force, checked against the route table; a CliError naming the fix otherwise. */
@@ -60,7 +86,7 @@ export async function openLimits(options: LimitsCliOptions, gateOptions: Partial
   try {
     return await createLimits(options, ROUTES, API_BASE, gateOptions);
   } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error));
+    throw new CliError(cliMessage(error), EXIT.data);
   }
 }
 
@@ -70,11 +96,11 @@ export async function openStateOrFail(options: LimitsFlags): Promise<StateStore>
   try {
     store = await openState(stateLocation(options));
   } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error));
+    throw new CliError(cliMessage(error), EXIT.data);
   }
   if (store.backend === 'redis' && !(store as RedisStore).connected) {
     await store.close();
-    throw new CliError(`Redis at ${store.location} (REDIS_URL) did not answer; start it, or unset REDIS_URL to use the state file`);
+    throw new CliError(`Redis at ${store.location} (REDIS_URL) did not answer; start it, or unset REDIS_URL to use the state file`, EXIT.data);
   }
   return store;
 }
@@ -86,7 +112,7 @@ export async function withState<T>(options: LimitsFlags, body: (store: StateStor
     return await body(store);
   } catch (error) {
     if (error instanceof CliError) throw error;
-    throw new CliError(`the key state at ${store.location} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliError(`the key state at ${store.location} failed: ${error instanceof Error ? error.message : String(error)}`, EXIT.data);
   } finally {
     await store.close();
   }

@@ -1,24 +1,17 @@
 import type { Command } from 'commander';
-import { DEFAULT_DATABASE, getJson, openApi } from './api-client.ts';
-import { csv, json, outputFormat, table, type Column, type OutputOptions } from './format.ts';
+import { getJson, openApi } from './api-client.ts';
+import { listOptions, printList, type ListOptions } from './listing.ts';
 
 /** Registers a command that prints one of the reference lists (`states/`, `score-types/`). */
-export function referenceCommand(name: string, path: string, description: string, columns: Column[]) {
+export function referenceCommand(name: string, path: string, description: string, fields: string[]) {
+  const spec = { noun: [name, name] as [string, string], tableColumns: fields.map((key) => ({ key })), fields };
   return (program: Command): void => {
-    program
-      .command(name)
-      .description(description)
-      .option('--db <file>', 'database to read', DEFAULT_DATABASE)
-      .option('--json', 'print JSON')
-      .option('--csv', 'print CSV')
+    listOptions(program.command(name).description(description))
       .addHelpText('after', `\nExamples:\n  hcas ${name}\n  hcas ${name} --csv > ${name}.csv`)
-      .action(async (options: OutputOptions & { db: string }) => {
-        const format = outputFormat(options);
+      .action(async (options: ListOptions) => {
         const api = openApi(options.db);
         try {
-          const rows = await getJson<Array<Record<string, unknown>>>(api, path);
-          const render = { table: () => table(rows, columns), json: () => json(rows), csv: () => csv(rows, columns) };
-          process.stdout.write(render[format]());
+          await printList(spec, await getJson<Array<Record<string, unknown>>>(api, path), options);
         } finally {
           api.retire();
         }

@@ -83,7 +83,7 @@ export const SERVE_SETTINGS: readonly Setting[] = [
 
 /** Settings of the key and counter state, shared by `serve`, `keys` and `get` (src/auth/config.ts reads them). */
 export const SHARED_SETTINGS: ReadonlyArray<Pick<Setting, 'flag' | 'env' | 'shown' | 'description'>> = [
-  { flag: '--state <file>', env: 'HCAS_STATE', shown: 'var/state.sqlite', description: 'SQLite file of keys and counters, shared by every worker of one server' },
+  { flag: '--state-file <file>', env: 'HCAS_STATE', shown: 'var/state.sqlite', description: 'SQLite file of keys and counters, shared by every worker of one server' },
   { flag: '', env: 'REDIS_URL', shown: '(none)', description: 'keys and counters in Redis instead, shared by every replica (a --state flag wins over it)' },
   { flag: '', env: 'HCAS_REDIS_PREFIX', shown: 'hcas:', description: 'prefix of every Redis key' },
   { flag: '--plans <a|b|file>', env: 'HCAS_PLANS', shown: 'a', description: 'plan file: preset a, preset b, or a JSON file' },

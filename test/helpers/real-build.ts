@@ -26,7 +26,7 @@ export async function cachedBuild(manifest: string, options: { allowPartialProvi
   for (const dir of ['pipeline', 'content', 'core']) if (existsSync(path.join(ROOT, dir))) hashTree(hash, path.join(ROOT, dir));
   const dir = path.join(os.tmpdir(), 'hcas-test-builds', hash.digest('hex').slice(0, 16));
   const out = path.join(dir, 'hcas.sqlite');
-  const result = { out, rejectsFile: path.join(dir, 'rejects.csv') };
+  const result = { out, rejectsFile: path.join(dir, 'hcas.rejects.csv') };
   if (existsSync(out)) return result;
   mkdirSync(path.dirname(dir), { recursive: true });
   const lock = `${dir}.lock`;

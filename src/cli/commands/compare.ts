@@ -1,24 +1,27 @@
 import type { Command } from 'commander';
 import type { HealthScoreRecord } from '../../query/health-scores.ts';
-import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
+import { getJson, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
-import { csv, json, outputFormat, qualityFooter, table, type OutputOptions } from '../format.ts';
+import { qualityNotes, table } from '../format.ts';
+import { listOptions, printList, type ListOptions } from '../listing.ts';
+import { chooseFormat, emit, note, pickColumns } from '../output.ts';
 
-const FIELDS = ['healthscore', 'grade', 'label', 'people_score', 'provider_score', 'hospital_score', 'travel_score', 'city', 'state'];
+const SHOWN = ['healthscore', 'grade', 'label', 'people_score', 'provider_score', 'hospital_score', 'travel_score', 'city', 'state'];
+const FIELDS = ['id', 'zip_code', 'state', 'state_name', 'city', 'latitude', 'longitude', 'healthscore', 'people_score', 'provider_score',
+  'hospital_score', 'travel_score', 'label', 'grade', 'color', 'score_type', 'data_quality'];
+const RECORDS = { noun: ['ZIP code', 'ZIP codes'] as [string, string], tableColumns: ['zip_code', ...SHOWN].map((key) => ({ key })), fields: FIELDS };
 
-/** `hcas compare ZIP ZIP...`: score records side by side, one column per ZIP. */
+/** `hcas compare ZIP ZIP...`: score records side by side, one column per ZIP on a terminal. */
 export function registerCompare(program: Command): void {
-  program
+  const command = program
     .command('compare')
     .description('Compare the scores of 2 to 10 ZIP codes side by side')
     .argument('<zips...>', '5-digit ZIP codes')
-    .option('--score-type <id|slug>', 'score type id (1-11) or slug (default: overall)')
-    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
-    .option('--json', "print the API's JSON")
-    .option('--csv', 'print CSV, one row per ZIP code')
-    .addHelpText('after', '\nExamples:\n  hcas compare 10001 94110 02801\n  hcas compare 10001 94110 --score-type asthma --csv')
-    .action(async (zips: string[], options: OutputOptions & { db: string; scoreType?: string }) => {
-      const format = outputFormat(options);
+    .option('--score-type <id|slug>', 'score type id (1-11) or slug (default: overall)');
+  listOptions(command, { json: "print the API's JSON" })
+    .addHelpText('after', '\nExamples:\n  hcas compare 10001 94110 02903\n  hcas compare 10001 94110 --score-type asthma --csv')
+    .action(async (zips: string[], options: ListOptions & { scoreType?: string }) => {
+      const format = chooseFormat(options);
       if (zips.length < 2 || zips.length > 10) throw new CliError(`give 2 to 10 ZIP codes to compare, got ${zips.length}`);
       const query = new URLSearchParams({ zips: zips.join(',') });
       if (options.scoreType !== undefined) query.set('score_type', options.scoreType);
@@ -26,13 +29,12 @@ export function registerCompare(program: Command): void {
       try {
         const records = await getJson<HealthScoreRecord[]>(api, `compare/?${query}`, { zips: 'the ZIP codes', score_type: '--score-type' });
         const rows = records as unknown as Array<Record<string, unknown>>;
-        if (format === 'json') process.stdout.write(json(records));
-        else if (format === 'csv') process.stdout.write(csv(rows, ['zip_code', ...FIELDS].map((key) => ({ key }))));
-        else {
-          // Fields down, ZIP codes across: the way a comparison reads.
-          const columns = [{ key: 'field' }, ...records.map((r) => ({ key: r.zip_code }))];
-          process.stdout.write(table(FIELDS.map((field) => ({ field, ...Object.fromEntries(rows.map((r) => [r.zip_code as string, r[field]])) })), columns) + qualityFooter(records));
-        }
+        if (format !== 'table') return printList(RECORDS, rows, options);
+        // Fields down, ZIP codes across: the way a comparison reads.
+        const fields = pickColumns(options.fields, FIELDS, SHOWN.map((key) => ({ key }))).map((column) => column.key);
+        const columns = [{ key: 'field' }, ...records.map((r) => ({ key: r.zip_code }))];
+        await emit(table(fields.map((field) => ({ field, ...Object.fromEntries(rows.map((r) => [r.zip_code as string, r[field]])) })), columns));
+        for (const line of qualityNotes(records)) note(line);
       } finally {
         api.retire();
       }

@@ -6,8 +6,10 @@ import type { StoredKey } from '../../auth/store.ts';
 import { UNLIMITED } from '../../auth/gate.ts';
 import { limitsClock } from '../../auth/config.ts';
 import { windowAt } from '../../auth/windows.ts';
-import { CliError } from '../errors.ts';
-import { json, recordTable, table } from '../format.ts';
+import { CliError, notFound } from '../errors.ts';
+import { json } from '../format.ts';
+import { printList, type ListOptions } from '../listing.ts';
+import { chooseFormat, note, outputOptions, printRecord, type OutputFlags } from '../output.ts';
 import { limitsOptions, plansFor, withState, type LimitsCliOptions } from '../limits.ts';
 
 interface KeysOptions extends LimitsCliOptions {
@@ -39,7 +41,7 @@ function print(options: KeysOptions, value: unknown, text: () => string): void {
 export function registerKeys(program: Command): void {
   const keys = program
     .command('keys')
-    .description('Create, list, revoke API keys and show their usage (state: --state FILE, $REDIS_URL, $HCAS_STATE or var/state.sqlite)')
+    .description('Create, list, revoke API keys and show their usage (state: --state-file FILE, $REDIS_URL, $HCAS_STATE or var/state.sqlite)')
     .addHelpText('after', [
       '',
       'A key is shown once, when it is created; the state keeps only its SHA-256 hash and last 4 characters.',
@@ -87,32 +89,33 @@ export function registerKeys(program: Command): void {
       }
     });
 
-  limitsOptions(keys.command('list').description('List keys: id, name, plan, created, revoked, last 4 characters'))
-    .option('--json', 'print JSON')
-    .action(async (options: KeysOptions) => {
-      const all = await withState(options, (store) => store.listKeys());
-      const rows = all.map(shown);
-      print(options, rows, () => rows.length === 0 ? 'no keys yet: create one with `hcas keys create --plan free --name NAME`\n'
-        : table(rows.map((row) => ({ ...row, limits: limitsText(row) })), columns(rows.some((row) => limitsText(row) !== ''))));
+  const list = limitsOptions(keys.command('list').description('List keys: id, name, plan, created, revoked, last 4 characters'), { plans: false });
+  outputOptions(list)
+    .action(async (options: KeysOptions & OutputFlags) => {
+      const rows = (await withState(options, (store) => store.listKeys())).map(shown);
+      const withLimits = rows.some((row) => limitsText(row) !== '');
+      const spec = { noun: ['key', 'keys'] as [string, string], tableColumns: columns(withLimits), fields: ['id', 'name', 'plan', 'created', 'revoked', 'hint', 'widget_only', 'origins'] };
+      if (rows.length === 0) note('no keys yet: create one with `hcas keys create --plan free --name NAME`');
+      const table = chooseFormat(options) === 'table';
+      await printList(spec, table ? rows.map((row) => ({ ...row, limits: limitsText(row) })) : rows, options as ListOptions);
     });
 
-  limitsOptions(keys.command('revoke').description('Revoke a key: servers refuse it within 5 seconds'))
+  limitsOptions(keys.command('revoke').description('Revoke a key: servers refuse it within 5 seconds'), { plans: false })
     .argument('<id>', 'key id, as `hcas keys list` shows it')
     .option('--json', 'print JSON')
     .action(async (id: string, options: KeysOptions) => {
       const revoked = await withState(options, (store) => store.revokeKey(keyId(id), new Date().toISOString()));
-      if (!revoked) throw new CliError(`there is no key ${id}; \`hcas keys list\` shows the ids`);
+      if (!revoked) throw notFound(`there is no key ${id}; \`hcas keys list\` shows the ids`);
       print(options, shown(revoked), () => `revoked key ${revoked.id} (${revoked.name}) at ${revoked.revokedAt}; servers refuse it within 5 seconds\n`);
     });
 
-  limitsOptions(keys.command('usage').description("A key's calls in its current window, its limit and when the window resets"))
+  outputOptions(limitsOptions(keys.command('usage').description("A key's calls in its current window, its limit and when the window resets")))
     .argument('<id>', 'key id, as `hcas keys list` shows it')
-    .option('--json', 'print JSON')
-    .action(async (id: string, options: KeysOptions) => {
+    .action(async (id: string, options: KeysOptions & OutputFlags) => {
       const planSet = plansFor(options);
       const usage = await withState(options, async (store) => {
         const key = await store.getKey(keyId(id));
-        if (!key) throw new CliError(`there is no key ${id}; \`hcas keys list\` shows the ids`);
+        if (!key) throw notFound(`there is no key ${id}; \`hcas keys list\` shows the ids`);
         const plan = planSet.plans.find((p) => p.id === key.plan);
         if (!plan) throw new CliError(`key ${id} is on the plan "${key.plan}", which ${planSet.name} does not offer; pass the --plans it was created with`);
         const window = windowAt(plan.window, limitsClock()());
@@ -126,11 +129,12 @@ export function registerKeys(program: Command): void {
         reset: window.resetSeconds, reset_at: new Date(window.resetSeconds * 1000).toISOString(),
       };
       const unlimited = `unlimited (the headers send ${UNLIMITED})`;
-      print(options, value, () => recordTable({ ...value, limit: value.limit ?? unlimited, remaining: value.remaining ?? unlimited }));
+      const format = chooseFormat(options);
+      await printRecord(format === 'table' ? { ...value, limit: value.limit ?? unlimited, remaining: value.remaining ?? unlimited } : value, format, options.fields);
     });
 }
 
-/** The list's columns; `limits` only when some key has them. */
+/** The table's columns; `limits` only when some key has them. */
 function columns(withLimits: boolean) {
   return ['id', 'name', 'plan', 'created', 'revoked', 'hint', ...(withLimits ? ['limits'] : [])].map((key) => ({ key }));
 }

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { TrustedProxies } from '../../auth/client-ip.ts';
 import { resolveSettings, SERVE_SETTINGS, type ServeSettings } from '../../server/settings.ts';
 import { checkLimits, limitsOptions, openLimits, type LimitsCliOptions } from '../limits.ts';
+import { databaseFile } from '../../../core/dataset.ts';
 import { openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 
@@ -18,6 +19,17 @@ function checkCanListen(host: string, port: number): Promise<void> {
     });
     probe.listen(port, host, () => probe.close(() => resolve()));
   });
+}
+
+/** Flags that the other settings switch off are refused: each flag given on the command line has an effect. */
+function refuseWithoutEffect(options: ServeSettings & LimitsCliOptions, given: (key: string) => boolean): void {
+  if (!options.limits) {
+    const unused = [given('plans') && '--plans', given('stateFile') && '--state-file'].filter(Boolean);
+    if (unused.length) throw new CliError(`${unused.join(' and ')} ${unused.length === 1 ? 'has' : 'have'} no effect with limits off (--no-limits or HCAS_LIMITS=false): leave ${unused.length === 1 ? 'it' : 'them'} out, or turn limits on`);
+  }
+  if (!options.metrics && given('metricsToken')) {
+    throw new CliError('--metrics-token has no effect with metrics off (--no-metrics or HCAS_METRICS=false): leave it out, or turn metrics on');
+  }
 }
 
 /** `hcas serve`: the JSON API over HTTP, one process per core by default. */
@@ -35,15 +47,18 @@ export function registerServe(program: Command): void {
       'SIGTERM or SIGINT finishes in-flight requests, then exits. SIGHUP reopens the database file.',
       '',
       'Examples:',
-      '  hcas serve',
-      '  hcas serve --port 8080 --host 0.0.0.0 --workers 4',
-      '  HCAS_DB=/data/hcas.sqlite HCAS_HOST=0.0.0.0 HCAS_LOG_LEVEL=warn hcas serve',
-      '  hcas serve --plans b --state /var/lib/hcas/state.sqlite --trust-proxy 127.0.0.1,::1',
-      '  REDIS_URL=redis://127.0.0.1:6379 hcas serve          # keys and quotas shared by several servers',
-      '  curl -s http://127.0.0.1:8000/api/v1/health-scores/10001/',
+      '  hcas serve                                   # then: curl -s http://127.0.0.1:8000/api/v1/health-scores/10001/',
+      '  hcas serve --host 0.0.0.0 --workers 2 --quiet',
+      '  HCAS_LOG_LEVEL=warn HCAS_WORKERS=1 hcas serve',
+      '  hcas serve --plans b --state-file var/state-b.sqlite --trust-proxy 127.0.0.1,::1',
+      '  hcas serve --no-limits --workers 1           # every caller served uncounted (benchmarks, a private network)',
     ].join('\n'))
     .action(async (flags: LimitsCliOptions & Record<string, unknown>, self: Command) => {
       const options: ServeSettings & LimitsCliOptions = { ...flags, ...resolveSettings((key) => (self.getOptionValueSource(key) === 'cli' ? flags[key] : undefined)) };
+      refuseWithoutEffect(options, (key) => self.getOptionValueSource(key) === 'cli');
+      // The settings give the default database as the docs show it (in the hcas folder): name the file itself,
+      // so the server finds it from any working directory.
+      options.db = databaseFile(self.getOptionValueSource('db') === 'cli' ? options.db : undefined);
       // Loaded when the server starts, not for `hcas --help`.
       const [{ runCluster, runServer }, { jsonLines }] = await Promise.all([import('../../server/cluster.ts'), import('../../server/log.ts')]);
       const log = jsonLines(process.stdout, options.logLevel);

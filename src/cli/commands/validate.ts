@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { DEFAULT_DATABASE, getJson, openApi } from '../api-client.ts';
-import { CliError } from '../errors.ts';
+import { DB_HELP, getJson, openApi } from '../api-client.ts';
+import { CliError, EXIT } from '../errors.ts';
 import { json, table } from '../format.ts';
 
 interface Check {
@@ -31,7 +31,7 @@ export interface Meta {
 }
 
 /** Exit status when a check fails: the data does not describe the world (README, exit codes). */
-const FAILED = 3;
+const FAILED = EXIT.data;
 
 const NCHS = ['', 'large central metro', 'large fringe metro', 'medium metro', 'small metro', 'micropolitan', 'noncore'];
 const percent = (share: number) => `${(share * 100).toFixed(2)}%`;
@@ -42,11 +42,11 @@ export function registerValidate(program: Command): void {
   program
     .command('validate')
     .description('Show how a build measures up against independent public measures; exit 3 when a check fails')
-    .option('--db <file>', 'database to read', DEFAULT_DATABASE)
+    .option('--db <file>', DB_HELP)
     .option('--json', 'print the report as JSON')
     .option('--markdown', 'print the report as Markdown (docs/VALIDATION.md is this output for the real-data build)')
-    .addHelpText('after', '\nExamples:\n  hcas validate\n  hcas validate --db dist-api/real.sqlite --markdown > docs/VALIDATION.md')
-    .action(async (options: { db: string; json?: boolean; markdown?: boolean }) => {
+    .addHelpText('after', '\nExamples:\n  hcas validate\n  hcas validate --markdown > validation.md   # docs/VALIDATION.md is this, for --db dist-api/real.sqlite')
+    .action(async (options: { db?: string; json?: boolean; markdown?: boolean }) => {
       if (options.json && options.markdown) throw new CliError('choose one of --json and --markdown');
       const api = openApi(options.db);
       let meta: Meta;
@@ -56,7 +56,7 @@ export function registerValidate(program: Command): void {
         api.retire();
       }
       const report = meta.validation;
-      if (!report) throw new CliError(`${options.db} holds no validation report: it was built before reports existed; rebuild it with \`hcas build\``, FAILED);
+      if (!report) throw new CliError(`${options.db ?? 'the database'} holds no validation report: it was built before reports existed; rebuild it with \`hcas build\``, FAILED);
       process.stdout.write(options.json ? json(report) : options.markdown ? markdown(meta, report) : text(meta, report));
       const failed = report.checks.filter((c) => !c.pass);
       if (failed.length) throw new CliError(`${failed.length} of ${report.checks.length} checks failed: ${failed.map((c) => c.name).join('; ')}`, FAILED);

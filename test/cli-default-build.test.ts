@@ -1,0 +1,205 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentBuild } from '../pipeline/build.ts';
+import { sampleIsCurrent, sampleKey, STAMP_FILE } from '../pipeline/sample/stamp.ts';
+import { linkedBin, shell, type RunOptions } from './helpers/cli.ts';
+import { FixtureServer } from './helpers/fetch-server.ts';
+import { tempDir } from './helpers/files.ts';
+import { mirroredSources, mirrorRoutes } from './helpers/national-mirror.ts';
+import { copyPackage } from './helpers/package-copy.ts';
+import { hasCommand } from './helpers/services.ts';
+
+/**
+ * The default build as a user makes it, in a fresh copy of the package: `hcas sample && hcas build` (the
+ * first example of both help texts, run on a terminal so the progress bar shows), then every other example
+ * of every help text, exactly as printed, with `hcas` on PATH as `npm link` puts it. Then what the build
+ * gives an analyst: reuse by npm start, the rejects file, the database found from any folder, progress of an
+ * export. The national files' addresses of the copy point at a loopback mirror (test/helpers/national-mirror.ts),
+ * so `hcas fetch` runs without the internet; nothing else differs from a user's machine.
+ */
+const work = tempDir('hcas-default-build-');
+const copy = copyPackage(work);
+const bin = linkedBin(copy);
+const state = path.join(work, 'state.sqlite');
+let mirror: FixtureServer;
+let port = 0;
+
+/** Every command runs in the copy's folder, with its own key state and a free port for the server examples. */
+function run(command: string, options: RunOptions = {}) {
+  return shell(command, { cwd: copy, bin, timeoutMs: 600_000, ...options, env: { HCAS_STATE: state, HCAS_PORT: String(port), REDIS_URL: undefined, HCAS_DB: undefined, ...options.env } });
+}
+
+/** The example lines of a help text: after `Examples:`, each line that runs `hcas` (maybe after variables). */
+function examples(help: string): string[] {
+  const after = help.split('\nExamples:\n')[1];
+  if (after === undefined) return [];
+  return after.split('\n').filter((line) => /^ {2}([A-Z_]+=\S+ )*hcas /.test(line)).map((line) => line.trim());
+}
+
+/** A free TCP port on loopback, for the server examples (they are run with HCAS_PORT). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+}
+
+/** Runs a `hcas serve` example until it answers a request, then stops it with SIGTERM; its exit status. */
+async function serveExample(line: string): Promise<{ answered: number; code: number | null; stderr: string }> {
+  const child = spawn('bash', ['-c', line], {
+    cwd: copy, detached: true, stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, PATH: [bin, path.dirname(process.execPath), process.env.PATH].join(path.delimiter), HCAS_STATE: state, HCAS_PORT: String(port), REDIS_URL: '' },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let answered = 0;
+  for (let tries = 0; tries < 300 && child.exitCode === null && answered !== 200; tries++) {
+    answered = await fetch(`http://127.0.0.1:${port}/api/v1/health-scores/10001/`).then((r) => r.status, () => 0);
+    if (answered !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  process.kill(-child.pid!, 'SIGTERM');
+  return { answered, code: await exited, stderr };
+}
+
+const helps = new Map<string, string>();
+let firstRun: Awaited<ReturnType<typeof run>>;
+
+beforeAll(async () => {
+  port = await freePort();
+  mirror = await new FixtureServer({}).start();
+  const base = mirror.url('');
+  const { text } = mirroredSources(path.join(work, 'mirror'), base, path.join(copy, 'raw/national/sources.json'));
+  writeFileSync(path.join(copy, 'raw/national/sources.json'), text);
+  Object.assign(mirror.routes, mirrorRoutes(base, text));
+  const commands = [...(await run('hcas --help')).stdout.split('\nCommands:\n')[1].matchAll(/^ {2}([a-z-]+)/gm)].map(([, name]) => name).filter((name) => name !== 'help');
+  for (const name of commands) helps.set(name, (await run(`hcas ${name} --help`)).stdout);
+  // The quick start's first step, on a terminal (`script` gives it one): a sample, then the build.
+  firstRun = await run(`script -qec 'hcas sample && hcas build' /dev/null`);
+}, 900_000);
+
+afterAll(async () => {
+  await mirror?.close();
+  // The copy holds a whole build (about 200 MB): keep /tmp from filling up run after run.
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('the default build, made as the quick start makes it', { timeout: 600_000 }, () => {
+  it('every command has examples, and the first of sample and build makes the default build', () => {
+    expect([...helps.keys()]).toEqual(expect.arrayContaining(['sample', 'build', 'fetch', 'serve', 'get', 'score', 'scores', 'keys', 'export', 'validate']));
+    for (const [name, help] of helps) expect(examples(help).length, `hcas ${name} --help has no example`).toBeGreaterThan(0);
+    expect(examples(helps.get('sample')!)[0]).toBe('hcas sample && hcas build');
+    expect(firstRun.statuses, firstRun.stdout.slice(-2000)).toEqual([0]);
+    expect(existsSync(path.join(copy, 'dist-api/hcas.sqlite'))).toBe(true);
+  });
+
+  it('shows a progress bar with counts, rate and ETA on a terminal', () => {
+    // A redrawn line: carriage return, the task, a bar, and the end-of-line erase.
+    const ERASE = '\u001b[K';
+    expect(firstRun.stdout).toMatch(/\r {2}synthetic NPPES rows {2}[\d,]+ of [\d,]+ rows {2}\[#* *\] \d+% {2}[\d,]+\/s {2}ETA \d+:\d\d/);
+    expect(firstRun.stdout).toContain(ERASE);
+  });
+
+  it('writes the rejects beside the output, named after it', () => {
+    expect(firstRun.stdout).toMatch(/rejected rows in dist-api\/hcas\.rejects\.csv/);
+    expect(readFileSync(path.join(copy, 'dist-api/hcas.rejects.csv'), 'utf8').split('\n')[0]).toBe('source,file,line,kind,reason');
+    expect(existsSync(path.join(copy, 'dist-api/rejects.csv'))).toBe(false);
+  });
+});
+
+describe('every example of every help text succeeds on the default build', { timeout: 600_000 }, () => {
+  it('runs each one, in the order the help lists them', async () => {
+    const failures: string[] = [];
+    const seen = new Set(['hcas sample && hcas build']);
+    if (!hasCommand('jq', ['--version'])) failures.push('jq is not installed (apt-get install jq; .ci/run does): help examples pipe into it');
+    for (const [name, help] of helps) {
+      for (const line of examples(help)) {
+        if (seen.has(line)) continue;
+        seen.add(line);
+        if (/(^|\s)hcas serve\b/.test(line)) {
+          const served = await serveExample(line);
+          if (served.answered !== 200 || served.code !== 0) failures.push(`${name}: ${line}\n  answered ${served.answered}, exit ${served.code}\n  ${served.stderr}`);
+          continue;
+        }
+        const result = await run(line);
+        if (result.statuses.some((status) => status !== 0)) failures.push(`${name}: ${line}\n  statuses ${result.statuses.join(' ')}\n  ${result.stderr}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(seen.size).toBeGreaterThan(40);
+  });
+});
+
+describe('what the default build gives an analyst', { timeout: 600_000 }, () => {
+  const buildId = () => {
+    const db = new Database(path.join(copy, 'dist-api/hcas.sqlite'), { readonly: true });
+    const id = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'build_id'").pluck().get() as string) as string;
+    db.close();
+    return id;
+  };
+
+  it('npm start reuses the sample and the build while nothing they depend on changed', async () => {
+    const again = await run('hcas sample --if-changed && hcas build --if-changed');
+    expect(again.statuses).toEqual([0]);
+    expect(again.stdout).toBe(`raw/sample already holds this sample (written from the same options, inputs and code); nothing written\n` +
+      `dist-api/hcas.sqlite is up to date (build ${buildId()}): its inputs, configuration and code are unchanged; nothing built\n`);
+    // The same for a program: one JSON object per line.
+    const machine = await run('hcas sample --if-changed --log-format json && hcas build --if-changed --log-format json');
+    expect(machine.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { time: expect.any(String), event: 'up_to_date', out: path.join(copy, 'raw/sample'), message: expect.stringMatching(/^raw\/sample already holds this sample/) },
+      { time: expect.any(String), event: 'up_to_date', out: path.join(copy, 'dist-api/hcas.sqlite'), build_id: buildId(), message: expect.stringMatching(/^dist-api\/hcas\.sqlite is up to date/) },
+    ]);
+    expect(JSON.parse(readFileSync(path.join(copy, 'package.json'), 'utf8')).scripts.start).toBe(
+      'npm run build && node bin/hcas.js sample --if-changed && node bin/hcas.js build --if-changed && node bin/hcas.js serve');
+  });
+
+  it('and builds again when an input, the provider policy or the output changed', async () => {
+    const options = { manifest: path.join(copy, 'raw/manifests/sample.json'), out: path.join(copy, 'dist-api/hcas.sqlite') };
+    expect(await currentBuild(options)).toEqual({ buildId: buildId(), upToDate: true });
+    expect((await currentBuild({ ...options, allowPartialProviders: true })).upToDate).toBe(false);
+    const blog = path.join(work, 'blog');
+    cpSync(path.join(copy, 'content/blog'), blog, { recursive: true });
+    const post = path.join(blog, readdirSync(blog).find((name) => name.endsWith('.md'))!);
+    appendFileSync(post, '\nOne more sentence.\n');
+    expect((await currentBuild({ ...options, blogDir: blog })).upToDate).toBe(false);
+    const sample = path.join(copy, 'raw/sample');
+    const key = JSON.parse(readFileSync(path.join(sample, STAMP_FILE), 'utf8')).key as string;
+    expect(await sampleIsCurrent(sample, key)).toBe(true);
+    expect(await sampleIsCurrent(sample, sampleKey({ kind: 'real', providers: 1, seed: 1 }, []))).toBe(false);
+  });
+
+  it('finds the database from any working directory, and --version names it with its build id', async () => {
+    const [score, version] = await Promise.all([run('hcas score 10001 --fields zip_code,healthscore', { cwd: os.tmpdir() }), run('hcas --version', { cwd: os.tmpdir() })]);
+    expect(score.statuses).toEqual([0]);
+    expect(score.stdout).toMatch(/^zip_code\thealthscore\n10001\t\d+\n$/);
+    expect(version.stdout.split('\n')[1]).toMatch(new RegExp(`^database ${path.join(copy, 'dist-api/hcas.sqlite').replace(/[.]/g, '\\.')}: build ${buildId()} of \\d{4}-`));
+  });
+
+  it('a large export stops quietly when its reader does', async () => {
+    const head = await run('hcas export providers | head -1');
+    expect(head).toMatchObject({ stdout: expect.stringMatching(/^npi,first_name,/), stderr: '', statuses: [0, 0] });
+  });
+
+  it('an export shows progress on stderr: a line every 5 s when not on a terminal, JSON with --log-format json, none with --quiet', async () => {
+    // The reader waits 6 s before reading, so the export is held back long enough for a line to be due.
+    const slow = '| (sleep 6; cat > /dev/null)';
+    const [lines, json, quiet] = await Promise.all([
+      run(`hcas export providers --format ndjson ${slow}`),
+      run(`hcas export providers --format ndjson --log-format json ${slow}`),
+      run(`hcas export providers --format ndjson --quiet ${slow}`),
+    ]);
+    expect(lines.statuses).toEqual([0, 0]);
+    expect(lines.stderr).toMatch(/^ {2}export providers, [\d,]+ of 250,000 records, \d+%, [\d,]+\/s, ETA \d+:\d\d\n/);
+    const events = json.stderr.trim().split('\n').map((line) => JSON.parse(line));
+    expect(events[0]).toMatchObject({ event: 'progress', task: 'export providers', unit: 'records', total: 250_000 });
+    expect(events.at(-1)).toMatchObject({ event: 'progress_done', task: 'export providers', count: 250_000, total: 250_000 });
+    expect(quiet).toMatchObject({ stderr: '', statuses: [0, 0] });
+  });
+});
