@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import { pipeline, type Duplex, type Readable } from 'node:stream';
 import type { ApiOptions } from '../api/index.ts';
 import { withHeaders } from '../auth/answers.ts';
@@ -8,12 +9,14 @@ import type { Gate, GateRequest } from '../auth/gate.ts';
 import { redactKeys } from '../auth/keys.ts';
 import { internalError } from '../http/dispatcher.ts';
 import type { ApiResponse } from '../http/response.ts';
-import { LiveApi } from './live.ts';
+import { BuildKeeper } from './build-keeper.ts';
+import { LiveApi, type BuildSource } from './live.ts';
 import { jsonLines, logs, type LineLog, type RequestRecord } from './log.ts';
 import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.ts';
 import { OPS_PATHS, OpsEndpoints, opsEndpoint, type MetricsAccess } from './ops.ts';
 import { proxyRequestId, RequestIds } from './request-id.ts';
 import type { ServingState } from './serving-state.ts';
+import { commandLineSettings } from './settings.ts';
 import { createHttpServer, type TransportTimeouts } from './transport.ts';
 
 export interface ServerOptions {
@@ -24,6 +27,13 @@ export interface ServerOptions {
   quiet?: boolean;
   /** Reload when the database file is replaced (default true). */
   watch?: boolean;
+  /**
+   * Where private copies of the database file are made (default: `hcas serve`'s setting, else the system
+   * temp folder); false serves the file itself.
+   */
+  snapshotDir?: string | false;
+  /** The builds to serve when another process checks them (a cluster worker: its primary); default a keeper of `db`. */
+  builds?: BuildSource;
   /** Where JSON log lines go (default: stdout, batched, info level). */
   log?: LineLog;
   api?: ApiOptions;
@@ -43,6 +53,8 @@ export interface RunningServer {
   url: string;
   port: number;
   live: LiveApi;
+  /** Takes the database file again (SIGHUP): checked, and swapped in if it is a good build. */
+  reload(reason: string): void;
   /** What `/readyz` reports; the parts that own a state keep it current. */
   state: ServingState;
   metrics: ServerMetrics;
@@ -52,6 +64,14 @@ export interface RunningServer {
 
 /** How long `close` waits for in-flight requests before cutting the remaining connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
+/** The folder of private copies: the option, else `hcas serve`'s settings, else the system temp folder. */
+function snapshotFolder(option: string | false | undefined): string | undefined {
+  if (option === false) return undefined;
+  if (option !== undefined) return option;
+  const settings = commandLineSettings();
+  return settings.snapshot === false ? undefined : (settings.snapshotDir ?? tmpdir());
+}
+
 /** The plan label of requests served with limits off, and of the operator endpoints. */
 const NO_PLAN = 'none';
 
@@ -70,7 +90,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   const { gate } = options;
   gate?.attach(log, reportError);
-  const live = new LiveApi(options.db, { ...options.api, reportError, ...(gate && { status: () => gate.status() }) }, log);
+  const builds = options.builds ?? await BuildKeeper.open({ file: options.db, snapshotDir: snapshotFolder(options.snapshotDir), log });
+  const live = new LiveApi(builds, { ...options.api, reportError, ...(gate && { status: () => gate.status() }) }, log);
   const state = live.state;
   state.setCheck('rate_limits', () => {
     if (!gate) return { status: 'ok', backend: 'off' };
@@ -179,13 +200,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const parserErrorHeaders = gate && ((socket: Duplex) => gate.anonymousHeaders((socket as Socket).remoteAddress));
   const server: Server = createHttpServer(handle, options.timeouts, parserErrorHeaders);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: Error) => {
+      live.close(); // the private copy goes with the server that could not start
+      reject(error);
+    };
+    server.once('error', failed);
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
-  if (options.watch !== false) live.watch();
+  if (options.watch !== false && builds instanceof BuildKeeper) builds.watch();
   state.phase = 'serving';
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -194,6 +219,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${host}:${port}`,
     port,
     live,
+    reload: (reason) => live.reload(reason),
     state,
     metrics,
     close: () => {
