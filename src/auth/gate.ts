@@ -46,6 +46,11 @@ export interface GateRequest extends ApiRequest {
   keyId?: number;
   /** Set by the gate: the route pattern the request names, if any. */
   route?: string;
+  /**
+   * Set by the server: the error for a request the HTTP layer refuses (a repeated Host or credential
+   * header). The gate answers it like bad credentials: not counted, with the anonymous headers.
+   */
+  invalid?: ApiError;
 }
 
 /** What the gate has counted since it started, for the server's metrics. */
@@ -187,6 +192,7 @@ export class Gate {
     request.client = address;
     const route = api.routeOf(request.url);
     request.route = route?.path;
+    if (request.invalid !== undefined) return this.refuse(request, request.invalid, this.anonymous(address));
     const credentials = readCredentials(headers);
     switch (credentials.kind) {
       case 'none':

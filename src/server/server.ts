@@ -8,7 +8,7 @@ import { clientAddress, TrustedProxies } from '../auth/client-ip.ts';
 import type { Gate, GateRequest } from '../auth/gate.ts';
 import { redactKeys } from '../auth/keys.ts';
 import { internalError } from '../http/dispatcher.ts';
-import type { ApiResponse } from '../http/response.ts';
+import { jsonResponse, type ApiResponse } from '../http/response.ts';
 import { BuildKeeper } from './build-keeper.ts';
 import { LiveApi, type BuildSource } from './live.ts';
 import { jsonLines, logs, type LineLog, type RequestRecord } from './log.ts';
@@ -17,7 +17,9 @@ import { OPS_PATHS, OpsEndpoints, opsEndpoint, type MetricsAccess } from './ops.
 import { proxyRequestId, RequestIds } from './request-id.ts';
 import type { ServingState } from './serving-state.ts';
 import { commandLineSettings } from './settings.ts';
-import { createHttpServer, type TransportTimeouts } from './transport.ts';
+import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
+import { repeatedHeaderError } from './request-headers.ts';
+import { createHttpServer, DEFAULT_TIMEOUTS, type TransportTimeouts } from './transport.ts';
 
 export interface ServerOptions {
   db: string;
@@ -45,8 +47,10 @@ export interface ServerOptions {
   metrics?: MetricsAccess;
   /** Where `/metrics` gets its text (a cluster worker asks the primary for every worker's sum); default this process's. */
   metricsText?: (local: ServerMetrics) => () => Promise<string>;
-  /** Overrides of the client timeouts (tests shorten them). */
+  /** Overrides of the client timeouts (default: `hcas serve`'s settings, else DEFAULT_TIMEOUTS; tests shorten them). */
   timeouts?: Partial<TransportTimeouts>;
+  /** Overrides of the connection caps (default: `hcas serve`'s settings, else DEFAULT_CONNECTION_LIMITS). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 export interface RunningServer {
@@ -71,6 +75,9 @@ function snapshotFolder(option: string | false | undefined): string | undefined 
   const settings = commandLineSettings();
   return settings.snapshot === false ? undefined : (settings.snapshotDir ?? tmpdir());
 }
+
+/** The least a streamed answer must deliver per send timeout (about 2 KiB/s at the default 30 s). */
+export const MIN_STREAM_PROGRESS_BYTES = 64 * 1024;
 
 /** The plan label of requests served with limits off, and of the operator endpoints. */
 const NO_PLAN = 'none';
@@ -114,6 +121,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     return known;
   };
+  const settings = commandLineSettings();
+  const timeouts: TransportTimeouts = { ...DEFAULT_TIMEOUTS, ...(settings.sendTimeout !== undefined && { sendMs: settings.sendTimeout * 1000 }), ...options.timeouts };
+  const guard = new ConnectionGuard({
+    ...DEFAULT_CONNECTION_LIMITS,
+    ...(settings.maxConnections !== undefined && { maxConnections: settings.maxConnections }),
+    ...(settings.maxConnectionsPerClient !== undefined && { maxPerClient: settings.maxConnectionsPerClient }),
+    ...options.connections,
+  }, trusts);
   const ids = new RequestIds();
   const logRequests = !options.quiet && logs(log, 'info');
   const logProbes = logs(log, 'debug');
@@ -145,10 +160,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     finished(request, requestId, response.status, response.body.length, started, level);
   };
   // A streamed body (exports) is written as the client reads it; a client that goes away stops the producer.
+  // One that reads less than MIN_STREAM_PROGRESS_BYTES per send timeout (a trickle that keeps the socket
+  // from going idle) is cut too, releasing the build its answer holds.
   const sendStream = (res: ServerResponse, stream: Readable, request: GateRequest, requestId: string, started: number) => {
     let bytes = 0;
     stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    const socket = res.socket;
+    let delivered = socket?.bytesWritten ?? 0;
+    const watchdog = setInterval(() => {
+      const now = socket?.bytesWritten ?? 0;
+      if (now - delivered < MIN_STREAM_PROGRESS_BYTES) res.destroy();
+      delivered = now;
+    }, timeouts.sendMs).unref();
     pipeline(stream, res, (error) => {
+      clearInterval(watchdog);
       if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') reportError(error, request);
       finished(request, requestId, 200, bytes, started, 'info');
     });
@@ -167,19 +192,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return internalError(request.method);
   };
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    if (ConnectionGuard.isRefused(req.socket)) return; // answered and closing (connections.ts)
     const started = performance.now();
     const peer = req.socket.remoteAddress;
     const fromProxy = trusts(peer) ? proxyRequestId(req.headers) : undefined;
     const requestId = fromProxy ?? ids.next();
     const request: GateRequest = {
       method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, remoteAddress: peer, proxyRequestId: fromProxy,
-      responseHeaders: { 'X-Request-Id': requestId },
+      responseHeaders: { 'X-Request-Id': requestId }, invalid: repeatedHeaderError(req.rawHeaders),
     };
     const endpoint = opsEndpoint(request.url);
     let level: 'info' | 'debug' = 'info';
     let response: ApiResponse | Promise<ApiResponse>;
     try {
-      if (endpoint !== undefined) {
+      if (request.invalid !== undefined && (!gate || endpoint !== undefined)) {
+        // Without a gate (or for a probe) the server answers it; the gate answers it with the anonymous headers.
+        response = jsonResponse(request.method, request.invalid.status, request.invalid.toBody(), request.invalid.headers);
+      } else if (endpoint !== undefined) {
         level = 'debug';
         request.route = OPS_PATHS[endpoint];
         response = ops.answer(endpoint, request.method, req.headers, peer);
@@ -198,7 +227,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   const parserErrorHeaders = gate && ((socket: Duplex) => gate.anonymousHeaders((socket as Socket).remoteAddress));
-  const server: Server = createHttpServer(handle, options.timeouts, parserErrorHeaders);
+  const server: Server = createHttpServer(handle, timeouts, parserErrorHeaders, guard);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: Error) => {
       live.close(); // the private copy goes with the server that could not start

@@ -89,7 +89,7 @@ export async function load(base: string, clients: number, perClient: number, pat
 }
 
 /** Count of each status (0: a network error) in outcomes, for readable assertions. */
-export function tally(outcomes: readonly Outcome[]): Record<number, number> {
+export function tally(outcomes: ReadonlyArray<{ status: number }>): Record<number, number> {
   const counts: Record<number, number> = {};
   for (const outcome of outcomes) counts[outcome.status] = (counts[outcome.status] ?? 0) + 1;
   return counts;
