@@ -9,6 +9,7 @@ import type { Gate, GateRequest } from '../auth/gate.ts';
 import { redactKeys } from '../auth/keys.ts';
 import { internalError } from '../http/dispatcher.ts';
 import { jsonResponse, type ApiResponse } from '../http/response.ts';
+import { defaultWorkload } from '../http/work.ts';
 import { BuildKeeper } from './build-keeper.ts';
 import { LiveApi, type BuildSource } from './live.ts';
 import { jsonLines, logs, type LineLog, type RequestRecord } from './log.ts';
@@ -98,7 +99,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { gate } = options;
   gate?.attach(log, reportError);
   const builds = options.builds ?? await BuildKeeper.open({ file: options.db, snapshotDir: snapshotFolder(options.snapshotDir), log });
-  const live = new LiveApi(builds, { ...options.api, reportError, ...(gate && { status: () => gate.status() }) }, log);
+  // One work queue and one set of stream slots for the process, whichever build answers.
+  const workload = options.api?.workload ?? defaultWorkload();
+  const live = new LiveApi(builds, { ...options.api, workload, reportError, ...(gate && { status: () => gate.status() }) }, log);
   const state = live.state;
   state.setCheck('rate_limits', () => {
     if (!gate) return { status: 'ok', backend: 'off' };

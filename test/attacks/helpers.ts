@@ -132,3 +132,25 @@ export function freePort(): Promise<number> {
     probe.on('error', reject);
   });
 }
+
+/**
+ * A copy of the fixture grown to national size for the overall score: its 297 ZIPs 120 times over (about
+ * 36,000, as many as the country has), under new ZIP codes from 30301, so `health-scores/geojson/` is as
+ * large as on a national build (about 6 MB).
+ */
+export function nationalCopy(fixture: string, to: string): string {
+  copyFileSync(fixture, to);
+  const db = new Database(to);
+  const copies = `json_each('[${Array.from({ length: 120 }, (_, i) => i + 1).join(',')}]')`;
+  db.exec(`
+    CREATE TEMP TABLE base AS SELECT row_number() OVER (ORDER BY zip_code) AS r, * FROM zips;
+    INSERT INTO zips SELECT printf('%05d', 30000 + c.value * 300 + b.r), state, state_name, city, county_fips, cbsa_code, urban_rural_code,
+      latitude + c.value * 0.001, longitude, land_sqmi, population, kd_index + 100000 * c.value, small_population, road_times, imputed
+      FROM base b, ${copies} c;
+    INSERT INTO health_scores (zip_code, score_type_id, state, healthscore, people_score, provider_score, hospital_score, travel_score, label, grade, color, prevalence_used)
+      SELECT printf('%05d', 30000 + c.value * 300 + b.r), h.score_type_id, h.state, (h.healthscore + c.value) % 101, h.people_score, h.provider_score,
+        h.hospital_score, h.travel_score, h.label, h.grade, h.color, h.prevalence_used
+      FROM health_scores h JOIN base b ON b.zip_code = h.zip_code, ${copies} c WHERE h.score_type_id = 1;`);
+  db.close();
+  return to;
+}

@@ -8,7 +8,7 @@ import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { tempDir } from '../helpers/files.ts';
 import { fixtureDb } from '../helpers/fixture-db.ts';
 import { bodyJson, request } from '../helpers/http.ts';
-import { connect, heldMb, rebuiltCopy, rssMb, until } from './helpers.ts';
+import { connect, heldMb, rebuiltCopy, rssMb, tally, until } from './helpers.ts';
 
 /**
  * Finding 2 of issue #16: clients that stop reading their answer. Before, 200 paused readers of
@@ -108,5 +108,24 @@ describe('clients that stop reading', { timeout: 60_000 }, () => {
     }
     // The server serves the new build to the next client.
     expect((bodyJson(await request(server.url, '/api/v1/meta/')) as { build_id: string }).build_id).toBe('beefbeefbeefbeef');
+  });
+
+  it('at most 4 exports stream at once per process: 10 paused readers hold 4 answers, the other 6 are refused 503 at once', async () => {
+    const held = heldMb();
+    const sockets = await Promise.all(Array.from({ length: 10 }, async () => {
+      const socket = await connect(server.port);
+      socket.on('error', () => {});
+      socket.write('GET /api/v1/exports/providers/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
+      socket.pause();
+      return { socket, status: Number(first.slice(9, 12)), first };
+    }));
+    expect(tally(sockets)).toEqual({ 200: 4, 503: 6 });
+    const refused = sockets.find((s) => s.status === 503)!.first;
+    expect(refused).toMatch(/\r\nRetry-After: 5\r\n/);
+    expect(refused).toContain('"error":"server_busy"');
+    // Four paused answers hold a few MiB at most (measured: about 3), not one per reader.
+    expect(heldMb() - held).toBeLessThan(16);
+    for (const { socket } of sockets) socket.destroy();
   });
 });
