@@ -15,6 +15,10 @@ CREATE TABLE IF NOT EXISTS api_keys (
   revoked_at TEXT,
   restrictions TEXT
 );
+CREATE TABLE IF NOT EXISTS revocations (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  key_sha256 TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS counters (
   subject TEXT NOT NULL,
   window_start INTEGER NOT NULL,
@@ -32,7 +36,7 @@ const LOCK_DEADLINE_MS = 2_000;
 const SPIN_TRIES = 3;
 const PRUNE_EVERY_MS = 6 * 3600_000;
 
-type KeyRow = { id: number; name: string; plan: string; hint: string; created_at: string; revoked_at: string | null; restrictions: string | null };
+type KeyRow = { id: number; key_sha256: string; name: string; plan: string; hint: string; created_at: string; revoked_at: string | null; restrictions: string | null };
 const toKey = (row: KeyRow): StoredKey => ({
   id: row.id, name: row.name, plan: row.plan, hint: row.hint, createdAt: row.created_at, revokedAt: row.revoked_at,
   restrictions: row.restrictions ? (JSON.parse(row.restrictions) as KeyRestrictions) : null,
@@ -75,6 +79,9 @@ export class SqliteStore implements StateStore {
     // State files made before widget keys: add the column (NULL, a full key, for every existing key).
     const columns = (this.reader.prepare('PRAGMA table_info(api_keys)').all() as Array<{ name: string }>).map((c) => c.name);
     if (!columns.includes('restrictions')) this.reader.exec('ALTER TABLE api_keys ADD COLUMN restrictions TEXT');
+    // State files made before the revocation list: list the keys revoked so far.
+    this.reader.exec(`INSERT INTO revocations (key_sha256) SELECT key_sha256 FROM api_keys
+      WHERE revoked_at IS NOT NULL AND key_sha256 NOT IN (SELECT key_sha256 FROM revocations) ORDER BY revoked_at`);
     this.writer = new Database(location, { timeout: 0 });
     this.writer.pragma('synchronous = NORMAL');
     this.statements = {
@@ -88,7 +95,9 @@ export class SqliteStore implements StateStore {
       getKey: this.reader.prepare('SELECT * FROM api_keys WHERE id = ?'),
       listKeys: this.reader.prepare('SELECT * FROM api_keys ORDER BY id'),
       addKey: this.reader.prepare('INSERT INTO api_keys (key_sha256, hint, name, plan, created_at, restrictions) VALUES (?, ?, ?, ?, ?, ?) RETURNING *'),
-      revokeKey: this.reader.prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING *'),
+      revokeKey: this.reader.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING *'),
+      listRevocation: this.reader.prepare('INSERT INTO revocations (key_sha256) VALUES (?)'),
+      revocations: this.reader.prepare('SELECT seq, key_sha256 FROM revocations WHERE seq > ? ORDER BY seq'),
       ping: this.reader.prepare('SELECT 1').pluck(),
     };
     this.prune();
@@ -130,8 +139,18 @@ export class SqliteStore implements StateStore {
   }
 
   async revokeKey(id: number, revokedAt: string): Promise<StoredKey | undefined> {
-    const row = this.statements.revokeKey.get(revokedAt, id) as KeyRow | undefined;
+    const revoke = this.reader.transaction(() => {
+      const row = this.statements.revokeKey.get(revokedAt, id) as KeyRow | undefined;
+      if (row) this.statements.listRevocation.run(row.key_sha256);
+      return row ?? (this.statements.getKey.get(id) as KeyRow | undefined);
+    });
+    const row = revoke.immediate();
     return row && toKey(row);
+  }
+
+  async revocations(after: number): Promise<{ hashes: string[]; next: number }> {
+    const rows = this.statements.revocations.all(after) as Array<{ seq: number; key_sha256: string }>;
+    return { hashes: rows.map((row) => row.key_sha256), next: rows.length === 0 ? after : rows[rows.length - 1].seq };
   }
 
   async ping(): Promise<void> {
