@@ -39,11 +39,13 @@ export function selectedPlans(flags: LimitsFlags, env: NodeJS.ProcessEnv = proce
 }
 
 /**
- * The clock of the limits. `HCAS_TEST_NOW` (epoch milliseconds or ISO 8601) starts it at that instant and
- * lets it run, so process-level tests sit in a known window however long they take; nothing else sets it.
+ * The clock of the limits. Under test (`NODE_ENV=test`, as the test runner sets it) `HCAS_TEST_NOW` (epoch
+ * milliseconds or ISO 8601) starts it at that instant and lets it run, so process-level tests sit in a
+ * known window however long they take. Anywhere else the variable is ignored: a variable left in a
+ * production environment must not move every quota window.
  */
 export function limitsClock(env: NodeJS.ProcessEnv = process.env): () => number {
-  const pinned = env.HCAS_TEST_NOW;
+  const pinned = env.NODE_ENV === 'test' ? env.HCAS_TEST_NOW : undefined;
   if (!pinned) return Date.now;
   const start = /^\d+$/.test(pinned) ? Number(pinned) : Date.parse(pinned);
   if (!Number.isFinite(start)) throw new Error(`HCAS_TEST_NOW must be epoch milliseconds or an ISO 8601 time, got ${pinned}`);

@@ -73,6 +73,11 @@ export class BoundedMap<V> {
     this.total = 0;
   }
 
+  /** The keys and values, oldest first (a copy: the map may change while the caller walks it). */
+  entries(): Array<[string, V]> {
+    return [...this.slots].map(([key, slot]) => [key, slot.value]);
+  }
+
   /** Entries and the bytes charged for them. */
   get size(): { entries: number; bytes: number } {
     return { entries: this.slots.size, bytes: this.total };

@@ -11,6 +11,7 @@ import { internalError } from '../http/dispatcher.ts';
 import { jsonResponse, type ApiResponse } from '../http/response.ts';
 import { defaultWorkload } from '../http/work.ts';
 import { BuildKeeper } from './build-keeper.ts';
+import { ErrorLog } from './error-log.ts';
 import { LiveApi, type BuildSource } from './live.ts';
 import { jsonLines, logs, type LineLog, type RequestRecord } from './log.ts';
 import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.ts';
@@ -91,11 +92,9 @@ const NO_PLAN = 'none';
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? jsonLines(process.stdout);
-  const reportError = (error: unknown, request: { method: string; url: string }) =>
-    log({
-      time: new Date().toISOString(), level: 'error', event: 'error', method: request.method, path: redactKeys(request.url),
-      error: error instanceof Error ? error.stack : String(error),
-    });
+  // Unexpected errors: the first of each kind with its stack, repeats summed up once a minute.
+  const errors = new ErrorLog(log);
+  const reportError = (error: unknown, request: { method: string; url: string }) => errors.report(error, request);
   const { gate } = options;
   gate?.attach(log, reportError);
   const builds = options.builds ?? await BuildKeeper.open({ file: options.db, snapshotDir: snapshotFolder(options.snapshotDir), log });
@@ -262,6 +261,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.close(() => {
           clearTimeout(force);
           live.close();
+          errors.close();
           resolve();
         });
         server.closeIdleConnections();

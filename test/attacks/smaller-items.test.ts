@@ -1,18 +1,29 @@
+import { copyFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTable } from '../../src/auth/access.ts';
+import { limitsClock } from '../../src/auth/config.ts';
 import { Gate } from '../../src/auth/gate.ts';
 import { generateKey, hashKey, keyHint } from '../../src/auth/keys.ts';
 import { TrustedProxies } from '../../src/auth/client-ip.ts';
+import { CHECK_EVERY_MS } from '../../src/auth/health.ts';
 import { MemoryStore } from '../../src/auth/memory-store.ts';
 import { loadPlans } from '../../src/auth/plans.ts';
+import { SqliteStore } from '../../src/auth/sqlite-store.ts';
 import type { StateStore } from '../../src/auth/store.ts';
 import { BAD_CREDENTIALS_BURST } from '../../src/auth/throttle.ts';
-import type { QuotaWindow } from '../../src/auth/windows.ts';
-import { API_BASE, ROUTES } from '../../src/api/index.ts';
+import { windowAt, type QuotaWindow } from '../../src/auth/windows.ts';
+import { Api, API_BASE, ROUTES } from '../../src/api/index.ts';
+import { NO_PARAMS, route } from '../../src/http/route.ts';
 import { startServer, type RunningServer } from '../../src/server/server.ts';
+import { tempDir } from '../helpers/files.ts';
 import { fixtureDb } from '../helpers/fixture-db.ts';
-import { heldMb, tally } from './helpers.ts';
+import { bodyJson, request } from '../helpers/http.ts';
+import { ServerProcess } from '../helpers/process.ts';
+import { heldMb, tally, until } from './helpers.ts';
 
 /** Finding 6 of issue #16: the smaller items, each reproduced on loopback and checked fixed. */
 
@@ -136,3 +147,131 @@ describe('a flood of requests with made-up keys', { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe('every 500 logged with its full stack', () => {
+  it('1,000 failures of one kind: one stack, then one line with the count', async () => {
+    const boom = route({
+      path: '/api/v1/test/boom/', summary: 'Test only: throws', pathParams: NO_PARAMS, query: NO_PARAMS,
+      handle: () => {
+        throw new Error('SQLITE_CORRUPT: database disk image is malformed');
+      },
+    });
+    const lines: Array<Record<string, unknown>> = [];
+    const failing = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', quiet: true, watch: false, log: (line) => lines.push(line as Record<string, unknown>), api: { routes: [...ROUTES, boom] }, snapshotDir: false });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    const statuses = await Promise.all(Array.from({ length: 1_000 }, () => new Promise<{ status: number }>((resolve) => {
+      http.get(`${failing.url}/api/v1/test/boom/`, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+      });
+    })));
+    agent.destroy();
+    await failing.close();
+    expect(tally(statuses)).toEqual({ 500: 1_000 });
+    const stacks = lines.filter((line) => line.event === 'error');
+    expect(stacks).toHaveLength(1);
+    expect(String(stacks[0].error)).toMatch(/database disk image is malformed\n\s+at /);
+    expect(lines.filter((line) => line.event === 'error_repeated')).toEqual([expect.objectContaining({ count: 999, level: 'error' })]);
+  });
+});
+
+describe('the SQLite state file', () => {
+  const dir = tempDir('hcas-attack-state-');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is made readable by its owner only (0600), its WAL files too', async () => {
+    const file = path.join(dir, 'new', 'state.sqlite');
+    const store = new SqliteStore(file);
+    await store.hit('ip:1', windowAt('day', Date.now()));
+    for (const name of ['state.sqlite', 'state.sqlite-wal', 'state.sqlite-shm']) {
+      expect((statSync(path.join(dir, 'new', name)).mode & 0o777).toString(8), name).toBe('600');
+    }
+    await store.close();
+  });
+
+  it('is checked where it lies: deleted under the server, or its write lock held, the health probe says so', async () => {
+    const file = path.join(dir, 'probed.sqlite');
+    const store = new SqliteStore(file);
+    await store.ping();
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    await expect(store.ping()).rejects.toThrow(/locked|busy/i);
+    other.exec('ROLLBACK');
+    other.close();
+    await store.ping();
+    rmSync(file);
+    await expect(store.ping()).rejects.toThrow(`the state file ${file} was deleted or replaced since the server opened it`);
+    await store.close();
+  });
+
+  it('deleted under a running server: /readyz says degraded within the check interval', { timeout: 30_000 }, async () => {
+    const file = path.join(dir, 'served.sqlite');
+    const store = new SqliteStore(file);
+    const probed = new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES, API_BASE) });
+    const target = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate: probed, snapshotDir: false });
+    try {
+      expect((bodyJson(await request(target.url, '/readyz')) as { status: string }).status).toBe('ready');
+      rmSync(file);
+      await until(async () => (bodyJson(await request(target.url, '/readyz')) as { status: string }).status === 'degraded', '/readyz to say degraded', CHECK_EVERY_MS * 3);
+    } finally {
+      await target.close();
+      await probed.close();
+      await store.close();
+    }
+  });
+});
+
+describe('HCAS_TEST_NOW', () => {
+  it('moves the limits\' clock under test only, never in production', async () => {
+    const pinned = { HCAS_TEST_NOW: '2000-01-01T12:00:00Z' };
+    expect(limitsClock({ ...pinned, NODE_ENV: 'test' })()).toBeLessThan(Date.parse('2000-01-02T00:00:00Z'));
+    expect(limitsClock({ ...pinned, NODE_ENV: 'production' })()).toBeGreaterThanOrEqual(Date.now() - 1_000);
+    expect(limitsClock(pinned)()).toBeGreaterThanOrEqual(Date.now() - 1_000);
+    // A production server with the variable left set: its windows are today's.
+    const dir = tempDir('hcas-attack-clock-');
+    const server = new ServerProcess(['bin/hcas.js', 'serve', '--db', await fixtureDb(), '--port', '0', '--quiet', '--workers', '1', '--state', path.join(dir, 'state.sqlite'), '--snapshot-dir', dir], { ...pinned, NODE_ENV: 'production' });
+    try {
+      const { url } = (await server.waitFor((e) => e.event === 'listening')) as { url: string };
+      const reset = Number((await request(url, '/api/v1/states/')).headers['x-ratelimit-reset']);
+      expect(reset * 1000).toBeGreaterThan(Date.now());
+    } finally {
+      server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('CSV exports', () => {
+  it('neutralise text cells that open like a formula (OWASP), and keep negative numbers as numbers', async () => {
+    const dir = tempDir('hcas-attack-csv-');
+    const file = path.join(dir, 'hcas.sqlite');
+    copyFileSync(await fixtureDb(), file);
+    const db = new Database(file);
+    db.prepare("UPDATE facilities SET facility_name = ?, address = ?, city_name = ?, phone_number = ?, website = ? WHERE state_code = 'RI'")
+      .run('=HYPERLINK("http://evil.example","x")', '@SUM(A1)', '+1', '-2+3', '\tcmd');
+    db.close();
+    const api = Api.open(file);
+    try {
+      const csv = await text(api, '/api/v1/exports/facilities/?state=RI');
+      const row = csv.split('\r\n')[1];
+      expect(row).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+      expect(row).toContain(",'@SUM(A1),'+1,RI,");
+      expect(row).toContain(",'-2+3,'\tcmd,");
+      expect(row).toMatch(/,41\.\d+,-71\.\d+,/);
+      // NDJSON carries the values as stored: JSON consumers are not spreadsheets.
+      const first = JSON.parse((await text(api, '/api/v1/exports/facilities/?state=RI&format=ndjson')).split('\n')[0]);
+      expect(first).toMatchObject({ facility_name: '=HYPERLINK("http://evil.example","x")', address: '@SUM(A1)' });
+    } finally {
+      api.retire();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The whole body of a streamed export. */
+async function text(api: Api, url: string): Promise<string> {
+  const response = await api.respond({ method: 'GET', url });
+  let body = '';
+  for await (const chunk of response.stream!) body += chunk.toString('utf8');
+  return body;
+}
