@@ -178,9 +178,10 @@ describe('Redis going away', { timeout: 60_000 }, () => {
       expect(during.headers['x-ratelimit-limit']).toBe('50000');
       expect(during.headers['x-ratelimit-remaining']).toBe('50000');
     }
-    // A key never seen cannot be checked: it gets the anonymous tier's endpoints.
+    // A key never seen cannot be checked: refused (never the anonymous tier's access), with a retry hint.
     const stranger = await request(server.url, '/api/v1/health-scores/10001/all-scores/', { headers: { 'X-API-Key': generateKey() } });
-    expect(stranger.status).toBe(403);
+    expect(stranger.status).toBe(401);
+    expect(stranger.headers['retry-after']).toBe('1');
     expect((await request(server.url, '/api/v1/states/')).status).toBe(200);
     expect(await status()).toBe('degraded');
     const transitions = () => JSON.stringify(events.filter((e) => String(e.event).startsWith('limits_')));

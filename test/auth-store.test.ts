@@ -69,6 +69,19 @@ function contract(name: string, open: () => Promise<StateStore>) {
       expect((await store.revokeKey(added.id, '2024-05-16T00:00:00.000Z'))?.revokedAt).toBe('2024-05-15T13:00:00.000Z');
       expect(await store.revokeKey(9999, '2024-05-15T13:00:00.000Z')).toBeUndefined();
     });
+
+    it('lists revocations in order, each once, from any position', async () => {
+      const start = (await store.revocations(0)).next;
+      const first = await store.addKey('d'.repeat(64), { name: 'D', plan: 'free', hint: 'dddd', createdAt: '2024-05-15T12:00:00.000Z' });
+      const second = await store.addKey('e'.repeat(64), { name: 'E', plan: 'free', hint: 'eeee', createdAt: '2024-05-15T12:00:00.000Z' });
+      await store.revokeKey(first.id, '2024-05-15T13:00:00.000Z');
+      await store.revokeKey(first.id, '2024-05-15T14:00:00.000Z'); // again: not listed twice
+      const once = await store.revocations(start);
+      expect(once.hashes).toEqual(['d'.repeat(64)]);
+      await store.revokeKey(second.id, '2024-05-15T13:30:00.000Z');
+      expect(await store.revocations(once.next)).toEqual({ hashes: ['e'.repeat(64)], next: expect.any(Number) });
+      expect((await store.revocations(start)).hashes).toEqual(['d'.repeat(64), 'e'.repeat(64)]);
+    });
   });
 }
 
@@ -87,12 +100,31 @@ if (REDIS_AVAILABLE) {
   it.skip('Redis store contract (no Redis here)', () => {});
 }
 
+describe('SQLite state files made before the revocation list', () => {
+  it('list the keys revoked so far, once, when opened', async () => {
+    const file = path.join(dir, 'before-revocations.sqlite');
+    const store = new SqliteStore(file, () => NOW);
+    const key = await store.addKey('f'.repeat(64), { name: 'F', plan: 'free', hint: 'ffff', createdAt: '2024-05-15T12:00:00.000Z' });
+    await store.revokeKey(key.id, '2024-05-15T13:00:00.000Z');
+    await store.close();
+    const db = new Database(file);
+    db.exec('DROP TABLE revocations');
+    db.close();
+    for (let open = 0; open < 2; open++) {
+      const again = new SqliteStore(file, () => NOW);
+      expect((await again.revocations(0)).hashes).toEqual(['f'.repeat(64)]);
+      await again.close();
+    }
+  });
+});
+
 /** The store's methods bound, so the contract can replace `close`. */
 function wrap(store: StateStore): StateStore {
   return {
     backend: store.backend, location: store.location,
     hit: store.hit.bind(store), peek: store.peek.bind(store), findKey: store.findKey.bind(store), addKey: store.addKey.bind(store),
-    getKey: store.getKey.bind(store), listKeys: store.listKeys.bind(store), revokeKey: store.revokeKey.bind(store), ping: store.ping.bind(store), close: store.close.bind(store),
+    getKey: store.getKey.bind(store), listKeys: store.listKeys.bind(store), revokeKey: store.revokeKey.bind(store),
+    revocations: store.revocations.bind(store), ping: store.ping.bind(store), close: store.close.bind(store),
   };
 }
 

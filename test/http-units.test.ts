@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResponseCache } from '../src/http/cache.ts';
+import { ALIAS_OVERHEAD_BYTES, ENTRY_OVERHEAD_BYTES, ResponseCache } from '../src/http/cache.ts';
 import { negotiate } from '../src/http/compress.ts';
 import { entityTag, matchesIfNoneMatch, variantTag } from '../src/http/etag.ts';
 import { envelope, pageWindow } from '../src/http/pagination.ts';
@@ -62,8 +62,9 @@ describe('pagination', () => {
 
 describe('response cache', () => {
   const entry = (bytes: number) => new Representation(Buffer.alloc(bytes, 0x20), '"t"');
-  it('evicts the least recently used entries beyond its byte budget', () => {
-    const cache = new ResponseCache(5000);
+  it('evicts the least recently used entries beyond its byte budget (bodies, keys and each entry\'s overhead)', () => {
+    // Each entry: 1,500 bytes of body, 1,280 of overhead, 2 x 2 + 64 for its key: two fit in 8,000, three do not.
+    const cache = new ResponseCache(8000);
     cache.set('/a', entry(1500));
     cache.set('/b', entry(1500));
     cache.get('/a');
@@ -71,6 +72,25 @@ describe('response cache', () => {
     expect(cache.get('/b')).toBeUndefined();
     expect(cache.get('/a')).toBeDefined();
     expect(cache.get('/c')).toBeDefined();
+  });
+  it('charges a key two bytes a character, and an alias its key and a little more', () => {
+    const cache = new ResponseCache(1_000_000);
+    cache.set('/a', entry(10));
+    const one = cache.size.bytes;
+    expect(one).toBe(10 + ENTRY_OVERHEAD_BYTES + 2 * 2 + 64);
+    cache.set(`/${'k'.repeat(999)}`, entry(10));
+    expect(cache.size.bytes - one).toBe(one + 2 * 998);
+    cache.alias('/A', '/a');
+    expect(cache.get('/A')).toBe(cache.get('/a'));
+    expect(cache.size.bytes - 2 * one - 2 * 998).toBe(ALIAS_OVERHEAD_BYTES + 2 * 2 + 64);
+  });
+  it('an alias answers nothing once its entry is evicted', () => {
+    const cache = new ResponseCache(4000);
+    cache.set('/a', entry(1500));
+    cache.alias('/a?x=1', '/a');
+    cache.set('/b', entry(1500)); // evicts /a
+    expect(cache.get('/a')).toBeUndefined();
+    expect(cache.get('/a?x=1')).toBeUndefined();
   });
   it('does not keep a body bigger than the budget', () => {
     const cache = new ResponseCache(1000);

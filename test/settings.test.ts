@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cgroupCpuLimit, defaultWorkers } from '../src/server/cpus.ts';
@@ -15,7 +16,10 @@ describe('hcas serve settings: flag, else environment, else default', () => {
 
   it('defaults', () => {
     const settings = resolveSettings(none, {});
-    expect(settings).toMatchObject({ db: 'dist-api/hcas.sqlite', port: 8000, host: '127.0.0.1', logLevel: 'info', quiet: false, watch: true, limits: true, metrics: true, metricsToken: undefined });
+    expect(settings).toMatchObject({
+      db: 'dist-api/hcas.sqlite', port: 8000, host: '127.0.0.1', logLevel: 'info', quiet: false, watch: true, limits: true, metrics: true, metricsToken: undefined,
+      snapshot: true, snapshotDir: tmpdir(), sendTimeout: 30, maxConnections: 2048, maxConnectionsPerClient: 128,
+    });
     expect(settings.workers).toBeGreaterThanOrEqual(1);
   });
 
@@ -23,9 +27,11 @@ describe('hcas serve settings: flag, else environment, else default', () => {
     const env = {
       HCAS_DB: '/data/hcas.sqlite', HCAS_PORT: '9000', HCAS_HOST: '0.0.0.0', HCAS_WORKERS: '3', HCAS_LOG_LEVEL: 'WARN',
       HCAS_QUIET: 'yes', HCAS_WATCH: 'false', HCAS_LIMITS: '0', HCAS_METRICS: 'off', HCAS_METRICS_TOKEN: 'secret',
+      HCAS_SNAPSHOT: 'no', HCAS_SNAPSHOT_DIR: '/var/cache/hcas', HCAS_SEND_TIMEOUT: '60', HCAS_MAX_CONNECTIONS: '500', HCAS_MAX_CONNECTIONS_PER_CLIENT: '20',
     };
     expect(resolveSettings(none, env)).toEqual({
       db: '/data/hcas.sqlite', port: 9000, host: '0.0.0.0', workers: 3, logLevel: 'warn', quiet: true, watch: false, limits: false, metrics: false, metricsToken: 'secret',
+      snapshot: false, snapshotDir: '/var/cache/hcas', sendTimeout: 60, maxConnections: 500, maxConnectionsPerClient: 20,
     });
     // Each variable in the table is one of these: a new setting must be added to the test too.
     expect(SERVE_SETTINGS.map((s) => s.env).sort()).toEqual(Object.keys(env).sort());

@@ -1,4 +1,4 @@
-import { csvField, csvRecord } from '../http/csv.ts';
+import { csvField, csvRecord, textCell } from '../http/csv.ts';
 import { nullable, record, type JsonSchema } from '../http/json-schema.ts';
 import { param } from '../http/params.ts';
 import { NO_PARAMS, route, type HandlerContext, type NoParams, type ResponseDoc, type Route, type StreamResult } from '../http/route.ts';
@@ -34,7 +34,8 @@ type ExportQuery = { format: Format; state: string | undefined; score_type?: num
  * The handler of `exports/{name}/`: every matching record, streamed in a stable order (health scores by ZIP
  * code, providers in the build's storage order, facilities by id)
  * as CSV (header row, RFC 4180 quoting, null as an empty field, booleans `true`/`false`, JSON arrays as JSON
- * text) or NDJSON (one JSON object per line).
+ * text, a text cell that opens like a formula prefixed with an apostrophe) or NDJSON (one JSON object per
+ * line, values as stored).
  */
 function exportHandler(name: ExportName) {
   return ({ query, queries }: HandlerContext<NoParams, ExportQuery, Queries>): StreamResult => {
@@ -70,6 +71,7 @@ function csvEncoder(columns: readonly ExportColumn[]): (values: unknown[]) => st
       if (value === null || value === undefined) continue;
       if (columns[i].kind === 'boolean') line += value ? 'true' : 'false';
       else if (typeof value === 'number') line += String(value);
+      else if (columns[i].kind === 'text') line += csvField(textCell(String(value)));
       else line += csvField(String(value));
     }
     return `${line}\r\n`;

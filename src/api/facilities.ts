@@ -1,7 +1,7 @@
 import { notFound } from '../http/errors.ts';
 import { nullable, record } from '../http/json-schema.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
-import { boolean, param } from '../http/params.ts';
+import { boolean, param, plainInteger } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { MAX_TEXT_CHARACTERS, state, text } from './params.ts';
@@ -9,10 +9,7 @@ import { API_BASE } from './paths.ts';
 import { boolean as booleanSchema, stateCode, string } from './schemas.ts';
 
 /** A facility id, path segment of `facilities/{id}/`. */
-const facilityId = param('a facility id, an integer of 1 or more', (raw) => {
-  const id = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-  return id >= 1 && id <= 2 ** 31 - 1 ? id : undefined;
-}, 0, { type: 'integer', minimum: 1 });
+const facilityId = plainInteger('a facility id, an integer of 1 or more', (id) => id >= 1 && id <= 2 ** 31 - 1, 0, { type: 'integer', minimum: 1 });
 
 /** A facility type, or `hospital` for every hospital type. */
 const facilityType = text(`a facility type of 1 to ${MAX_TEXT_CHARACTERS} characters, such as hospital or Critical Access Hospital`, true);

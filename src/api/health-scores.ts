@@ -3,6 +3,7 @@ import { arrayOf, record, ref, type JsonSchema } from '../http/json-schema.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
 import { integer, param } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route, type RouteTag } from '../http/route.ts';
+import { yieldToEventLoop } from '../http/work.ts';
 import type { Context } from './context.ts';
 import { city, scoreType, state, zip } from './params.ts';
 import { API_BASE } from './paths.ts';
@@ -52,17 +53,32 @@ function listHealthScores({ query, queries, url }: Context<NoParams, typeof list
   return ok(envelope(url, window, count, queries.healthScores.page(filter, window.pageSize, window.offset)));
 }
 
-/** `health-scores/geojson/`: a FeatureCollection of ZIP points ([longitude, latitude]) with overall scores, by ZIP code. */
-function getGeojson({ query, queries }: Context<NoParams, typeof geojsonQuery>): HandlerResult {
-  const points = queries.healthScores.points({ scoreTypeId: queries.scoreTypes.overall.id, state: query.state, minScore: query.min_score });
-  return ok({
-    type: 'FeatureCollection',
-    features: points.map((point) => ({
-      type: 'Feature',
-      geometry: { type: 'Point', coordinates: [point.longitude, point.latitude] },
-      properties: { zip_code: point.zip_code, healthscore: point.healthscore, label: point.label, color: point.color },
-    })),
-  });
+/** Points per slice of the GeoJSON answer: each slice is about 10 ms of work, then other requests run. */
+export const GEOJSON_SLICE_ROWS = 1_000;
+
+/**
+ * `health-scores/geojson/`: a FeatureCollection of ZIP points ([longitude, latitude]) with overall scores,
+ * by ZIP code. A heavy route: the national answer is 6 MB, so it is made in slices that give the event loop
+ * back between them, and written as JSON text slice by slice (the same bytes as one JSON.stringify).
+ */
+async function getGeojson({ query, queries }: Context<NoParams, typeof geojsonQuery>): Promise<HandlerResult> {
+  const filter = { scoreTypeId: queries.scoreTypes.overall.id, state: query.state, minScore: query.min_score };
+  const parts = ['{"type":"FeatureCollection","features":['];
+  let separator = '';
+  for (const points of queries.healthScores.pointSlices(filter, GEOJSON_SLICE_ROWS)) {
+    for (const point of points) {
+      const feature = {
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [point.longitude, point.latitude] },
+        properties: { zip_code: point.zip_code, healthscore: point.healthscore, label: point.label, color: point.color },
+      };
+      parts.push(separator + JSON.stringify(feature));
+      separator = ',';
+    }
+    await yieldToEventLoop();
+  }
+  parts.push(']}\n');
+  return ok(Buffer.from(parts.join('')));
 }
 
 /** `health-scores/{zip}/`: the overall record of one ZIP. */
@@ -135,6 +151,7 @@ export const routes: readonly Route[] = [
     pathParams: NO_PARAMS,
     query: geojsonQuery,
     response: { description: 'A GeoJSON FeatureCollection of Point features', schema: ref('GeoJsonCollection') },
+    heavy: true,
     handle: getGeojson,
   }),
   route({

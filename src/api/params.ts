@@ -34,6 +34,8 @@ export const city = param('a city name of 1 to 100 characters', (raw) => {
 export const scoreType: Param<number, Queries> = {
   accepts: 'a score type id from 1 to 11 or its slug (see score-types/)',
   schema: { anyOf: [{ type: 'integer', minimum: 1, maximum: 11 }, { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }], default: 1 },
+  // The slug, the spelling links show (`score_type=asthma`), whether the id or the slug was sent.
+  canonical: (id, queries) => queries.scoreTypes.all.find((type) => type.id === id)?.slug ?? String(id),
   read(name, raw, queries) {
     if (raw === undefined) return queries.scoreTypes.overall.id;
     const type = queries.scoreTypes.find(raw);

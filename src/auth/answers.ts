@@ -27,8 +27,6 @@ export interface Caller {
   /** For messages: "The Free plan", "Anonymous callers". */
   who: string;
   anonymous: boolean;
-  /** A caller whose key could not be checked (the state is down and the key was never seen). */
-  unverified?: boolean;
 }
 
 /** X-RateLimit-Limit, -Remaining and -Reset. Calls not known (the state is degraded) leave the whole quota. */
@@ -67,6 +65,22 @@ export function malformedKey(header: string): ApiError {
 /** 401: a well-formed key that is unknown, revoked, or on a plan the plan file no longer has. */
 export function refusedKey(why: string): ApiError {
   return new ApiError('invalid_api_key', `The API key sent ${why}. Send a valid key, or no key for the anonymous tier`, CHALLENGE);
+}
+
+/**
+ * 401: a well-formed key that cannot be checked now: the state does not answer and this server has not
+ * checked the key recently enough to vouch that it is not revoked. Never the anonymous tier instead: a
+ * client must not get more than its credentials prove, nor silently less than they are worth.
+ */
+export function unverifiableKey(): ApiError {
+  return new ApiError('invalid_api_key', 'The API key sent cannot be checked right now: the key store does not answer. Retry in a moment (see Retry-After); the key itself may be fine', {
+    ...CHALLENGE, 'Retry-After': '1',
+  });
+}
+
+/** 429: an address that sent too many requests with bad credentials in a short time (each costs a key lookup). */
+export function badCredentialsThrottled(seconds: number): ApiError {
+  return new ApiError('rate_limited', `Too many requests with invalid API keys from this address; retry in ${seconds} s (see Retry-After) with a valid key, or with none for the anonymous tier`);
 }
 
 /** 429: the quota, when it resets (see Retry-After), and what gives more. */

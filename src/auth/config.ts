@@ -13,7 +13,7 @@ export const DEFAULT_STATE = 'var/state.sqlite';
 
 /** The limits options every command shares; each falls back to its environment variable. */
 export interface LimitsFlags {
-  /** `--state FILE`; else `REDIS_URL`, else `HCAS_STATE`, else var/state.sqlite. */
+  /** `--state-file FILE`; else `REDIS_URL`, else `HCAS_STATE`, else var/state.sqlite. */
   state?: string;
   /** `--plans a|b|FILE`; else `HCAS_PLANS`, else a. */
   plans?: string;
@@ -24,7 +24,7 @@ export interface LimitsFlags {
 export type StateLocation = { backend: 'sqlite'; file: string } | { backend: 'redis'; url: string; prefix: string };
 
 /**
- * Where keys and counters live. A `--state` flag wins (a flag beats the environment); then `REDIS_URL`
+ * Where keys and counters live. A `--state-file` flag wins (a flag beats the environment); then `REDIS_URL`
  * (several servers share one quota), then `HCAS_STATE`, then the default file.
  */
 export function stateLocation(flags: LimitsFlags, env: NodeJS.ProcessEnv = process.env): StateLocation {
@@ -39,11 +39,13 @@ export function selectedPlans(flags: LimitsFlags, env: NodeJS.ProcessEnv = proce
 }
 
 /**
- * The clock of the limits. `HCAS_TEST_NOW` (epoch milliseconds or ISO 8601) starts it at that instant and
- * lets it run, so process-level tests sit in a known window however long they take; nothing else sets it.
+ * The clock of the limits. Under test (`NODE_ENV=test`, as the test runner sets it) `HCAS_TEST_NOW` (epoch
+ * milliseconds or ISO 8601) starts it at that instant and lets it run, so process-level tests sit in a
+ * known window however long they take. Anywhere else the variable is ignored: a variable left in a
+ * production environment must not move every quota window.
  */
 export function limitsClock(env: NodeJS.ProcessEnv = process.env): () => number {
-  const pinned = env.HCAS_TEST_NOW;
+  const pinned = env.NODE_ENV === 'test' ? env.HCAS_TEST_NOW : undefined;
   if (!pinned) return Date.now;
   const start = /^\d+$/.test(pinned) ? Number(pinned) : Date.parse(pinned);
   if (!Number.isFinite(start)) throw new Error(`HCAS_TEST_NOW must be epoch milliseconds or an ISO 8601 time, got ${pinned}`);
@@ -57,7 +59,7 @@ export async function openState(location: StateLocation, now: () => number = lim
     try {
       return new SqliteStore(path.resolve(location.file), now);
     } catch (error) {
-      throw new Error(`cannot open the state file ${location.file} (${(error as Error).message}): pass --state FILE with a writable path, or set REDIS_URL`);
+      throw new Error(`cannot open the state file ${location.file} (${(error as Error).message}): pass --state-file FILE with a writable path, or set REDIS_URL`);
     }
   }
   // Loaded only for Redis: its client is the heaviest module of the command line.

@@ -1,17 +1,19 @@
+import { BoundedMap, keyBytes } from '../http/bounded-map.ts';
 import { internalError, type ApiRequest } from '../http/dispatcher.ts';
 import type { ApiError } from '../http/errors.ts';
 import { jsonResponse, type ApiResponse } from '../http/response.ts';
 import type { Route } from '../http/route.ts';
 import type { AccessTable } from './access.ts';
 import {
-  conflictingCredentials, endpointNotAllowed, malformedKey, originNotAllowed, planUpgradeRequired, rateHeaders, rateLimited, refusedKey, withHeaders,
-  type Caller,
+  badCredentialsThrottled, conflictingCredentials, endpointNotAllowed, malformedKey, originNotAllowed, planUpgradeRequired, rateHeaders, rateLimited, refusedKey,
+  unverifiableKey, withHeaders, type Caller,
 } from './answers.ts';
 import { anonymousSubject, clientAddress, TrustedProxies } from './client-ip.ts';
 import { StoreHealth, type EventLog } from './health.ts';
 import { hashKey, readCredentials } from './keys.ts';
 import { originAllowed, requestOrigin } from './origins.ts';
 import type { StateStore, StoredKey } from './store.ts';
+import { CredentialThrottle } from './throttle.ts';
 import { WindowClock, type QuotaWindow } from './windows.ts';
 
 export { UNLIMITED } from './answers.ts';
@@ -40,12 +42,17 @@ export interface GateRequest extends ApiRequest {
   responseHeaders?: Record<string, string>;
   /** Set by the gate: the address the call is counted for. */
   client?: string;
-  /** Set by the gate: the caller's plan id, `anonymous`, `unverified` (state down, key never seen) or `invalid` (bad credentials). */
+  /** Set by the gate: the caller's plan id, `anonymous`, `invalid` (bad credentials) or `unverified` (a key the state could not check). */
   plan?: string;
   /** Set by the gate: the key's id, for a caller with a valid key. */
   keyId?: number;
   /** Set by the gate: the route pattern the request names, if any. */
   route?: string;
+  /**
+   * Set by the server: the error for a request the HTTP layer refuses (a repeated Host or credential
+   * header). The gate answers it like bad credentials: not counted, with the anonymous headers.
+   */
+  invalid?: ApiError;
 }
 
 /** What the gate has counted since it started, for the server's metrics. */
@@ -68,8 +75,6 @@ export interface GateOptions {
   log?: EventLog;
   /** Told about an unexpected error of the dispatcher (the client gets a 500 with the rate-limit headers). */
   reportError?: (error: unknown, request: ApiRequest) => void;
-  /** How long a key lookup is trusted before it is read again: the bound on how late a revocation bites. */
-  keyCacheMs?: number;
   /**
    * False for `hcas get --key`: the quota is read and enforced as the server would, but the call is not
    * counted (the analyst reads the file locally, not through the service).
@@ -77,8 +82,20 @@ export interface GateOptions {
   countCalls?: boolean;
 }
 
-/** Revocation takes effect in every worker within this many milliseconds. */
+/** Revocation takes effect in every worker within this many milliseconds (decisions.md), whatever the state does. */
 export const KEY_CACHE_MS = 5_000;
+/** How often each process reads the state's revocation list: a revocation reaches it this soon. */
+export const REVOCATION_SYNC_MS = 1_000;
+/**
+ * How long a key's verdict is trusted after the last moment the state could have told of its revocation
+ * (the start of the last revocation read that answered, or the key's own lookup). With the read every
+ * second this is never reached while the state answers; when it stops answering, a key seen before keeps
+ * its plan this long, then is refused until the state is back. Either way a revocation bites within
+ * KEY_CACHE_MS.
+ */
+export const KEY_TRUST_MS = KEY_CACHE_MS - REVOCATION_SYNC_MS;
+/** Memory for the key cache: about 3,000 valid keys, or 12,000 unknown ones. */
+const KEY_CACHE_BYTES = 2 * 1024 * 1024;
 const MAX_CACHED_KEYS = 10_000;
 const NOT_COUNTED: Promise<undefined> = Promise.resolve(undefined);
 /**
@@ -99,7 +116,16 @@ interface CachedKey {
   key: StoredKey | undefined;
   caller: Caller | undefined;
   fetchedMs: number;
+  /** The key's SHA-256, the name the state and the revocation list know it by. */
+  hash: string;
+  /** Revoked: by the state's answer, or by the revocation list (final either way). */
+  revoked: boolean;
 }
+
+/** What the key cache charges an entry beyond its key: the entry, the stored key and the caller, rounded up. */
+const KEY_ENTRY_BYTES = 768;
+/** The same for a key the state does not know: the entry and the key's hash. */
+const UNKNOWN_KEY_ENTRY_BYTES = 256;
 
 /**
  * API keys, plans and quotas in front of the dispatcher. For each request: read the credentials (400 when
@@ -116,20 +142,31 @@ interface CachedKey {
  * unlimited plans are answered at once and counted behind (COUNT_BEHIND_MS). Widget keys are refused from
  * pages outside their origins (403, not counted) and outside the widget endpoints (403, counted).
  *
- * When the state fails (Redis unreachable, the state file locked too long), calls are answered without being
- * counted or refused (fail open), known keys keep their plan from the cache, an unknown key gets the
- * anonymous tier's access, and StoreHealth logs the transitions.
+ * Revocation holds whatever the state does: each process reads the state's revocation list every second
+ * and keeps what it learned (a revoked key stays refused, even if a state restored from an old backup
+ * forgets it), and trusts a key's verdict only KEY_TRUST_MS past the last read that could have told it of
+ * a revocation. When the state fails (Redis unreachable, the state file locked too long), calls are answered
+ * without being counted or refused (fail open), a key seen in the last KEY_TRUST_MS keeps its plan, any
+ * other key is refused (401, Retry-After: 1; never the anonymous tier's access), and StoreHealth logs the
+ * transitions. Bad credentials are throttled per client address (CredentialThrottle): each costs a read of
+ * the state.
  */
 export class Gate {
   private readonly clock: WindowClock;
-  /** By the key itself, so a cached key costs no hash. */
-  private readonly keys = new Map<string, CachedKey>();
+  /** By the key itself, so a cached key costs no hash; bounded by bytes, since clients can send any number of keys. */
+  private readonly keys = new BoundedMap<CachedKey>(KEY_CACHE_BYTES, (key, entry) => keyBytes(key) + (entry.key ? KEY_ENTRY_BYTES : UNKNOWN_KEY_ENTRY_BYTES));
+  /** Hashes of every key this process has learned is revoked: it only grows (revoked keys are few and final). */
+  private readonly revoked = new Set<string>();
+  private revocationsSeen = 0;
+  /** Start of the last read of the revocation list that answered (the limits' clock). */
+  private syncedAtMs = Number.NEGATIVE_INFINITY;
+  private readonly syncTimer: NodeJS.Timeout;
+  private readonly throttle = new CredentialThrottle();
   readonly proxies: TrustedProxies;
   private readonly quotaDenials = new Map<string, number>();
   private readonly behind = new Map<Caller, Behind>();
   private behindTimer: NodeJS.Timeout | undefined;
   private readonly unlimitedHeaders = new Map<Caller, { resetSeconds: number; headers: Record<string, string> }>();
-  private readonly keyCacheMs: number;
   private readonly countCalls: boolean;
   private readonly health: StoreHealth;
   private reportError: (error: unknown, request: ApiRequest) => void;
@@ -139,10 +176,27 @@ export class Gate {
     this.options = options;
     this.clock = new WindowClock(options.now);
     this.proxies = options.proxies ?? new TrustedProxies();
-    this.keyCacheMs = options.keyCacheMs ?? KEY_CACHE_MS;
     this.countCalls = options.countCalls ?? true;
     this.health = new StoreHealth(options.store, options.log ?? (() => {}));
     this.reportError = options.reportError ?? ((error) => console.error(error));
+    this.syncTimer = setInterval(() => void this.syncRevocations(), REVOCATION_SYNC_MS).unref();
+    void this.syncRevocations();
+  }
+
+  /**
+   * Reads the revocations made since the last read (the gate does every REVOCATION_SYNC_MS; tests call it).
+   * A read that fails leaves what the process knows as it was, and reports the state failing.
+   */
+  async syncRevocations(): Promise<void> {
+    const started = this.clock.now();
+    try {
+      const { hashes, next } = await this.options.store.revocations(this.revocationsSeen);
+      for (const hash of hashes) this.revoked.add(hash);
+      this.revocationsSeen = next;
+      this.syncedAtMs = Math.max(this.syncedAtMs, started);
+    } catch (error) {
+      this.health.fail(error);
+    }
   }
 
   /** The server hands the gate its log and error reporter (unless the gate was given its own). */
@@ -173,6 +227,7 @@ export class Gate {
 
   /** Counts the calls still waiting and stops the health probe (the state is closed by its owner, after this). */
   async close(): Promise<void> {
+    clearInterval(this.syncTimer);
     await this.countBehind();
     this.health.close();
   }
@@ -187,6 +242,7 @@ export class Gate {
     request.client = address;
     const route = api.routeOf(request.url);
     request.route = route?.path;
+    if (request.invalid !== undefined) return this.refuse(request, request.invalid, this.anonymous(address));
     const credentials = readCredentials(headers);
     switch (credentials.kind) {
       case 'none':
@@ -196,7 +252,7 @@ export class Gate {
       case 'malformed':
         return this.refuse(request, malformedKey(credentials.header), this.anonymous(address));
     }
-    const found = this.lookup(credentials.key);
+    const found = this.lookup(credentials.key, anonymousSubject(address));
     return found instanceof Promise ? found.then((entry) => this.keyed(api, request, address, entry, route)) : this.keyed(api, request, address, found, route);
   }
 
@@ -207,8 +263,9 @@ export class Gate {
     return rateHeaders(caller, window, await this.callsSoFar(caller, window));
   }
 
-  private keyed(api: Responder, request: GateRequest, address: string, entry: CachedKey | 'unverified', route: Route | undefined): ApiResponse | Promise<ApiResponse> {
-    if (entry === 'unverified') return this.counted(api, request, { ...this.anonymous(address), who: 'Callers whose key cannot be checked right now', unverified: true }, route);
+  private keyed(api: Responder, request: GateRequest, address: string, entry: CachedKey | 'unverified' | 'throttled', route: Route | undefined): ApiResponse | Promise<ApiResponse> {
+    if (entry === 'throttled') return this.throttled(request, this.anonymous(address));
+    if (entry === 'unverified') return this.refuse(request, unverifiableKey(), this.anonymous(address), { spend: false, plan: 'unverified' });
     const { caller } = entry;
     if (caller) {
       const origins = caller.restrictions?.origins;
@@ -219,8 +276,8 @@ export class Gate {
       return this.counted(api, request, caller, route);
     }
     const { key } = entry;
-    const why = !key ? 'is not a key of this service'
-      : key.revokedAt ? `was revoked at ${key.revokedAt}`
+    const why = entry.revoked ? (key?.revokedAt ? `was revoked at ${key.revokedAt}` : 'was revoked')
+      : !key ? 'is not a key of this service'
       : `is on the plan "${key.plan}", which ${this.options.access.planSet.name} does not offer (ask for the key to be reissued)`;
     return this.refuse(request, refusedKey(why), this.anonymous(address));
   }
@@ -231,7 +288,7 @@ export class Gate {
    * is answered at once and counted behind.
    */
   private counted(api: Responder, request: GateRequest, caller: Caller, route: Route | undefined): ApiResponse | Promise<ApiResponse> {
-    request.plan = caller.unverified ? 'unverified' : caller.anonymous ? 'anonymous' : caller.plan.id;
+    request.plan = caller.anonymous ? 'anonymous' : caller.plan.id;
     request.keyId = caller.keyId;
     const window = this.clock.window(caller.window);
     if (request.method === 'OPTIONS' || route?.asset) {
@@ -275,11 +332,31 @@ export class Gate {
     return withHeaders(jsonResponse(request.method, error.status, error.toBody(), error.headers), headers, request.responseHeaders);
   }
 
-  /** An error about the credentials: not counted, with the anonymous bucket's headers. */
-  private async refuse(request: GateRequest, error: ApiError, caller: Caller): Promise<ApiResponse> {
+  /**
+   * An error about the credentials: not counted, with the anonymous bucket's headers. Each costs a read of
+   * the state (the count for the headers), so it spends one of the address's bad-credential reads; past
+   * them, the headers show the count last read, and nothing is read.
+   */
+  private async refuse(request: GateRequest, error: ApiError, caller: Caller, { spend = true, plan = 'invalid' } = {}): Promise<ApiResponse> {
+    request.plan = plan;
+    const window = this.clock.window(caller.window);
+    const nowMs = this.clock.now();
+    if (spend && !this.throttle.allows(caller.subject, nowMs)) {
+      return this.error(request, error, rateHeaders(caller, window, this.throttle.known(caller.subject, window.startSeconds)));
+    }
+    if (spend) this.throttle.spend(caller.subject, nowMs);
+    const calls = await this.callsSoFar(caller, window);
+    this.throttle.remember(caller.subject, window.startSeconds, calls);
+    return this.error(request, error, rateHeaders(caller, window, calls));
+  }
+
+  /** 429 to an address past its bad-credential reads: nothing is read, the key is not looked up. */
+  private throttled(request: GateRequest, caller: Caller): ApiResponse {
     request.plan = 'invalid';
     const window = this.clock.window(caller.window);
-    return this.error(request, error, rateHeaders(caller, window, await this.callsSoFar(caller, window)));
+    const seconds = this.throttle.retryAfterSeconds(caller.subject, this.clock.now());
+    const headers = { ...rateHeaders(caller, window, this.throttle.known(caller.subject, window.startSeconds)), 'Retry-After': String(seconds) };
+    return this.error(request, badCredentialsThrottled(seconds), headers);
   }
 
   /** The rate-limit headers of an unlimited caller: the same for every call of a window, so made once. */
@@ -319,30 +396,53 @@ export class Gate {
   }
 
   /**
-   * A key's cache entry, fresh or read again from the state (a promise then); 'unverified' when the state
-   * is down and the key was never seen. While degraded, entries older than the cache time still serve.
+   * A key's cache entry, when its verdict is still trusted, else read again from the state (a promise):
+   * 'unverified' when the state does not answer, 'throttled' when the caller's address has spent its
+   * bad-credential reads (an unknown key costs one).
    */
-  private lookup(key: string): CachedKey | 'unverified' | Promise<CachedKey | 'unverified'> {
-    const cached = this.keys.get(key);
+  private lookup(key: string, subject: string): CachedKey | 'unverified' | 'throttled' | Promise<CachedKey | 'unverified'> {
     const nowMs = this.clock.now();
-    if (cached && (nowMs - cached.fetchedMs < this.keyCacheMs || this.health.degraded)) return cached;
-    if (this.health.degraded) return 'unverified';
-    return this.options.store.findKey(hashKey(key)).then((found) => {
-      const plan = found && !found.revokedAt ? this.options.access.planSet.plans.find((p) => p.id === found.plan) : undefined;
-      const caller: Caller | undefined = found && plan
-        ? {
-          subject: `key:${found.id}`, plan, quota: plan.quota, window: plan.window, who: `The ${plan.name} plan`, anonymous: false, keyId: found.id,
-          restrictions: found.restrictions ?? undefined,
-        }
-        : undefined;
-      const entry = { key: found, caller, fetchedMs: nowMs };
-      if (this.keys.size >= MAX_CACHED_KEYS) this.keys.clear();
-      this.keys.set(key, entry);
-      return entry;
-    }, (error: unknown) => {
+    const cached = this.keys.get(key);
+    if (cached !== undefined && this.trusted(cached, nowMs)) return cached;
+    if (!this.throttle.allows(subject, nowMs)) return 'throttled';
+    const hash = cached?.hash ?? hashKey(key);
+    // The refusal of a key that is not valid spends the address's read (refuse), whether it was read now or cached.
+    return this.options.store.findKey(hash).then((found) => this.remember(key, hash, found, nowMs), (error: unknown) => {
       this.health.fail(error);
-      return cached ?? 'unverified';
+      return 'unverified' as const;
     });
+  }
+
+  /**
+   * True while a cached verdict holds: a revocation is final; a valid key holds KEY_TRUST_MS past the last
+   * moment the state could have told of its revocation; an unknown key is asked about again after that
+   * long (it may have been created since).
+   */
+  private trusted(entry: CachedKey, nowMs: number): boolean {
+    if (entry.revoked) return true;
+    if (this.revoked.has(entry.hash)) {
+      entry.revoked = true;
+      entry.caller = undefined;
+      return true;
+    }
+    if (entry.caller) return nowMs < Math.max(entry.fetchedMs, this.syncedAtMs) + KEY_TRUST_MS;
+    return nowMs - entry.fetchedMs < KEY_TRUST_MS;
+  }
+
+  /** Caches a key's lookup; the revocation list wins over a state that no longer says the key is revoked. */
+  private remember(key: string, hash: string, found: StoredKey | undefined, nowMs: number): CachedKey {
+    if (found?.revokedAt) this.revoked.add(hash);
+    const revoked = this.revoked.has(hash);
+    const plan = found && !revoked ? this.options.access.planSet.plans.find((p) => p.id === found.plan) : undefined;
+    const caller: Caller | undefined = found && plan
+      ? {
+        subject: `key:${found.id}`, plan, quota: plan.quota, window: plan.window, who: `The ${plan.name} plan`, anonymous: false, keyId: found.id,
+        restrictions: found.restrictions ?? undefined,
+      }
+      : undefined;
+    const entry: CachedKey = { key: found, caller, fetchedMs: nowMs, hash, revoked };
+    this.keys.set(key, entry);
+    return entry;
   }
 
   /** Counts the call (or, for `hcas get`, reads the count as if it were counted); undefined when degraded. */

@@ -5,11 +5,17 @@ export type EventLog = (record: object) => void;
 
 /** How often a degraded state is asked whether it is back. */
 const PROBE_EVERY_MS = 1_000;
+/**
+ * How often a working state is asked anyway: a state file deleted under the server still takes counts (on
+ * the open file nobody else sees), so only a check of the state itself notices it.
+ */
+export const CHECK_EVERY_MS = 5_000;
 
 /**
- * Whether the key and counter state answers. The first failure marks it degraded and logs
- * `limits_degraded`; a probe pings the state every second, and the first answer marks it ok again and logs
- * `limits_recovered`: one log line per transition, however many requests fail in between.
+ * Whether the key and counter state answers. The first failure (of a request's count or lookup, or of the
+ * check every CHECK_EVERY_MS) marks it degraded and logs `limits_degraded`; a probe pings the state every
+ * second, and the first answer marks it ok again and logs `limits_recovered`: one log line per transition,
+ * however many requests fail in between.
  */
 export class StoreHealth {
   private failing = false;
@@ -19,9 +25,14 @@ export class StoreHealth {
   private readonly store: StateStore;
   log: EventLog;
 
+  private readonly check: NodeJS.Timeout;
+
   constructor(store: StateStore, log: EventLog) {
     this.store = store;
     this.log = log;
+    this.check = setInterval(() => {
+      if (!this.failing) this.store.ping().catch((error: unknown) => this.fail(error));
+    }, CHECK_EVERY_MS).unref();
   }
 
   /** True while the state is not answering: calls are served uncounted. */
@@ -47,8 +58,9 @@ export class StoreHealth {
     }, PROBE_EVERY_MS).unref();
   }
 
-  /** Stops the probe. */
+  /** Stops the probe and the check. */
   close(): void {
     clearInterval(this.probe);
+    clearInterval(this.check);
   }
 }

@@ -10,6 +10,7 @@ export class MemoryStore implements StateStore {
   readonly location = 'memory';
   private readonly counters = new Map<string, number>();
   private readonly keys = new Map<string, StoredKey>();
+  private readonly revoked: string[] = [];
 
   async hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number> {
     const key = `${subject}|${window.startSeconds}`;
@@ -42,8 +43,15 @@ export class MemoryStore implements StateStore {
 
   async revokeKey(id: number, revokedAt: string): Promise<StoredKey | undefined> {
     const key = await this.getKey(id);
-    if (key) key.revokedAt ??= revokedAt;
+    if (key && key.revokedAt === null) {
+      key.revokedAt = revokedAt;
+      this.revoked.push([...this.keys].find(([, stored]) => stored === key)![0]);
+    }
     return key;
+  }
+
+  async revocations(after: number): Promise<{ hashes: string[]; next: number }> {
+    return { hashes: this.revoked.slice(after), next: this.revoked.length };
   }
 
   async ping(): Promise<void> {}

@@ -59,6 +59,14 @@ for i, entry in ipairs(entries) do
 end
 return out`;
 
+/** Revokes a key once: KEYS[1] its hash, KEYS[2] the revocation list; ARGV: the time, the key's hash. */
+const REVOKE_SCRIPT = `
+local current = redis.call('HGET', KEYS[1], 'revoked_at')
+if current and current ~= '' then return 0 end
+redis.call('HSET', KEYS[1], 'revoked_at', ARGV[1])
+redis.call('RPUSH', KEYS[2], ARGV[2])
+return 1`;
+
 /**
  * How long a request id is remembered: longer than a proxy keeps retrying one request (the nginx example
  * gives up after 10 s). About 100 bytes of Redis memory per request that carries an id, for this long.
@@ -236,22 +244,30 @@ export class RedisStore implements StateStore {
   async revokeKey(id: number, revokedAt: string): Promise<StoredKey | undefined> {
     const hash = await this.redis.get(`${this.prefix}key-id:${id}`);
     if (hash === null) return undefined;
-    const key = `${this.prefix}key:${hash}`;
-    const current = await this.redis.hget(key, 'revoked_at');
-    if (!current) await this.redis.hset(key, 'revoked_at', revokedAt);
+    // Atomic: the first revocation sets the time and joins the list; a second one changes nothing.
+    await this.redis.eval(REVOKE_SCRIPT, 2, `${this.prefix}key:${hash}`, `${this.prefix}revocations`, revokedAt, hash);
     return this.findKey(hash);
+  }
+
+  async revocations(after: number): Promise<{ hashes: string[]; next: number }> {
+    const hashes = await this.redis.lrange(`${this.prefix}revocations`, after, -1);
+    return { hashes, next: after + hashes.length };
   }
 
   async ping(): Promise<void> {
     await this.redis.ping();
   }
 
+  /** Closes the connection: politely when Redis answers, at once when it does not (a quit would wait for it). */
   async close(): Promise<void> {
-    try {
-      await this.redis.quit();
-    } catch {
+    if (this.redis.status !== 'ready') {
       this.redis.disconnect();
+      return;
     }
+    const quit = this.redis.quit().catch(() => {});
+    const gaveUp = new Promise<void>((resolve) => setTimeout(resolve, REDIS_COMMAND_TIMEOUT_MS).unref());
+    await Promise.race([quit, gaveUp]);
+    this.redis.disconnect();
   }
 
   private counterKey(subject: string, windowStart: number): string {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { bySubject, callsOf, COUNTER_RETENTION_SECONDS, settle, type HitOptions, type KeyRestrictions, type NewKey, type PendingHit, type StateStore, type StoredKey } from './store.ts';
@@ -14,6 +14,10 @@ CREATE TABLE IF NOT EXISTS api_keys (
   created_at TEXT NOT NULL,
   revoked_at TEXT,
   restrictions TEXT
+);
+CREATE TABLE IF NOT EXISTS revocations (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  key_sha256 TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS counters (
   subject TEXT NOT NULL,
@@ -31,8 +35,10 @@ const LOCK_DEADLINE_MS = 2_000;
  */
 const SPIN_TRIES = 3;
 const PRUNE_EVERY_MS = 6 * 3600_000;
+/** Tries at the write lock when pinging, 2 ms apart. */
+const PING_LOCK_TRIES = 25;
 
-type KeyRow = { id: number; name: string; plan: string; hint: string; created_at: string; revoked_at: string | null; restrictions: string | null };
+type KeyRow = { id: number; key_sha256: string; name: string; plan: string; hint: string; created_at: string; revoked_at: string | null; restrictions: string | null };
 const toKey = (row: KeyRow): StoredKey => ({
   id: row.id, name: row.name, plan: row.plan, hint: row.hint, createdAt: row.created_at, revokedAt: row.revoked_at,
   restrictions: row.restrictions ? (JSON.parse(row.restrictions) as KeyRestrictions) : null,
@@ -62,12 +68,18 @@ export class SqliteStore implements StateStore {
 
   readonly location: string;
   private readonly now: () => number;
+  /** The device and inode of the file opened, to notice it being deleted or replaced under the server. */
+  private readonly identity: string;
 
   constructor(location: string, now: () => number = Date.now) {
     this.location = location;
     this.now = now;
-    mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
+    const file = path.resolve(location);
+    // Only this user may read a new state file (key hashes, usage); SQLite gives its WAL files the same mode.
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
     this.reader = new Database(location, { timeout: 5_000 });
+    this.identity = identityOf(file);
     this.reader.pragma('journal_mode = WAL');
     // NORMAL: a commit survives the process being killed; only a power loss can drop the last moments.
     this.reader.pragma('synchronous = NORMAL');
@@ -75,6 +87,9 @@ export class SqliteStore implements StateStore {
     // State files made before widget keys: add the column (NULL, a full key, for every existing key).
     const columns = (this.reader.prepare('PRAGMA table_info(api_keys)').all() as Array<{ name: string }>).map((c) => c.name);
     if (!columns.includes('restrictions')) this.reader.exec('ALTER TABLE api_keys ADD COLUMN restrictions TEXT');
+    // State files made before the revocation list: list the keys revoked so far.
+    this.reader.exec(`INSERT INTO revocations (key_sha256) SELECT key_sha256 FROM api_keys
+      WHERE revoked_at IS NOT NULL AND key_sha256 NOT IN (SELECT key_sha256 FROM revocations) ORDER BY revoked_at`);
     this.writer = new Database(location, { timeout: 0 });
     this.writer.pragma('synchronous = NORMAL');
     this.statements = {
@@ -88,8 +103,10 @@ export class SqliteStore implements StateStore {
       getKey: this.reader.prepare('SELECT * FROM api_keys WHERE id = ?'),
       listKeys: this.reader.prepare('SELECT * FROM api_keys ORDER BY id'),
       addKey: this.reader.prepare('INSERT INTO api_keys (key_sha256, hint, name, plan, created_at, restrictions) VALUES (?, ?, ?, ?, ?, ?) RETURNING *'),
-      revokeKey: this.reader.prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING *'),
-      ping: this.reader.prepare('SELECT 1').pluck(),
+      revokeKey: this.reader.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING *'),
+      listRevocation: this.reader.prepare('INSERT INTO revocations (key_sha256) VALUES (?)'),
+      revocations: this.reader.prepare('SELECT seq, key_sha256 FROM revocations WHERE seq > ? ORDER BY seq'),
+      ping: this.reader.prepare('SELECT count(*) FROM api_keys').pluck(),
     };
     this.prune();
     this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS).unref();
@@ -130,12 +147,47 @@ export class SqliteStore implements StateStore {
   }
 
   async revokeKey(id: number, revokedAt: string): Promise<StoredKey | undefined> {
-    const row = this.statements.revokeKey.get(revokedAt, id) as KeyRow | undefined;
+    const revoke = this.reader.transaction(() => {
+      const row = this.statements.revokeKey.get(revokedAt, id) as KeyRow | undefined;
+      if (row) this.statements.listRevocation.run(row.key_sha256);
+      return row ?? (this.statements.getKey.get(id) as KeyRow | undefined);
+    });
+    const row = revoke.immediate();
     return row && toKey(row);
   }
 
+  async revocations(after: number): Promise<{ hashes: string[]; next: number }> {
+    const rows = this.statements.revocations.all(after) as Array<{ seq: number; key_sha256: string }>;
+    return { hashes: rows.map((row) => row.key_sha256), next: rows.length === 0 ? after : rows[rows.length - 1].seq };
+  }
+
+  /**
+   * Answers when the state works as counting needs it: the file at its path is still the one open (not
+   * deleted or replaced: counts would go to a file nobody else sees), a read of it succeeds, and the write
+   * lock can be taken now. Throws naming what fails.
+   */
   async ping(): Promise<void> {
+    let now: string;
+    try {
+      now = identityOf(path.resolve(this.location));
+    } catch {
+      now = 'missing';
+    }
+    if (now !== this.identity) throw new Error(`the state file ${this.location} was deleted or replaced since the server opened it; restart the server to use the file at that path`);
     this.statements.ping.get();
+    // Other workers hold the lock for microseconds at a time: a few tries over a few milliseconds tell a
+    // busy lock from one held too long (what makes counting fail).
+    const { begin, rollback } = this.statements;
+    for (let tries = 1; ; tries++) {
+      try {
+        begin.run();
+        rollback.run();
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || tries >= PING_LOCK_TRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    }
   }
 
   async close(): Promise<void> {
@@ -203,4 +255,9 @@ export class SqliteStore implements StateStore {
       // Another worker is pruning or counting; old rows wait for the next round.
     }
   }
+}
+
+function identityOf(file: string): string {
+  const stat = statSync(file);
+  return `${stat.dev}:${stat.ino}`;
 }

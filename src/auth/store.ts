@@ -54,8 +54,16 @@ export interface StateStore {
   addKey(hash: string, key: NewKey): Promise<StoredKey>;
   getKey(id: number): Promise<StoredKey | undefined>;
   listKeys(): Promise<StoredKey[]>;
-  /** Marks a key revoked (once: a second revoke keeps the first time); undefined when there is no such key. */
+  /**
+   * Marks a key revoked (once: a second revoke keeps the first time) and appends its hash to the revocation
+   * list; undefined when there is no such key.
+   */
   revokeKey(id: number, revokedAt: string): Promise<StoredKey | undefined>;
+  /**
+   * The revocation list from position `after` on (0: from the start): the hashes of keys revoked since,
+   * and the position to ask from next time. Servers poll it, so a revocation reaches them within seconds.
+   */
+  revocations(after: number): Promise<{ hashes: string[]; next: number }>;
   /** Resolves when the store answers; used to notice that a lost store is back. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -45,11 +45,6 @@ function commandPath(command: Command): string {
   return names.join(' ');
 }
 
-/** src/auth's messages name the flag `--state FILE`, which the command line spells `--state-file FILE`. */
-function cliMessage(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replaceAll('--state FILE', '--state-file FILE');
-}
-
 /** The plan file in force, checked against the route table; a CliError naming the fix otherwise. */
 export function plansFor(options: LimitsFlags): PlanSet {
   return accessFor(options).planSet;
@@ -86,7 +81,7 @@ export async function openLimits(options: LimitsCliOptions, gateOptions: Partial
   try {
     return await createLimits(options, ROUTES, API_BASE, gateOptions);
   } catch (error) {
-    throw new CliError(cliMessage(error), EXIT.data);
+    throw new CliError(error instanceof Error ? error.message : String(error), EXIT.data);
   }
 }
 
@@ -96,7 +91,7 @@ export async function openStateOrFail(options: LimitsFlags): Promise<StateStore>
   try {
     store = await openState(stateLocation(options));
   } catch (error) {
-    throw new CliError(cliMessage(error), EXIT.data);
+    throw new CliError(error instanceof Error ? error.message : String(error), EXIT.data);
   }
   if (store.backend === 'redis' && !(store as RedisStore).connected) {
     await store.close();

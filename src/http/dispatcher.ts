@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
+import { BoundedMap, keyBytes } from './bounded-map.ts';
 import { DEFAULT_CACHE_BYTES, ResponseCache } from './cache.ts';
 import { ApiError, notFound } from './errors.ts';
 import { entityTag } from './etag.ts';
-import { readPath, readQuery } from './params.ts';
-import { requestLimitError } from './request-limits.ts';
+import { canonicalText, IGNORED_QUERY, readPath, readQuery, type ParamSpecs } from './params.ts';
+import { MAX_URL_LENGTH, requestLimitError } from './request-limits.ts';
 import { emptyResponse, jsonBytes, jsonResponse, Representation, type ApiResponse, type RequestHeaders } from './response.ts';
 import { isStream, type HandlerResult, type Route, type StreamResult } from './route.ts';
 import { Router, type RouteMatch } from './router.ts';
 import { streamResponse } from './stream.ts';
+import { defaultWorkload, type Workload } from './work.ts';
 
 /** One request as the dispatcher sees it; `url` is the path and query as sent (`/api/v1/states/?x=1`). */
 export interface ApiRequest {
@@ -33,6 +35,17 @@ export interface DispatcherOptions<D> {
   now?: () => Date;
   /** Live state of the server that `meta/` reports (rate-limit backend and health); absent for `hcas get`. */
   status?: () => Record<string, unknown>;
+  /** The queue of heavy answers and the slots of streamed ones, shared by the builds a process serves. */
+  workload?: Workload;
+}
+
+/** A request as parsed: its parameters, and its canonical form (one spelling per value) for the cache and links. */
+interface ParsedRequest {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  url: { path: string; search: URLSearchParams };
+  /** The canonical path and query: the response cache's key, the ETag's input. */
+  key: string;
 }
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
@@ -54,14 +67,23 @@ export class Dispatcher<D = unknown> {
   private readonly dataTag: string;
   private readonly router: Router;
   private readonly cache: ResponseCache;
-  private readonly routeOfPath = new Map<string, Route | null>();
+  /** Route of each path the gate asked about; bounded by bytes, since clients invent paths. */
+  private readonly routeOfPath = new BoundedMap<Route | null>(ROUTE_MEMO_BYTES, (path) => keyBytes(path) + 16);
+  /** The canonical text of each parameter's default, per route (computed once: it may depend on the build). */
+  private readonly defaults = new Map<Route, Record<string, string | undefined>>();
+  /** Heavy answers being made, by canonical key: a second request for one waits for the first. */
+  private readonly making = new Map<string, Promise<HandlerResult | StreamResult>>();
   private readonly reportError: (error: unknown, request: ApiRequest) => void;
   private readonly now: () => Date;
   private readonly status: (() => Record<string, unknown>) | undefined;
   private readonly close: () => void;
+  private readonly workload: Workload;
   private inflight = 0;
   private retired = false;
   private closed = false;
+  /** Read requests answered from the response cache, and those that were not (for the metrics). */
+  private hits = 0;
+  private misses = 0;
 
   constructor(options: DispatcherOptions<D>) {
     this.data = options.data;
@@ -72,6 +94,7 @@ export class Dispatcher<D = unknown> {
     this.now = options.now ?? (() => new Date());
     this.status = options.status;
     this.close = options.close ?? (() => {});
+    this.workload = options.workload ?? defaultWorkload();
   }
 
   /** The full response to a request. */
@@ -83,12 +106,17 @@ export class Dispatcher<D = unknown> {
     const features = request.features ?? NO_FEATURES;
     const read = method === 'GET' || method === 'HEAD';
     // Callers with plan features may get other bodies (white-label widget), so they get their own entries.
-    const key = features.size === 0 ? url : `${url}\n${featureKey(features)}`;
+    const spelled = features.size === 0 ? url : `${url}\n${featureKey(features)}`;
     if (read) {
-      const cached = this.cache.get(key);
-      if (cached && (cached.expiresAt === undefined || this.now().getTime() < cached.expiresAt)) return cached.respond(method, headers);
+      // The request as sent, when it (or a request of the same canonical form) was answered before.
+      const cached = this.fresh(this.cache.get(spelled));
+      if (cached) {
+        this.hits++;
+        return cached.respond(method, headers);
+      }
+      this.misses++;
     }
-    // After the cache: a cached URL has passed these checks already.
+    // After the cache: a cached URL has passed these checks already. Nothing is cached for a request that fails them.
     const tooBig = requestLimitError(url);
     if (tooBig) return this.fail(method, request, tooBig);
     const queryAt = url.indexOf('?');
@@ -107,11 +135,29 @@ export class Dispatcher<D = unknown> {
       return this.fail(method, request, new ApiError('method_not_allowed', message, { Allow: ALLOWED_METHODS }));
     }
     try {
-      const result = this.handle(match, path, search, features);
-      if (!(result instanceof Promise)) return this.succeed(method, key, headers, result);
+      const parsed = this.parse(match, path, search);
+      const key = features.size === 0 ? parsed.key : `${parsed.key}\n${featureKey(features)}`;
+      // Another spelling of a request answered before: the same answer, and this spelling remembered for it.
+      const cached = key === spelled ? undefined : this.fresh(this.cache.get(key));
+      if (cached) {
+        this.misses--;
+        this.hits++;
+        this.cache.alias(spelled, key);
+        return cached.respond(method, headers);
+      }
+      const result = match.route.heavy ? this.heavy(match.route, key, parsed, features) : this.handle(match.route, parsed, features);
+      if (!(result instanceof Promise)) return this.succeed(method, key, spelled, headers, result);
       this.inflight++;
+      const heavy = match.route.heavy === true;
       return result
-        .then((settled) => this.succeed(method, key, headers, settled), (error: unknown) => this.fail(method, request, error))
+        .then((settled) => {
+          // A heavy answer another request made meanwhile is in the cache now: answer from it.
+          const made = heavy ? this.fresh(this.cache.get(key)) : undefined;
+          if (!made) return this.succeed(method, key, spelled, headers, settled);
+          this.cache.alias(spelled, key);
+          return made.respond(method, headers);
+        })
+        .catch((error: unknown) => this.fail(method, request, error))
         .finally(() => this.release());
     } catch (error) {
       return this.fail(method, request, error);
@@ -120,24 +166,25 @@ export class Dispatcher<D = unknown> {
 
   /**
    * The route a request target names (absolute form and query string allowed), without answering it: the
-   * gate decides plan access by it. Remembered per path (bounded: clients can invent any number of paths).
+   * gate decides plan access by it. Remembered per path, within a memory budget; a path longer than any
+   * request target the API answers is routed but not remembered.
    */
   routeOf(target: string): Route | undefined {
     const url = target.charCodeAt(0) === 0x2f ? target : originForm(target);
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    if (path.length > MAX_URL_LENGTH) return this.router.match(path)?.route;
     let route = this.routeOfPath.get(path);
     if (route === undefined) {
       route = this.router.match(path)?.route ?? null;
-      if (this.routeOfPath.size >= MAX_REMEMBERED_PATHS) this.routeOfPath.clear();
       this.routeOfPath.set(path, route);
     }
     return route ?? undefined;
   }
 
-  /** The response cache's hits and misses so far, and what it holds (for the server's metrics). */
+  /** Read requests answered from the response cache and those that were not, and what the cache holds (for the metrics). */
   cacheStats(): { hits: number; misses: number; entries: number; bytes: number } {
-    return { hits: this.cache.hits, misses: this.cache.misses, ...this.cache.size };
+    return { hits: this.hits, misses: this.misses, ...this.cache.size };
   }
 
   /** Releases the data now, or once the asynchronous requests under way have finished. */
@@ -149,19 +196,74 @@ export class Dispatcher<D = unknown> {
     }
   }
 
-  private handle(match: RouteMatch, path: string, search: string, features: ReadonlySet<string>): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult> {
-    const { route } = match;
-    const searchParams = new URLSearchParams(search);
-    const params = readPath(route.pathParams, match.params, this.data);
-    const query = readQuery(route.query, searchParams, this.data, path);
-    return route.handle({ params, query, queries: this.data, url: { path, search: searchParams }, now: this.now, features, status: this.status });
+  /** A cached answer that is still valid (answers that depend on the clock expire). */
+  private fresh(cached: Representation | undefined): Representation | undefined {
+    return cached && (cached.expiresAt === undefined || this.now().getTime() < cached.expiresAt) ? cached : undefined;
   }
 
   /**
-   * A 200 is cached under its key (URL and plan features; the build never changes), until its `validUntil`
-   * when it has one; a streamed 200 is sent as it is made; anything else a handler returns is sent as is.
+   * Reads the path and query parameters (a 400 for a bad one) and writes the request in its canonical form:
+   * the route's path with each path parameter in its one spelling, then each query parameter that is set
+   * and differs from its default, in the route's order. Every spelling of one request has one form.
    */
-  private succeed(method: string, key: string, headers: RequestHeaders, result: HandlerResult | StreamResult): ApiResponse | Promise<ApiResponse> {
+  private parse(match: RouteMatch, path: string, search: string): ParsedRequest {
+    const { route } = match;
+    const params = readPath(route.pathParams, match.params, this.data) as Record<string, unknown>;
+    const query = readQuery(route.query, new URLSearchParams(search), this.data, path) as Record<string, unknown>;
+    const canonicalPath = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(canonicalText(route.pathParams[name], params[name], this.data)));
+    const canonicalSearch = new URLSearchParams();
+    if (route.query !== IGNORED_QUERY) {
+      const defaults = this.defaultsOf(route);
+      for (const [name, spec] of Object.entries(route.query as ParamSpecs)) {
+        const value = query[name];
+        if (value === undefined) continue;
+        const text = canonicalText(spec, value, this.data);
+        if (text !== defaults[name]) canonicalSearch.append(name, text);
+      }
+    }
+    const text = canonicalSearch.toString();
+    return { params, query, url: { path: canonicalPath, search: canonicalSearch }, key: text === '' ? canonicalPath : `${canonicalPath}?${text}` };
+  }
+
+  private defaultsOf(route: Route): Record<string, string | undefined> {
+    let defaults = this.defaults.get(route);
+    if (defaults === undefined) {
+      defaults = {};
+      for (const [name, spec] of Object.entries(route.query as ParamSpecs)) {
+        try {
+          const value = spec.read(name, undefined, this.data);
+          defaults[name] = value === undefined ? undefined : canonicalText(spec, value, this.data);
+        } catch {
+          defaults[name] = undefined; // a required parameter has no default
+        }
+      }
+      this.defaults.set(route, defaults);
+    }
+    return defaults;
+  }
+
+  private handle(route: Route, parsed: ParsedRequest, features: ReadonlySet<string>): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult> {
+    return route.handle({ params: parsed.params, query: parsed.query, queries: this.data, url: parsed.url, now: this.now, features, status: this.status });
+  }
+
+  /** A heavy answer: made through the process's work queue, once for every request waiting for the same key. */
+  private heavy(route: Route, key: string, parsed: ParsedRequest, features: ReadonlySet<string>): Promise<HandlerResult | StreamResult> {
+    let made = this.making.get(key);
+    if (made === undefined) {
+      made = this.workload.heavy.run(() => this.handle(route, parsed, features));
+      this.making.set(key, made);
+      const done = () => this.making.delete(key);
+      made.then(done, done);
+    }
+    return made;
+  }
+
+  /**
+   * A 200 is cached under its canonical key (the build never changes), with the spelling it was asked in as
+   * an alias, until its `validUntil` when it has one; a streamed 200 is sent as it is made; anything else a
+   * handler returns is sent as is.
+   */
+  private succeed(method: string, key: string, spelled: string, headers: RequestHeaders, result: HandlerResult | StreamResult): ApiResponse | Promise<ApiResponse> {
     if (isStream(result)) return this.stream(method, key, headers, result);
     if (result.status !== 200) return jsonResponse(method, result.status, result.body, result.headers);
     const body = Buffer.isBuffer(result.body) ? result.body : jsonBytes(result.body);
@@ -170,15 +272,29 @@ export class Dispatcher<D = unknown> {
     const etag = result.etag ?? entityTag(this.dataTag, tagged);
     const representation = new Representation(body, etag, result.headers, result.validUntil);
     this.cache.set(key, representation);
+    this.cache.alias(spelled, key);
     return representation.respond(method, headers);
   }
 
-  /** A streamed answer; the database stays open (as for a request in flight) until the stream closes. */
+  /**
+   * A streamed answer, in one of the process's stream slots (a 503 when none is free); the database stays
+   * open (as for a request in flight) until the stream closes.
+   */
   private stream(method: string, key: string, headers: RequestHeaders, result: StreamResult): ApiResponse {
     const response = streamResponse(method, entityTag(this.dataTag, key), headers, result);
     if (response.stream) {
+      let release: () => void;
+      try {
+        release = this.workload.streams.take();
+      } catch (error) {
+        response.stream.destroy();
+        throw error;
+      }
       this.inflight++;
-      response.stream.once('close', () => this.release());
+      response.stream.once('close', () => {
+        release();
+        this.release();
+      });
     }
     return response;
   }
@@ -196,7 +312,8 @@ export class Dispatcher<D = unknown> {
 }
 
 const NO_FEATURES: ReadonlySet<string> = new Set();
-const MAX_REMEMBERED_PATHS = 10_000;
+/** Memory budget of the route memo: about 4,000 paths of 100 characters. */
+const ROUTE_MEMO_BYTES = 1024 * 1024;
 const featureKeys = new WeakMap<ReadonlySet<string>, string>();
 
 /** A plan's features as one cache-key suffix, computed once per set (authentication reuses a set per plan). */

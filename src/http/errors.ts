@@ -12,6 +12,10 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   rate_limited: 429,
   internal_error: 500,
+  // Beyond decisions.md: a client over its share of connections, a server process at its limit of
+  // connections or of expensive answers in progress (docs/api.md, "Limits and failure behaviour").
+  too_many_connections: 429,
+  server_busy: 503,
   // Beyond decisions.md: requests the HTTP layer cannot take (malformed, too slow, too long, headers too big).
   bad_request: 400,
   request_timeout: 408,

@@ -1,14 +1,12 @@
 import { notFound } from './errors.ts';
 import { record, type JsonSchema } from './json-schema.ts';
-import { integer, param } from './params.ts';
+import { integer, plainInteger } from './params.ts';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
-/** A page number from 1; a page past the last one is a 404, not a 400 (decisions.md). */
-export const page = param('an integer of 1 or more', (raw) => (/^\d+$/.test(raw) && Number(raw) >= 1 ? Number(raw) : undefined), 1, {
-  type: 'integer', minimum: 1, default: 1,
-});
+/** A page number from 1, written plainly (`2`, not `02`); a page past the last one is a 404, not a 400 (decisions.md). */
+export const page = plainInteger('an integer of 1 or more', (value) => value >= 1, 1, { type: 'integer', minimum: 1, default: 1 });
 
 /** Records per page, 1-100, default 20. */
 export const pageSize = integer(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE);

@@ -13,6 +13,11 @@ export interface Param<T, D = unknown> {
   /** A query parameter without a default (path parameters always are). */
   readonly required?: boolean;
   read(name: string, raw: string | undefined, data: D): T;
+  /**
+   * The one spelling of a value read (`NY` for `ny`, `10` for `10.0`): the response cache keys on it and
+   * pagination links use it. Default: the value as text (arrays joined with commas).
+   */
+  canonical?(value: T, data: D): string;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a spec may read any kind of build data; handlers see their own type.
@@ -34,11 +39,18 @@ export function mustBe(name: string, accepts: string, raw: string): Error {
   return invalidParameter(`${name} must be ${accepts}, got ${shown}`);
 }
 
+/** The canonical text of a parameter's value (see Param.canonical). */
+export function canonicalText<T, D>(spec: Param<T, D>, value: T, data: D): string {
+  if (spec.canonical) return spec.canonical(value, data);
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
 /** A parameter from what it accepts (words and schema), a parser that returns undefined for a bad value, and its default. */
-export function param<T, D = unknown>(accepts: string, parse: (raw: string, data: D) => T | undefined, fallback: T, schema?: JsonSchema): Param<T, D> {
+export function param<T, D = unknown>(accepts: string, parse: (raw: string, data: D) => T | undefined, fallback: T, schema?: JsonSchema, canonical?: (value: T, data: D) => string): Param<T, D> {
   return {
     accepts,
     schema,
+    canonical,
     read(name, raw, data) {
       if (raw === undefined) return fallback;
       const value = parse(raw, data);
@@ -48,13 +60,37 @@ export function param<T, D = unknown>(accepts: string, parse: (raw: string, data
   };
 }
 
-/** An integer from `min` to `max` inclusive; `fallback` when absent. */
+/**
+ * Digits of an integer written the one way: no sign on a positive number, no leading zero (`0`, `7`, `-3`;
+ * never `+0`, `00`, `007`, `-0`). Each value has one spelling, so equivalent URLs cannot multiply.
+ */
+export const INTEGER_TEXT = /^(?:0|-?[1-9]\d{0,14})$/;
+
+/** An integer from `min` to `max` inclusive, written plainly (INTEGER_TEXT); `fallback` when absent. */
 export function integer<T extends number | undefined>(min: number, max: number, fallback: T): Param<number | T> {
   const schema = { type: 'integer', minimum: min, maximum: max, ...(fallback === undefined ? {} : { default: fallback }) };
-  return param<number | T>(`an integer from ${min} to ${max}`, (raw) => {
-    const value = /^[+-]?\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-    return value >= min && value <= max ? value : undefined;
-  }, fallback, schema);
+  return plainInteger(`an integer from ${min} to ${max}`, (value) => value >= min && value <= max, fallback, schema);
+}
+
+/**
+ * An integer parameter that `accepts` the values `valid` allows, in their one spelling: `+0`, `00` or `007`
+ * get a 400 that shows how to write them (`min_score must be written 0, without a sign or leading zeros`).
+ */
+export function plainInteger<T>(accepts: string, valid: (value: number) => boolean, fallback: T, schema?: JsonSchema): Param<number | T> {
+  return {
+    accepts,
+    schema,
+    read(name, raw) {
+      if (raw === undefined) return fallback;
+      if (INTEGER_TEXT.test(raw)) {
+        const value = Number(raw);
+        if (valid(value)) return value;
+      } else if (/^[+-]?\d{1,16}$/.test(raw) && valid(Number(raw))) {
+        throw invalidParameter(`${name} must be written ${Number(raw)}, without a sign or leading zeros, got ${raw}`);
+      }
+      throw mustBe(name, accepts, raw);
+    },
+  };
 }
 
 /** A boolean: true, false, 1 or 0, any case (decisions.md); absent means no filter. */

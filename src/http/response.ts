@@ -19,6 +19,8 @@ export type RequestHeaders = Readonly<Record<string, string | string[] | undefin
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 const EMPTY = Buffer.alloc(0);
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const VARY_ENCODING: Record<string, string> = Object.freeze({ Vary: 'Accept-Encoding' });
 
 /** Headers on every JSON response. `no-cache` lets clients keep a copy but revalidate it with the ETag. */
 export const COMMON_HEADERS = {
@@ -57,8 +59,9 @@ export class Representation {
   private readonly get: ApiResponse;
   private readonly head: ApiResponse;
   /** 304 answers by coding (`identity` for none), built on first use: each carries its variant's tag. */
-  private readonly notModified = new Map<Coding | 'identity', ApiResponse>();
-  private readonly variants = new Map<Coding, { get: ApiResponse; head: ApiResponse } | Promise<{ get: ApiResponse; head: ApiResponse }>>();
+  private notModified: Map<Coding | 'identity', ApiResponse> | undefined;
+  /** Compressed variants, made on first request (most cached answers are never asked for compressed). */
+  private variants: Map<Coding, { get: ApiResponse; head: ApiResponse } | Promise<{ get: ApiResponse; head: ApiResponse }>> | undefined;
   /** The Vary header of every answer: content coding and whatever the route's own headers name. */
   private readonly vary: Record<string, string>;
   /** Bytes of the bodies held, for the cache's budget; grows as variants are added. */
@@ -74,13 +77,14 @@ export class Representation {
    * `headers` are a route's own (e.g. the widget's `Cache-Control`); they override the common ones and are sent
    * with 304s too. `expiresAt` (epoch ms) ends the entry's life in the cache (answers that depend on the clock).
    */
-  constructor(body: Buffer, etag: string, extraHeaders: Record<string, string> = {}, expiresAt?: number) {
+  constructor(content: Buffer, etag: string, extraHeaders: Record<string, string> = NO_HEADERS, expiresAt?: number) {
+    const body = ownMemory(content);
     this.etag = etag;
     this.extraHeaders = extraHeaders;
     this.expiresAt = expiresAt;
     this.compressible = body.length >= COMPRESS_MIN_BYTES;
     const varyOn = [this.compressible ? 'Accept-Encoding' : '', extraHeaders.Vary ?? ''].filter(Boolean).join(', ');
-    this.vary = varyOn ? { Vary: varyOn } : {};
+    this.vary = varyOn === '' ? NO_HEADERS : varyOn === VARY_ENCODING.Vary ? VARY_ENCODING : { Vary: varyOn };
     const headers = { 'Content-Type': JSON_TYPE, 'Content-Length': body.length, ETag: etag, ...COMMON_HEADERS, ...extraHeaders, ...this.vary };
     this.get = { status: 200, headers, body };
     this.head = { status: 200, headers, body: EMPTY };
@@ -99,6 +103,7 @@ export class Representation {
   }
 
   private notModifiedAs(coding: Coding | 'identity'): ApiResponse {
+    this.notModified ??= new Map();
     let response = this.notModified.get(coding);
     if (!response) {
       response = emptyResponse(304, { ...this.extraHeaders, ETag: coding === 'identity' ? this.etag : variantTag(this.etag, coding), ...this.vary });
@@ -108,23 +113,36 @@ export class Representation {
   }
 
   private variant(coding: Coding) {
-    let variant = this.variants.get(coding);
+    this.variants ??= new Map();
+    const variants = this.variants;
+    let variant = variants.get(coding);
     if (!variant) {
       const pending = compress(this.get.body, coding).then((body) => {
         const headers = { ...this.get.headers, 'Content-Length': body.length, 'Content-Encoding': coding, ETag: variantTag(this.etag, coding) };
         const built = { get: { status: 200, headers, body }, head: { status: 200, headers, body: EMPTY } };
-        this.variants.set(coding, built);
+        variants.set(coding, built);
         this.bytes += body.length;
         this.onGrow(body.length);
         return built;
       });
       // A failed compression is retried by the next request instead of being cached.
-      pending.catch(() => this.variants.delete(coding));
-      this.variants.set(coding, pending);
+      pending.catch(() => variants.delete(coding));
+      variants.set(coding, pending);
       variant = pending;
     }
     return variant;
   }
+}
+
+/**
+ * A body in memory of its own. Node makes small buffers (under 4 KiB) as slices of shared 8 KiB slabs, and
+ * one cached slice keeps its whole slab alive: a cache of small answers would hold up to 8 KiB each.
+ */
+function ownMemory(body: Buffer): Buffer {
+  if (body.byteOffset === 0 && body.buffer.byteLength === body.length) return body;
+  const own = Buffer.allocUnsafeSlow(body.length);
+  body.copy(own);
+  return own;
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {

@@ -10,6 +10,7 @@ export interface HandlerContext<P = Record<string, unknown>, Q = Record<string, 
   params: P;
   query: Q;
   queries: D;
+  /** The request in its canonical form (each parameter in its one spelling, in the route's order, defaults left out), for links. */
   url: { path: string; search: URLSearchParams };
   /** The request time (injectable through the dispatcher's `now`), for answers that depend on it (blog). */
   now: () => Date;
@@ -89,6 +90,11 @@ export interface Route<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs =
   response?: ResponseDoc;
   /** A static file (the widget's embed script): metering leaves it out, so a page never loses it to a quota. */
   asset?: boolean;
+  /**
+   * An answer that takes long to make (the GeoJSON of every ZIP): it runs through the process's WorkQueue,
+   * one at a time, identical requests share one computation, and its handler yields between slices.
+   */
+  heavy?: boolean;
   handle(context: HandlerContext<ParamValues<P>, ParamValues<Q>, D>): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult>;
 }
 

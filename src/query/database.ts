@@ -1,16 +1,21 @@
 import Database from 'better-sqlite3';
 
-/** Bytes of the file SQLite may memory-map; reads then skip a copy through its page cache. */
-const MMAP_BYTES = 256 * 1024 * 1024;
+/** SQLite's page cache per connection, KiB (negative: a size, not a page count): hot pages skip a read. */
+const PAGE_CACHE_KIB = 16 * 1024;
 
 /**
  * Opens the API database read-only. better-sqlite3 is built without URI filenames, so `immutable=1` is not
  * available; `query_only` guards against writes instead, and the build's rename-into-place contract
  * (docs/schema.md) keeps an open handle on the old file valid until we close it.
+ *
+ * Never memory-mapped (`mmap_size = 0`, whatever the SQLite build's default): a mapped file that shrinks
+ * under the process (`truncate`, a copy over it in place) kills it with SIGBUS on the next read, which no
+ * code can catch. Read through the page cache, the same file gives an error that is reported instead.
  */
 export function openReadOnly(file: string): Database.Database {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('query_only = ON');
-  db.pragma(`mmap_size = ${MMAP_BYTES}`);
+  db.pragma('mmap_size = 0');
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   return db;
 }

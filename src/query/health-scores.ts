@@ -105,13 +105,22 @@ export class HealthScoreQueries {
     return (statement.all({ ...args, limit, offset }) as RecordRow[]).map((row) => this.quality.publish(row));
   }
 
-  /** Every matching ZIP's point and score, ordered by ZIP code. */
-  points(filter: ScoreFilter): ScorePoint[] {
+  /**
+   * Every matching ZIP's point and score, ordered by ZIP code, in slices of `slice` rows (a keyset walk on
+   * the ZIP code, which the index returns in order), so a caller can give the event loop back between slices.
+   */
+  *pointSlices(filter: ScoreFilter, slice: number): Generator<ScorePoint[]> {
     const { sql, args } = whereClause(filter);
     const statement = this.statement(`points ${sql}`, () =>
       `SELECT h.zip_code, z.latitude, z.longitude, h.healthscore, h.label, h.color
-       FROM health_scores h JOIN zips z ON z.zip_code = h.zip_code WHERE ${sql} ORDER BY h.zip_code`);
-    return statement.all(args) as ScorePoint[];
+       FROM health_scores h JOIN zips z ON z.zip_code = h.zip_code WHERE ${sql} AND h.zip_code > @after ORDER BY h.zip_code LIMIT @limit`);
+    let after = '';
+    for (;;) {
+      const rows = statement.all({ ...args, after, limit: slice }) as ScorePoint[];
+      if (rows.length > 0) yield rows;
+      if (rows.length < slice) return;
+      after = rows[rows.length - 1].zip_code;
+    }
   }
 
   private statement(key: string, sql: () => string): Database.Statement {

@@ -1,12 +1,20 @@
 import cluster, { type Worker } from 'node:cluster';
+import { tmpdir } from 'node:os';
+import { BuildKeeper } from './build-keeper.ts';
+import { PrimaryBuilds, shareBuilds } from './cluster-builds.ts';
 import { primaryMetrics, workerMetrics } from './cluster-metrics.ts';
 import { jsonLines, type LineLog } from './log.ts';
 import { startServer, type ServerOptions } from './server.ts';
+import { commandLineSettings } from './settings.ts';
 
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
-/** A worker that dies sooner than this after starting counts as a crash loop. */
-const CRASH_WINDOW_MS = 5_000;
+/** A worker that dies sooner than this after starting counts as a quick crash. */
+export const CRASH_WINDOW_MS = 5_000;
+/** Quick crashes in a row after which the primary says so (`crash_loop`) and waits longest between restarts. */
 const MAX_QUICK_CRASHES = 5;
+/** Wait before restarting after the first quick crash; it doubles with each one after it, up to the next. */
+export const FIRST_RESTART_DELAY_MS = 500;
+export const MAX_RESTART_DELAY_MS = 30_000;
 
 /**
  * Runs one server in this process until SIGTERM or SIGINT, then finishes in-flight requests and returns.
@@ -16,8 +24,10 @@ export async function runServer(options: ServerOptions): Promise<void> {
   const log = options.log ?? jsonLines(process.stdout);
   // In a worker, /metrics asks the primary for the sum of every worker's metrics.
   const metricsText = cluster.isWorker && options.metrics?.enabled !== false ? (local: { registry: Parameters<typeof workerMetrics>[0] }) => workerMetrics(local.registry) : undefined;
-  const server = await startServer({ metricsText, ...options, log });
-  const reload = () => server.live.reload('signal');
+  // A worker serves the builds its primary checked; a server on its own checks its own.
+  const builds = options.builds ?? PrimaryBuilds.fromEnvironment();
+  const server = await startServer({ metricsText, ...options, builds, log });
+  const reload = () => server.reload('signal');
   process.on('SIGHUP', reload);
   const started = { time: new Date().toISOString(), level: 'info', event: 'listening', url: server.url, build_id: server.live.current.buildId, pid: process.pid };
   if (cluster.isWorker) process.send?.({ ...started, event: 'worker_listening' });
@@ -39,23 +49,40 @@ export async function runServer(options: ServerOptions): Promise<void> {
   if (cluster.isWorker) process.disconnect();
 }
 
+/** What the primary needs beyond its worker count (defaults: `hcas serve`'s settings). */
+export interface ClusterOptions {
+  metrics?: boolean;
+  db?: string;
+  watch?: boolean;
+  /** Where private copies of the database file are made; false serves the file itself. */
+  snapshotDir?: string | false;
+}
+
 /**
- * The cluster primary: forks `workers` processes that each run `runServer` on the same port (the primary
- * hands out connections round-robin), forwards SIGHUP to them, restarts a worker that dies, and on
- * SIGTERM/SIGINT stops them all and returns once every one has finished its in-flight requests.
+ * The cluster primary: checks (and by default copies) the database file, forks `workers` processes that
+ * each run `runServer` on the same port and serve that checked build (the primary hands out connections
+ * round-robin), watches the file and hands every worker each new good build, takes the file again on
+ * SIGHUP, restarts a worker that dies, and on SIGTERM/SIGINT stops them all and returns once every one
+ * has finished its in-flight requests. Workers that keep dying are restarted ever more slowly (up to
+ * every 30 s), never given up on: the primary keeps its last good build (and takes the file again when
+ * that build looks damaged), and a new good build restarts the waiting workers at once.
  */
-export async function runCluster(
-  workers: number,
-  log: LineLog & { flush?: () => void } = jsonLines(process.stdout),
-  { metrics = true }: { metrics?: boolean } = {},
-): Promise<number> {
-  if (metrics) primaryMetrics();
+export async function runCluster(workers: number, log: LineLog & { flush?: () => void } = jsonLines(process.stdout), options: ClusterOptions = {}): Promise<number> {
+  const settings = commandLineSettings();
+  const file = options.db ?? settings.db;
+  if (file === undefined) throw new Error('runCluster needs the database file (options.db)');
+  const snapshotDir = options.snapshotDir === false || (options.snapshotDir === undefined && settings.snapshot === false) ? undefined : (options.snapshotDir || settings.snapshotDir || tmpdir());
+  const keeper = await BuildKeeper.open({ file, snapshotDir, log });
+  const workerEnv = shareBuilds(keeper);
+  if (options.watch ?? settings.watch ?? true) keeper.watch();
+  if (options.metrics ?? true) primaryMetrics();
   let stopping = false;
   let quickCrashes = 0;
   let listening = 0;
   const startedAt = new Map<Worker, number>();
+  const restarts = new Set<NodeJS.Timeout>();
   const fork = () => {
-    const worker = cluster.fork();
+    const worker = cluster.fork(workerEnv());
     startedAt.set(worker, Date.now());
     worker.on('message', (message: { event?: string; url?: string; build_id?: string }) => {
       if (message.event !== 'worker_listening') return;
@@ -64,17 +91,28 @@ export async function runCluster(
     });
   };
   for (let i = 0; i < workers; i++) fork();
+  const restartNow = () => {
+    quickCrashes = 0;
+    for (const timer of restarts) {
+      clearTimeout(timer);
+      restarts.delete(timer);
+      if (!stopping) fork();
+    }
+  };
+  // A new good build is a new chance for workers waiting to be restarted: start them now.
+  keeper.subscribe({ build: restartNow, failed: () => {} });
 
   const forward = (signal: NodeJS.Signals) => {
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
   };
-  const onHangup = () => forward('SIGHUP');
+  const onHangup = () => void keeper.refresh('signal');
   process.on('SIGHUP', onHangup);
 
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
+      for (const timer of restarts) clearTimeout(timer);
       log({ time: new Date().toISOString(), level: 'info', event: 'shutting_down', signal, pid: process.pid });
       forward('SIGTERM');
       finishIfDone();
@@ -85,9 +123,10 @@ export async function runCluster(
       if (stopping && Object.keys(cluster.workers ?? {}).length === 0) {
         process.off('SIGHUP', onHangup);
         for (const [name, handler] of handlers) process.off(name, handler);
+        keeper.close();
         log({ time: new Date().toISOString(), level: 'info', event: 'stopped', pid: process.pid });
         log.flush?.();
-        resolve(quickCrashes >= MAX_QUICK_CRASHES ? 1 : 0);
+        resolve(0);
       }
     }
     cluster.on('exit', (worker, code, signal) => {
@@ -96,13 +135,17 @@ export async function runCluster(
       if (!stopping) {
         log({ time: new Date().toISOString(), level: 'warn', event: 'worker_exit', pid: worker.process.pid, code, signal });
         quickCrashes = lived < CRASH_WINDOW_MS ? quickCrashes + 1 : 0;
-        if (quickCrashes >= MAX_QUICK_CRASHES) {
-          log({ time: new Date().toISOString(), level: 'error', event: 'crash_loop', message: 'workers keep dying on start; stopping (see the errors above)' });
-          stopping = true;
-          forward('SIGTERM');
-        } else {
-          fork();
+        const delayMs = quickCrashes === 0 ? 0 : Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** (quickCrashes - 1));
+        // A worker that could not start may have found the build it was handed damaged: take the file again.
+        if (quickCrashes > 0 && !keeper.currentLooksWhole()) void keeper.refresh('recover');
+        if (quickCrashes === MAX_QUICK_CRASHES) {
+          log({ time: new Date().toISOString(), level: 'error', event: 'crash_loop', message: `workers keep dying on start (see the errors above); restarting them at most every ${MAX_RESTART_DELAY_MS / 1000} s until one stays up` });
         }
+        const timer = setTimeout(() => {
+          restarts.delete(timer);
+          if (!stopping) fork();
+        }, delayMs);
+        restarts.add(timer);
       }
       finishIfDone();
     });

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import { pipeline, type Duplex, type Readable } from 'node:stream';
 import type { ApiOptions } from '../api/index.ts';
 import { withHeaders } from '../auth/answers.ts';
@@ -7,14 +8,20 @@ import { clientAddress, TrustedProxies } from '../auth/client-ip.ts';
 import type { Gate, GateRequest } from '../auth/gate.ts';
 import { redactKeys } from '../auth/keys.ts';
 import { internalError } from '../http/dispatcher.ts';
-import type { ApiResponse } from '../http/response.ts';
-import { LiveApi } from './live.ts';
+import { jsonResponse, type ApiResponse } from '../http/response.ts';
+import { defaultWorkload } from '../http/work.ts';
+import { BuildKeeper } from './build-keeper.ts';
+import { ErrorLog } from './error-log.ts';
+import { LiveApi, type BuildSource } from './live.ts';
 import { jsonLines, logs, type LineLog, type RequestRecord } from './log.ts';
 import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.ts';
 import { OPS_PATHS, OpsEndpoints, opsEndpoint, type MetricsAccess } from './ops.ts';
 import { proxyRequestId, RequestIds } from './request-id.ts';
 import type { ServingState } from './serving-state.ts';
-import { createHttpServer, type TransportTimeouts } from './transport.ts';
+import { commandLineSettings } from './settings.ts';
+import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
+import { repeatedHeaderError } from './request-headers.ts';
+import { createHttpServer, DEFAULT_TIMEOUTS, type TransportTimeouts } from './transport.ts';
 
 export interface ServerOptions {
   db: string;
@@ -24,6 +31,13 @@ export interface ServerOptions {
   quiet?: boolean;
   /** Reload when the database file is replaced (default true). */
   watch?: boolean;
+  /**
+   * Where private copies of the database file are made (default: `hcas serve`'s setting, else the system
+   * temp folder); false serves the file itself.
+   */
+  snapshotDir?: string | false;
+  /** The builds to serve when another process checks them (a cluster worker: its primary); default a keeper of `db`. */
+  builds?: BuildSource;
   /** Where JSON log lines go (default: stdout, batched, info level). */
   log?: LineLog;
   api?: ApiOptions;
@@ -35,14 +49,18 @@ export interface ServerOptions {
   metrics?: MetricsAccess;
   /** Where `/metrics` gets its text (a cluster worker asks the primary for every worker's sum); default this process's. */
   metricsText?: (local: ServerMetrics) => () => Promise<string>;
-  /** Overrides of the client timeouts (tests shorten them). */
+  /** Overrides of the client timeouts (default: `hcas serve`'s settings, else DEFAULT_TIMEOUTS; tests shorten them). */
   timeouts?: Partial<TransportTimeouts>;
+  /** Overrides of the connection caps (default: `hcas serve`'s settings, else DEFAULT_CONNECTION_LIMITS). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 export interface RunningServer {
   url: string;
   port: number;
   live: LiveApi;
+  /** Takes the database file again (SIGHUP): checked, and swapped in if it is a good build. */
+  reload(reason: string): void;
   /** What `/readyz` reports; the parts that own a state keep it current. */
   state: ServingState;
   metrics: ServerMetrics;
@@ -52,6 +70,17 @@ export interface RunningServer {
 
 /** How long `close` waits for in-flight requests before cutting the remaining connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
+/** The folder of private copies: the option, else `hcas serve`'s settings, else the system temp folder. */
+function snapshotFolder(option: string | false | undefined): string | undefined {
+  if (option === false) return undefined;
+  if (option !== undefined) return option;
+  const settings = commandLineSettings();
+  return settings.snapshot === false ? undefined : (settings.snapshotDir ?? tmpdir());
+}
+
+/** The least a streamed answer must deliver per send timeout (about 2 KiB/s at the default 30 s). */
+export const MIN_STREAM_PROGRESS_BYTES = 64 * 1024;
+
 /** The plan label of requests served with limits off, and of the operator endpoints. */
 const NO_PLAN = 'none';
 
@@ -63,14 +92,15 @@ const NO_PLAN = 'none';
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? jsonLines(process.stdout);
-  const reportError = (error: unknown, request: { method: string; url: string }) =>
-    log({
-      time: new Date().toISOString(), level: 'error', event: 'error', method: request.method, path: redactKeys(request.url),
-      error: error instanceof Error ? error.stack : String(error),
-    });
+  // Unexpected errors: the first of each kind with its stack, repeats summed up once a minute.
+  const errors = new ErrorLog(log);
+  const reportError = (error: unknown, request: { method: string; url: string }) => errors.report(error, request);
   const { gate } = options;
   gate?.attach(log, reportError);
-  const live = new LiveApi(options.db, { ...options.api, reportError, ...(gate && { status: () => gate.status() }) }, log);
+  const builds = options.builds ?? await BuildKeeper.open({ file: options.db, snapshotDir: snapshotFolder(options.snapshotDir), log });
+  // One work queue and one set of stream slots for the process, whichever build answers.
+  const workload = options.api?.workload ?? defaultWorkload();
+  const live = new LiveApi(builds, { ...options.api, workload, reportError, ...(gate && { status: () => gate.status() }) }, log);
   const state = live.state;
   state.setCheck('rate_limits', () => {
     if (!gate) return { status: 'ok', backend: 'off' };
@@ -93,6 +123,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     return known;
   };
+  const settings = commandLineSettings();
+  const timeouts: TransportTimeouts = { ...DEFAULT_TIMEOUTS, ...(settings.sendTimeout !== undefined && { sendMs: settings.sendTimeout * 1000 }), ...options.timeouts };
+  const guard = new ConnectionGuard({
+    ...DEFAULT_CONNECTION_LIMITS,
+    ...(settings.maxConnections !== undefined && { maxConnections: settings.maxConnections }),
+    ...(settings.maxConnectionsPerClient !== undefined && { maxPerClient: settings.maxConnectionsPerClient }),
+    ...options.connections,
+  }, trusts);
   const ids = new RequestIds();
   const logRequests = !options.quiet && logs(log, 'info');
   const logProbes = logs(log, 'debug');
@@ -124,10 +162,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     finished(request, requestId, response.status, response.body.length, started, level);
   };
   // A streamed body (exports) is written as the client reads it; a client that goes away stops the producer.
+  // One that reads less than MIN_STREAM_PROGRESS_BYTES per send timeout (a trickle that keeps the socket
+  // from going idle) is cut too, releasing the build its answer holds.
   const sendStream = (res: ServerResponse, stream: Readable, request: GateRequest, requestId: string, started: number) => {
     let bytes = 0;
     stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    const socket = res.socket;
+    let delivered = socket?.bytesWritten ?? 0;
+    const watchdog = setInterval(() => {
+      const now = socket?.bytesWritten ?? 0;
+      if (now - delivered < MIN_STREAM_PROGRESS_BYTES) res.destroy();
+      delivered = now;
+    }, timeouts.sendMs).unref();
     pipeline(stream, res, (error) => {
+      clearInterval(watchdog);
       if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') reportError(error, request);
       finished(request, requestId, 200, bytes, started, 'info');
     });
@@ -146,19 +194,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return internalError(request.method);
   };
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    if (ConnectionGuard.isRefused(req.socket)) return; // answered and closing (connections.ts)
     const started = performance.now();
     const peer = req.socket.remoteAddress;
     const fromProxy = trusts(peer) ? proxyRequestId(req.headers) : undefined;
     const requestId = fromProxy ?? ids.next();
     const request: GateRequest = {
       method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, remoteAddress: peer, proxyRequestId: fromProxy,
-      responseHeaders: { 'X-Request-Id': requestId },
+      responseHeaders: { 'X-Request-Id': requestId }, invalid: repeatedHeaderError(req.rawHeaders),
     };
     const endpoint = opsEndpoint(request.url);
     let level: 'info' | 'debug' = 'info';
     let response: ApiResponse | Promise<ApiResponse>;
     try {
-      if (endpoint !== undefined) {
+      if (request.invalid !== undefined && (!gate || endpoint !== undefined)) {
+        // Without a gate (or for a probe) the server answers it; the gate answers it with the anonymous headers.
+        response = jsonResponse(request.method, request.invalid.status, request.invalid.toBody(), request.invalid.headers);
+      } else if (endpoint !== undefined) {
         level = 'debug';
         request.route = OPS_PATHS[endpoint];
         response = ops.answer(endpoint, request.method, req.headers, peer);
@@ -177,15 +229,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   const parserErrorHeaders = gate && ((socket: Duplex) => gate.anonymousHeaders((socket as Socket).remoteAddress));
-  const server: Server = createHttpServer(handle, options.timeouts, parserErrorHeaders);
+  const server: Server = createHttpServer(handle, timeouts, parserErrorHeaders, guard);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: Error) => {
+      live.close(); // the private copy goes with the server that could not start
+      reject(error);
+    };
+    server.once('error', failed);
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
-  if (options.watch !== false) live.watch();
+  if (options.watch !== false && builds instanceof BuildKeeper) builds.watch();
   state.phase = 'serving';
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -194,6 +250,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${host}:${port}`,
     port,
     live,
+    reload: (reason) => live.reload(reason),
     state,
     metrics,
     close: () => {
@@ -204,6 +261,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.close(() => {
           clearTimeout(force);
           live.close();
+          errors.close();
           resolve();
         });
         server.closeIdleConnections();

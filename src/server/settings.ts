@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { DEFAULT_DATABASE } from '../../core/dataset.ts';
 import { FixableError } from '../../core/errors.ts';
 import { defaultWorkers } from './cpus.ts';
@@ -18,6 +19,16 @@ export interface ServeSettings {
   limits: boolean;
   metrics: boolean;
   metricsToken: string | undefined;
+  /** Serve a private, checked copy of the database file (false: the file itself). */
+  snapshot: boolean;
+  /** Where the private copies are made. */
+  snapshotDir: string;
+  /** Seconds a response may wait on a client that reads none of it before the connection is cut. */
+  sendTimeout: number;
+  /** Open connections per server process; more are refused. */
+  maxConnections: number;
+  /** Open connections per client address (IPv6: per /64) and server process; trusted proxies are exempt. */
+  maxConnectionsPerClient: number;
 }
 
 /** One setting: its flag (as commander declares it), its environment variable, default and parser. */
@@ -55,7 +66,7 @@ const text = (what: string) => (value: string): string => {
 
 /**
  * The settings of `hcas serve`, in the order its help and the README's table list them. The limits settings
- * (`--state`, `--plans`, `--trust-proxy`, `REDIS_URL`) are shared with `hcas keys` and `hcas get` and are
+ * (`--state-file`, `--plans`, `--trust-proxy`, `REDIS_URL`) are shared with `hcas keys` and `hcas get` and are
  * read by src/auth/config.ts; `SHARED_SETTINGS` lists them for the docs.
  */
 export const SERVE_SETTINGS: readonly Setting[] = [
@@ -79,12 +90,33 @@ export const SERVE_SETTINGS: readonly Setting[] = [
   { key: 'limits', flag: '--no-limits', env: 'HCAS_LIMITS', shown: 'true', description: 'API keys, plans and quotas; --no-limits or HCAS_LIMITS=false serves every caller uncounted (benchmarks, private networks)', default: () => true, parse: parseBoolean },
   { key: 'metrics', flag: '--no-metrics', env: 'HCAS_METRICS', shown: 'true', description: 'serve /metrics (Prometheus text) to loopback callers not behind a proxy and to callers with the token; --no-metrics or HCAS_METRICS=false turns it off', default: () => true, parse: parseBoolean },
   { key: 'metricsToken', flag: '--metrics-token <token>', env: 'HCAS_METRICS_TOKEN', shown: '(none)', description: 'also serve /metrics to any address sending Authorization: Bearer TOKEN (prefer the variable: flags show in ps)', default: () => undefined, parse: text('a token') },
+  {
+    key: 'snapshot', flag: '--no-snapshot', env: 'HCAS_SNAPSHOT', shown: 'true',
+    description: 'serve a private, checked copy of the database file, so the file may be copied over, rsynced or truncated in place without harm; --no-snapshot or HCAS_SNAPSHOT=false serves the file itself (then replace it only by renaming a new file into place)',
+    default: () => true, parse: parseBoolean,
+  },
+  {
+    key: 'snapshotDir', flag: '--snapshot-dir <dir>', env: 'HCAS_SNAPSHOT_DIR', shown: '(the system temp folder)',
+    description: 'where the private copies are made: room for two builds (on btrfs or XFS a copy is a reflink and takes none)', default: () => tmpdir(), parse: text('a folder'),
+  },
+  {
+    key: 'sendTimeout', flag: '--send-timeout <seconds>', env: 'HCAS_SEND_TIMEOUT', shown: '30',
+    description: 'seconds a response may wait on a client that reads none of it (and an export that sends less than 64 KiB in that time) before the connection is cut', default: () => 30, parse: wholeNumber(1, 3600),
+  },
+  {
+    key: 'maxConnections', flag: '--max-connections <n>', env: 'HCAS_MAX_CONNECTIONS', shown: '2048',
+    description: 'open connections per server process (each worker); more are answered 503 and closed', default: () => 2048, parse: wholeNumber(1, 1_000_000),
+  },
+  {
+    key: 'maxConnectionsPerClient', flag: '--max-connections-per-client <n>', env: 'HCAS_MAX_CONNECTIONS_PER_CLIENT', shown: '128',
+    description: 'open connections per client address (IPv6: per /64) and server process; more are answered 429 and closed; trusted proxies count only toward --max-connections', default: () => 128, parse: wholeNumber(1, 1_000_000),
+  },
 ];
 
 /** Settings of the key and counter state, shared by `serve`, `keys` and `get` (src/auth/config.ts reads them). */
 export const SHARED_SETTINGS: ReadonlyArray<Pick<Setting, 'flag' | 'env' | 'shown' | 'description'>> = [
   { flag: '--state-file <file>', env: 'HCAS_STATE', shown: 'var/state.sqlite', description: 'SQLite file of keys and counters, shared by every worker of one server' },
-  { flag: '', env: 'REDIS_URL', shown: '(none)', description: 'keys and counters in Redis instead, shared by every replica (a --state flag wins over it)' },
+  { flag: '', env: 'REDIS_URL', shown: '(none)', description: 'keys and counters in Redis instead, shared by every replica (a --state-file flag wins over it)' },
   { flag: '', env: 'HCAS_REDIS_PREFIX', shown: 'hcas:', description: 'prefix of every Redis key' },
   { flag: '--plans <a|b|file>', env: 'HCAS_PLANS', shown: 'a', description: 'plan file: preset a, preset b, or a JSON file' },
   { flag: '--trust-proxy <addrs>', env: 'HCAS_TRUST_PROXY', shown: '(none)', description: 'proxies whose X-Forwarded-For and X-Request-Id are believed: addresses and CIDR ranges, comma-separated' },
@@ -100,6 +132,22 @@ export class SettingError extends FixableError {
  * was not given), else the environment, else the defaults. A flag wins over its variable.
  */
 export function resolveSettings(given: (key: keyof ServeSettings) => unknown, env: NodeJS.ProcessEnv = process.env): ServeSettings {
+  const settings = readSettings(given, env);
+  resolved = settings;
+  return settings;
+}
+
+let resolved: ServeSettings | undefined;
+
+/**
+ * The settings `hcas serve` resolved in this process (empty elsewhere, as in tests that start a server
+ * themselves). The server reads the settings the command does not hand it by name from here.
+ */
+export function commandLineSettings(): Partial<ServeSettings> {
+  return resolved ?? {};
+}
+
+function readSettings(given: (key: keyof ServeSettings) => unknown, env: NodeJS.ProcessEnv): ServeSettings {
   const settings: Record<string, unknown> = {};
   for (const setting of SERVE_SETTINGS) {
     const flagValue = given(setting.key);

@@ -2,6 +2,7 @@ import http, { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorBody, type ErrorCode, ERROR_STATUS } from '../http/errors.ts';
 import { COMMON_HEADERS, JSON_TYPE } from '../http/response.ts';
+import type { ConnectionGuard } from './connections.ts';
 
 /** How long a client may take; a slow or stalled client is cut off instead of holding a connection. */
 export interface TransportTimeouts {
@@ -13,23 +14,32 @@ export interface TransportTimeouts {
   keepAliveMs: number;
   /** How often Node looks for connections past their deadlines: the timeouts bite up to this much later. */
   checkIntervalMs: number;
+  /**
+   * A connection on which nothing moves for this long (a client that stopped reading its answer, so the
+   * server cannot write) is cut, and what it held (buffers, a build kept open for its answer) released.
+   */
+  sendMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: TransportTimeouts = { headersMs: 10_000, requestMs: 15_000, keepAliveMs: 5_000, checkIntervalMs: 1_000 };
+export const DEFAULT_TIMEOUTS: TransportTimeouts = { headersMs: 10_000, requestMs: 15_000, keepAliveMs: 5_000, checkIntervalMs: 1_000, sendMs: 30_000 };
 
 /** Extra headers for an answer to a request that could not be parsed (the gate's rate-limit headers). */
 export type ParserErrorHeaders = (socket: Duplex) => Promise<Record<string, string>> | Record<string, string>;
 
 /**
- * The Node HTTP server, with the timeouts above, and a JSON error body in the API's error shape (instead of
- * Node's bare status line) for requests the HTTP parser rejects: malformed (400), too slow (408), header
- * section over 16 KiB (431). The connection is closed after such an answer.
+ * The Node HTTP server, with the timeouts above, the connection caps of `guard`, and a JSON error body in
+ * the API's error shape (instead of Node's bare status line) for requests the HTTP parser rejects:
+ * malformed (400), too slow (408), header section over 16 KiB (431). The connection is closed after such
+ * an answer.
  */
-export function createHttpServer(handle: http.RequestListener, timeouts: Partial<TransportTimeouts> = {}, extraHeaders?: ParserErrorHeaders): http.Server {
+export function createHttpServer(handle: http.RequestListener, timeouts: Partial<TransportTimeouts> = {}, extraHeaders?: ParserErrorHeaders, guard?: ConnectionGuard): http.Server {
   const limits = { ...DEFAULT_TIMEOUTS, ...timeouts };
   const options = { headersTimeout: limits.headersMs, requestTimeout: limits.requestMs, connectionsCheckingInterval: limits.checkIntervalMs };
   const server = http.createServer(options, handle);
+  guard?.attach(server);
   server.keepAliveTimeout = limits.keepAliveMs;
+  // Socket inactivity: with no listener of its own, Node destroys a socket idle this long.
+  server.timeout = limits.sendMs;
   // A client may send its request and then close its side (shutdown, `nc -q`): Node's default then drops an
   // answer that is not ready yet (a count to wait for, a first compression). Half-open, the answer is sent
   // and then the connection closed.

@@ -61,7 +61,7 @@ export class OwnRedis {
   /** Kills it (SIGKILL: as if the machine it runs on went away) and waits until it is gone. */
   async kill(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return; // gone already (killed before)
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
       child.kill('SIGKILL');

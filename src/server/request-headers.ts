@@ -1,0 +1,28 @@
+import { ApiError } from '../http/errors.ts';
+
+/**
+ * The error for a request that repeats a header it may send only once, or undefined (nearly every request:
+ * one pass over the raw header names, no allocation). Node keeps the first `Host` and the first
+ * `Authorization` of a request and silently drops the others, so the repeat is found in the raw headers:
+ * - `Host` more than once: RFC 9112, section 3.2, requires a 400 (two proxies may read two different hosts);
+ * - `Authorization` or `X-API-Key` more than once: the request names two credentials and the server will
+ *   not pick one for the client (as for X-API-Key and Authorization carrying different keys).
+ */
+export function repeatedHeaderError(rawHeaders: readonly string[]): ApiError | undefined {
+  let host = 0;
+  let authorization = 0;
+  let apiKey = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    // Lengths first: most names are none of the three, and cost one comparison.
+    if (name.length === 4 && name.toLowerCase() === 'host') host++;
+    else if (name.length === 13 && name.toLowerCase() === 'authorization') authorization++;
+    else if (name.length === 9 && name.toLowerCase() === 'x-api-key') apiKey++;
+  }
+  if (host > 1) return new ApiError('bad_request', `The request has ${host} Host headers; send exactly one (RFC 9112, section 3.2)`);
+  if (authorization > 1 || apiKey > 1) {
+    const [name, count] = authorization > 1 ? ['Authorization', authorization] : ['X-API-Key', apiKey];
+    return new ApiError('conflicting_credentials', `The request has ${count} ${name} headers; send one API key, in one header`);
+  }
+  return undefined;
+}

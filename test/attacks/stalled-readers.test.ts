@@ -1,0 +1,131 @@
+import { copyFileSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
+import type net from 'node:net';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Api } from '../../src/api/index.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
+import { tempDir } from '../helpers/files.ts';
+import { fixtureDb } from '../helpers/fixture-db.ts';
+import { bodyJson, request } from '../helpers/http.ts';
+import { connect, heldMb, rebuiltCopy, rssMb, tally, until } from './helpers.ts';
+
+/**
+ * Finding 2 of issue #16: clients that stop reading their answer. Before, 200 paused readers of
+ * `exports/providers/` held about 200 MB and their sockets past 50 s, and each kept its build open, so
+ * after a reload the replaced file's disk space stayed taken until the client left. Now a connection on
+ * which nothing moves for the send timeout is cut, and what it held is released.
+ */
+
+const dir = tempDir('hcas-attack-stalled-');
+const SEND_MS = 5_000;
+const PAUSED_READERS = 3;
+let db: string;
+let server: RunningServer;
+
+beforeAll(async () => {
+  // The fixture with 60 times its providers: an export of about 25 MB, far more than socket buffers hold.
+  db = path.join(dir, 'hcas.sqlite');
+  copyFileSync(await fixtureDb(), db);
+  const grow = new Database(db);
+  grow.exec(`INSERT INTO providers SELECT printf('9%09d', p.rowid * 100 + n.value), first_name, last_name, credential, gender, primary_taxonomy,
+    primary_specialty, telehealth, address, city, state, zip_code, zcta, phone, medical_school, residency, graduation_year, facility_names
+    FROM providers p, json_each('[${Array.from({ length: 60 }, (_, i) => i + 1).join(',')}]') n`);
+  grow.close();
+  server = await startServer({
+    db, port: 0, host: '127.0.0.1', quiet: true, log: () => {}, snapshotDir: path.join(dir, 'copies'),
+    timeouts: { sendMs: SEND_MS, checkIntervalMs: 200 },
+  });
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Sends an export request and stops reading as soon as the answer starts: the socket stays open, paused. */
+async function pausedReader(): Promise<net.Socket> {
+  const socket = await connect(server.port);
+  socket.on('error', () => {});
+  socket.write('GET /api/v1/exports/providers/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  // A 'readable' listener without read() lets the first 16 KiB in, then the socket stops reading.
+  await new Promise<void>((resolve) => socket.once('readable', () => resolve()));
+  return socket;
+}
+
+/** Reads what is left on a socket until the server's close reaches it. */
+function drain(socket: net.Socket): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.once('close', () => resolve(Buffer.concat(chunks)));
+    socket.resume();
+    setTimeout(() => socket.destroy(), 20_000).unref();
+  });
+}
+
+/** The files this process has open whose path is `file` (deleted or not). */
+function openHandlesOf(file: string): number {
+  let count = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`).replace(/ \(deleted\)$/, '') === file) count++;
+    } catch {
+      // closed while we looked
+    }
+  }
+  return count;
+}
+
+describe('clients that stop reading', { timeout: 60_000 }, () => {
+  it(`are cut after the send timeout (${SEND_MS} ms here, 30 s by default), and the build their answers held is released after a reload`, async () => {
+    expect((await request(server.url, '/api/v1/states/')).status).toBe(200);
+    const rssBefore = rssMb(process.pid);
+    const heldBefore = heldMb();
+    const started = Date.now();
+    const readers = await Promise.all(Array.from({ length: PAUSED_READERS }, () => pausedReader()));
+
+    // A new build renamed into place while they wait: the old one stays open for their answers.
+    const old: Api = server.live.current;
+    const oldFile = old.db.name;
+    renameSync(rebuiltCopy(db, `${db}.next`, 'beefbeefbeefbeef'), db);
+    await until(() => server.live.current.buildId === 'beefbeefbeefbeef', 'the reload');
+    expect(old.db.open).toBe(true);
+    expect(openHandlesOf(oldFile)).toBeGreaterThan(0);
+
+    // Released: the old build's database closes once the paused answers are cut, not before the send timeout.
+    await until(() => !old.db.open, 'the old build to close', 30_000, 50);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(SEND_MS);
+    expect(openHandlesOf(oldFile)).toBe(0);
+    // Nothing stays behind: what the paused answers buffered is gone (measured: 2.2 MiB of heap and buffers while 3 answers were paused, 0.6 MiB after).
+    expect(heldMb() - heldBefore).toBeLessThan(8);
+    expect(rssMb(process.pid) - rssBefore).toBeLessThan(64);
+    // The paused clients, reading again, find their answers cut short: no end of the chunked body, then the close.
+    const full = (await request(server.url, '/api/v1/exports/providers/')).body.length;
+    for (const socket of readers) {
+      const got = await drain(socket);
+      expect(got.length).toBeLessThan(full);
+      expect(got.subarray(-7).toString('latin1')).not.toBe('\r\n0\r\n\r\n');
+    }
+    // The server serves the new build to the next client.
+    expect((bodyJson(await request(server.url, '/api/v1/meta/')) as { build_id: string }).build_id).toBe('beefbeefbeefbeef');
+  });
+
+  it('at most 4 exports stream at once per process: 10 paused readers hold 4 answers, the other 6 are refused 503 at once', async () => {
+    const held = heldMb();
+    const sockets = await Promise.all(Array.from({ length: 10 }, async () => {
+      const socket = await connect(server.port);
+      socket.on('error', () => {});
+      socket.write('GET /api/v1/exports/providers/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
+      socket.pause();
+      return { socket, status: Number(first.slice(9, 12)), first };
+    }));
+    expect(tally(sockets)).toEqual({ 200: 4, 503: 6 });
+    const refused = sockets.find((s) => s.status === 503)!.first;
+    expect(refused).toMatch(/\r\nRetry-After: 5\r\n/);
+    expect(refused).toContain('"error":"server_busy"');
+    // Four paused answers hold a few MiB at most (measured: about 3), not one per reader.
+    expect(heldMb() - held).toBeLessThan(16);
+    for (const { socket } of sockets) socket.destroy();
+  });
+});
