@@ -123,15 +123,7 @@ export function connect(port: number): Promise<net.Socket> {
 }
 
 /** A TCP port free on loopback now (for a server that must keep its port across restarts of its workers). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
+export { freePort } from '../helpers/nginx.ts';
 
 /**
  * A copy of the fixture grown to national size for the overall score: its 297 ZIPs 120 times over (about

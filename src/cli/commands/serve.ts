@@ -83,12 +83,19 @@ export function registerServe(program: Command): void {
           return;
         }
       }
-      if (!options.limits) return runServer(server);
-      const limits = await openLimits(options, { log });
       try {
-        await runServer({ ...server, gate: limits.gate });
-      } finally {
-        await limits.close();
+        if (!options.limits) return await runServer(server);
+        const limits = await openLimits(options, { log });
+        try {
+          await runServer({ ...server, gate: limits.gate });
+        } finally {
+          await limits.close();
+        }
+      } catch (error) {
+        // A worker that cannot serve must end, so that its primary sees it exit and restarts it later: its IPC
+        // channel would keep it alive after hcas printed the error. The exit waits for that message.
+        if (cluster.isWorker) setTimeout(() => process.exit(process.exitCode || 3), 100).unref();
+        throw error;
       }
     });
 }
