@@ -33,17 +33,60 @@ export interface Scenario {
 export async function benchApi(options: { db: string; seconds?: number }): Promise<void> {
   const seconds = options.seconds ?? 5;
   const zips = sampleZips(options.db);
-  const api = await startProcess([path.join(ROOT, 'bin/hcas.js'), 'serve', '--db', options.db, '--port', '0', '--workers', '1', '--quiet', '--no-watch', '--no-limits']);
+  const api = await startProcess([
+    path.join(ROOT, 'bin/hcas.js'),
+    'serve',
+    '--db',
+    options.db,
+    '--port',
+    '0',
+    '--workers',
+    '1',
+    '--quiet',
+    '--no-watch',
+    '--no-limits',
+  ]);
   try {
     const sample = await fetchBody(`${api.url}/api/v1/health-scores/${zips[0]}/`, {});
     const bare = await startProcess(['-e', BARE_SERVER], { BARE_BODY: sample.body.toString('utf8') });
     try {
-      const baseline: Timed = { url: bare.url, pid: bare.pid, name: 'bare node:http (same body size)', paths: ['/'], check: (s, b) => expectJson(s, b, (v) => typeof v === 'object') };
+      const baseline: Timed = {
+        url: bare.url,
+        pid: bare.pid,
+        name: 'bare node:http (same body size)',
+        paths: ['/'],
+        check: (s, b) => expectJson(s, b, (v) => typeof v === 'object'),
+      };
       const scenarios: Timed[] = [
-        { url: api.url, pid: api.pid, name: 'health-scores/{zip}/', paths: zips.map((z) => `/api/v1/health-scores/${z}/`), check: (s, b) => expectJson(s, b, (v) => typeof (v as { healthscore?: unknown }).healthscore === 'number') },
-        { url: api.url, pid: api.pid, name: 'health-scores/?state=..&page=..', paths: listPaths(options.db), check: (s, b) => expectJson(s, b, (v) => Array.isArray((v as { results?: unknown }).results)) },
-        { url: api.url, pid: api.pid, name: 'health-scores/{zip}/nearby/', paths: zips.map((z) => `/api/v1/health-scores/${z}/nearby/`), check: (s, b) => expectJson(s, b, (v) => Array.isArray(v)) },
-        { url: api.url, pid: api.pid, name: 'health-scores/geojson/ (gzip)', paths: ['/api/v1/health-scores/geojson/'], headers: { 'Accept-Encoding': 'gzip' }, check: (s, b) => expectJson(s, gunzipSync(b), (v) => (v as { type?: string }).type === 'FeatureCollection') },
+        {
+          url: api.url,
+          pid: api.pid,
+          name: 'health-scores/{zip}/',
+          paths: zips.map((z) => `/api/v1/health-scores/${z}/`),
+          check: (s, b) => expectJson(s, b, (v) => typeof (v as { healthscore?: unknown }).healthscore === 'number'),
+        },
+        {
+          url: api.url,
+          pid: api.pid,
+          name: 'health-scores/?state=..&page=..',
+          paths: listPaths(options.db),
+          check: (s, b) => expectJson(s, b, (v) => Array.isArray((v as { results?: unknown }).results)),
+        },
+        {
+          url: api.url,
+          pid: api.pid,
+          name: 'health-scores/{zip}/nearby/',
+          paths: zips.map((z) => `/api/v1/health-scores/${z}/nearby/`),
+          check: (s, b) => expectJson(s, b, (v) => Array.isArray(v)),
+        },
+        {
+          url: api.url,
+          pid: api.pid,
+          name: 'health-scores/geojson/ (gzip)',
+          paths: ['/api/v1/health-scores/geojson/'],
+          headers: { 'Accept-Encoding': 'gzip' },
+          check: (s, b) => expectJson(s, gunzipSync(b), (v) => (v as { type?: string }).type === 'FeatureCollection'),
+        },
       ];
       for (const scenario of [baseline, ...scenarios]) {
         for (const p of scenario.paths.slice(0, 3)) {
@@ -70,7 +113,9 @@ export async function benchApi(options: { db: string; seconds?: number }): Promi
         rows.push(row(scenario.name, medians(runs), bareMedian));
       }
       printTable(['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'vs bare', 'CPU us/req', 'bare/CPU', 'MB/s', 'failed'], rows);
-      console.log(`${CONNECTIONS} connections; per endpoint ${rounds} rounds of ${roundSeconds} s alternating with the bare server after 1 s warm-up; medians of the rounds`);
+      console.log(
+        `${CONNECTIONS} connections; per endpoint ${rounds} rounds of ${roundSeconds} s alternating with the bare server after 1 s warm-up; medians of the rounds`,
+      );
       console.log('targets: single ZIP >= 90% of bare req/s, p99 < 5 ms');
     } finally {
       bare.stop();
@@ -108,8 +153,17 @@ export function medians(runs: Measured[]): Measured {
 }
 
 function row(name: string, m: Measured, bare: Measured): string[] {
-  return [name, fmt(m.rps, 0), fmt(m.p50, 2), fmt(m.p99, 2), `${fmt((100 * m.rps) / bare.rps, 0)}%`,
-    fmt(m.cpuMicroseconds, 1), `${fmt((100 * bare.cpuMicroseconds) / m.cpuMicroseconds, 0)}%`, fmt(m.megabytesPerSecond, 1), String(m.failed)];
+  return [
+    name,
+    fmt(m.rps, 0),
+    fmt(m.p50, 2),
+    fmt(m.p99, 2),
+    `${fmt((100 * m.rps) / bare.rps, 0)}%`,
+    fmt(m.cpuMicroseconds, 1),
+    `${fmt((100 * bare.cpuMicroseconds) / m.cpuMicroseconds, 0)}%`,
+    fmt(m.megabytesPerSecond, 1),
+    String(m.failed),
+  ];
 }
 
 export type Timed = Scenario & { url: string; pid: number };
@@ -171,7 +225,11 @@ server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ event: 'listeni
 export function sampleZips(db: string): string[] {
   const handle = new Database(db, { readonly: true, fileMustExist: true });
   try {
-    const zips = (handle.prepare('SELECT zip_code FROM health_scores WHERE score_type_id = 1 ORDER BY (id * 2654435761) % 4294967296').all() as Array<{ zip_code: string }>).map((r) => r.zip_code);
+    const zips = (
+      handle.prepare('SELECT zip_code FROM health_scores WHERE score_type_id = 1 ORDER BY (id * 2654435761) % 4294967296').all() as Array<{
+        zip_code: string;
+      }>
+    ).map((r) => r.zip_code);
     return zips.slice(0, 5000);
   } finally {
     handle.close();
@@ -182,8 +240,16 @@ export function sampleZips(db: string): string[] {
 function listPaths(db: string): string[] {
   const handle = new Database(db, { readonly: true, fileMustExist: true });
   try {
-    const states = handle.prepare('SELECT state_code, zip_count FROM states ORDER BY state_code').all() as Array<{ state_code: string; zip_count: number }>;
-    return states.flatMap((s) => Array.from({ length: Math.min(3, Math.ceil(s.zip_count / 20)) }, (_, i) => `/api/v1/health-scores/?state=${s.state_code}&page=${i + 1}`));
+    const states = handle.prepare('SELECT state_code, zip_count FROM states ORDER BY state_code').all() as Array<{
+      state_code: string;
+      zip_count: number;
+    }>;
+    return states.flatMap((s) =>
+      Array.from(
+        { length: Math.min(3, Math.ceil(s.zip_count / 20)) },
+        (_, i) => `/api/v1/health-scores/?state=${s.state_code}&page=${i + 1}`,
+      ),
+    );
   } finally {
     handle.close();
   }
@@ -202,13 +268,19 @@ export async function fetchBody(url: string, headers: Record<string, string>): P
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
 /** Starts a server process and waits for its `listening` JSON line. */
 export function startProcess(args: string[], env: Record<string, string> = {}): Promise<Contender> {
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   return new Promise((resolve, reject) => {
     let buffered = '';
     child.stdout!.on('data', (chunk: Buffer) => {

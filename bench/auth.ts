@@ -24,7 +24,9 @@ const TARGET_BARE_PERCENT = 90;
 
 /** One timed round of a contender, by wrk when it is installed. */
 const load = (contender: Timed, seconds: number): Promise<Measured> =>
-  WRK ? Promise.resolve(runWrk({ url: contender.url, paths: contender.paths, headers: contender.headers, pids: [contender.pid] }, seconds)) : run(contender, seconds);
+  WRK
+    ? Promise.resolve(runWrk({ url: contender.url, paths: contender.paths, headers: contender.headers, pids: [contender.pid] }, seconds))
+    : run(contender, seconds);
 
 /** Runs the benchmark and prints a table with each backend's ratio to limits disabled. */
 export async function benchAuth(options: { db: string; seconds?: number }): Promise<void> {
@@ -44,9 +46,7 @@ export async function benchAuth(options: { db: string; seconds?: number }): Prom
     stops.push(open.stop);
     const sqlite = await serve(['--state-file', sqliteState]);
     stops.push(sqlite.stop);
-    const contenders: Timed[] = [
-      timed(sqlite, 'keyed, limits on (SQLite state)', paths, sqliteKey, true),
-    ];
+    const contenders: Timed[] = [timed(sqlite, 'keyed, limits on (SQLite state)', paths, sqliteKey, true)];
     const redisUrl = await redisForBench(dir, stops);
     if (redisUrl) {
       const env = { REDIS_URL: redisUrl, HCAS_REDIS_PREFIX: `hcas-bench-${process.pid}:` };
@@ -63,7 +63,13 @@ export async function benchAuth(options: { db: string; seconds?: number }): Prom
     const sampleBody = (await get(`${sqlite.url}${paths[0]}`, { 'X-API-Key': sqliteKey })).body;
     const bareProcess = await startProcess(['-e', BARE_SERVER], { BARE_BODY: sampleBody.toString('utf8') });
     stops.push(bareProcess.stop);
-    const bare: Timed = { url: bareProcess.url, pid: bareProcess.pid, name: 'bare node:http (same body size)', paths: ['/'], check: () => {} };
+    const bare: Timed = {
+      url: bareProcess.url,
+      pid: bareProcess.pid,
+      name: 'bare node:http (same body size)',
+      paths: ['/'],
+      check: () => {},
+    };
 
     const rounds = Math.max(1, Math.floor(seconds / 2));
     const roundSeconds = Math.max(1, Math.round(seconds / rounds));
@@ -78,17 +84,32 @@ export async function benchAuth(options: { db: string; seconds?: number }): Prom
     const [bareM, baseM] = [measured.get(bare)!, measured.get(baseline)!];
     const rows = everyone.map((c) => row(c.name, measured.get(c)!, bareM, baseM));
     printTable(['single-ZIP lookup', 'req/s', 'p50 ms', 'p99 ms', 'vs bare', 'vs disabled', 'CPU us/req', 'failed'], rows);
-    console.log(`${WRK ? 'wrk -t1 -c32' : 'autocannon, 32 connections (install wrk for the targets\' tool)'}; one worker each; ${rounds} rounds of ${roundSeconds} s interleaving the contenders after 1 s warm-up; medians of the rounds`);
-    console.log(`targets: keyed with SQLite state >= ${TARGET_BARE_PERCENT}% of bare req/s; limits on >= ${TARGET_PERCENT}% of limits disabled`);
+    console.log(
+      `${WRK ? 'wrk -t1 -c32' : "autocannon, 32 connections (install wrk for the targets' tool)"}; one worker each; ${rounds} rounds of ${roundSeconds} s interleaving the contenders after 1 s warm-up; medians of the rounds`,
+    );
+    console.log(
+      `targets: keyed with SQLite state >= ${TARGET_BARE_PERCENT}% of bare req/s; limits on >= ${TARGET_PERCENT}% of limits disabled`,
+    );
   } finally {
     for (const stop of stops.reverse()) stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function timed(contender: { url: string; pid: number }, name: string, paths: string[], key: string, limited: boolean): Timed & { limited: boolean } {
+function timed(
+  contender: { url: string; pid: number },
+  name: string,
+  paths: string[],
+  key: string,
+  limited: boolean,
+): Timed & { limited: boolean } {
   return {
-    url: contender.url, pid: contender.pid, name, paths, headers: { 'X-API-Key': key }, limited,
+    url: contender.url,
+    pid: contender.pid,
+    name,
+    paths,
+    headers: { 'X-API-Key': key },
+    limited,
     check: (status, body) => {
       if (status !== 200) throw new Error(`${name}: expected 200, got ${status}: ${body.toString('utf8').slice(0, 200)}`);
       if (typeof JSON.parse(body.toString('utf8')).healthscore !== 'number') throw new Error(`${name}: not a score record`);
@@ -107,14 +128,25 @@ async function checkAnswers(contender: Timed & { limited?: boolean }): Promise<v
 }
 
 function row(name: string, m: Measured, bare: Measured, disabled: Measured): string[] {
-  return [name, fmt(m.rps, 0), fmt(m.p50, 2), fmt(m.p99, 2), `${fmt((100 * m.rps) / bare.rps, 0)}%`, `${fmt((100 * m.rps) / disabled.rps, 0)}%`,
-    fmt(m.cpuMicroseconds, 1), String(m.failed)];
+  return [
+    name,
+    fmt(m.rps, 0),
+    fmt(m.p50, 2),
+    fmt(m.p99, 2),
+    `${fmt((100 * m.rps) / bare.rps, 0)}%`,
+    `${fmt((100 * m.rps) / disabled.rps, 0)}%`,
+    fmt(m.cpuMicroseconds, 1),
+    String(m.failed),
+  ];
 }
 
 /** A new Enterprise key from `hcas keys create` (stdout is the key alone). */
 function createKey(args: string[], env: Record<string, string>): string {
   return execFileSync(process.execPath, [HCAS, 'keys', 'create', '--plan', 'enterprise', '--name', 'bench', ...args], {
-    cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'],
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
   }).trim();
 }
 
@@ -125,7 +157,9 @@ async function redisForBench(dir: string, stops: Array<() => void>): Promise<str
   let child: ChildProcess;
   try {
     execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+      stdio: 'ignore',
+    });
   } catch {
     return undefined;
   }
@@ -159,11 +193,13 @@ function canConnect(port: number): Promise<boolean> {
 
 function get(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
+    http
+      .get(url, { headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
   });
 }
 

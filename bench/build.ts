@@ -36,8 +36,14 @@ const node = (args: string[]) => measure(process.execPath, args);
 
 /** Each build stage's own time, from the section lines of the build log (`geography:   62.3 s   741 MB`). */
 export function stageTimes(log: string): Array<{ stage: string; seconds: number; rssMb: number }> {
-  const marks = [...log.matchAll(/^(\S[^\n]*?):\s+([\d.]+) s\s+(\d+) MB$/gm)].map((m) => ({ stage: m[1], at: Number(m[2]), rssMb: Number(m[3]) }));
-  return marks.slice(0, -1).map((mark, i) => ({ stage: mark.stage.replace(/ \(.*\)$/, ''), seconds: marks[i + 1].at - mark.at, rssMb: marks[i + 1].rssMb }));
+  const marks = [...log.matchAll(/^(\S[^\n]*?):\s+([\d.]+) s\s+(\d+) MB$/gm)].map((m) => ({
+    stage: m[1],
+    at: Number(m[2]),
+    rssMb: Number(m[3]),
+  }));
+  return marks
+    .slice(0, -1)
+    .map((mark, i) => ({ stage: mark.stage.replace(/ \(.*\)$/, ''), seconds: marks[i + 1].at - mark.at, rssMb: marks[i + 1].rssMb }));
 }
 
 /** The build log's time for one source (`  nppes   4340087 read ... 112.1s`). */
@@ -68,7 +74,11 @@ interface Size {
  */
 const SIZES: Size[] = [
   { name: 'default sample', manifest: 'raw/manifests/sample.json', sampleArgs: [] },
-  { name: 'full scale', manifest: 'raw/manifests/synthetic.json', sampleArgs: ['--synthetic-nation', '--providers', '4000000', '--facilities', '85000'] },
+  {
+    name: 'full scale',
+    manifest: 'raw/manifests/synthetic.json',
+    sampleArgs: ['--synthetic-nation', '--providers', '4000000', '--facilities', '85000'],
+  },
 ];
 
 export async function benchBuild(options: { defaultOnly?: boolean } = {}): Promise<void> {
@@ -91,14 +101,35 @@ export async function benchBuild(options: { defaultOnly?: boolean } = {}): Promi
     const providers = (db.prepare('SELECT COUNT(*) AS n FROM providers').get() as { n: number }).n;
     db.close();
     if (zips !== 33_791) throw new Error(`${size.name}: expected 33,791 ZIPs, got ${zips}`);
-    rows.push([size.name, String(providers), sample.seconds.toFixed(1), sample.peakRssMb.toFixed(0), built.seconds.toFixed(1), built.peakRssMb.toFixed(0), baseline.seconds.toFixed(1), (built.seconds / baseline.seconds).toFixed(2)]);
+    rows.push([
+      size.name,
+      String(providers),
+      sample.seconds.toFixed(1),
+      sample.peakRssMb.toFixed(0),
+      built.seconds.toFixed(1),
+      built.peakRssMb.toFixed(0),
+      baseline.seconds.toFixed(1),
+      (built.seconds / baseline.seconds).toFixed(2),
+    ]);
 
-    table(`Build stages, ${size.name} (each stage's own time; RSS at its end)`, ['stage', 's', 'MB'], stageTimes(built.stdout).map((s) => [s.stage, s.seconds.toFixed(1), String(s.rssMb)]));
-    table(`Build sources, ${size.name}`, ['source', 's'], [...built.stdout.matchAll(/^ {2}(\S+) +\d+ read .* ([\d.]+)s$/gm)].map((m) => [m[1], m[2]]));
+    table(
+      `Build stages, ${size.name} (each stage's own time; RSS at its end)`,
+      ['stage', 's', 'MB'],
+      stageTimes(built.stdout).map((s) => [s.stage, s.seconds.toFixed(1), String(s.rssMb)]),
+    );
+    table(
+      `Build sources, ${size.name}`,
+      ['source', 's'],
+      [...built.stdout.matchAll(/^ {2}(\S+) +\d+ read .* ([\d.]+)s$/gm)].map((m) => [m[1], m[2]]),
+    );
     benchNppes(size.name, path.join(raw, nppesPath), sourceSeconds(built.stdout, 'nppes'));
     rmSync(dir, { recursive: true, force: true });
   }
-  table(`Build (targets: full scale < ${TARGETS.fullBuildSeconds} s and < ${TARGETS.fullBuildPeakMb} MB peak)`, ['size', 'providers', 'sample s', 'sample MB', 'build s', 'build peak MB', 'read-only s', 'build/read'], rows);
+  table(
+    `Build (targets: full scale < ${TARGETS.fullBuildSeconds} s and < ${TARGETS.fullBuildPeakMb} MB peak)`,
+    ['size', 'providers', 'sample s', 'sample MB', 'build s', 'build peak MB', 'read-only s', 'build/read'],
+    rows,
+  );
 }
 
 /** The NPPES file read by the contenders, right after the build read it. */
@@ -111,12 +142,31 @@ function benchNppes(name: string, file: string, ingestSeconds: number): void {
     const duck = node(['bin/run-ts.js', 'bench/duckdb-read.ts', file, '2']);
     const result = JSON.parse(duck.stdout.trim().split('\n').at(-1)!) as { rows: number; seconds: number };
     duckSeconds = duck.seconds;
-    contenders.push(['DuckDB read_csv, 2 threads (all columns as text)', duck.seconds.toFixed(1), (duck.peakRssMb).toFixed(0), `${result.rows} rows`]);
+    contenders.push([
+      'DuckDB read_csv, 2 threads (all columns as text)',
+      duck.seconds.toFixed(1),
+      duck.peakRssMb.toFixed(0),
+      `${result.rows} rows`,
+    ]);
   }
-  contenders.push(['zcat | wc -c (decompression alone)', zcat.seconds.toFixed(1), zcat.peakRssMb.toFixed(0), `${(textBytes / 1e9).toFixed(2)} GB of text`]);
-  contenders.push(['hcas build: NPPES ingest (read, parse, stage)', ingestSeconds.toFixed(1), '', `${(textBytes / 1e6 / ingestSeconds).toFixed(0)} MB/s`]);
+  contenders.push([
+    'zcat | wc -c (decompression alone)',
+    zcat.seconds.toFixed(1),
+    zcat.peakRssMb.toFixed(0),
+    `${(textBytes / 1e9).toFixed(2)} GB of text`,
+  ]);
+  contenders.push([
+    'hcas build: NPPES ingest (read, parse, stage)',
+    ingestSeconds.toFixed(1),
+    '',
+    `${(textBytes / 1e6 / ingestSeconds).toFixed(0)} MB/s`,
+  ]);
   const ratio = ingestSeconds / duckSeconds;
-  table(`NPPES ingest, ${name} (target: <= ${TARGETS.nppesPerDuckdb}x DuckDB; ingest/DuckDB = ${Number.isNaN(ratio) ? 'n/a (npm install @duckdb/node-api)' : ratio.toFixed(2)})`, ['contender', 's', 'MB', 'note'], contenders);
+  table(
+    `NPPES ingest, ${name} (target: <= ${TARGETS.nppesPerDuckdb}x DuckDB; ingest/DuckDB = ${Number.isNaN(ratio) ? 'n/a (npm install @duckdb/node-api)' : ratio.toFixed(2)})`,
+    ['contender', 's', 'MB', 'note'],
+    contenders,
+  );
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {

@@ -26,9 +26,17 @@ export async function benchCli(options: { db: string; runs?: number }): Promise<
   const runs = options.runs ?? 15;
   const baseline: Contender = { name: 'node -e 0', args: ['-e', '0'], check: () => {} };
   const contenders: Contender[] = [
-    { name: 'hcas score 10001 --json', args: [HCAS, 'score', '10001', '--json', '--db', options.db], check: (out) => expectField(out, 'healthscore') },
+    {
+      name: 'hcas score 10001 --json',
+      args: [HCAS, 'score', '10001', '--json', '--db', options.db],
+      check: (out) => expectField(out, 'healthscore'),
+    },
     { name: 'hcas get /api/v1/states/', args: [HCAS, 'get', '/api/v1/states/', '--db', options.db], check: (out) => expectArray(out) },
-    { name: 'hcas tvi 10001 --json', args: [HCAS, 'tvi', '10001', '--json', '--db', options.db], check: (out) => expectField(out, 'tvi_score') },
+    {
+      name: 'hcas tvi 10001 --json',
+      args: [HCAS, 'tvi', '10001', '--json', '--db', options.db],
+      check: (out) => expectField(out, 'tvi_score'),
+    },
     { name: 'hcas --help (loads every command)', args: [HCAS, '--help'], check: (out) => expectText(out, 'Usage: hcas'), target: false },
   ];
   for (const contender of [baseline, ...contenders]) contender.check(run(contender).stdout);

@@ -54,11 +54,15 @@ export async function benchDirectory(options: { db: string; seconds?: number }):
   try {
     // Deep pages: page 5,000, or the last page of a smaller build.
     for (const scenario of scenarios) {
-      scenario.paths = await Promise.all(scenario.paths.map(async (p) => {
-        if (!p.includes(DEEP)) return p;
-        const first = JSON.parse((await fetchBody(`${api.url}${p.replace(`&page=${DEEP}`, '').replace(`page=${DEEP}`, '')}`)).body) as { count: number };
-        return p.replace(DEEP, String(Math.max(1, Math.min(5000, Math.ceil(first.count / 20)))));
-      }));
+      scenario.paths = await Promise.all(
+        scenario.paths.map(async (p) => {
+          if (!p.includes(DEEP)) return p;
+          const first = JSON.parse((await fetchBody(`${api.url}${p.replace(`&page=${DEEP}`, '').replace(`page=${DEEP}`, '')}`)).body) as {
+            count: number;
+          };
+          return p.replace(DEEP, String(Math.max(1, Math.min(5000, Math.ceil(first.count / 20)))));
+        }),
+      );
     }
     for (const scenario of scenarios) {
       for (const p of scenario.paths) {
@@ -88,8 +92,12 @@ export async function benchDirectory(options: { db: string; seconds?: number }):
       }
       rows.unshift(row('bare node:http (same body size as the first)', 1, medians(bareRuns)));
       printTable(['scenario', 'urls', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'failed'], rows);
-      console.log(`${CONNECTIONS} connection; response cache off (every request runs its query); per scenario ${rounds} rounds of ${roundSeconds} s alternating with the bare server after 1 s warm-up; medians of the rounds`);
-      console.log(`server peak RSS ${peak.rss} MB (target < 500), of which ${peak.anon} MB private (the rest is the memory-mapped database file, shared and reclaimable)`);
+      console.log(
+        `${CONNECTIONS} connection; response cache off (every request runs its query); per scenario ${rounds} rounds of ${roundSeconds} s alternating with the bare server after 1 s warm-up; medians of the rounds`,
+      );
+      console.log(
+        `server peak RSS ${peak.rss} MB (target < 500), of which ${peak.anon} MB private (the rest is the memory-mapped database file, shared and reclaimable)`,
+      );
       console.log('targets: providers first pages p95 < 10 ms, autocomplete p95 < 5 ms');
     } finally {
       bare.stop();
@@ -103,24 +111,39 @@ export async function benchDirectory(options: { db: string; seconds?: number }):
 function scenariosFor(file: string): Scenario[] {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    const top = (kind: string, n: number) => db.prepare('SELECT key FROM provider_postings WHERE kind = ? ORDER BY count DESC, key LIMIT ?').pluck().all(kind, n) as string[];
-    const some = (kind: string, n: number) => db.prepare('SELECT key FROM provider_postings WHERE kind = ? ORDER BY (rowid * 2654435761) % 4294967296 LIMIT ?').pluck().all(kind, n) as string[];
-    const specialties = db.prepare("SELECT key FROM provider_specialties ORDER BY providers DESC LIMIT 12").pluck().all() as string[];
+    const top = (kind: string, n: number) =>
+      db.prepare('SELECT key FROM provider_postings WHERE kind = ? ORDER BY count DESC, key LIMIT ?').pluck().all(kind, n) as string[];
+    const some = (kind: string, n: number) =>
+      db
+        .prepare('SELECT key FROM provider_postings WHERE kind = ? ORDER BY (rowid * 2654435761) % 4294967296 LIMIT ?')
+        .pluck()
+        .all(kind, n) as string[];
+    const specialties = db.prepare('SELECT key FROM provider_specialties ORDER BY providers DESC LIMIT 12').pluck().all() as string[];
     const states = [...top('state', 6), ...some('state', 6)];
     const cities = [...top('city', 6), ...some('city', 6)];
     const zips = [...top('zip', 6), ...some('zip', 6)];
     const lastNames = db.prepare('SELECT name_key FROM provider_last_names ORDER BY count DESC LIMIT 8').pluck().all() as string[];
     const firstNames = db.prepare('SELECT name_key FROM provider_first_names ORDER BY count DESC LIMIT 8').pluck().all() as string[];
-    const prefixes = [...new Set([...lastNames, ...firstNames].flatMap((n) => [n.slice(0, 1), n.slice(0, 2), n.slice(0, 3), n.slice(0, 5)]))].slice(0, 40);
-    const facilityNames = (db.prepare("SELECT data FROM facility_index WHERE name = 'name_keys'").pluck().get() as Buffer).toString('utf8').split('\n');
-    const facilityWords = [...new Set(Array.from({ length: 40 }, (_, i) => facilityNames[(i * 2654435761) % facilityNames.length].split(' ')[0]))];
+    const prefixes = [
+      ...new Set([...lastNames, ...firstNames].flatMap((n) => [n.slice(0, 1), n.slice(0, 2), n.slice(0, 3), n.slice(0, 5)])),
+    ].slice(0, 40);
+    const facilityNames = (db.prepare("SELECT data FROM facility_index WHERE name = 'name_keys'").pluck().get() as Buffer)
+      .toString('utf8')
+      .split('\n');
+    const facilityWords = [
+      ...new Set(Array.from({ length: 40 }, (_, i) => facilityNames[(i * 2654435761) % facilityNames.length].split(' ')[0])),
+    ];
     const cityWords = db.prepare('SELECT city FROM zips ORDER BY population DESC LIMIT 10').pluck().all() as string[];
-    const zipCodes = db.prepare('SELECT zip_code FROM zips ORDER BY (CAST(zip_code AS INTEGER) * 2654435761) % 4294967296 LIMIT 10').pluck().all() as string[];
+    const zipCodes = db
+      .prepare('SELECT zip_code FROM zips ORDER BY (CAST(zip_code AS INTEGER) * 2654435761) % 4294967296 LIMIT 10')
+      .pluck()
+      .all() as string[];
     const providers = (query: string[]) => query.map((q) => `/api/v1/providers/?${q}`);
     const enc = encodeURIComponent;
     const isPage = (body: unknown) => {
       const page = body as { count?: unknown; results?: unknown };
-      if (typeof page.count !== 'number' || !Array.isArray(page.results)) throw new Error(`not a page: ${JSON.stringify(body).slice(0, 200)}`);
+      if (typeof page.count !== 'number' || !Array.isArray(page.results))
+        throw new Error(`not a page: ${JSON.stringify(body).slice(0, 200)}`);
     };
     const isList = (max: number) => (body: unknown) => {
       if (!Array.isArray(body) || body.length > max) throw new Error(`not a list of at most ${max}: ${JSON.stringify(body).slice(0, 200)}`);
@@ -132,16 +155,74 @@ function scenariosFor(file: string): Scenario[] {
       { name: 'providers/?city=', paths: providers(cities.map((c) => `city=${enc(c)}`)), check: isPage },
       { name: 'providers/?zip=', paths: providers(zips.map((z) => `zip=${z}`)), check: isPage },
       { name: 'providers/?name= (1-5 letters)', paths: providers(prefixes.map((p) => `name=${enc(p)}`)), check: isPage },
-      { name: 'providers/ state+specialty', paths: providers(states.flatMap((s) => specialties.slice(0, 6).map((p) => `state=${s}&specialty=${enc(p)}`))), check: isPage },
-      { name: 'providers/ state+name', paths: providers(states.flatMap((s) => prefixes.slice(0, 8).map((p) => `state=${s}&name=${enc(p)}`))), check: isPage },
-      { name: 'providers/ specialty+name', paths: providers(specialties.flatMap((s) => prefixes.slice(0, 6).map((p) => `specialty=${enc(s)}&name=${enc(p)}`))), check: isPage },
-      { name: 'providers/ state+specialty+name', paths: providers(states.slice(0, 6).flatMap((s) => specialties.slice(0, 4).flatMap((p) => prefixes.slice(0, 3).map((n) => `state=${s}&specialty=${enc(p)}&name=${enc(n)}`)))), check: isPage },
-      { name: 'providers/ city+specialty', paths: providers(cities.slice(0, 6).flatMap((c) => specialties.slice(0, 4).map((p) => `city=${enc(c)}&specialty=${enc(p)}`))), check: isPage },
-      { name: 'providers/ page 5,000 (offset 99,980)', paths: providers([`page=${DEEP}`, `state=${states[0]}&page=${DEEP}`, `specialty=${enc(specialties[0])}&page=${DEEP}`, `name=${enc(prefixes[0])}&page=${DEEP}`]), check: isPage },
-      { name: 'autocomplete/?q=', paths: [...prefixes, ...facilityWords.map((w) => w.slice(0, 4)), ...cityWords.map((c) => c.slice(0, 5)), ...zipCodes.map((z) => z.slice(0, 3)), ...zipCodes, `${firstNames[0]} ${lastNames[0].slice(0, 2)}`].map((q) => `/api/v1/autocomplete/?q=${enc(q)}`), check: isList(10) },
-      { name: 'facilities/?search= (+filters)', paths: [...facilityWords.map((w) => `/api/v1/facilities/?search=${enc(w)}`), ...facilityWords.slice(0, 10).map((w) => `/api/v1/facilities/?search=${enc(w.slice(0, 3))}&type=hospital&state=${states[0]}`), '/api/v1/facilities/?type=hospital&emergency=true&min_rating=4'], check: isPage },
+      {
+        name: 'providers/ state+specialty',
+        paths: providers(states.flatMap((s) => specialties.slice(0, 6).map((p) => `state=${s}&specialty=${enc(p)}`))),
+        check: isPage,
+      },
+      {
+        name: 'providers/ state+name',
+        paths: providers(states.flatMap((s) => prefixes.slice(0, 8).map((p) => `state=${s}&name=${enc(p)}`))),
+        check: isPage,
+      },
+      {
+        name: 'providers/ specialty+name',
+        paths: providers(specialties.flatMap((s) => prefixes.slice(0, 6).map((p) => `specialty=${enc(s)}&name=${enc(p)}`))),
+        check: isPage,
+      },
+      {
+        name: 'providers/ state+specialty+name',
+        paths: providers(
+          states
+            .slice(0, 6)
+            .flatMap((s) =>
+              specialties.slice(0, 4).flatMap((p) => prefixes.slice(0, 3).map((n) => `state=${s}&specialty=${enc(p)}&name=${enc(n)}`)),
+            ),
+        ),
+        check: isPage,
+      },
+      {
+        name: 'providers/ city+specialty',
+        paths: providers(cities.slice(0, 6).flatMap((c) => specialties.slice(0, 4).map((p) => `city=${enc(c)}&specialty=${enc(p)}`))),
+        check: isPage,
+      },
+      {
+        name: 'providers/ page 5,000 (offset 99,980)',
+        paths: providers([
+          `page=${DEEP}`,
+          `state=${states[0]}&page=${DEEP}`,
+          `specialty=${enc(specialties[0])}&page=${DEEP}`,
+          `name=${enc(prefixes[0])}&page=${DEEP}`,
+        ]),
+        check: isPage,
+      },
+      {
+        name: 'autocomplete/?q=',
+        paths: [
+          ...prefixes,
+          ...facilityWords.map((w) => w.slice(0, 4)),
+          ...cityWords.map((c) => c.slice(0, 5)),
+          ...zipCodes.map((z) => z.slice(0, 3)),
+          ...zipCodes,
+          `${firstNames[0]} ${lastNames[0].slice(0, 2)}`,
+        ].map((q) => `/api/v1/autocomplete/?q=${enc(q)}`),
+        check: isList(10),
+      },
+      {
+        name: 'facilities/?search= (+filters)',
+        paths: [
+          ...facilityWords.map((w) => `/api/v1/facilities/?search=${enc(w)}`),
+          ...facilityWords.slice(0, 10).map((w) => `/api/v1/facilities/?search=${enc(w.slice(0, 3))}&type=hospital&state=${states[0]}`),
+          '/api/v1/facilities/?type=hospital&emergency=true&min_rating=4',
+        ],
+        check: isPage,
+      },
       { name: 'rankings/states/', paths: ['/api/v1/rankings/states/'], check: isList(100) },
-      { name: 'rankings/hospitals/ (national, by state)', paths: ['/api/v1/rankings/hospitals/', ...states.map((s) => `/api/v1/rankings/hospitals/?state=${s}`)], check: isList(100_000) },
+      {
+        name: 'rankings/hospitals/ (national, by state)',
+        paths: ['/api/v1/rankings/hospitals/', ...states.map((s) => `/api/v1/rankings/hospitals/?state=${s}`)],
+        check: isList(100_000),
+      },
     ];
   } finally {
     db.close();
@@ -157,12 +238,20 @@ async function load(url: string, paths: string[], seconds: number): Promise<Meas
     connections: CONNECTIONS,
     duration: seconds,
     requests: [{ setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
-  }) as unknown as Promise<{ requests: { average: number }; errors: number; timeouts: number; non2xx: number }> & { on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void };
+  }) as unknown as Promise<{ requests: { average: number }; errors: number; timeouts: number; non2xx: number }> & {
+    on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+  };
   tracker.on('response', (_client, _status, _bytes, ms) => times.push(ms));
   const result = await tracker;
   times.sort((a, b) => a - b);
   const at = (q: number) => (times.length ? times[Math.min(times.length - 1, Math.floor(q * times.length))] : NaN);
-  return { rps: result.requests.average, p50: at(0.5), p95: at(0.95), p99: at(0.99), failed: result.errors + result.timeouts + result.non2xx };
+  return {
+    rps: result.requests.average,
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    failed: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 function medians(runs: Measured[]): Measured {
@@ -172,8 +261,11 @@ function medians(runs: Measured[]): Measured {
     return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
   };
   return {
-    rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p95: median(runs.map((r) => r.p95)),
-    p99: median(runs.map((r) => r.p99)), failed: runs.reduce((sum, r) => sum + r.failed, 0),
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p95: median(runs.map((r) => r.p95)),
+    p99: median(runs.map((r) => r.p99)),
+    failed: runs.reduce((sum, r) => sum + r.failed, 0),
   };
 }
 
@@ -208,13 +300,19 @@ async function fetchBody(url: string): Promise<{ status: number; body: string }>
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
 /** Starts a server process and waits for its `listening` JSON line. */
 function startProcess(args: string[], env: Record<string, string> = {}): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   return new Promise((resolve, reject) => {
     let buffered = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -47,9 +47,15 @@ export async function benchExports(options: { db: string }): Promise<void> {
     server.stop();
   }
   printTable(results, results[1]);
-  console.log(`${providers.toLocaleString('en-US')} providers in ${path.basename(options.db)}; one server worker; peak RSS: /proc/PID/status VmHWM, reset before each run`);
-  console.log('(it includes the pages of the database file the server maps, up to 256 MiB; peak anon = heap and buffers only, sampled every 20 ms; baselines report RssAnon at their end)');
-  console.log('target: the server streams at a useful fraction of the raw SELECT, and its peak RSS does not grow with the export (nor while a client pauses)');
+  console.log(
+    `${providers.toLocaleString('en-US')} providers in ${path.basename(options.db)}; one server worker; peak RSS: /proc/PID/status VmHWM, reset before each run`,
+  );
+  console.log(
+    '(it includes the pages of the database file the server maps, up to 256 MiB; peak anon = heap and buffers only, sampled every 20 ms; baselines report RssAnon at their end)',
+  );
+  console.log(
+    'target: the server streams at a useful fraction of the raw SELECT, and its peak RSS does not grow with the export (nor while a client pauses)',
+  );
 }
 
 function countProviders(db: string): number {
@@ -93,7 +99,8 @@ function childBaseline(name: string, mode: 'select' | 'file', db: string, provid
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`baseline ${mode} exited with ${code}`));
       const result = JSON.parse(out) as Omit<Measured, 'name'>;
-      if (mode === 'select' && result.rows !== providers) return reject(new Error(`baseline read ${result.rows} rows, expected ${providers}`));
+      if (mode === 'select' && result.rows !== providers)
+        return reject(new Error(`baseline read ${result.rows} rows, expected ${providers}`));
       resolve({ name, ...result, rows: mode === 'select' ? result.rows : providers });
     });
   });
@@ -106,7 +113,11 @@ interface Server {
 }
 
 function startServer(db: string): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin/hcas.js'), 'serve', '--db', db, '--port', '0', '--workers', '1', '--quiet', '--no-watch', '--no-limits'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin/hcas.js'), 'serve', '--db', db, '--port', '0', '--workers', '1', '--quiet', '--no-watch', '--no-limits'],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise((resolve, reject) => {
     let buffered = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -135,7 +146,13 @@ function resetPeak(pid: number): boolean {
 }
 
 /** Downloads one export, counting rows and bytes; checks the header row and the row count. */
-async function exportOnce(server: Server, url: string, providers: number, client: { gzip?: boolean; pauseMs?: number }, name: string): Promise<Measured> {
+async function exportOnce(
+  server: Server,
+  url: string,
+  providers: number,
+  client: { gzip?: boolean; pauseMs?: number },
+  name: string,
+): Promise<Measured> {
   const startMiB = memoryMiB(server.pid, 'VmRSS');
   const reset = resetPeak(server.pid);
   let peakAnonMiB = memoryMiB(server.pid, 'RssAnon');
@@ -143,42 +160,56 @@ async function exportOnce(server: Server, url: string, providers: number, client
   const started = performance.now();
   const { rows, bytes, firstLine } = await new Promise<{ rows: number; bytes: number; firstLine: string }>((resolve, reject) => {
     const headers: Record<string, string> = client.gzip ? { 'Accept-Encoding': 'gzip' } : {};
-    http.get(url, { agent: false, headers }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`${url} answered ${res.statusCode}`));
-      const body = client.gzip ? res.pipe(createGunzip()) : res;
-      let count = 0;
-      let size = 0;
-      let first = '';
-      let paused = false;
-      body.on('data', (chunk: Buffer) => {
-        if (first === '' && count === 0) first = chunk.toString('utf8', 0, Math.min(chunk.length, 200)).split('\n')[0];
-        size += chunk.length;
-        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) count++;
-        if (client.pauseMs && !paused) {
-          paused = true;
-          body.pause();
-          setTimeout(() => body.resume(), client.pauseMs);
-        }
-      });
-      body.on('end', () => resolve({ rows: count, bytes: size, firstLine: first }));
-      body.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(url, { agent: false, headers }, (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`${url} answered ${res.statusCode}`));
+        const body = client.gzip ? res.pipe(createGunzip()) : res;
+        let count = 0;
+        let size = 0;
+        let first = '';
+        let paused = false;
+        body.on('data', (chunk: Buffer) => {
+          if (first === '' && count === 0) first = chunk.toString('utf8', 0, Math.min(chunk.length, 200)).split('\n')[0];
+          size += chunk.length;
+          for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) count++;
+          if (client.pauseMs && !paused) {
+            paused = true;
+            body.pause();
+            setTimeout(() => body.resume(), client.pauseMs);
+          }
+        });
+        body.on('end', () => resolve({ rows: count, bytes: size, firstLine: first }));
+        body.on('error', reject);
+      })
+      .on('error', reject);
   });
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const isCsv = url.includes('format=csv');
   const expected = providers + (isCsv ? 1 : 0);
   if (rows !== expected) throw new Error(`${name}: ${rows} lines, expected ${expected}`);
-  if (isCsv ? !firstLine.startsWith('npi,first_name,last_name') : !firstLine.startsWith('{"npi":"')) throw new Error(`${name}: unexpected first line ${firstLine}`);
+  if (isCsv ? !firstLine.startsWith('npi,first_name,last_name') : !firstLine.startsWith('{"npi":"'))
+    throw new Error(`${name}: unexpected first line ${firstLine}`);
   return { name, rows: providers, bytes, seconds, startMiB, peakMiB: reset ? memoryMiB(server.pid, 'VmHWM') : NaN, peakAnonMiB };
 }
 
 function printTable(results: Measured[], baseline: Measured): void {
   const headings = ['contender', 'rows', 'MB', 'seconds', 'rows/s', 'vs SELECT', 'RSS before MiB', 'peak RSS MiB', 'peak anon MiB'];
-  const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a');
+  const fmt = (value: number, digits = 0) =>
+    Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a';
   const rows = results.map((r) => {
     const rowsPerSecond = r.rows / r.seconds;
-    return [r.name, fmt(r.rows), r.bytes === null ? 'n/a' : fmt(r.bytes / 1e6, 1), fmt(r.seconds, 2), fmt(rowsPerSecond), `${fmt((100 * rowsPerSecond) / (baseline.rows / baseline.seconds))}%`, fmt(r.startMiB), fmt(r.peakMiB), fmt(r.peakAnonMiB)];
+    return [
+      r.name,
+      fmt(r.rows),
+      r.bytes === null ? 'n/a' : fmt(r.bytes / 1e6, 1),
+      fmt(r.seconds, 2),
+      fmt(rowsPerSecond),
+      `${fmt((100 * rowsPerSecond) / (baseline.rows / baseline.seconds))}%`,
+      fmt(r.startMiB),
+      fmt(r.peakMiB),
+      fmt(r.peakAnonMiB),
+    ];
   });
   const widths = headings.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');

@@ -22,7 +22,9 @@ const HOST_NAME = 'api.example.org';
 
 export async function benchReplicas(options: { db: string; seconds?: number }): Promise<void> {
   if (!NGINX || !WRK) {
-    console.log(`!! replicated setup not measured: ${[!NGINX && 'nginx', !WRK && 'wrk'].filter(Boolean).join(' and ')} missing (apt-get install nginx wrk)`);
+    console.log(
+      `!! replicated setup not measured: ${[!NGINX && 'nginx', !WRK && 'wrk'].filter(Boolean).join(' and ')} missing (apt-get install nginx wrk)`,
+    );
     return;
   }
   const seconds = options.seconds ?? 6;
@@ -39,7 +41,21 @@ export async function benchReplicas(options: { db: string; seconds?: number }): 
     // measures the cost of counting); nginx is a trusted proxy, as in deploy/hcas.env.
     const serve = async () => {
       const port = await freePort();
-      const replica = await startProcess([HCAS, 'serve', '--db', options.db, '--port', String(port), '--workers', '1', '--quiet', '--no-watch', '--no-limits', '--trust-proxy', '127.0.0.1']);
+      const replica = await startProcess([
+        HCAS,
+        'serve',
+        '--db',
+        options.db,
+        '--port',
+        String(port),
+        '--workers',
+        '1',
+        '--quiet',
+        '--no-watch',
+        '--no-limits',
+        '--trust-proxy',
+        '127.0.0.1',
+      ]);
       stops.push(replica.stop);
       return { ...replica, port };
     };
@@ -50,9 +66,17 @@ export async function benchReplicas(options: { db: string; seconds?: number }): 
     stops.push(() => nginx.stop());
     const nginxPids = await processTree(nginx);
 
-    const direct: WrkTarget & { name: string } = { name: 'one replica, direct (plain HTTP)', url: replicas[0].url, paths, pids: [replicas[0].pid] };
+    const direct: WrkTarget & { name: string } = {
+      name: 'one replica, direct (plain HTTP)',
+      url: replicas[0].url,
+      paths,
+      pids: [replicas[0].pid],
+    };
     const proxied: WrkTarget & { name: string } = {
-      name: 'nginx (TLS) + two replicas', url: `https://127.0.0.1:${nginx.httpsPort}`, paths, headers: { Host: HOST_NAME },
+      name: 'nginx (TLS) + two replicas',
+      url: `https://127.0.0.1:${nginx.httpsPort}`,
+      paths,
+      headers: { Host: HOST_NAME },
       pids: [...nginxPids, replicas[0].pid, replicas[1].pid],
     };
     await checkDirect(direct.url + paths[0]);
@@ -67,9 +91,22 @@ export async function benchReplicas(options: { db: string; seconds?: number }): 
       runs.proxied.push(runWrk(proxied, roundSeconds));
     }
     const [d, p] = [medians(runs.direct), medians(runs.proxied)];
-    const row = (name: string, m: Measured) => [name, fmt(m.rps, 0), fmt(m.p50, 2), fmt(m.p99, 2), `${fmt((100 * m.rps) / d.rps, 0)}%`, fmt(m.cpuMicroseconds, 1), String(m.failed)];
-    printTable(['single-ZIP lookup', 'req/s', 'p50 ms', 'p99 ms', 'vs direct', 'CPU us/req (all processes)', 'failed'], [row(direct.name, d), row(proxied.name, p)]);
-    console.log(`wrk -t1 -c32; ${rounds} rounds of ${roundSeconds} s interleaved after 1 s warm-up; medians. One worker per replica; nginx with 1 worker process.`);
+    const row = (name: string, m: Measured) => [
+      name,
+      fmt(m.rps, 0),
+      fmt(m.p50, 2),
+      fmt(m.p99, 2),
+      `${fmt((100 * m.rps) / d.rps, 0)}%`,
+      fmt(m.cpuMicroseconds, 1),
+      String(m.failed),
+    ];
+    printTable(
+      ['single-ZIP lookup', 'req/s', 'p50 ms', 'p99 ms', 'vs direct', 'CPU us/req (all processes)', 'failed'],
+      [row(direct.name, d), row(proxied.name, p)],
+    );
+    console.log(
+      `wrk -t1 -c32; ${rounds} rounds of ${roundSeconds} s interleaved after 1 s warm-up; medians. One worker per replica; nginx with 1 worker process.`,
+    );
   } finally {
     for (const stop of stops.reverse()) await stop();
     rmSync(dir, { recursive: true, force: true });
@@ -80,34 +117,41 @@ export async function benchReplicas(options: { db: string; seconds?: number }): 
 async function processTree(nginx: TestNginx): Promise<number[]> {
   const { readFileSync, readdirSync } = await import('node:fs');
   const master = Number(readFileSync(path.join(nginx.dir, 'nginx.pid'), 'utf8'));
-  const children = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((pid) => {
-    try {
-      return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === master;
-    } catch {
-      return false;
-    }
-  });
+  const children = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === master;
+      } catch {
+        return false;
+      }
+    });
   return [master, ...children.map(Number)];
 }
 
 async function checkDirect(url: string): Promise<void> {
   const { status, body } = await fetchBody(url, {});
-  if (status !== 200 || typeof JSON.parse(body.toString('utf8')).healthscore !== 'number') throw new Error(`direct replica: expected a score record, got ${status}`);
+  if (status !== 200 || typeof JSON.parse(body.toString('utf8')).healthscore !== 'number')
+    throw new Error(`direct replica: expected a score record, got ${status}`);
 }
 
 /** Through nginx: a score record, and the request id nginx made is the one the replica answers with. */
 function checkProxied(port: number, pathname: string, ca: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    https.get({ host: '127.0.0.1', port, path: pathname, servername: HOST_NAME, headers: { Host: HOST_NAME }, ca, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const record = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        if (res.statusCode !== 200 || typeof record.healthscore !== 'number') return reject(new Error(`through nginx: expected a score record, got ${res.statusCode}`));
-        if (!/^[0-9a-f]{32}$/.test(String(res.headers['x-request-id']))) return reject(new Error(`through nginx: no request id from nginx, got ${res.headers['x-request-id']}`));
-        resolve();
-      });
-    }).on('error', reject);
+    https
+      .get({ host: '127.0.0.1', port, path: pathname, servername: HOST_NAME, headers: { Host: HOST_NAME }, ca, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const record = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          if (res.statusCode !== 200 || typeof record.healthscore !== 'number')
+            return reject(new Error(`through nginx: expected a score record, got ${res.statusCode}`));
+          if (!/^[0-9a-f]{32}$/.test(String(res.headers['x-request-id'])))
+            return reject(new Error(`through nginx: no request id from nginx, got ${res.headers['x-request-id']}`));
+          resolve();
+        });
+      })
+      .on('error', reject);
   });
 }
 

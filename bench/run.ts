@@ -26,21 +26,33 @@ function sampleBuild(name: string, args: string[], manifest: string): string {
     console.log(`building the ${name} sample into ${dir} ...`);
     const hcas = path.join(ROOT, 'bin/hcas.js');
     execFileSync(process.execPath, [hcas, 'sample', '--out', path.join(dir, 'raw'), ...args], { stdio: 'inherit' });
-    execFileSync(process.execPath, [hcas, 'build', '--manifest', path.join(ROOT, manifest), '--root', path.join(dir, 'raw'), '--out', db, '--quiet'], { stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [hcas, 'build', '--manifest', path.join(ROOT, manifest), '--root', path.join(dir, 'raw'), '--out', db, '--quiet'],
+      { stdio: 'inherit' },
+    );
   }
   return db;
 }
 
 const defaultDb = sampleBuild('default', [], 'raw/manifests/sample.json');
-const fullDb = quick ? defaultDb : sampleBuild('full', ['--synthetic-nation', '--providers', '4000000', '--facilities', '85000'], 'raw/manifests/synthetic.json');
+const fullDb = quick
+  ? defaultDb
+  : sampleBuild('full', ['--synthetic-nation', '--providers', '4000000', '--facilities', '85000'], 'raw/manifests/synthetic.json');
 const benches: Array<[string, () => Promise<void>]> = [
   ['build', async () => (await import('./build.ts')).benchBuild({ defaultOnly: quick })],
   ['api', async () => (await import('./api.ts')).benchApi({ db: defaultDb })],
   ['cli', async () => (await import('./cli.ts')).benchCli({ db: defaultDb })],
 ];
-for (const [name, optional] of [['directory', 'benchDirectory'], ['auth', 'benchAuth'], ['replicas', 'benchReplicas'], ['exports', 'benchExports']] as const) {
+for (const [name, optional] of [
+  ['directory', 'benchDirectory'],
+  ['auth', 'benchAuth'],
+  ['replicas', 'benchReplicas'],
+  ['exports', 'benchExports'],
+] as const) {
   const file = path.join(import.meta.dirname, `${name}.ts`);
-  if (existsSync(file)) benches.push([name, async () => (await import(file))[optional]({ db: name === 'auth' || name === 'replicas' ? defaultDb : fullDb })]);
+  if (existsSync(file))
+    benches.push([name, async () => (await import(file))[optional]({ db: name === 'auth' || name === 'replicas' ? defaultDb : fullDb })]);
 }
 for (const [name, bench] of benches) {
   if (!wanted(name)) continue;

@@ -35,16 +35,23 @@ export function runWrk(target: WrkTarget, seconds: number, connections = 32): Me
   const dir = mkdtempSync(path.join(tmpdir(), 'hcas-wrk-'));
   try {
     const script = path.join(dir, 'paths.lua');
-    const headers = Object.entries(target.headers ?? {}).map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`);
-    writeFileSync(script, [
-      ...headers,
-      `local paths = {${target.paths.map((p) => JSON.stringify(p)).join(',')}}`,
-      'local i = 0',
-      'request = function() i = i % #paths + 1; return wrk.format(nil, paths[i]) end',
-      '',
-    ].join('\n'));
+    const headers = Object.entries(target.headers ?? {}).map(
+      ([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`,
+    );
+    writeFileSync(
+      script,
+      [
+        ...headers,
+        `local paths = {${target.paths.map((p) => JSON.stringify(p)).join(',')}}`,
+        'local i = 0',
+        'request = function() i = i % #paths + 1; return wrk.format(nil, paths[i]) end',
+        '',
+      ].join('\n'),
+    );
     const cpuBefore = target.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-    const out = execFileSync(WRK, ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, target.url], { encoding: 'utf8' });
+    const out = execFileSync(WRK, ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, target.url], {
+      encoding: 'utf8',
+    });
     const cpu = target.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0) - cpuBefore;
     return parseWrk(out, cpu);
   } finally {

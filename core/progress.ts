@@ -28,7 +28,8 @@ export const LOG_FORMAT_HELP = 'progress and log lines as text for people (defau
 export function progressMode(flags: { quiet?: boolean; logFormat?: string }): ProgressMode {
   const format = flags.logFormat ?? 'text';
   if (format !== 'text' && format !== 'json') throw new FixableError(`--log-format must be text or json, got ${format}`);
-  if (flags.quiet && format === 'json') throw new FixableError('choose one of --quiet and --log-format json: JSON lines are for a program reading them, --quiet prints none');
+  if (flags.quiet && format === 'json')
+    throw new FixableError('choose one of --quiet and --log-format json: JSON lines are for a program reading them, --quiet prints none');
   return flags.quiet ? 'silent' : format === 'json' ? 'json' : 'auto';
 }
 
@@ -120,7 +121,10 @@ export function progressReporter(options: ProgressOptions = {}): ProgressFactory
 export function snapshot(label: string, rows: number, bytes: number, seconds: number, fraction: number | undefined): ProgressSnapshot {
   const known = fraction !== undefined && fraction > 0 && fraction <= 1;
   return {
-    label, rows, bytes, seconds,
+    label,
+    rows,
+    bytes,
+    seconds,
     bytesPerSecond: seconds > 0 ? bytes / seconds : 0,
     fraction: known ? fraction : null,
     etaSeconds: known ? (seconds * (1 - fraction)) / fraction : null,
@@ -129,7 +133,11 @@ export function snapshot(label: string, rows: number, bytes: number, seconds: nu
 
 /** `nppes  1,234,567 rows  2.1 GB at 180 MB/s  [#####     ] 45%  ETA 0:23` (a bar) or the same as a log line. */
 export function formatProgress(s: ProgressSnapshot, bar: boolean): string {
-  const parts = [`${s.label}`, `${s.rows.toLocaleString('en-US')} rows`, `${megabytes(s.bytes)} at ${(s.bytesPerSecond / 1e6).toFixed(0)} MB/s`];
+  const parts = [
+    `${s.label}`,
+    `${s.rows.toLocaleString('en-US')} rows`,
+    `${megabytes(s.bytes)} at ${(s.bytesPerSecond / 1e6).toFixed(0)} MB/s`,
+  ];
   if (s.fraction !== null) {
     const percent = `${Math.floor(s.fraction * 100)}%`;
     parts.push(bar ? `${drawBar(s.fraction)} ${percent}` : `${percent} of the file`);
@@ -230,7 +238,10 @@ export interface CountSnapshot {
 export function formatCountProgress(s: CountSnapshot, bar: boolean): string {
   const rate = s.seconds > 0 ? s.count / s.seconds : 0;
   const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
-  const parts = [s.label, s.total === null ? `${thousands(s.count)} ${s.unit}` : `${thousands(s.count)} of ${thousands(s.total)} ${s.unit}`];
+  const parts = [
+    s.label,
+    s.total === null ? `${thousands(s.count)} ${s.unit}` : `${thousands(s.count)} of ${thousands(s.total)} ${s.unit}`,
+  ];
   if (s.total !== null && s.total > 0) {
     const fraction = Math.min(1, s.count / s.total);
     const percent = `${Math.floor(fraction * 100)}%`;
@@ -247,7 +258,12 @@ export function formatCountProgress(s: CountSnapshot, bar: boolean): string {
 function reading<S extends object>(s: S, format: (s: S, bar: boolean) => string): Reading {
   return {
     text: (bar) => format(s, bar),
-    fields: () => Object.fromEntries(Object.entries(s).filter(([key]) => key !== 'label').map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value])),
+    fields: () =>
+      Object.fromEntries(
+        Object.entries(s)
+          .filter(([key]) => key !== 'label')
+          .map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value]),
+      ),
   };
 }
 

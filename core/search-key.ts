@@ -12,19 +12,26 @@
 export function searchKey(text: string): string {
   // Printable ASCII (nearly every value) takes a shorter path with the same result.
   if (PRINTABLE_ASCII.test(text)) {
-    return text.toLowerCase().replace(/&/g, ' and ').replace(/['`.]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
+    return text
+      .toLowerCase()
+      .replace(/&/g, ' and ')
+      .replace(/['`.]/g, '')
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
   }
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/['’‘`.]/g, '')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at U+0000 on purpose: it keeps everything below U+D800.
-    .replace(/[^\u0000-\ud7ff]/g, '')
-    .trim()
-    .replace(/ {2,}/g, ' ');
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .replace(/&/g, ' and ')
+      .replace(/['’‘`.]/g, '')
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at U+0000 on purpose: it keeps everything below U+D800.
+      .replace(/[^\u0000-\ud7ff]/g, '')
+      .trim()
+      .replace(/ {2,}/g, ' ')
+  );
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -35,7 +42,10 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
  * "obstetrics and gynecology" are one specialty.
  */
 export function specialtyKey(text: string): string {
-  return searchKey(text).replace(/(^| )(and|or)(?= |$)/g, '').trim().replace(/ {2,}/g, ' ');
+  return searchKey(text)
+    .replace(/(^| )(and|or)(?= |$)/g, '')
+    .trim()
+    .replace(/ {2,}/g, ' ');
 }
 
 /** Greater than every character a key can hold: keys starting with `p` are exactly those in [p, p + PREFIX_END). */

@@ -18,7 +18,11 @@
  */
 
 /** One demand-to-supply travel cost (minutes, metres, ...; any unit, as long as maxCost/steps use the same). */
-export interface CostEdge { demand: string; supply: string; cost: number }
+export interface CostEdge {
+  demand: string;
+  supply: string;
+  cost: number;
+}
 
 /** Pre-interned input for {@link fcaIndexed}; edgeWeight 0 means the edge is outside the catchment. */
 export interface IndexedFcaInput {
@@ -30,23 +34,35 @@ export interface IndexedFcaInput {
 }
 
 /** Inputs shared by both public functions: id -> population, id -> capacity, and the cost edges. */
-export interface FcaArgs { demand: Map<string, number>; supply: Map<string, number>; edges: CostEdge[] }
+export interface FcaArgs {
+  demand: Map<string, number>;
+  supply: Map<string, number>;
+  edges: CostEdge[];
+}
 
 const isNonNegativeFinite = (x: number): boolean => x >= 0 && x < Infinity; // false for NaN too
 
 /** 2SFCA over interned arrays: returns accessibility per demand index (NaN where no edge has weight > 0). */
 export function fcaIndexed(input: IndexedFcaInput): Float64Array {
   const { demand, supply, edgeDemand, edgeSupply, edgeWeight } = input;
-  const nD = demand.length, nS = supply.length, nE = edgeWeight.length;
+  const nD = demand.length,
+    nS = supply.length,
+    nE = edgeWeight.length;
   if (edgeDemand.length !== nE || edgeSupply.length !== nE) {
-    throw new Error(`edgeDemand (${edgeDemand.length}), edgeSupply (${edgeSupply.length}) and edgeWeight (${nE}) must have the same length`);
+    throw new Error(
+      `edgeDemand (${edgeDemand.length}), edgeSupply (${edgeSupply.length}) and edgeWeight (${nE}) must have the same length`,
+    );
   }
-  for (let i = 0; i < nD; i++) if (!isNonNegativeFinite(demand[i])) throw new Error(`demand[${i}] is ${demand[i]}; demand must be finite numbers >= 0`);
-  for (let j = 0; j < nS; j++) if (!isNonNegativeFinite(supply[j])) throw new Error(`supply[${j}] is ${supply[j]}; supply must be finite numbers >= 0`);
+  for (let i = 0; i < nD; i++)
+    if (!isNonNegativeFinite(demand[i])) throw new Error(`demand[${i}] is ${demand[i]}; demand must be finite numbers >= 0`);
+  for (let j = 0; j < nS; j++)
+    if (!isNonNegativeFinite(supply[j])) throw new Error(`supply[${j}] is ${supply[j]}; supply must be finite numbers >= 0`);
   // Typed arrays read out of range as undefined -> NaN, which would poison sums silently; check once up front.
   for (let e = 0; e < nE; e++) {
     if (edgeDemand[e] >= nD || edgeSupply[e] >= nS) {
-      throw new Error(`edge ${e} points at demand ${edgeDemand[e]} / supply ${edgeSupply[e]}, but there are ${nD} demand and ${nS} supply entries`);
+      throw new Error(
+        `edge ${e} points at demand ${edgeDemand[e]} / supply ${edgeSupply[e]}, but there are ${nD} demand and ${nS} supply entries`,
+      );
     }
     if (!isNonNegativeFinite(edgeWeight[e])) throw new Error(`edge ${e} has weight ${edgeWeight[e]}; weights must be finite numbers >= 0`);
   }
@@ -103,13 +119,17 @@ function runFca(args: FcaArgs, weightOf: (cost: number) => number): Map<string, 
   for (let e = 0; e < edges.length; e++) {
     const edge = edges[e];
     if (!isNonNegativeFinite(edge.cost)) {
-      throw new Error(`edge ${e} (demand "${edge.demand}", supply "${edge.supply}") has cost ${edge.cost}; costs must be finite numbers >= 0`);
+      throw new Error(
+        `edge ${e} (demand "${edge.demand}", supply "${edge.supply}") has cost ${edge.cost}; costs must be finite numbers >= 0`,
+      );
     }
     const di = d.index.get(edge.demand);
     if (di === undefined) continue;
     const w = weightOf(edge.cost);
     if (!isNonNegativeFinite(w)) {
-      throw new Error(`edge ${e} (demand "${edge.demand}", supply "${edge.supply}", cost ${edge.cost}) got weight ${w}; the weight function must return finite numbers >= 0`);
+      throw new Error(
+        `edge ${e} (demand "${edge.demand}", supply "${edge.supply}", cost ${edge.cost}) got weight ${w}; the weight function must return finite numbers >= 0`,
+      );
     }
     edgeDemand[kept] = di;
     edgeSupply[kept] = s.index.get(edge.supply) ?? unknownSupply;
@@ -118,8 +138,11 @@ function runFca(args: FcaArgs, weightOf: (cost: number) => number): Map<string, 
   }
 
   const access = fcaIndexed({
-    demand: d.array, supply: s.array,
-    edgeDemand: edgeDemand.subarray(0, kept), edgeSupply: edgeSupply.subarray(0, kept), edgeWeight: edgeWeight.subarray(0, kept),
+    demand: d.array,
+    supply: s.array,
+    edgeDemand: edgeDemand.subarray(0, kept),
+    edgeSupply: edgeSupply.subarray(0, kept),
+    edgeWeight: edgeWeight.subarray(0, kept),
   });
   const result = new Map<string, number>();
   for (const [id, i] of d.index) result.set(id, access[i]);
@@ -132,7 +155,8 @@ export function twoStageFca(args: FcaArgs & { maxCost: number; weight?: (cost: n
   if (typeof maxCost !== 'number' || !(maxCost > 0)) {
     throw new Error(`maxCost is ${maxCost}; it must be a number > 0 (use Infinity for no cut-off, like PySAL's max_cost=None)`);
   }
-  if (weight !== undefined && typeof weight !== 'function') throw new Error('weight must be a function (cost) => number, or omitted for weight 1');
+  if (weight !== undefined && typeof weight !== 'function')
+    throw new Error('weight must be a function (cost) => number, or omitted for weight 1');
   return runFca(args, (cost) => (cost <= maxCost ? (weight ? weight(cost) : 1) : 0));
 }
 

@@ -28,7 +28,14 @@ export interface BuildInputs {
  * give now is what a new build would write (`hcas build --if-changed`).
  */
 export function buildId(inputs: BuildInputs): string {
-  const identity = { sources: inputs.sourceChecksums, scoringConfig: SCORING_CONFIG, version: packageVersion(), code: codeFingerprint(), blog: blogDigest(inputs.blogPosts), providers: inputs.providers };
+  const identity = {
+    sources: inputs.sourceChecksums,
+    scoringConfig: SCORING_CONFIG,
+    version: packageVersion(),
+    code: codeFingerprint(),
+    blog: blogDigest(inputs.blogPosts),
+    providers: inputs.providers,
+  };
   return createHash('sha256').update(canonicalJson(identity)).digest('hex').slice(0, 16);
 }
 
@@ -39,7 +46,10 @@ export function buildId(inputs: BuildInputs): string {
  */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) =>
-    item !== null && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : item);
+    item !== null && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
 }
 
 /** The size and SHA-256 of every source file of a manifest (two at a time: disks prefer it to all at once). */
@@ -57,7 +67,9 @@ export function codeFingerprint(): string {
   const hash = createHash('sha256');
   for (const folder of ['core', 'pipeline']) {
     const root = path.join(PACKAGE_ROOT, folder);
-    for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).sort()) {
+    for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .sort()) {
       hash.update(`${folder}/${file}`).update(readFileSync(path.join(root, file)));
     }
   }

@@ -68,7 +68,11 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const print = options.log ?? (() => {});
   // Section headers (unindented lines) carry the elapsed time and memory, so a slow or hungry stage shows in every build log.
   const log = (line: string) =>
-    print(line.startsWith(' ') ? line : `${line.padEnd(40)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s ${String(Math.round(process.memoryUsage.rss() / 2 ** 20)).padStart(6)} MB`);
+    print(
+      line.startsWith(' ')
+        ? line
+        : `${line.padEnd(40)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s ${String(Math.round(process.memoryUsage.rss() / 2 ** 20)).padStart(6)} MB`,
+    );
   const manifest = loadManifest(options.manifest, new Set(LAYOUTS.keys()), options.root);
   const blogPosts = readBlogPosts(options.blogDir); // before the long stages, so a bad post fails the build at once
   const outDir = path.dirname(path.resolve(options.out));
@@ -91,7 +95,10 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
 
     log(`ingest (${manifest.name}):`);
     const reconciler = new Reconciler(rejectsTmp);
-    const data = await ingestAll(manifest, db, reconciler, log, { reader: options.reader, progress: options.progress ?? (options.log ? progressReporter() : silentProgress) });
+    const data = await ingestAll(manifest, db, reconciler, log, {
+      reader: options.reader,
+      progress: options.progress ?? (options.log ? progressReporter() : silentProgress),
+    });
 
     log('geography:');
     const { places, index, stats: placeStats } = assemblePlaces(data);
@@ -106,16 +113,21 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     await reconciler.close();
     checkRejectRatio(reconciler, manifest.maxRejectRatio, rejectsFile);
     const located = placeFacilities(roster.facilities, zctaOfZip, zipIndex, places, index);
-    log(`  ${roster.stats.input_records} source records -> ${roster.stats.hospitals} hospitals ${JSON.stringify(roster.stats.roster)}, ${roster.stats.health_center_sites} health centre sites; joined ${JSON.stringify(roster.stats.joined)}; left out ${JSON.stringify(roster.stats.excluded)}`);
+    log(
+      `  ${roster.stats.input_records} source records -> ${roster.stats.hospitals} hospitals ${JSON.stringify(roster.stats.roster)}, ${roster.stats.health_center_sites} health centre sites; joined ${JSON.stringify(roster.stats.joined)}; left out ${JSON.stringify(roster.stats.excluded)}`,
+    );
 
     log('providers:');
     const providerTotals = emitProviders(db, data.taxonomy);
     const counts = facilityProviderCounts(db, roster.facilities);
-    const healthCenters = roster.facilities.filter((f) => !f.isHospital && located.zipIndexOf.has(f.id))
+    const healthCenters = roster.facilities
+      .filter((f) => !f.isHospital && located.zipIndexOf.has(f.id))
       .map((f) => ({ zipIndex: located.zipIndexOf.get(f.id)!, longitude: f.longitude!, latitude: f.latitude! }));
     const policy = providerPolicy(manifest, options);
     const providers = providerInputs(places, providerSupply(db, data.providerCounts, zipIndex), policy, healthCenters, manifest.file);
-    log(`  ${providerTotals.providers} providers (${providerTotals.clinicianOnly} known only from Doctors and Clinicians); provider component ${providers.status}: ${providers.note}`);
+    log(
+      `  ${providerTotals.providers} providers (${providerTotals.clinicianOnly} known only from Doctors and Clinicians); provider component ${providers.status}: ${providers.note}`,
+    );
 
     log('scores:');
     const hospitals = scoredHospitals(roster.facilities, located.zipIndexOf);
@@ -123,7 +135,19 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       hospital: byZipIndex(places, data.driveTimes.get('hospital')),
       healthCenter: byZipIndex(places, data.driveTimes.get('health_center')),
     };
-    const scores = scoreZips({ places, index, census: data.census, prevalence: data.places, providerSupply: providers.supply, hospitals, healthCenters, driveTimes }, log);
+    const scores = scoreZips(
+      {
+        places,
+        index,
+        census: data.census,
+        prevalence: data.places,
+        providerSupply: providers.supply,
+        hospitals,
+        healthCenters,
+        driveTimes,
+      },
+      log,
+    );
     emitScores(db, places, index, scores);
     emitReference(db, places, data.reference, data.zctaRuca);
     const censusRows = emitCensus(db, places, data.census);
@@ -133,8 +157,16 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const metros = emitTvi(db, places, tvi, cbsaTitles);
     log(`  TVI for ${tvi.length} ZIPs and ${metros} metro/micro areas`);
     const validation = validateBuild(places, scores, hospitals, data);
-    for (const check of validation.checks) log(`  validation ${check.pass ? 'ok  ' : 'FAIL'} ${check.name}: ${check.value} (target ${check.target})`);
-    emitFacilities(db, roster.facilities, (f) => places[located.zipIndexOf.get(f.id) ?? -1]?.zip ?? null, (f) => located.precision.get(f.id) ?? 'none', counts, (code) => STATE_NAMES[code] ?? code);
+    for (const check of validation.checks)
+      log(`  validation ${check.pass ? 'ok  ' : 'FAIL'} ${check.name}: ${check.value} (target ${check.target})`);
+    emitFacilities(
+      db,
+      roster.facilities,
+      (f) => places[located.zipIndexOf.get(f.id) ?? -1]?.zip ?? null,
+      (f) => located.precision.get(f.id) ?? 'none',
+      counts,
+      (code) => STATE_NAMES[code] ?? code,
+    );
     emitDirectory(db, data.taxonomy, log);
 
     log('indexes and metadata:');
@@ -143,11 +175,27 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const sums = await checksums;
     const sources = manifest.sources.map((s, i) => {
       const tally = reconciler.tallies.get(s.key);
-      return { key: s.key, layout: s.layout, path: s.path, vintage: s.vintage, sha256: sums[i]?.sha256 ?? null, bytes: sums[i]?.bytes ?? null, rows_read: tally?.read ?? 0, rows_landed: tally?.landed ?? 0, rows_rejected: tally?.rejected ?? 0, source_url: s.sourceUrl, licence: s.licence, retrieved_from: s.retrievedFrom };
+      return {
+        key: s.key,
+        layout: s.layout,
+        path: s.path,
+        vintage: s.vintage,
+        sha256: sums[i]?.sha256 ?? null,
+        bytes: sums[i]?.bytes ?? null,
+        rows_read: tally?.read ?? 0,
+        rows_landed: tally?.landed ?? 0,
+        rows_rejected: tally?.rejected ?? 0,
+        source_url: s.sourceUrl,
+        licence: s.licence,
+        retrieved_from: s.retrievedFrom,
+      };
     });
     const buildId = buildIdOf({ sourceChecksums: sources.map((s) => s.sha256), providers: policy, blogPosts });
     const rowCounts = Object.fromEntries(
-      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map(({ name }) => [name, (db.prepare(`SELECT COUNT(*) AS n FROM "${name}"`).get() as { n: number }).n]),
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map(({ name }) => [
+        name,
+        (db.prepare(`SELECT COUNT(*) AS n FROM "${name}"`).get() as { n: number }).n,
+      ]),
     );
     emitMeta(db, {
       build_id: buildId,
@@ -161,7 +209,12 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       provider_coverage: { status: providers.status, note: providers.note, ...providers.coverage },
       validation,
       data_quality: {
-        provider: { status: providers.status, note: providers.note, sample_fraction: providers.coverage.sampleFraction, synthetic: syntheticProviders(manifest.synthetic) },
+        provider: {
+          status: providers.status,
+          note: providers.note,
+          sample_fraction: providers.coverage.sampleFraction,
+          synthetic: syntheticProviders(manifest.synthetic),
+        },
         prevalence_measures: prevalenceUse(data.places),
         small_population_threshold: SMALL_POPULATION,
         road_times_zips: scores.filter((s) => s.access.roadTimes).length,
@@ -178,7 +231,15 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     rmSync(stageFile, { force: true });
     log('reconciliation (read = landed + rejected):');
     for (const line of reconciler.report()) log(`  ${line}`);
-    return { out: options.out, buildId, zips: places.length, providers: providerTotals.providers, facilities: roster.facilities.length, rejectsFile, seconds: (Date.now() - started) / 1000 };
+    return {
+      out: options.out,
+      buildId,
+      zips: places.length,
+      providers: providerTotals.providers,
+      facilities: roster.facilities.length,
+      rejectsFile,
+      seconds: (Date.now() - started) / 1000,
+    };
   } catch (error) {
     if (db.open) db.close();
     for (const file of [tmp, stageFile, rejectsTmp]) rmSync(file, { force: true });
@@ -194,7 +255,11 @@ function syntheticProviders(synthetic: boolean | string[]): boolean {
 /** Per score type: its PLACES measure and whether this build has it (a condition score without it has no prevalence term). */
 function prevalenceUse(prevalence: Map<string, Record<string, number | null>>) {
   const available = prevalenceMedians(prevalence);
-  return SCORE_TYPES.map((t) => ({ score_type_id: t.id, measure: t.prevalence, available: t.prevalence !== null && t.prevalence in available }));
+  return SCORE_TYPES.map((t) => ({
+    score_type_id: t.id,
+    measure: t.prevalence,
+    available: t.prevalence !== null && t.prevalence in available,
+  }));
 }
 
 /** A drive-time table as an array by ZIP index (NaN where it has no minutes for the ZIP); null when not supplied. */
@@ -205,8 +270,15 @@ function byZipIndex(places: ZipPlace[], table: Map<string, DriveTimeRow> | undef
 function checkRejectRatio(reconciler: Reconciler, maxRatio: number, rejectsFile: string): void {
   const over = [...reconciler.tallies.values()].filter((t) => t.read > 0 && t.invalid / t.read > maxRatio);
   if (over.length === 0) return;
-  const detail = over.map((t) => `${t.key}: ${t.invalid} of ${t.read} rows invalid (${((100 * t.invalid) / t.read).toFixed(1)}%), e.g. ${Object.keys(t.reasons).find((r) => r.startsWith('invalid')) ?? ''}`).join('; ');
-  throw new BuildError(`too many invalid rows (limit ${(maxRatio * 100).toFixed(1)}% per file, max_reject_ratio in the manifest): ${detail}. The build was not written; see the reasons above and fix the input or its layout/columns in the manifest (rejects would go to ${rejectsFile}).`);
+  const detail = over
+    .map(
+      (t) =>
+        `${t.key}: ${t.invalid} of ${t.read} rows invalid (${((100 * t.invalid) / t.read).toFixed(1)}%), e.g. ${Object.keys(t.reasons).find((r) => r.startsWith('invalid')) ?? ''}`,
+    )
+    .join('; ');
+  throw new BuildError(
+    `too many invalid rows (limit ${(maxRatio * 100).toFixed(1)}% per file, max_reject_ratio in the manifest): ${detail}. The build was not written; see the reasons above and fix the input or its layout/columns in the manifest (rejects would go to ${rejectsFile}).`,
+  );
 }
 
 /** The rejects file of an output: beside it, named after it (`dist-api/hcas.sqlite` -> `dist-api/hcas.rejects.csv`). */
@@ -225,11 +297,17 @@ function providerPolicy(manifest: Manifest, options: Pick<BuildOptions, 'allowPa
  * provider policy, configuration and the pipeline's code are unchanged since it was built, and a new build
  * would write the same file. Costs a checksum of every input (about a second for the default build).
  */
-export async function currentBuild(options: Pick<BuildOptions, 'manifest' | 'out' | 'root' | 'blogDir' | 'allowPartialProviders'>): Promise<{ buildId: string; upToDate: boolean }> {
+export async function currentBuild(
+  options: Pick<BuildOptions, 'manifest' | 'out' | 'root' | 'blogDir' | 'allowPartialProviders'>,
+): Promise<{ buildId: string; upToDate: boolean }> {
   const manifest = loadManifest(options.manifest, new Set(LAYOUTS.keys()), options.root);
   const blogPosts = readBlogPosts(options.blogDir);
   const sums = await sourceChecksums(manifest);
-  const buildId = buildIdOf({ sourceChecksums: sums.map((sum) => sum?.sha256 ?? null), providers: providerPolicy(manifest, options), blogPosts });
+  const buildId = buildIdOf({
+    sourceChecksums: sums.map((sum) => sum?.sha256 ?? null),
+    providers: providerPolicy(manifest, options),
+    blogPosts,
+  });
   return { buildId, upToDate: existsSync(options.out) && storedBuildId(options.out) === buildId && existsSync(rejectsFileOf(options.out)) };
 }
 

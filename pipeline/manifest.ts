@@ -56,7 +56,9 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new BuildError(`cannot read manifest ${file}: ${(error as Error).message}. Pass --manifest with a JSON sources manifest (see raw/manifests/).`);
+    throw new BuildError(
+      `cannot read manifest ${file}: ${(error as Error).message}. Pass --manifest with a JSON sources manifest (see raw/manifests/).`,
+    );
   }
   const where = (key: string) => `manifest ${file}, key "${key}"`;
   if (typeof raw !== 'object' || raw === null || typeof raw.sources !== 'object' || raw.sources === null) {
@@ -72,13 +74,17 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
   const sources = new Map<string, SourceSpec>();
   for (const included of includes(raw.include, where)) {
     const target = path.resolve(path.dirname(file), included);
-    if (including.includes(target) || target === path.resolve(file)) throw new BuildError(`${where('include')}: ${included} includes itself through ${[...including, file].join(' -> ')}`);
-    for (const spec of loadManifest(target, knownLayouts, undefined, [...including, path.resolve(file)]).sources) sources.set(spec.key, spec);
+    if (including.includes(target) || target === path.resolve(file))
+      throw new BuildError(`${where('include')}: ${included} includes itself through ${[...including, file].join(' -> ')}`);
+    for (const spec of loadManifest(target, knownLayouts, undefined, [...including, path.resolve(file)]).sources)
+      sources.set(spec.key, spec);
   }
   for (const [key, spec] of Object.entries<any>(raw.sources)) {
     if (typeof spec !== 'object' || spec === null) throw new BuildError(`${where(`sources.${key}`)}: expected an object`);
     if (!knownLayouts.has(spec.layout)) {
-      throw new BuildError(`${where(`sources.${key}.layout`)}: unknown layout ${JSON.stringify(spec.layout)}; known layouts: ${[...knownLayouts].sort().join(', ')}`);
+      throw new BuildError(
+        `${where(`sources.${key}.layout`)}: unknown layout ${JSON.stringify(spec.layout)}; known layouts: ${[...knownLayouts].sort().join(', ')}`,
+      );
     }
     if (typeof spec.path !== 'string' || spec.path === '') throw new BuildError(`${where(`sources.${key}.path`)}: expected a file path`);
     sources.delete(key); // a replaced source takes the place of the including manifest's order
@@ -109,14 +115,17 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
 function includes(value: unknown, where: (key: string) => string): string[] {
   if (value === undefined) return [];
   const list = typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) throw new BuildError(`${where('include')}: expected a manifest path or a list of them, got ${JSON.stringify(value)}`);
+  if (!Array.isArray(list) || list.some((item) => typeof item !== 'string'))
+    throw new BuildError(`${where('include')}: expected a manifest path or a list of them, got ${JSON.stringify(value)}`);
   return list as string[];
 }
 
 function syntheticParts(value: unknown, where: (key: string) => string): boolean | string[] {
   if (value === undefined || typeof value === 'boolean') return value === true;
   if (Array.isArray(value) && value.every((part) => typeof part === 'string')) return value as string[];
-  throw new BuildError(`${where('synthetic')}: true, false, or the list of synthetic parts such as ["providers"]; got ${JSON.stringify(value)}`);
+  throw new BuildError(
+    `${where('synthetic')}: true, false, or the list of synthetic parts such as ["providers"]; got ${JSON.stringify(value)}`,
+  );
 }
 
 function optionalText(value: unknown, where: string): string | undefined {
@@ -129,25 +138,33 @@ const PARTIAL_COVERAGE_CHOICES = ['refuse', 'omit_component'] as const;
 
 function providerPolicy(raw: unknown, where: (key: string) => string, root: string): ProviderPolicy {
   if (raw === undefined) return { sampleFraction: 1, onPartialCoverage: 'refuse' };
-  if (typeof raw !== 'object' || raw === null) throw new BuildError(`${where('providers')}: expected an object such as { "sample_fraction": 0.1 }`);
+  if (typeof raw !== 'object' || raw === null)
+    throw new BuildError(`${where('providers')}: expected an object such as { "sample_fraction": 0.1 }`);
   const { sample_fraction_file: declared, on_partial_coverage: onPartial = 'refuse' } = raw as Record<string, unknown>;
   let { sample_fraction: fraction = 1 } = raw as Record<string, unknown>;
   // A generated sample declares its own fraction beside its files (hcas sample writes it), so the manifest
   // stays right whatever --providers the sample was written with.
   if (declared !== undefined) {
-    if ('sample_fraction' in (raw as object)) throw new BuildError(`${where('providers')}: give sample_fraction or sample_fraction_file, not both`);
+    if ('sample_fraction' in (raw as object))
+      throw new BuildError(`${where('providers')}: give sample_fraction or sample_fraction_file, not both`);
     const file = path.resolve(root, String(declared));
     try {
       fraction = (JSON.parse(readFileSync(file, 'utf8')) as { sample_fraction?: unknown }).sample_fraction;
     } catch (error) {
-      throw new BuildError(`${where('providers.sample_fraction_file')}: cannot read ${file} (${(error as Error).message}). Run hcas sample to write the synthetic providers and their declaration.`);
+      throw new BuildError(
+        `${where('providers.sample_fraction_file')}: cannot read ${file} (${(error as Error).message}). Run hcas sample to write the synthetic providers and their declaration.`,
+      );
     }
   }
   if (typeof fraction !== 'number' || !(fraction > 0 && fraction <= 1)) {
-    throw new BuildError(`${where('providers.sample_fraction')}: the share of all clinicians the provider files hold, a number above 0 and at most 1; got ${JSON.stringify(fraction)}`);
+    throw new BuildError(
+      `${where('providers.sample_fraction')}: the share of all clinicians the provider files hold, a number above 0 and at most 1; got ${JSON.stringify(fraction)}`,
+    );
   }
   if (!PARTIAL_COVERAGE_CHOICES.includes(onPartial as ProviderPolicy['onPartialCoverage'])) {
-    throw new BuildError(`${where('providers.on_partial_coverage')}: one of ${PARTIAL_COVERAGE_CHOICES.map((c) => `"${c}"`).join(', ')}; got ${JSON.stringify(onPartial)}`);
+    throw new BuildError(
+      `${where('providers.on_partial_coverage')}: one of ${PARTIAL_COVERAGE_CHOICES.map((c) => `"${c}"`).join(', ')}; got ${JSON.stringify(onPartial)}`,
+    );
   }
   return { sampleFraction: fraction, onPartialCoverage: onPartial as ProviderPolicy['onPartialCoverage'] };
 }

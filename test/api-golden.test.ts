@@ -113,11 +113,19 @@ describe('golden responses on the fixture', () => {
     const url = '/api/v1/openapi.json';
     const document = JSON.parse((await api.respond({ method: 'GET', url })).body.toString('utf8'));
     const operations = Object.entries(document.paths as Record<string, { get: any }>).map(([path, { get }]) => ({
-      path, operationId: get.operationId, tags: get.tags,
+      path,
+      operationId: get.operationId,
+      tags: get.tags,
       parameters: get.parameters.map((p: any) => `${p.in} ${p.name}${p.required ? ' (required)' : ''}`),
-      responses: Object.keys(get.responses), media: Object.keys(get.responses['200'].content),
+      responses: Object.keys(get.responses),
+      media: Object.keys(get.responses['200'].content),
     }));
-    expectGolden('openapi-operations', { request: `GET ${url}`, openapi: document.openapi, components: Object.keys(document.components.schemas), operations });
+    expectGolden('openapi-operations', {
+      request: `GET ${url}`,
+      openapi: document.openapi,
+      components: Object.keys(document.components.schemas),
+      operations,
+    });
   });
 
   it('the national GeoJSON has one Point feature per scored ZIP, [longitude, latitude]', async () => {
@@ -156,7 +164,9 @@ describe('golden responses on the fixture', () => {
 
   it('healthscore reconciles with its four components for every record (the documented composite)', async () => {
     for (let type = 1; type <= 11; type++) {
-      const page = JSON.parse((await api.respond({ method: 'GET', url: `/api/v1/health-scores/?score_type=${type}&page_size=100&state=RI` })).body.toString());
+      const page = JSON.parse(
+        (await api.respond({ method: 'GET', url: `/api/v1/health-scores/?score_type=${type}&page_size=100&state=RI` })).body.toString(),
+      );
       for (const r of page.results) {
         expect(r.healthscore).toBe(documentedHealthscore(r));
       }

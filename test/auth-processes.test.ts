@@ -21,12 +21,15 @@ const dir = tempDir('hcas-auth-proc-');
 const CLOCK = { HCAS_TEST_NOW: '2024-05-15T12:00:00Z' };
 const TINY_QUOTA = 50;
 const plansFile = path.join(dir, 'plans.json');
-writeFileSync(plansFile, JSON.stringify({
-  name: 'test plans',
-  open: ['meta/', 'openapi.json'],
-  anonymous: { quota: 100, window: 'day', access: 'tiny' },
-  plans: [{ id: 'tiny', name: 'Tiny', quota: TINY_QUOTA, window: 'day', endpoints: ['*'] }],
-}));
+writeFileSync(
+  plansFile,
+  JSON.stringify({
+    name: 'test plans',
+    open: ['meta/', 'openapi.json'],
+    anonymous: { quota: 100, window: 'day', access: 'tiny' },
+    plans: [{ id: 'tiny', name: 'Tiny', quota: TINY_QUOTA, window: 'day', endpoints: ['*'] }],
+  }),
+);
 
 let db: string;
 const running: ServerProcess[] = [];
@@ -41,15 +44,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Runs `hcas ARGS` and resolves with its stdout (rejects on a non-zero exit). */
 function hcas(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['bin/hcas.js', ...args], { cwd: root, env: { ...process.env, ...CLOCK, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`hcas ${args.join(' ')}: ${stderr || error.message}`));
-      else resolve(stdout);
-    });
+    execFile(
+      process.execPath,
+      ['bin/hcas.js', ...args],
+      { cwd: root, env: { ...process.env, ...CLOCK, ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`hcas ${args.join(' ')}: ${stderr || error.message}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
 async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ server: ServerProcess; url: string }> {
-  const server = new ServerProcess(['bin/hcas.js', 'serve', '--db', db, '--port', '0', '--quiet', '--no-watch', '--plans', plansFile, ...args], { ...CLOCK, ...env });
+  const server = new ServerProcess(
+    ['bin/hcas.js', 'serve', '--db', db, '--port', '0', '--quiet', '--no-watch', '--plans', plansFile, ...args],
+    { ...CLOCK, ...env },
+  );
   running.push(server);
   const listening = await server.waitFor((e) => e.event === 'listening');
   return { server, url: listening.url as string };
@@ -65,7 +76,9 @@ const remaining = (result: HttpResult) => Number(result.headers['x-ratelimit-rem
 describe('SQLite state (the default)', { timeout: 120_000 }, () => {
   it('counts exactly across the workers of a cluster: N concurrent calls make N, and exactly those past the quota get 429', async () => {
     const state = path.join(dir, 'cluster.sqlite');
-    const key = (await hcas(['keys', 'create', '--plan', 'tiny', '--name', 'cluster test', '--state-file', state, '--plans', plansFile])).trim();
+    const key = (
+      await hcas(['keys', 'create', '--plan', 'tiny', '--name', 'cluster test', '--state-file', state, '--plans', plansFile])
+    ).trim();
     const { server, url } = await serve(['--workers', '2', '--state-file', state]);
     await server.waitForCount((e) => e.event === 'listening', 1);
     const calls = 200;
@@ -84,7 +97,9 @@ describe('SQLite state (the default)', { timeout: 120_000 }, () => {
 
   it('keeps counters and keys across a restart', async () => {
     const state = path.join(dir, 'restart.sqlite');
-    const key = (await hcas(['keys', 'create', '--plan', 'tiny', '--name', 'restart test', '--state-file', state, '--plans', plansFile])).trim();
+    const key = (
+      await hcas(['keys', 'create', '--plan', 'tiny', '--name', 'restart test', '--state-file', state, '--plans', plansFile])
+    ).trim();
     const first = await serve(['--workers', '1', '--state-file', state]);
     const before = await burst(first.url, 3, { 'X-API-Key': key });
     expect(before.map(remaining).sort()).toEqual([47, 48, 49]);
@@ -146,7 +161,15 @@ describe('Redis going away', { timeout: 60_000 }, () => {
     store = new RedisStore(redis.url, uniquePrefix('outage'));
     await store.ready();
     const gate = new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES, API_BASE) });
-    server = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: (line) => events.push(line as Record<string, unknown>), gate });
+    server = await startServer({
+      db,
+      port: 0,
+      host: '127.0.0.1',
+      quiet: true,
+      watch: false,
+      log: (line) => events.push(line as Record<string, unknown>),
+      gate,
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -161,7 +184,8 @@ describe('Redis going away', { timeout: 60_000 }, () => {
       await new Promise((r) => setTimeout(r, 100));
     }
   };
-  const status = async () => ((bodyJson(await request(server.url, '/api/v1/meta/')) as { rate_limits: { status: string } }).rate_limits.status);
+  const status = async () =>
+    (bodyJson(await request(server.url, '/api/v1/meta/')) as { rate_limits: { status: string } }).rate_limits.status;
 
   it('keeps answering uncounted, reports degraded once, and recovers by itself', async () => {
     const key = generateKey();
@@ -185,12 +209,18 @@ describe('Redis going away', { timeout: 60_000 }, () => {
     expect((await request(server.url, '/api/v1/states/')).status).toBe(200);
     expect(await status()).toBe('degraded');
     const transitions = () => JSON.stringify(events.filter((e) => String(e.event).startsWith('limits_')));
-    expect(events.filter((e) => e.event === 'limits_degraded'), transitions()).toHaveLength(1);
+    expect(
+      events.filter((e) => e.event === 'limits_degraded'),
+      transitions(),
+    ).toHaveLength(1);
     expect(events.find((e) => e.event === 'limits_degraded')).toMatchObject({ backend: 'redis' });
 
     await redis.resume();
     await waitFor(async () => (await status()) === 'ok', 'meta/ to say ok');
-    expect(events.filter((e) => e.event === 'limits_recovered'), transitions()).toHaveLength(1);
+    expect(
+      events.filter((e) => e.event === 'limits_recovered'),
+      transitions(),
+    ).toHaveLength(1);
     // Counting again (the new Redis kept nothing: it was started without persistence).
     await waitFor(async () => {
       const after = await request(server.url, '/api/v1/states/', { headers: { 'X-API-Key': key } });

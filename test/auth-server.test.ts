@@ -36,12 +36,32 @@ beforeAll(async () => {
   const gate = (proxies?: TrustedProxies) => new Gate({ store, access, now: () => nowMs, proxies });
   mainGate = gate();
   // Logs collected (not quiet) to check that no key ever reaches them.
-  server = await startServer({ db, port: 0, host: '127.0.0.1', watch: false, log: (line) => logLines.push(line as Record<string, unknown>), gate: mainGate });
-  trusting = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate: gate(new TrustedProxies(['127.0.0.1', '::1'])) });
+  server = await startServer({
+    db,
+    port: 0,
+    host: '127.0.0.1',
+    watch: false,
+    log: (line) => logLines.push(line as Record<string, unknown>),
+    gate: mainGate,
+  });
+  trusting = await startServer({
+    db,
+    port: 0,
+    host: '127.0.0.1',
+    quiet: true,
+    watch: false,
+    log: () => {},
+    gate: gate(new TrustedProxies(['127.0.0.1', '::1'])),
+  });
   keyIds = {};
   for (const plan of ['free', 'professional', 'business', 'enterprise', 'revoked']) {
     const key = generateKey();
-    const stored = await store.addKey(hashKey(key), { name: `test ${plan}`, plan: plan === 'revoked' ? 'professional' : plan, hint: keyHint(key), createdAt: new Date(START).toISOString() });
+    const stored = await store.addKey(hashKey(key), {
+      name: `test ${plan}`,
+      plan: plan === 'revoked' ? 'professional' : plan,
+      hint: keyHint(key),
+      createdAt: new Date(START).toISOString(),
+    });
     keys[plan] = key;
     keyIds[plan] = stored.id;
   }
@@ -88,7 +108,9 @@ describe('anonymous callers: 100 calls per day per client address', () => {
     }
     const refused = await request(trusting.url, '/api/v1/health-scores/10001/', { headers: asClient(address) });
     const message = expectErrorBody(refused, 429, 'rate_limited');
-    expect(message).toBe('Anonymous callers get 100 calls per day per client address; send an API key for a larger quota. The quota resets at 2024-05-16T00:00:00Z (see Retry-After)');
+    expect(message).toBe(
+      'Anonymous callers get 100 calls per day per client address; send an API key for a larger quota. The quota resets at 2024-05-16T00:00:00Z (see Retry-After)',
+    );
     expect(rateLimit(refused)).toEqual({ limit: 100, remaining: 0, reset: MIDNIGHT });
     expect(refused.headers['retry-after']).toBe(String(12 * 3600));
     // Another address is another bucket.
@@ -118,7 +140,12 @@ describe('every response carries the rate-limit headers and nosniff', () => {
     ['204 OPTIONS preflight', '/api/v1/states/', { method: 'OPTIONS' }, 204],
     ['401 malformed key', '/api/v1/states/', { headers: { 'X-API-Key': 'wrong' } }, 401],
     ['401 unknown key', '/api/v1/states/', { headers: { Authorization: `Bearer ${generateKey()}` } }, 401],
-    ['400 conflicting credentials', '/api/v1/states/', { headers: { 'X-API-Key': generateKey(), Authorization: `Bearer ${generateKey()}` } }, 400],
+    [
+      '400 conflicting credentials',
+      '/api/v1/states/',
+      { headers: { 'X-API-Key': generateKey(), Authorization: `Bearer ${generateKey()}` } },
+      400,
+    ],
     ['414 URL too long', `/api/v1/states/?${'x'.repeat(3000)}`, {}, 414],
     ['400 too many parameters', `/api/v1/states/?${Array.from({ length: 40 }, (_, i) => `p${i}=1`).join('&')}`, {}, 400],
   ];
@@ -131,9 +158,11 @@ describe('every response carries the rate-limit headers and nosniff', () => {
       expect(result.headers['access-control-expose-headers']).toContain('X-RateLimit-Remaining');
     });
   }
-  it('304 (keyed), with the key\'s monthly window', async () => {
+  it("304 (keyed), with the key's monthly window", async () => {
     const first = await request(server.url, '/api/v1/states/', { headers: { 'X-API-Key': keys.free } });
-    const again = await request(server.url, '/api/v1/states/', { headers: { 'X-API-Key': keys.free, 'If-None-Match': first.headers.etag as string } });
+    const again = await request(server.url, '/api/v1/states/', {
+      headers: { 'X-API-Key': keys.free, 'If-None-Match': first.headers.etag as string },
+    });
     expect(again.status).toBe(304);
     expect(rateLimit(again)).toEqual({ limit: 1000, remaining: rateLimit(first).remaining - 1, reset: FIRST_OF_JUNE });
     expect(again.headers['x-content-type-options']).toBe('nosniff');
@@ -149,10 +178,20 @@ describe('which calls count', () => {
     const address = client();
     const send = (url: string, options: { method?: string; headers?: Record<string, string> } = {}) =>
       request(trusting.url, url, { ...options, headers: asClient(address, options.headers) });
-    const counted = [await send('/api/v1/states/'), await send('/api/v1/states'), await send('/api/v1/none/'), await send('/api/v1/states/', { method: 'DELETE' }), await send('/api/v1/compare/?zips=10001,10002')];
+    const counted = [
+      await send('/api/v1/states/'),
+      await send('/api/v1/states'),
+      await send('/api/v1/none/'),
+      await send('/api/v1/states/', { method: 'DELETE' }),
+      await send('/api/v1/compare/?zips=10001,10002'),
+    ];
     expect(counted.map((r) => r.status)).toEqual([200, 301, 404, 405, 403]);
     expect(counted.map((r) => rateLimit(r).remaining)).toEqual([99, 98, 97, 96, 95]);
-    const free = [await send('/api/v1/states/', { method: 'OPTIONS' }), await send('/api/v1/states/', { headers: { 'X-API-Key': 'nope' } }), await send('/api/v1/states/', { headers: { 'X-API-Key': generateKey() } })];
+    const free = [
+      await send('/api/v1/states/', { method: 'OPTIONS' }),
+      await send('/api/v1/states/', { headers: { 'X-API-Key': 'nope' } }),
+      await send('/api/v1/states/', { headers: { 'X-API-Key': generateKey() } }),
+    ];
     expect(free.map((r) => r.status)).toEqual([204, 401, 401]);
     expect(free.map((r) => rateLimit(r).remaining)).toEqual([95, 95, 95]);
     expect(await store.peek(`ip:${address}`, windowAt('day', nowMs))).toBe(5);
@@ -160,22 +199,38 @@ describe('which calls count', () => {
 });
 
 describe('keys', () => {
-  it('X-API-Key and Authorization: Bearer name the same caller; the plan\'s quota and monthly window apply', async () => {
+  it("X-API-Key and Authorization: Bearer name the same caller; the plan's quota and monthly window apply", async () => {
     const one = await request(server.url, '/api/v1/health-scores/10001/all-scores/', { headers: { 'X-API-Key': keys.professional } });
-    const two = await request(server.url, '/api/v1/health-scores/10001/all-scores/', { headers: { Authorization: `Bearer ${keys.professional}` } });
-    const both = await request(server.url, '/api/v1/health-scores/10001/all-scores/', { headers: { 'X-API-Key': keys.professional, Authorization: `Bearer ${keys.professional}` } });
+    const two = await request(server.url, '/api/v1/health-scores/10001/all-scores/', {
+      headers: { Authorization: `Bearer ${keys.professional}` },
+    });
+    const both = await request(server.url, '/api/v1/health-scores/10001/all-scores/', {
+      headers: { 'X-API-Key': keys.professional, Authorization: `Bearer ${keys.professional}` },
+    });
     expect([one.status, two.status, both.status]).toEqual([200, 200, 200]);
-    expect([one, two, both].map((r) => rateLimit(r))).toEqual([49_999, 49_998, 49_997].map((remaining) => ({ limit: 50_000, remaining, reset: FIRST_OF_JUNE })));
+    expect([one, two, both].map((r) => rateLimit(r))).toEqual(
+      [49_999, 49_998, 49_997].map((remaining) => ({ limit: 50_000, remaining, reset: FIRST_OF_JUNE })),
+    );
   });
 
   it('two different keys are a 400 conflicting_credentials, not a silent choice', async () => {
-    const result = await request(server.url, '/api/v1/states/', { headers: { 'X-API-Key': keys.free, Authorization: `Bearer ${keys.business}` } });
+    const result = await request(server.url, '/api/v1/states/', {
+      headers: { 'X-API-Key': keys.free, Authorization: `Bearer ${keys.business}` },
+    });
     expect(expectErrorBody(result, 400, 'conflicting_credentials')).toContain('different keys');
   });
 
   it('unknown and malformed keys are a 401 invalid_api_key', async () => {
-    expect(expectErrorBody(await request(server.url, '/api/v1/states/', { headers: { 'X-API-Key': generateKey() } }), 401, 'invalid_api_key')).toContain('is not a key of this service');
-    expect(expectErrorBody(await request(server.url, '/api/v1/states/', { headers: { Authorization: 'Basic dXNlcjpwYXNz' } }), 401, 'invalid_api_key')).toContain('Authorization header does not carry an API key');
+    expect(
+      expectErrorBody(await request(server.url, '/api/v1/states/', { headers: { 'X-API-Key': generateKey() } }), 401, 'invalid_api_key'),
+    ).toContain('is not a key of this service');
+    expect(
+      expectErrorBody(
+        await request(server.url, '/api/v1/states/', { headers: { Authorization: 'Basic dXNlcjpwYXNz' } }),
+        401,
+        'invalid_api_key',
+      ),
+    ).toContain('Authorization header does not carry an API key');
   });
 
   it(`a revoked key is refused at the next read of the revocation list (every second), within ${KEY_CACHE_MS / 1000} seconds in any case`, async () => {
@@ -195,14 +250,18 @@ describe('keys', () => {
   });
 
   it('an unlimited plan sends 2147483647 as limit and remaining, and the end of its month as reset', async () => {
-    const result = await request(server.url, '/api/v1/exports/health-scores/?format=ndjson&state=RI', { headers: { 'X-API-Key': keys.enterprise } });
+    const result = await request(server.url, '/api/v1/exports/health-scores/?format=ndjson&state=RI', {
+      headers: { 'X-API-Key': keys.enterprise },
+    });
     expect(result.status).toBe(200);
     expect(rateLimit(result)).toEqual({ limit: UNLIMITED, remaining: UNLIMITED, reset: FIRST_OF_JUNE });
   });
 
   it('a call outside the plan is a 403 naming the cheapest plan that opens it', async () => {
     const result = await request(server.url, '/api/v1/health-scores/geojson/', { headers: { 'X-API-Key': keys.professional } });
-    expect(expectErrorBody(result, 403, 'plan_upgrade_required')).toBe('health-scores/geojson/ needs the Business plan (the cheapest that opens it). The Professional plan does not open it');
+    expect(expectErrorBody(result, 403, 'plan_upgrade_required')).toBe(
+      'health-scores/geojson/ needs the Business plan (the cheapest that opens it). The Professional plan does not open it',
+    );
     expect((await request(server.url, '/api/v1/health-scores/geojson/', { headers: { 'X-API-Key': keys.business } })).status).toBe(200);
   });
 });

@@ -44,23 +44,37 @@ function contract(name: string, open: () => Promise<StateStore>) {
       expect(await store.peek('key:0', today)).toBe(100);
     });
 
-    it('adds several calls at once (an unlimited plan\'s calls, counted behind)', async () => {
+    it("adds several calls at once (an unlimited plan's calls, counted behind)", async () => {
       expect(await store.hit('key:calls', today, { calls: 5 })).toBe(5);
       expect(await store.hit('key:calls', today)).toBe(6);
       const [a, b] = await Promise.all([store.hit('key:calls', today, { calls: 3 }), store.hit('key:calls', today)]);
       expect([a, b]).toEqual([9, 10]);
     });
 
-    it('keeps a widget key\'s restrictions', async () => {
+    it("keeps a widget key's restrictions", async () => {
       const restrictions = { origins: ['https://example.org', 'https://*.example.net'], widgetOnly: true };
-      const added = await store.addKey('c'.repeat(64), { name: 'Widget', plan: 'business', hint: 'abcd', createdAt: '2024-05-15T12:00:00.000Z', restrictions });
+      const added = await store.addKey('c'.repeat(64), {
+        name: 'Widget',
+        plan: 'business',
+        hint: 'abcd',
+        createdAt: '2024-05-15T12:00:00.000Z',
+        restrictions,
+      });
       expect(added.restrictions).toEqual(restrictions);
       expect((await store.findKey('c'.repeat(64)))?.restrictions).toEqual(restrictions);
     });
 
     it('keeps keys by hash: add, find, get, list, revoke once', async () => {
       const added = await store.addKey('a'.repeat(64), { name: 'Acme', plan: 'free', hint: 'wxyz', createdAt: '2024-05-15T12:00:00.000Z' });
-      expect(added).toEqual({ id: expect.any(Number), name: 'Acme', plan: 'free', hint: 'wxyz', createdAt: '2024-05-15T12:00:00.000Z', revokedAt: null, restrictions: null });
+      expect(added).toEqual({
+        id: expect.any(Number),
+        name: 'Acme',
+        plan: 'free',
+        hint: 'wxyz',
+        createdAt: '2024-05-15T12:00:00.000Z',
+        revokedAt: null,
+        restrictions: null,
+      });
       expect(await store.findKey('a'.repeat(64))).toEqual(added);
       expect(await store.findKey('b'.repeat(64))).toBeUndefined();
       expect(await store.getKey(added.id)).toEqual(added);
@@ -93,7 +107,13 @@ if (REDIS_AVAILABLE) {
     redis = await sharedRedis();
     const store = new RedisStore(redis.url, uniquePrefix('contract'), () => NOW);
     await store.ready();
-    return { ...wrap(store), close: async () => { await store.close(); await redis.stop(); } };
+    return {
+      ...wrap(store),
+      close: async () => {
+        await store.close();
+        await redis.stop();
+      },
+    };
   });
 } else {
   warnRedisSkipped('the Redis state store contract');
@@ -121,14 +141,22 @@ describe('SQLite state files made before the revocation list', () => {
 /** The store's methods bound, so the contract can replace `close`. */
 function wrap(store: StateStore): StateStore {
   return {
-    backend: store.backend, location: store.location,
-    hit: store.hit.bind(store), peek: store.peek.bind(store), findKey: store.findKey.bind(store), addKey: store.addKey.bind(store),
-    getKey: store.getKey.bind(store), listKeys: store.listKeys.bind(store), revokeKey: store.revokeKey.bind(store),
-    revocations: store.revocations.bind(store), ping: store.ping.bind(store), close: store.close.bind(store),
+    backend: store.backend,
+    location: store.location,
+    hit: store.hit.bind(store),
+    peek: store.peek.bind(store),
+    findKey: store.findKey.bind(store),
+    addKey: store.addKey.bind(store),
+    getKey: store.getKey.bind(store),
+    listKeys: store.listKeys.bind(store),
+    revokeKey: store.revokeKey.bind(store),
+    revocations: store.revocations.bind(store),
+    ping: store.ping.bind(store),
+    close: store.close.bind(store),
   };
 }
 
-describe('Redis store and a proxy\'s retries', () => {
+describe("Redis store and a proxy's retries", () => {
   if (!REDIS_AVAILABLE) {
     warnRedisSkipped('counting a retried request id once (Redis)');
     it.skip('counts a retried request id once (no Redis here)', () => {});
@@ -145,7 +173,10 @@ describe('Redis store and a proxy\'s retries', () => {
       expect(await store.hit('ip:7', today, { requestId: 'r1' })).toBe(1);
       // In one batch: fresh ids get running totals, a repeated one its old count.
       const batch = await Promise.all([
-        store.hit('ip:7', today, { requestId: 'r2' }), store.hit('ip:7', today, { requestId: 'r1' }), store.hit('ip:7', today), store.hit('ip:7', today, { requestId: 'r2' }),
+        store.hit('ip:7', today, { requestId: 'r2' }),
+        store.hit('ip:7', today, { requestId: 'r1' }),
+        store.hit('ip:7', today),
+        store.hit('ip:7', today, { requestId: 'r2' }),
       ]);
       expect(batch).toEqual([3, 1, 4, 3]);
       expect(await store.peek('ip:7', today)).toBe(4);
@@ -162,7 +193,9 @@ describe('SQLite store of an older version', () => {
     const old = new Database(file);
     old.exec(`CREATE TABLE api_keys (id INTEGER PRIMARY KEY AUTOINCREMENT, key_sha256 TEXT NOT NULL UNIQUE, hint TEXT NOT NULL, name TEXT NOT NULL,
       plan TEXT NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT)`);
-    old.prepare("INSERT INTO api_keys (key_sha256, hint, name, plan, created_at) VALUES (?, 'wxyz', 'Old', 'free', '2024-01-01T00:00:00Z')").run('d'.repeat(64));
+    old
+      .prepare("INSERT INTO api_keys (key_sha256, hint, name, plan, created_at) VALUES (?, 'wxyz', 'Old', 'free', '2024-01-01T00:00:00Z')")
+      .run('d'.repeat(64));
     old.close();
     const store = new SqliteStore(file, () => NOW);
     expect(await store.findKey('d'.repeat(64))).toMatchObject({ name: 'Old', restrictions: null });
@@ -171,7 +204,7 @@ describe('SQLite store of an older version', () => {
 });
 
 describe('SQLite store and the write lock', () => {
-  it('waits for another process\'s write transaction without blocking the event loop, then counts exactly', async () => {
+  it("waits for another process's write transaction without blocking the event loop, then counts exactly", async () => {
     const file = path.join(dir, 'locked.sqlite');
     const store = new SqliteStore(file, () => NOW);
     const other = new Database(file);

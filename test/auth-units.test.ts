@@ -46,7 +46,11 @@ describe('API keys', () => {
     ['Basic authorization alone', { authorization: 'Basic dXNlcjpwYXNz' }, { kind: 'malformed', header: 'Authorization' }],
     ['Basic next to a good X-API-Key (a proxy login)', { 'x-api-key': key, authorization: 'Basic dXNlcjpwYXNz' }, { kind: 'key', key }],
     ['Bearer without a key', { authorization: 'Bearer' }, { kind: 'malformed', header: 'Authorization' }],
-    ['Bearer with a bad key next to a good X-API-Key', { 'x-api-key': key, authorization: 'Bearer nope' }, { kind: 'malformed', header: 'Authorization' }],
+    [
+      'Bearer with a bad key next to a good X-API-Key',
+      { 'x-api-key': key, authorization: 'Bearer nope' },
+      { kind: 'malformed', header: 'Authorization' },
+    ],
   ];
   for (const [name, headers, expected] of cases) {
     it(`credentials: ${name}`, () => expect(readCredentials(headers)).toEqual(expected));
@@ -63,14 +67,15 @@ describe('calendar windows (UTC)', () => {
     ['mid-day', 'day', '2024-03-10T15:30:00Z', '2024-03-10T00:00:00Z', '2024-03-11T00:00:00Z'],
     ['the first instant of a day', 'day', '2024-03-10T00:00:00Z', '2024-03-10T00:00:00Z', '2024-03-11T00:00:00Z'],
     ['the last millisecond of a day', 'day', '2024-03-10T23:59:59.999Z', '2024-03-10T00:00:00Z', '2024-03-11T00:00:00Z'],
-    ['New Year\'s Eve', 'day', '2024-12-31T12:00:00Z', '2024-12-31T00:00:00Z', '2025-01-01T00:00:00Z'],
+    ["New Year's Eve", 'day', '2024-12-31T12:00:00Z', '2024-12-31T00:00:00Z', '2025-01-01T00:00:00Z'],
     ['a leap day', 'day', '2024-02-29T08:00:00Z', '2024-02-29T00:00:00Z', '2024-03-01T00:00:00Z'],
     ['February of a leap year', 'month', '2024-02-15T00:00:00Z', '2024-02-01T00:00:00Z', '2024-03-01T00:00:00Z'],
     ['December', 'month', '2024-12-31T23:59:59Z', '2024-12-01T00:00:00Z', '2025-01-01T00:00:00Z'],
     ['the first instant of a month', 'month', '2025-07-01T00:00:00Z', '2025-07-01T00:00:00Z', '2025-08-01T00:00:00Z'],
   ];
   for (const [name, unit, now, start, reset] of cases) {
-    it(`${unit}: ${name}`, () => expect(windowAt(unit, Date.parse(now))).toEqual({ startSeconds: seconds(start), resetSeconds: seconds(reset) }));
+    it(`${unit}: ${name}`, () =>
+      expect(windowAt(unit, Date.parse(now))).toEqual({ startSeconds: seconds(start), resetSeconds: seconds(reset) }));
   }
 
   it('the clock moves to the next window when the time passes the reset, and back when a test sets it back', () => {
@@ -143,7 +148,10 @@ describe('plan files', () => {
       expect(set.plans.at(-1)!.quota).toBeNull();
     }
     expect(loadPlans('a').plans.map((p) => [p.id, p.quota, p.window])).toEqual([
-      ['free', 1000, 'month'], ['professional', 50000, 'month'], ['business', 500000, 'month'], ['enterprise', null, 'month'],
+      ['free', 1000, 'month'],
+      ['professional', 50000, 'month'],
+      ['business', 500000, 'month'],
+      ['enterprise', null, 'month'],
     ]);
   });
 
@@ -152,24 +160,70 @@ describe('plan files', () => {
   });
 
   it('a route that no plan mentions stops the server from starting, naming the route and the fix', () => {
-    const orphan = route({ path: '/api/v1/secret-new-thing/', summary: 'test', pathParams: NO_PARAMS, query: NO_PARAMS, handle: () => ok({}) });
+    const orphan = route({
+      path: '/api/v1/secret-new-thing/',
+      summary: 'test',
+      pathParams: NO_PARAMS,
+      query: NO_PARAMS,
+      handle: () => ok({}),
+    });
     expect(() => new AccessTable(loadPlans('a'), [...ROUTES, orphan], API_BASE)).toThrow(PlanError);
-    expect(() => new AccessTable(loadPlans('a'), [...ROUTES, orphan], API_BASE)).toThrow(/no plan opens \/api\/v1\/secret-new-thing\/; add each path .* or to "open"/);
+    expect(() => new AccessTable(loadPlans('a'), [...ROUTES, orphan], API_BASE)).toThrow(
+      /no plan opens \/api\/v1\/secret-new-thing\/; add each path .* or to "open"/,
+    );
   });
 
   const broken: Array<[string, unknown, RegExp]> = [
     ['no plans', { plans: [], anonymous: { quota: 1, window: 'day', access: 'x' } }, /"plans" must be a non-empty list/],
-    ['a bad window', { plans: [{ id: 'free', quota: 1, window: 'week' }], anonymous: { quota: 1, window: 'day', access: 'free' } }, /plan "free" window must be "day" or "month", got "week"/],
-    ['a bad quota', { plans: [{ id: 'free', quota: -5, window: 'day' }], anonymous: { quota: 1, window: 'day', access: 'free' } }, /plan "free" quota must be a whole number of calls or "unlimited", got -5/],
-    ['a duplicate id', { plans: [{ id: 'free', quota: 1, window: 'day' }, { id: 'free', quota: 2, window: 'day' }], anonymous: { quota: 1, window: 'day', access: 'free' } }, /plan "free" appears twice/],
-    ['includes a later plan', { plans: [{ id: 'free', quota: 1, window: 'day', includes: 'pro' }, { id: 'pro', quota: 2, window: 'day' }], anonymous: { quota: 1, window: 'day', access: 'free' } }, /includes must name a plan listed before it, got "pro"/],
-    ['an anonymous tier on no plan', { plans: [{ id: 'free', quota: 1, window: 'day' }], anonymous: { quota: 1, window: 'day', access: 'gold' } }, /"anonymous".access must name a plan, got "gold"/],
-    ['a star in the middle', { plans: [{ id: 'free', quota: 1, window: 'day', endpoints: ['tvi/*/x/'] }], anonymous: { quota: 1, window: 'day', access: 'free' } }, /'\*' may only be the last segment/],
+    [
+      'a bad window',
+      { plans: [{ id: 'free', quota: 1, window: 'week' }], anonymous: { quota: 1, window: 'day', access: 'free' } },
+      /plan "free" window must be "day" or "month", got "week"/,
+    ],
+    [
+      'a bad quota',
+      { plans: [{ id: 'free', quota: -5, window: 'day' }], anonymous: { quota: 1, window: 'day', access: 'free' } },
+      /plan "free" quota must be a whole number of calls or "unlimited", got -5/,
+    ],
+    [
+      'a duplicate id',
+      {
+        plans: [
+          { id: 'free', quota: 1, window: 'day' },
+          { id: 'free', quota: 2, window: 'day' },
+        ],
+        anonymous: { quota: 1, window: 'day', access: 'free' },
+      },
+      /plan "free" appears twice/,
+    ],
+    [
+      'includes a later plan',
+      {
+        plans: [
+          { id: 'free', quota: 1, window: 'day', includes: 'pro' },
+          { id: 'pro', quota: 2, window: 'day' },
+        ],
+        anonymous: { quota: 1, window: 'day', access: 'free' },
+      },
+      /includes must name a plan listed before it, got "pro"/,
+    ],
+    [
+      'an anonymous tier on no plan',
+      { plans: [{ id: 'free', quota: 1, window: 'day' }], anonymous: { quota: 1, window: 'day', access: 'gold' } },
+      /"anonymous".access must name a plan, got "gold"/,
+    ],
+    [
+      'a star in the middle',
+      { plans: [{ id: 'free', quota: 1, window: 'day', endpoints: ['tvi/*/x/'] }], anonymous: { quota: 1, window: 'day', access: 'free' } },
+      /'\*' may only be the last segment/,
+    ],
   ];
   for (const [name, json, message] of broken) {
     it(`rejects ${name}`, () => expect(() => parsePlans(json, 'plans.json')).toThrow(message));
   }
   it('names a missing plan file and the choices', () => {
-    expect(() => loadPlans('/nonexistent/plans.json')).toThrow(/cannot read plan file \/nonexistent\/plans.json \(ENOENT\): pass --plans a, --plans b or the path of a plan file/);
+    expect(() => loadPlans('/nonexistent/plans.json')).toThrow(
+      /cannot read plan file \/nonexistent\/plans.json \(ENOENT\): pass --plans a, --plans b or the path of a plan file/,
+    );
   });
 });

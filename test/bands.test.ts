@@ -5,11 +5,24 @@ import { documentedHealthscore } from './helpers/documented-composite.ts';
 
 describe('band table (decisions.md)', () => {
   it.each([
-    [100, 'Healthcare Paradise', 'A+'], [95, 'Healthcare Paradise', 'A+'], [94, 'Healthcare Paradise', 'A'], [90, 'Healthcare Paradise', 'A'],
-    [89, 'Excellent Access', 'B+'], [80, 'Excellent Access', 'B+'], [79, 'Excellent Access', 'B'], [70, 'Excellent Access', 'B'],
-    [69, 'Moderate Access', 'C+'], [60, 'Moderate Access', 'C+'], [59, 'Moderate Access', 'C'], [50, 'Moderate Access', 'C'],
-    [49, 'Limited Access', 'D+'], [37, 'Limited Access', 'D+'], [36, 'Limited Access', 'D'], [25, 'Limited Access', 'D'],
-    [24, 'Healthcare Desert', 'F'], [0, 'Healthcare Desert', 'F'],
+    [100, 'Healthcare Paradise', 'A+'],
+    [95, 'Healthcare Paradise', 'A+'],
+    [94, 'Healthcare Paradise', 'A'],
+    [90, 'Healthcare Paradise', 'A'],
+    [89, 'Excellent Access', 'B+'],
+    [80, 'Excellent Access', 'B+'],
+    [79, 'Excellent Access', 'B'],
+    [70, 'Excellent Access', 'B'],
+    [69, 'Moderate Access', 'C+'],
+    [60, 'Moderate Access', 'C+'],
+    [59, 'Moderate Access', 'C'],
+    [50, 'Moderate Access', 'C'],
+    [49, 'Limited Access', 'D+'],
+    [37, 'Limited Access', 'D+'],
+    [36, 'Limited Access', 'D'],
+    [25, 'Limited Access', 'D'],
+    [24, 'Healthcare Desert', 'F'],
+    [0, 'Healthcare Desert', 'F'],
   ])('%i is %s, %s', (score, label, grade) => {
     expect(bandFor(score)).toMatchObject({ label, grade });
   });

@@ -12,14 +12,30 @@ import { tempDir, writeInput } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 
 const front = (fields: Record<string, string>, body = 'Some text.') =>
-  `---\n${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join('\n')}\n---\n${body}\n`;
+  `---\n${Object.entries(fields)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n')}\n---\n${body}\n`;
 const VALID = { title: 'A post', slug: 'a-post', excerpt: 'What it says.', published_at: '2025-01-14T09:00:00Z' };
 
 describe('blog posts: front matter and Markdown', () => {
   it('parses a post, renders its Markdown once, and normalises the time to seconds', () => {
-    const post = parseBlogPost('a.md', front({ ...VALID, title: '"Quoted: with a colon"', published_at: '2025-01-14T09:00:00.250Z' }, '# Heading\n\nText with <b>html</b> & an ampersand, `code` and **bold**.'));
-    expect(post).toMatchObject({ title: 'Quoted: with a colon', slug: 'a-post', excerpt: 'What it says.', publishedAt: '2025-01-14T09:00:00Z', draft: false });
-    expect(post.html).toBe('<h1>Heading</h1>\n<p>Text with <b>html</b> &amp; an ampersand, <code>code</code> and <strong>bold</strong>.</p>\n');
+    const post = parseBlogPost(
+      'a.md',
+      front(
+        { ...VALID, title: '"Quoted: with a colon"', published_at: '2025-01-14T09:00:00.250Z' },
+        '# Heading\n\nText with <b>html</b> & an ampersand, `code` and **bold**.',
+      ),
+    );
+    expect(post).toMatchObject({
+      title: 'Quoted: with a colon',
+      slug: 'a-post',
+      excerpt: 'What it says.',
+      publishedAt: '2025-01-14T09:00:00Z',
+      draft: false,
+    });
+    expect(post.html).toBe(
+      '<h1>Heading</h1>\n<p>Text with <b>html</b> &amp; an ampersand, <code>code</code> and <strong>bold</strong>.</p>\n',
+    );
   });
 
   const broken: Array<[string, string, RegExp]> = [
@@ -27,14 +43,34 @@ describe('blog posts: front matter and Markdown', () => {
     ['unclosed front matter', '---\ntitle: x\n', /a\.md: front matter is not closed/],
     ['a missing field', front({ ...VALID, excerpt: '' }), /a\.md: front matter field "excerpt" is missing or empty/],
     ['an absent field', front({ title: 'x', slug: 'x', excerpt: 'x' }), /a\.md: front matter field "published_at" is missing or empty/],
-    ['an unknown field', front({ ...VALID, author: 'me' }), /a\.md: unknown front matter field "author" on line 6; the fields are title, slug, excerpt, published_at, draft/],
-    ['a local time', front({ ...VALID, published_at: '2025-01-14T09:00:00+02:00' }), /a\.md: front matter field "published_at" must be an ISO 8601 UTC time such as 2024-06-03T09:00:00Z, got "2025-01-14T09:00:00\+02:00"/],
+    [
+      'an unknown field',
+      front({ ...VALID, author: 'me' }),
+      /a\.md: unknown front matter field "author" on line 6; the fields are title, slug, excerpt, published_at, draft/,
+    ],
+    [
+      'a local time',
+      front({ ...VALID, published_at: '2025-01-14T09:00:00+02:00' }),
+      /a\.md: front matter field "published_at" must be an ISO 8601 UTC time such as 2024-06-03T09:00:00Z, got "2025-01-14T09:00:00\+02:00"/,
+    ],
     ['a date without a time', front({ ...VALID, published_at: '2025-01-14' }), /field "published_at" must be an ISO 8601 UTC time/],
-    ['a day that does not exist', front({ ...VALID, published_at: '2025-02-30T09:00:00Z' }), /field "published_at" must be an ISO 8601 UTC time/],
+    [
+      'a day that does not exist',
+      front({ ...VALID, published_at: '2025-02-30T09:00:00Z' }),
+      /field "published_at" must be an ISO 8601 UTC time/,
+    ],
     ['a bad slug', front({ ...VALID, slug: 'A Post' }), /a\.md: front matter field "slug" must be lower-case words joined by hyphens/],
-    ['a draft flag that is not a boolean', front({ ...VALID, draft: 'yes' }), /a\.md: front matter field "draft" must be true or false, got "yes"/],
+    [
+      'a draft flag that is not a boolean',
+      front({ ...VALID, draft: 'yes' }),
+      /a\.md: front matter field "draft" must be true or false, got "yes"/,
+    ],
     ['a field given twice', `---\ntitle: a\ntitle: b\n---\nx\n`, /a\.md: front matter field "title" is given twice/],
-    ['a bad quoted string', front({ ...VALID, title: '"unterminated' }), /a\.md: front matter field "title" is not a valid double-quoted string/],
+    [
+      'a bad quoted string',
+      front({ ...VALID, title: '"unterminated' }),
+      /a\.md: front matter field "title" is not a valid double-quoted string/,
+    ],
     ['no body', front(VALID, ''), /a\.md: has no text after its front matter/],
   ];
   for (const [what, text, message] of broken) {
@@ -69,7 +105,10 @@ describe('blog posts: front matter and Markdown', () => {
       parseBlogPost('a.md', front({ ...VALID, slug: 'earlier' })),
     ];
     expect(emitBlog(db, posts)).toBe(2);
-    expect(db.prepare('SELECT id, slug FROM blog_posts ORDER BY id').all()).toEqual([{ id: 1, slug: 'earlier' }, { id: 2, slug: 'later' }]);
+    expect(db.prepare('SELECT id, slug FROM blog_posts ORDER BY id').all()).toEqual([
+      { id: 1, slug: 'earlier' },
+      { id: 2, slug: 'later' },
+    ]);
   });
 
   it('a build with an invalid post fails at once, naming the file and the field, and writes nothing', async () => {
@@ -78,8 +117,9 @@ describe('blog posts: front matter and Markdown', () => {
     mkdirSync(blogDir);
     writeInput(path.join(blogDir, 'bad.md'), front({ ...VALID, published_at: 'next Tuesday' }));
     const out = path.join(dir, 'out.sqlite');
-    await expect(build({ manifest: path.resolve(import.meta.dirname, '../raw/manifests/public.json'), out, blogDir }))
-      .rejects.toThrow('blog post bad.md: front matter field "published_at" must be an ISO 8601 UTC time');
+    await expect(build({ manifest: path.resolve(import.meta.dirname, '../raw/manifests/public.json'), out, blogDir })).rejects.toThrow(
+      'blog post bad.md: front matter field "published_at" must be an ISO 8601 UTC time',
+    );
     expect(existsSync(out)).toBe(false);
   });
 });
@@ -90,7 +130,11 @@ describe('blog endpoints and the clock', () => {
   let api: Api;
   const get = async (url: string, headers: Record<string, string> = {}) => {
     const response = await api.respond({ method: 'GET', url, headers });
-    return { status: response.status, etag: response.headers.ETag as string | undefined, body: response.body.length ? JSON.parse(response.body.toString('utf8')) : undefined };
+    return {
+      status: response.status,
+      etag: response.headers.ETag as string | undefined,
+      body: response.body.length ? JSON.parse(response.body.toString('utf8')) : undefined,
+    };
   };
   beforeAll(async () => {
     file = await fixtureDb();
@@ -104,7 +148,10 @@ describe('blog endpoints and the clock', () => {
     expect(before.body.results.map((p: { slug: string }) => p.slug)).toEqual(['how-the-healthcare-access-score-works']);
     time = new Date('2025-02-11T09:00:00.000Z');
     const after = await get('/api/v1/blog/');
-    expect(after.body.results.map((p: { slug: string }) => p.slug)).toEqual(['what-the-transportation-vulnerability-index-measures', 'how-the-healthcare-access-score-works']);
+    expect(after.body.results.map((p: { slug: string }) => p.slug)).toEqual([
+      'what-the-transportation-vulnerability-index-measures',
+      'how-the-healthcare-access-score-works',
+    ]);
     expect(after.etag).not.toBe(before.etag);
     // A client holding the old copy gets the new list, not a 304; one holding the new copy gets a 304.
     expect((await get('/api/v1/blog/', { 'if-none-match': before.etag! })).status).toBe(200);
@@ -113,7 +160,10 @@ describe('blog endpoints and the clock', () => {
 
   it('a scheduled post is a 404 until its time, then listed and served', async () => {
     time = new Date('2098-12-31T23:59:59Z');
-    expect(await get('/api/v1/blog/coming-soon/')).toMatchObject({ status: 404, body: { message: 'No published blog post with slug coming-soon' } });
+    expect(await get('/api/v1/blog/coming-soon/')).toMatchObject({
+      status: 404,
+      body: { message: 'No published blog post with slug coming-soon' },
+    });
     const listed = (await get('/api/v1/blog/')).body;
     time = new Date('2099-01-01T00:00:00Z');
     expect((await get('/api/v1/blog/coming-soon/')).status).toBe(200);

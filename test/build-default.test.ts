@@ -21,7 +21,12 @@ describe('the default build: real public data, synthetic providers', () => {
 
   beforeAll(async () => {
     const dir = tempDir();
-    const sample = await writeRealSample({ outDir: path.join(dir, 'sample'), manifest: path.join(ROOT, 'raw/manifests/public.json'), providers: DEFAULT_PROVIDERS, seed: DEFAULT_SEED });
+    const sample = await writeRealSample({
+      outDir: path.join(dir, 'sample'),
+      manifest: path.join(ROOT, 'raw/manifests/public.json'),
+      providers: DEFAULT_PROVIDERS,
+      seed: DEFAULT_SEED,
+    });
     fraction = sample.sampleFraction;
     const out = path.join(dir, 'hcas.sqlite');
     await build({ manifest: path.join(ROOT, 'raw/manifests/sample.json'), root: path.join(dir, 'sample'), out });
@@ -44,9 +49,13 @@ describe('the default build: real public data, synthetic providers', () => {
   });
 
   it('scores the places whose access is known as a researcher would: medical centres high, frontier low', async () => {
-    for (const zip of ['10021', '02115', '77030', '55902']) expect((await get(`health-scores/${zip}/`)).healthscore, zip).toBeGreaterThanOrEqual(70);
-    const frontier = db.prepare(`SELECT h.healthscore FROM health_scores h JOIN zip_reference r ON r.zip_code = h.zip_code JOIN zips z ON z.zip_code = h.zip_code
-      WHERE h.score_type_id = 1 AND r.reference_hospital_minutes >= 90 AND z.small_population = 0`).pluck().all() as number[];
+    for (const zip of ['10021', '02115', '77030', '55902'])
+      expect((await get(`health-scores/${zip}/`)).healthscore, zip).toBeGreaterThanOrEqual(70);
+    const frontier = db
+      .prepare(`SELECT h.healthscore FROM health_scores h JOIN zip_reference r ON r.zip_code = h.zip_code JOIN zips z ON z.zip_code = h.zip_code
+      WHERE h.score_type_id = 1 AND r.reference_hospital_minutes >= 90 AND z.small_population = 0`)
+      .pluck()
+      .all() as number[];
     expect(frontier.length).toBeGreaterThan(100);
     expect(frontier.filter((s) => s < 50).length / frontier.length).toBeGreaterThanOrEqual(0.95);
   });
@@ -61,6 +70,8 @@ describe('the default build: real public data, synthetic providers', () => {
 
   it("passes every check of the build's validation report", () => {
     const report = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'validation'").pluck().get() as string);
-    expect(report.checks.filter((c: { pass: boolean }) => !c.pass).map((c: { name: string; value: string }) => `${c.name}: ${c.value}`)).toEqual([]);
+    expect(
+      report.checks.filter((c: { pass: boolean }) => !c.pass).map((c: { name: string; value: string }) => `${c.name}: ${c.value}`),
+    ).toEqual([]);
   });
 });

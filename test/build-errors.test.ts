@@ -6,11 +6,18 @@ import { tempDir, writeInput } from './helpers/files.ts';
 
 /** A tiny but complete manifest: 3 ZCTAs and one ACS table, with optional broken rows. */
 function tinyInputs(dir: string, options: { badAcsRows?: number } = {}) {
-  writeInput(path.join(dir, 'gaz.txt'), 'GEOID\tALAND_SQMI\tINTPTLAT\tINTPTLONG\n10001\t0.2\t40.75\t-73.99\n10002\t0.8\t40.71\t-73.98\n59001\t300\t45.5\t-109.5\n');
+  writeInput(
+    path.join(dir, 'gaz.txt'),
+    'GEOID\tALAND_SQMI\tINTPTLAT\tINTPTLONG\n10001\t0.2\t40.75\t-73.99\n10002\t0.8\t40.71\t-73.98\n59001\t300\t45.5\t-109.5\n',
+  );
   const bad = Array.from({ length: options.badAcsRows ?? 0 }, (_, i) => `1000${i},lots`).join('\n');
   writeInput(path.join(dir, 'acs.csv'), `zcta,pop\n10001,27000\n10002,74000\n59001,800\n${bad}\n`);
   const manifest = {
-    name: 'tiny', synthetic: true, root: '.', max_reject_ratio: 0.2, providers: { on_partial_coverage: 'omit_component' } as Record<string, unknown>,
+    name: 'tiny',
+    synthetic: true,
+    root: '.',
+    max_reject_ratio: 0.2,
+    providers: { on_partial_coverage: 'omit_component' } as Record<string, unknown>,
     sources: {
       gazetteer: { layout: 'gazetteer_zcta', path: 'gaz.txt' },
       acs: { layout: 'acs_zcta', path: 'acs.csv', columns: { zcta: 'zcta', population: 'pop' } },
@@ -36,7 +43,8 @@ describe('build failures name the fix and never replace a good output', () => {
     writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
     const out = path.join(dir, 'out.sqlite');
     await expect(build({ manifest: path.join(dir, 'manifest.json'), out })).rejects.toThrow(
-      /provider files do not cover the country: they hold no clinicians .* "providers": \{ "sample_fraction": F \}.*"on_partial_coverage": "omit_component".*--allow-partial-providers/);
+      /provider files do not cover the country: they hold no clinicians .* "providers": \{ "sample_fraction": F \}.*"on_partial_coverage": "omit_component".*--allow-partial-providers/,
+    );
     expect(existsSync(out)).toBe(false);
     const summary = await build({ manifest: path.join(dir, 'manifest.json'), out, allowPartialProviders: true });
     expect(summary.zips).toBe(3);
@@ -59,7 +67,9 @@ describe('build failures name the fix and never replace a good output', () => {
     const { manifest } = tinyInputs(dir);
     (manifest.sources.acs as any).path = 'nope.csv';
     writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
-    await expect(build({ manifest: path.join(dir, 'manifest.json'), out: path.join(dir, 'out.sqlite') })).rejects.toThrow(/source "acs": file not found: .*nope\.csv\. Fix the path in the manifest \(sources\.acs\.path\)/);
+    await expect(build({ manifest: path.join(dir, 'manifest.json'), out: path.join(dir, 'out.sqlite') })).rejects.toThrow(
+      /source "acs": file not found: .*nope\.csv\. Fix the path in the manifest \(sources\.acs\.path\)/,
+    );
   });
 
   it('an unknown layout lists the known ones', async () => {
@@ -67,7 +77,9 @@ describe('build failures name the fix and never replace a good output', () => {
     const { manifest } = tinyInputs(dir);
     (manifest.sources.acs as any).layout = 'acs_tract';
     writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
-    await expect(build({ manifest: path.join(dir, 'manifest.json'), out: path.join(dir, 'out.sqlite') })).rejects.toThrow(/sources\.acs\.layout.*unknown layout "acs_tract"; known layouts: .*gazetteer_zcta/);
+    await expect(build({ manifest: path.join(dir, 'manifest.json'), out: path.join(dir, 'out.sqlite') })).rejects.toThrow(
+      /sources\.acs\.layout.*unknown layout "acs_tract"; known layouts: .*gazetteer_zcta/,
+    );
   });
 
   it('above the reject ratio the build fails and the previous output stays in place', async () => {
@@ -75,7 +87,9 @@ describe('build failures name the fix and never replace a good output', () => {
     const out = path.join(dir, 'out.sqlite');
     writeFileSync(out, 'previous good build');
     const { file } = tinyInputs(dir, { badAcsRows: 2 });
-    await expect(build({ manifest: file, out })).rejects.toThrow(/too many invalid rows \(limit 20\.0% per file.*acs: 2 of 5 rows invalid \(40\.0%\)/);
+    await expect(build({ manifest: file, out })).rejects.toThrow(
+      /too many invalid rows \(limit 20\.0% per file.*acs: 2 of 5 rows invalid \(40\.0%\)/,
+    );
     expect(readFileSync(out, 'utf8')).toBe('previous good build');
     const leftovers = ['out.sqlite.tmp-', 'out.sqlite.stage-'].map((p) => path.join(dir, `${p}${process.pid}`));
     for (const f of leftovers) expect(existsSync(f)).toBe(false);

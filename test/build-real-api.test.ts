@@ -13,11 +13,16 @@ import { cachedBuild } from './helpers/real-build.ts';
 const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/public.json');
 
 /** The census field (group and name) that shows each canonical measure. */
-const FIELD_OF = new Map(Object.entries(CENSUS_GROUPS).flatMap(([group, fields]) => Object.entries(fields).map(([field, measure]) => [measure as string, { group, field }])));
+const FIELD_OF = new Map(
+  Object.entries(CENSUS_GROUPS).flatMap(([group, fields]) =>
+    Object.entries(fields).map(([field, measure]) => [measure as string, { group, field }]),
+  ),
+);
 
 /** Values public files use for "no value" (as pipeline/layouts/values.ts reads them), and Census sentinels. */
 function rawNumber(text: string | undefined): number | null {
-  if (text === undefined || ['', 'na', 'n/a', 'null', 'none', 'not available', '-', '.', 'nan'].includes(text.trim().toLowerCase())) return null;
+  if (text === undefined || ['', 'na', 'n/a', 'null', 'none', 'not available', '-', '.', 'nan'].includes(text.trim().toLowerCase()))
+    return null;
   const value = Number(text.trim().replace(/[,$%]/g, ''));
   return value <= -99_999_999 ? null : value;
 }
@@ -28,7 +33,10 @@ async function rawRows(source: SourceSpec, zips: ReadonlySet<string>): Promise<M
   const input = createReadStream(source.path);
   const parser = (source.path.endsWith('.gz') ? input.pipe(createGunzip()) : input).pipe(parse({ columns: true, bom: true }));
   for await (const row of parser as AsyncIterable<Record<string, string>>) {
-    const zcta = row[source.columns.zcta].trim().replace(/^(860US|G)/, '').padStart(5, '0');
+    const zcta = row[source.columns.zcta]
+      .trim()
+      .replace(/^(860US|G)/, '')
+      .padStart(5, '0');
     if (zips.has(zcta)) rows.set(zcta, row);
   }
   return rows;
@@ -62,12 +70,17 @@ describe('the API over the real-data build', () => {
     expect(widget.summary).not.toMatch(/clinician/);
     expect(widget.data_quality).toEqual(record.data_quality);
     const page = await get('health-scores/?state=NV&page_size=100');
-    expect(page.results.every((r: { provider_score: null; data_quality: { components: { provider: string } } }) => r.provider_score === null && r.data_quality.components.provider === 'missing')).toBe(true);
+    expect(
+      page.results.every(
+        (r: { provider_score: null; data_quality: { components: { provider: string } } }) =>
+          r.provider_score === null && r.data_quality.components.provider === 'missing',
+      ),
+    ).toBe(true);
     // A ZIP without residents says so, and is never in a ranking.
     const empty = db.prepare('SELECT zip_code FROM zips WHERE COALESCE(population, 0) = 0 LIMIT 1').pluck().get() as string;
     expect((await get(`health-scores/${empty}/`)).data_quality.small_population).toBe(true);
     const top = await get('tvi/top-vulnerable/?page_size=100');
-    const ranked = new Set((db.prepare('SELECT zip_code FROM tvi WHERE ranked = 1').pluck().all() as string[]));
+    const ranked = new Set(db.prepare('SELECT zip_code FROM tvi WHERE ranked = 1').pluck().all() as string[]);
     expect(top.results.every((r: { zip_code: string }) => ranked.has(r.zip_code))).toBe(true);
     const rankings = await get('tvi/rankings/');
     expect(rankings.zip_codes.length).toBeGreaterThan(0);
@@ -79,7 +92,11 @@ describe('the API over the real-data build', () => {
     expect(zips.length).toBe(33_791);
     const tvi = new Map((db.prepare('SELECT * FROM tvi').all() as Array<Record<string, unknown>>).map((r) => [r.zip_code as string, r]));
     const census = new Map<string, number | null>();
-    for (const r of db.prepare('SELECT zip_code, measure, value FROM census').iterate() as IterableIterator<{ zip_code: string; measure: string; value: number | null }>) {
+    for (const r of db.prepare('SELECT zip_code, measure, value FROM census').iterate() as IterableIterator<{
+      zip_code: string;
+      measure: string;
+      value: number | null;
+    }>) {
       census.set(`${r.zip_code} ${r.measure}`, r.value);
     }
     const problems: string[] = [];
@@ -90,7 +107,15 @@ describe('the API over the real-data build', () => {
       else {
         const body = JSON.parse(tviResponse.body.toString('utf8'));
         const row = tvi.get(zip)!;
-        for (const key of ['tvi_score', 'tvi_tier', 'vehicle_score', 'health_outcome_score', 'zero_vehicle_pct', 'nearest_hospital_miles', 'population']) {
+        for (const key of [
+          'tvi_score',
+          'tvi_tier',
+          'vehicle_score',
+          'health_outcome_score',
+          'zero_vehicle_pct',
+          'nearest_hospital_miles',
+          'population',
+        ]) {
           if (body[key] !== row[key]) problems.push(`tvi/${zip}/ ${key}: ${body[key]} but the table has ${row[key]}`);
         }
       }
@@ -114,8 +139,14 @@ describe('the API over the real-data build', () => {
   it('traces census values of sample ZIPs to the raw file column the manifest maps, honouring source precedence', async () => {
     const manifest = loadManifest(MANIFEST, new Set(LAYOUTS.keys()));
     const acs = manifest.sources.filter((s) => s.layout === 'acs_zcta');
-    const suppressed = (db.prepare("SELECT zip_code FROM census WHERE measure = 'median_household_income' AND value IS NULL ORDER BY zip_code LIMIT 3").all() as Array<{ zip_code: string }>).map((r) => r.zip_code);
-    const chosen = ['10001', '02801', '60614', '99723', '00601', '59001', '94110', '57574'].filter((zip) => db.prepare('SELECT 1 FROM zips WHERE zip_code = ?').get(zip));
+    const suppressed = (
+      db
+        .prepare("SELECT zip_code FROM census WHERE measure = 'median_household_income' AND value IS NULL ORDER BY zip_code LIMIT 3")
+        .all() as Array<{ zip_code: string }>
+    ).map((r) => r.zip_code);
+    const chosen = ['10001', '02801', '60614', '99723', '00601', '59001', '94110', '57574'].filter((zip) =>
+      db.prepare('SELECT 1 FROM zips WHERE zip_code = ?').get(zip),
+    );
     const sample = new Set([...chosen, ...suppressed]);
     expect(sample.size).toBeGreaterThanOrEqual(8);
     const raw = new Map(await Promise.all(acs.map(async (source) => [source.key, await rawRows(source, sample)] as const)));
@@ -137,7 +168,10 @@ describe('the API over the real-data build', () => {
         expect(body[group][field], `${zip} ${field}`).toBe(expected?.value ?? null);
         if (expected) {
           traced++;
-          expect(body[group].sources.map((s: { key: string }) => s.key), `${zip} ${group}`).toContain(expected.source);
+          expect(
+            body[group].sources.map((s: { key: string }) => s.key),
+            `${zip} ${group}`,
+          ).toContain(expected.source);
           const stored = db.prepare('SELECT source FROM census WHERE zip_code = ? AND measure = ?').get(zip, measure) as { source: string };
           expect(stored.source, `${zip} ${measure}`).toBe(expected.source);
         }

@@ -9,7 +9,10 @@ import { cachedBuild } from './helpers/real-build.ts';
 
 const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/shared-data.json');
 const haveData = existsSync(path.join(SHARED_DATA, 'census/2023_Gaz_zcta_national.txt.gz'));
-if (!haveData) console.warn(`\n*** SKIPPING the real-data directory test: ${SHARED_DATA} is absent. CI must run it with ../shared beside the clone. ***\n`);
+if (!haveData)
+  console.warn(
+    `\n*** SKIPPING the real-data directory test: ${SHARED_DATA} is absent. CI must run it with ../shared beside the clone. ***\n`,
+  );
 
 /** The first individual of the real NPPES extract (npidata_first10000.csv.gz): DAVID WIEBE, M.D., Kearney, NE. */
 const KNOWN_NPI = '1679576722';
@@ -23,7 +26,11 @@ describe.skipIf(!haveData)('providers, facilities, autocomplete and rankings ove
     const response = await api.respond({ method: 'GET', url });
     return { status: response.status, body: JSON.parse(response.body.toString('utf8')) };
   };
-  const sql = <T>(query: string, ...args: unknown[]) => db.prepare(query).pluck().get(...args) as T;
+  const sql = <T>(query: string, ...args: unknown[]) =>
+    db
+      .prepare(query)
+      .pluck()
+      .get(...args) as T;
 
   beforeAll(async () => {
     const { out } = await cachedBuild(MANIFEST);
@@ -50,7 +57,9 @@ describe.skipIf(!haveData)('providers, facilities, autocomplete and rankings ove
     expect(body).toMatchObject({ npi: KNOWN_NPI, first_name: 'David', last_name: 'Wiebe', residency: null });
     const byName = await get('/api/v1/providers/?name=wieb&state=ne&page_size=100');
     expect(byName.body.results.map((r: { npi: string }) => r.npi)).toContain(KNOWN_NPI);
-    const bySpecialty = await get(`/api/v1/providers/?specialty=${encodeURIComponent(body.primary_specialty)}&zip=${sql<string>('SELECT zip_code FROM providers WHERE npi = ?', KNOWN_NPI)}&page_size=100`);
+    const bySpecialty = await get(
+      `/api/v1/providers/?specialty=${encodeURIComponent(body.primary_specialty)}&zip=${sql<string>('SELECT zip_code FROM providers WHERE npi = ?', KNOWN_NPI)}&page_size=100`,
+    );
     expect(bySpecialty.body.results.map((r: { npi: string }) => r.npi)).toContain(KNOWN_NPI);
   });
 
@@ -59,11 +68,19 @@ describe.skipIf(!haveData)('providers, facilities, autocomplete and rankings ove
     expect(await count('')).toBe(sql<number>('SELECT COUNT(*) FROM providers'));
     expect(await count('state=ny')).toBe(sql<number>("SELECT COUNT(*) FROM providers WHERE state = 'NY'"));
     expect(await count('zip=10016')).toBe(sql<number>("SELECT COUNT(*) FROM providers WHERE zip_code = '10016'"));
-    expect(await count('specialty=cardiovascular%20disease')).toBe(sql<number>("SELECT COUNT(*) FROM providers WHERE primary_taxonomy = '207RC0000X' OR (primary_taxonomy IS NULL AND primary_specialty IN ('Cardiovascular Disease'))"));
-    const internal = sql<number>("SELECT COUNT(*) FROM providers WHERE primary_taxonomy LIKE '207R%' OR (primary_taxonomy IS NULL AND primary_specialty = 'Internal Medicine')");
+    expect(await count('specialty=cardiovascular%20disease')).toBe(
+      sql<number>(
+        "SELECT COUNT(*) FROM providers WHERE primary_taxonomy = '207RC0000X' OR (primary_taxonomy IS NULL AND primary_specialty IN ('Cardiovascular Disease'))",
+      ),
+    );
+    const internal = sql<number>(
+      "SELECT COUNT(*) FROM providers WHERE primary_taxonomy LIKE '207R%' OR (primary_taxonomy IS NULL AND primary_specialty = 'Internal Medicine')",
+    );
     expect(await count('specialty=internal%20medicine')).toBe(internal);
     const names = db.prepare('SELECT first_name, last_name, state FROM providers').raw().all() as Array<[string, string, string]>;
-    const smi = names.filter(([first, last, state]) => state === 'CA' && (searchKey(first).startsWith('smi') || searchKey(last).startsWith('smi'))).length;
+    const smi = names.filter(
+      ([first, last, state]) => state === 'CA' && (searchKey(first).startsWith('smi') || searchKey(last).startsWith('smi')),
+    ).length;
     expect(await count('name=SMI&state=CA')).toBe(smi);
     // The alias: the cardiology category's codes, clinicians known only from Doctors and Clinicians by their CMS
     // specialty (in both spellings CMS has used), and NUCC's own "Cardiology" specialization (pharmacists).
@@ -76,14 +93,25 @@ describe.skipIf(!haveData)('providers, facilities, autocomplete and rankings ove
   it('finds a known CMS hospital by search, type and state, and ranks it among rated hospitals', async () => {
     const id = sql<number>('SELECT id FROM facilities WHERE ccn = ?', KNOWN_CCN);
     const detail = (await get(`/api/v1/facilities/${id}/`)).body;
-    expect(detail).toMatchObject({ facility_name: 'Mount Sinai Hospital', facility_type: 'Acute Care Hospital', state_code: 'NY', emergency_services: true });
+    expect(detail).toMatchObject({
+      facility_name: 'Mount Sinai Hospital',
+      facility_type: 'Acute Care Hospital',
+      state_code: 'NY',
+      emergency_services: true,
+    });
     expect(detail.staffed_beds).toBeGreaterThan(500);
     const found = await get('/api/v1/facilities/?search=mount%20sinai&type=hospital&state=ny&page_size=100');
     expect(found.body.results.map((f: { id: number }) => f.id)).toContain(id);
     const hospitals = await get('/api/v1/facilities/?type=hospital&state=NY');
-    expect(hospitals.body.count).toBe(sql<number>("SELECT COUNT(*) FROM facilities WHERE state_code = 'NY' AND facility_type <> 'Health Center'"));
+    expect(hospitals.body.count).toBe(
+      sql<number>("SELECT COUNT(*) FROM facilities WHERE state_code = 'NY' AND facility_type <> 'Health Center'"),
+    );
     const ranking = (await get('/api/v1/rankings/hospitals/?state=NY')).body as Array<{ id: number; facility_rating: number }>;
-    expect(ranking.length).toBe(sql<number>("SELECT COUNT(*) FROM facilities WHERE state_code = 'NY' AND facility_type <> 'Health Center' AND facility_rating IS NOT NULL"));
+    expect(ranking.length).toBe(
+      sql<number>(
+        "SELECT COUNT(*) FROM facilities WHERE state_code = 'NY' AND facility_type <> 'Health Center' AND facility_rating IS NOT NULL",
+      ),
+    );
     expect(ranking.find((r) => r.id === id)?.facility_rating).toBe(detail.facility_rating);
     expect(ranking.map((r) => r.facility_rating)).toEqual(ranking.map((r) => r.facility_rating).sort((a, b) => b - a));
   });
@@ -91,7 +119,7 @@ describe.skipIf(!haveData)('providers, facilities, autocomplete and rankings ove
   it('provider_count reconciles with the affiliations clinicians list', async () => {
     // Every affiliated clinician counted by a facility lists its name (Doctors and Clinicians) in the same state.
     const counted = sql<number>('SELECT SUM(provider_count) FROM facilities');
-    const listed = sql<number>("SELECT COUNT(*) FROM providers p, json_each(p.facility_names) f");
+    const listed = sql<number>('SELECT COUNT(*) FROM providers p, json_each(p.facility_names) f');
     expect(counted).toBeGreaterThan(0);
     expect(counted).toBeLessThanOrEqual(listed);
   });

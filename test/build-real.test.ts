@@ -44,21 +44,31 @@ describe('build from the bundled real public data (raw/public)', () => {
   });
 
   it('recomputes every healthscore from its four components, and every label, grade and colour from the band table', () => {
-    const rows = db.prepare('SELECT healthscore, people_score, provider_score, hospital_score, travel_score, label, grade, color FROM health_scores').all() as any[];
+    const rows = db
+      .prepare('SELECT healthscore, people_score, provider_score, hospital_score, travel_score, label, grade, color FROM health_scores')
+      .all() as any[];
     expect(rows.length).toBe(33_791 * 11);
     // Collect mismatches rather than asserting per row: 371,701 expect() calls would dominate the run.
     const mismatches = rows.filter((r) => {
       const band = bandFor(r.healthscore);
       const documented = documentedHealthscore(r);
-      return r.healthscore !== documented || r.healthscore !== composite({ people: r.people_score, provider: r.provider_score, hospital: r.hospital_score, travel: r.travel_score }) ||
-        r.label !== band.label || r.grade !== band.grade || r.color !== band.color;
+      return (
+        r.healthscore !== documented ||
+        r.healthscore !==
+          composite({ people: r.people_score, provider: r.provider_score, hospital: r.hospital_score, travel: r.travel_score }) ||
+        r.label !== band.label ||
+        r.grade !== band.grade ||
+        r.color !== band.color
+      );
     });
     expect(mismatches.slice(0, 3)).toEqual([]);
   }, 60_000);
 
   it('rural ZIPs (NCHS noncore and micropolitan counties) score lower on travel than large central metro ZIPs', () => {
-    const travel = db.prepare(`SELECT z.urban_rural_code AS code, AVG(h.travel_score) AS travel, COUNT(*) AS n FROM zips z
-      JOIN health_scores h ON h.zip_code = z.zip_code AND h.score_type_id = 1 WHERE z.urban_rural_code IS NOT NULL GROUP BY 1 ORDER BY 1`).all() as Array<{ code: number; travel: number; n: number }>;
+    const travel = db
+      .prepare(`SELECT z.urban_rural_code AS code, AVG(h.travel_score) AS travel, COUNT(*) AS n FROM zips z
+      JOIN health_scores h ON h.zip_code = z.zip_code AND h.score_type_id = 1 WHERE z.urban_rural_code IS NOT NULL GROUP BY 1 ORDER BY 1`)
+      .all() as Array<{ code: number; travel: number; n: number }>;
     const byCode = Object.fromEntries(travel.map((t) => [t.code, t.travel]));
     expect(byCode[6]).toBeLessThan(byCode[1] - 20);
     expect(byCode[5]).toBeLessThan(byCode[1] - 15);
@@ -70,7 +80,9 @@ describe('build from the bundled real public data (raw/public)', () => {
     const merge = meta('facility_merge');
     expect(merge.joined.covidcaremap_by_ccn).toBeGreaterThan(3000);
     expect(Object.values(merge.joined as Record<string, number>).reduce((a, b) => a + b, 0)).toBeGreaterThan(8000);
-    const multi = db.prepare("SELECT COUNT(*) AS n FROM facilities WHERE sources LIKE '%cms%' AND sources LIKE '%hifld%'").get() as { n: number };
+    const multi = db.prepare("SELECT COUNT(*) AS n FROM facilities WHERE sources LIKE '%cms%' AND sources LIKE '%hifld%'").get() as {
+      n: number;
+    };
     expect(multi.n).toBeGreaterThan(3000);
   });
 
@@ -80,7 +92,9 @@ describe('build from the bundled real public data (raw/public)', () => {
     const tierOf = (s: number) => (s >= 80 ? 'CRITICAL' : s >= 60 ? 'HIGH' : s >= 40 ? 'MODERATE' : s >= 20 ? 'LOW' : 'MINIMAL');
     expect(rows.filter((r) => r.tvi_tier !== tierOf(r.tvi_score)).slice(0, 3)).toEqual([]);
     const manhattan = rows.find((r) => r.zip_code === '10001');
-    const commuting = db.prepare("SELECT value FROM census WHERE zip_code = '10001' AND measure = 'no_vehicle_pct'").get() as { value: number };
+    const commuting = db.prepare("SELECT value FROM census WHERE zip_code = '10001' AND measure = 'no_vehicle_pct'").get() as {
+      value: number;
+    };
     expect(manhattan.zero_vehicle_pct).toBe(commuting.value);
     // Most Manhattan households have no car, and transit serves them: mobility is not where its vulnerability lies.
     expect(manhattan.zero_vehicle_pct).toBeGreaterThan(70);
@@ -90,9 +104,13 @@ describe('build from the bundled real public data (raw/public)', () => {
   });
 
   it('keeps suppressed census values as NULL, never 0', () => {
-    const suppressed = db.prepare("SELECT COUNT(*) AS n FROM census WHERE measure = 'median_household_income' AND value IS NULL").get() as { n: number };
+    const suppressed = db.prepare("SELECT COUNT(*) AS n FROM census WHERE measure = 'median_household_income' AND value IS NULL").get() as {
+      n: number;
+    };
     expect(suppressed.n).toBeGreaterThan(1000);
-    const zeros = db.prepare("SELECT COUNT(*) AS n FROM census WHERE measure = 'median_household_income' AND value = 0").get() as { n: number };
+    const zeros = db.prepare("SELECT COUNT(*) AS n FROM census WHERE measure = 'median_household_income' AND value = 0").get() as {
+      n: number;
+    };
     expect(zeros.n).toBe(0);
   });
 });

@@ -51,8 +51,10 @@ describe('hcas sample --synthetic-nation && hcas build --manifest raw/manifests/
   });
 
   it('places specialists in cities: urban ZIPs score higher on providers than rural ones', () => {
-    const byClass = db.prepare(`SELECT z.urban_rural_code AS code, AVG(h.provider_score) AS provider FROM zips z
-      JOIN health_scores h ON h.zip_code = z.zip_code AND h.score_type_id = 1 WHERE z.urban_rural_code IS NOT NULL GROUP BY 1 ORDER BY 1`).all() as Array<{ code: number; provider: number }>;
+    const byClass = db
+      .prepare(`SELECT z.urban_rural_code AS code, AVG(h.provider_score) AS provider FROM zips z
+      JOIN health_scores h ON h.zip_code = z.zip_code AND h.score_type_id = 1 WHERE z.urban_rural_code IS NOT NULL GROUP BY 1 ORDER BY 1`)
+      .all() as Array<{ code: number; provider: number }>;
     expect(byClass[0].provider).toBeGreaterThan(byClass.at(-1)!.provider);
   });
 });

@@ -32,9 +32,21 @@ describe('health-scores/{zip}/census/ on the fixture', () => {
   });
 
   it('every value of every ZIP traces to its census row (null where the row is NULL or absent), with its sources and vintages', async () => {
-    const rows = db.prepare('SELECT zip_code, measure, value, source FROM census').all() as Array<{ zip_code: string; measure: string; value: number | null; source: string }>;
+    const rows = db.prepare('SELECT zip_code, measure, value, source FROM census').all() as Array<{
+      zip_code: string;
+      measure: string;
+      value: number | null;
+      source: string;
+    }>;
     const stored = new Map(rows.map((r) => [`${r.zip_code} ${r.measure}`, r]));
-    const vintages = new Map((JSON.parse((db.prepare("SELECT value FROM meta WHERE key = 'sources'").get() as { value: string }).value) as Array<{ key: string; vintage: string }>).map((s, i) => [s.key, { vintage: s.vintage, order: i }]));
+    const vintages = new Map(
+      (
+        JSON.parse((db.prepare("SELECT value FROM meta WHERE key = 'sources'").get() as { value: string }).value) as Array<{
+          key: string;
+          vintage: string;
+        }>
+      ).map((s, i) => [s.key, { vintage: s.vintage, order: i }]),
+    );
     const zips = (db.prepare('SELECT zip_code FROM zips ORDER BY zip_code').all() as Array<{ zip_code: string }>).map((r) => r.zip_code);
     let nulls = 0;
     let values = 0;
@@ -53,7 +65,9 @@ describe('health-scores/{zip}/census/ on the fixture', () => {
             sources.add(row.source);
           }
         }
-        const expected = [...sources].sort((a, b) => vintages.get(a)!.order - vintages.get(b)!.order).map((key) => ({ key, vintage: vintages.get(key)!.vintage }));
+        const expected = [...sources]
+          .sort((a, b) => vintages.get(a)!.order - vintages.get(b)!.order)
+          .map((key) => ({ key, vintage: vintages.get(key)!.vintage }));
         expect(body[group].sources, `${zip} ${group}`).toEqual(expected);
       }
     }
@@ -63,13 +77,21 @@ describe('health-scores/{zip}/census/ on the fixture', () => {
   });
 
   it('never turns a suppressed value into 0', async () => {
-    const suppressed = db.prepare("SELECT zip_code, measure FROM census WHERE value IS NULL AND measure = 'median_household_income' LIMIT 1").get() as { zip_code: string };
-    const body = JSON.parse((await api.respond({ method: 'GET', url: `/api/v1/health-scores/${suppressed.zip_code}/census/` })).body.toString('utf8'));
+    const suppressed = db
+      .prepare("SELECT zip_code, measure FROM census WHERE value IS NULL AND measure = 'median_household_income' LIMIT 1")
+      .get() as { zip_code: string };
+    const body = JSON.parse(
+      (await api.respond({ method: 'GET', url: `/api/v1/health-scores/${suppressed.zip_code}/census/` })).body.toString('utf8'),
+    );
     expect(body.income.median_household_income_usd).toBeNull();
   });
 
   it('a ZIP the build does not score is a 404 naming it', async () => {
     const response = await api.respond({ method: 'GET', url: '/api/v1/health-scores/00000/census/' });
-    expect(JSON.parse(response.body.toString('utf8'))).toEqual({ error: 'not_found', message: 'No census data for ZIP code 00000', status: 404 });
+    expect(JSON.parse(response.body.toString('utf8'))).toEqual({
+      error: 'not_found',
+      message: 'No census data for ZIP code 00000',
+      status: 404,
+    });
   });
 });

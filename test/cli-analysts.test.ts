@@ -30,7 +30,9 @@ beforeAll(async () => {
 /** `sqlite3 ARGS < sql`, as a person runs a saved query (a leading `--` comment would read as an option). */
 function sqlite3(args: string[], sql: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile('sqlite3', args, { maxBuffer: 16 * 2 ** 20 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    const child = execFile('sqlite3', args, { maxBuffer: 16 * 2 ** 20 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
     child.stdin!.end(sql);
   });
 }

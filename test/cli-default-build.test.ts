@@ -31,14 +31,23 @@ let port = 0;
 
 /** Every command runs in the copy's folder, with its own key state and a free port for the server examples. */
 function run(command: string, options: RunOptions = {}) {
-  return shell(command, { cwd: copy, bin, timeoutMs: 600_000, ...options, env: { HCAS_STATE: state, HCAS_PORT: String(port), REDIS_URL: undefined, HCAS_DB: undefined, ...options.env } });
+  return shell(command, {
+    cwd: copy,
+    bin,
+    timeoutMs: 600_000,
+    ...options,
+    env: { HCAS_STATE: state, HCAS_PORT: String(port), REDIS_URL: undefined, HCAS_DB: undefined, ...options.env },
+  });
 }
 
 /** The example lines of a help text: after `Examples:`, each line that runs `hcas` (maybe after variables). */
 function examples(help: string): string[] {
   const after = help.split('\nExamples:\n')[1];
   if (after === undefined) return [];
-  return after.split('\n').filter((line) => /^ {2}([A-Z_]+=\S+ )*hcas /.test(line)).map((line) => line.trim());
+  return after
+    .split('\n')
+    .filter((line) => /^ {2}([A-Z_]+=\S+ )*hcas /.test(line))
+    .map((line) => line.trim());
 }
 
 /** A free TCP port on loopback, for the server examples (they are run with HCAS_PORT). */
@@ -54,15 +63,26 @@ function freePort(): Promise<number> {
 /** Runs a `hcas serve` example until it answers a request, then stops it with SIGTERM; its exit status. */
 async function serveExample(line: string): Promise<{ answered: number; code: number | null; stderr: string }> {
   const child = spawn('bash', ['-c', line], {
-    cwd: copy, detached: true, stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, PATH: [bin, path.dirname(process.execPath), process.env.PATH].join(path.delimiter), HCAS_STATE: state, HCAS_PORT: String(port), REDIS_URL: '' },
+    cwd: copy,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      PATH: [bin, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
+      HCAS_STATE: state,
+      HCAS_PORT: String(port),
+      REDIS_URL: '',
+    },
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let answered = 0;
   for (let tries = 0; tries < 300 && child.exitCode === null && answered !== 200; tries++) {
-    answered = await fetch(`http://127.0.0.1:${port}/api/v1/health-scores/10001/`).then((r) => r.status, () => 0);
+    answered = await fetch(`http://127.0.0.1:${port}/api/v1/health-scores/10001/`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (answered !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   process.kill(-child.pid!, 'SIGTERM');
@@ -79,7 +99,9 @@ beforeAll(async () => {
   const { text } = mirroredSources(path.join(work, 'mirror'), base, path.join(copy, 'raw/national/sources.json'));
   writeFileSync(path.join(copy, 'raw/national/sources.json'), text);
   Object.assign(mirror.routes, mirrorRoutes(base, text));
-  const commands = [...(await run('hcas --help')).stdout.split('\nCommands:\n')[1].matchAll(/^ {2}([a-z-]+)/gm)].map(([, name]) => name).filter((name) => name !== 'help');
+  const commands = [...(await run('hcas --help')).stdout.split('\nCommands:\n')[1].matchAll(/^ {2}([a-z-]+)/gm)]
+    .map(([, name]) => name)
+    .filter((name) => name !== 'help');
   for (const name of commands) helps.set(name, (await run(`hcas ${name} --help`)).stdout);
   // The quick start's first step, on a terminal (`script` gives it one): a sample, then the build.
   firstRun = await run(`script -qec 'hcas sample && hcas build' /dev/null`);
@@ -93,7 +115,9 @@ afterAll(async () => {
 
 describe('the default build, made as the quick start makes it', { timeout: 600_000 }, () => {
   it('every command has examples, and the first of sample and build makes the default build', () => {
-    expect([...helps.keys()]).toEqual(expect.arrayContaining(['sample', 'build', 'fetch', 'serve', 'get', 'score', 'scores', 'keys', 'export', 'validate']));
+    expect([...helps.keys()]).toEqual(
+      expect.arrayContaining(['sample', 'build', 'fetch', 'serve', 'get', 'score', 'scores', 'keys', 'export', 'validate']),
+    );
     for (const [name, help] of helps) expect(examples(help).length, `hcas ${name} --help has no example`).toBeGreaterThan(0);
     expect(examples(helps.get('sample')!)[0]).toBe('hcas sample && hcas build');
     expect(firstRun.statuses, firstRun.stdout.slice(-2000)).toEqual([0]);
@@ -118,18 +142,21 @@ describe('every example of every help text succeeds on the default build', { tim
   it('runs each one, in the order the help lists them', async () => {
     const failures: string[] = [];
     const seen = new Set(['hcas sample && hcas build']);
-    if (!hasCommand('jq', ['--version'])) failures.push('jq is not installed (apt-get install jq; .ci/run does): help examples pipe into it');
+    if (!hasCommand('jq', ['--version']))
+      failures.push('jq is not installed (apt-get install jq; .ci/run does): help examples pipe into it');
     for (const [name, help] of helps) {
       for (const line of examples(help)) {
         if (seen.has(line)) continue;
         seen.add(line);
         if (/(^|\s)hcas serve\b/.test(line)) {
           const served = await serveExample(line);
-          if (served.answered !== 200 || served.code !== 0) failures.push(`${name}: ${line}\n  answered ${served.answered}, exit ${served.code}\n  ${served.stderr}`);
+          if (served.answered !== 200 || served.code !== 0)
+            failures.push(`${name}: ${line}\n  answered ${served.answered}, exit ${served.code}\n  ${served.stderr}`);
           continue;
         }
         const result = await run(line);
-        if (result.statuses.some((status) => status !== 0)) failures.push(`${name}: ${line}\n  statuses ${result.statuses.join(' ')}\n  ${result.stderr}`);
+        if (result.statuses.some((status) => status !== 0))
+          failures.push(`${name}: ${line}\n  statuses ${result.statuses.join(' ')}\n  ${result.stderr}`);
       }
     }
     expect(failures).toEqual([]);
@@ -148,16 +175,35 @@ describe('what the default build gives an analyst', { timeout: 600_000 }, () => 
   it('npm start reuses the sample and the build while nothing they depend on changed', async () => {
     const again = await run('hcas sample --if-changed && hcas build --if-changed');
     expect(again.statuses).toEqual([0]);
-    expect(again.stdout).toBe(`raw/sample already holds this sample (written from the same options, inputs and code); nothing written\n` +
-      `dist-api/hcas.sqlite is up to date (build ${buildId()}): its inputs, configuration and code are unchanged; nothing built\n`);
+    expect(again.stdout).toBe(
+      `raw/sample already holds this sample (written from the same options, inputs and code); nothing written\n` +
+        `dist-api/hcas.sqlite is up to date (build ${buildId()}): its inputs, configuration and code are unchanged; nothing built\n`,
+    );
     // The same for a program: one JSON object per line.
     const machine = await run('hcas sample --if-changed --log-format json && hcas build --if-changed --log-format json');
-    expect(machine.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
-      { time: expect.any(String), event: 'up_to_date', out: path.join(copy, 'raw/sample'), message: expect.stringMatching(/^raw\/sample already holds this sample/) },
-      { time: expect.any(String), event: 'up_to_date', out: path.join(copy, 'dist-api/hcas.sqlite'), build_id: buildId(), message: expect.stringMatching(/^dist-api\/hcas\.sqlite is up to date/) },
+    expect(
+      machine.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      {
+        time: expect.any(String),
+        event: 'up_to_date',
+        out: path.join(copy, 'raw/sample'),
+        message: expect.stringMatching(/^raw\/sample already holds this sample/),
+      },
+      {
+        time: expect.any(String),
+        event: 'up_to_date',
+        out: path.join(copy, 'dist-api/hcas.sqlite'),
+        build_id: buildId(),
+        message: expect.stringMatching(/^dist-api\/hcas\.sqlite is up to date/),
+      },
     ]);
     expect(JSON.parse(readFileSync(path.join(copy, 'package.json'), 'utf8')).scripts.start).toBe(
-      'npm run build && node bin/hcas.js sample --if-changed && node bin/hcas.js build --if-changed && node bin/hcas.js serve');
+      'npm run build && node bin/hcas.js sample --if-changed && node bin/hcas.js build --if-changed && node bin/hcas.js serve',
+    );
   });
 
   it('and builds again when an input, the provider policy or the output changed', async () => {
@@ -176,10 +222,15 @@ describe('what the default build gives an analyst', { timeout: 600_000 }, () => 
   });
 
   it('finds the database from any working directory, and --version names it with its build id', async () => {
-    const [score, version] = await Promise.all([run('hcas score 10001 --fields zip_code,healthscore', { cwd: os.tmpdir() }), run('hcas --version', { cwd: os.tmpdir() })]);
+    const [score, version] = await Promise.all([
+      run('hcas score 10001 --fields zip_code,healthscore', { cwd: os.tmpdir() }),
+      run('hcas --version', { cwd: os.tmpdir() }),
+    ]);
     expect(score.statuses).toEqual([0]);
     expect(score.stdout).toMatch(/^zip_code\thealthscore\n10001\t\d+\n$/);
-    expect(version.stdout.split('\n')[1]).toMatch(new RegExp(`^database ${path.join(copy, 'dist-api/hcas.sqlite').replace(/[.]/g, '\\.')}: build ${buildId()} of \\d{4}-`));
+    expect(version.stdout.split('\n')[1]).toMatch(
+      new RegExp(`^database ${path.join(copy, 'dist-api/hcas.sqlite').replace(/[.]/g, '\\.')}: build ${buildId()} of \\d{4}-`),
+    );
   });
 
   it('a large export stops quietly when its reader does', async () => {
@@ -197,7 +248,10 @@ describe('what the default build gives an analyst', { timeout: 600_000 }, () => 
     ]);
     expect(lines.statuses).toEqual([0, 0]);
     expect(lines.stderr).toMatch(/^ {2}export providers, [\d,]+ of 250,000 records, \d+%, [\d,]+\/s, ETA \d+:\d\d\n/);
-    const events = json.stderr.trim().split('\n').map((line) => JSON.parse(line));
+    const events = json.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(events[0]).toMatchObject({ event: 'progress', task: 'export providers', unit: 'records', total: 250_000 });
     expect(events.at(-1)).toMatchObject({ event: 'progress_done', task: 'export providers', count: 250_000, total: 250_000 });
     expect(quiet).toMatchObject({ stderr: '', statuses: [0, 0] });

@@ -38,21 +38,52 @@ describe('one meaning per flag', { timeout: 60_000 }, () => {
       run('keys', 'list', '--state', 'var/state.sqlite'),
       run('keys', 'create', '--plan', 'free', '--name', 'flags', '--state-file', path.join(dir, 'other.sqlite')),
     ]);
-    expect(get).toMatchObject({ code: 2, stdout: '', stderr: "hcas: hcas get has no --state: the key and counter state file is --state-file FILE; to ask for one state, put it in the path: hcas get 'providers/?state=NY'\n" });
-    expect(serve).toMatchObject({ code: 2, stderr: 'hcas: hcas serve has no --state: the key and counter state file is --state-file FILE\n' });
-    expect(keys).toMatchObject({ code: 2, stderr: 'hcas: hcas keys list has no --state: the key and counter state file is --state-file FILE\n' });
+    expect(get).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        "hcas: hcas get has no --state: the key and counter state file is --state-file FILE; to ask for one state, put it in the path: hcas get 'providers/?state=NY'\n",
+    });
+    expect(serve).toMatchObject({
+      code: 2,
+      stderr: 'hcas: hcas serve has no --state: the key and counter state file is --state-file FILE\n',
+    });
+    expect(keys).toMatchObject({
+      code: 2,
+      stderr: 'hcas: hcas keys list has no --state: the key and counter state file is --state-file FILE\n',
+    });
     expect(created.code, created.stderr).toBe(0);
-    expect(JSON.parse((await run('keys', 'list', '--json', '--state-file', path.join(dir, 'other.sqlite'))).stdout)).toMatchObject([{ name: 'flags' }]);
-    expect(await run('keys', 'list', '--db', db)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: unknown option '--db'/) });
+    expect(JSON.parse((await run('keys', 'list', '--json', '--state-file', path.join(dir, 'other.sqlite'))).stdout)).toMatchObject([
+      { name: 'flags' },
+    ]);
+    expect(await run('keys', 'list', '--db', db)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^error: unknown option '--db'/),
+    });
   });
 
   it('flags with no effect on the command are refused, saying why', async () => {
     const cases: Array<[string[], string | RegExp]> = [
-      [['get', 'states/', '--plans', 'b'], 'hcas: --plans applies with --key or --anonymous (without them the local reader sees every endpoint): add one, or leave out --plans\n'],
-      [['get', 'states/', '--anonymous', '--state-file', 'x.sqlite'], 'hcas: --state-file is read only to check a --key: add --key KEY, or leave out --state-file\n'],
-      [['serve', '--no-limits', '--plans', 'b'], 'hcas: --plans has no effect with limits off (--no-limits or HCAS_LIMITS=false): leave it out, or turn limits on\n'],
-      [['serve', '--no-metrics', '--metrics-token', 'secret'], 'hcas: --metrics-token has no effect with metrics off (--no-metrics or HCAS_METRICS=false): leave it out, or turn metrics on\n'],
-      [['tvi', '10001', '--state', 'NY', '--tier', 'high'], 'hcas: --state and --tier apply to the --top list only, not to one ZIP code: hcas tvi --top --state --tier ...\n'],
+      [
+        ['get', 'states/', '--plans', 'b'],
+        'hcas: --plans applies with --key or --anonymous (without them the local reader sees every endpoint): add one, or leave out --plans\n',
+      ],
+      [
+        ['get', 'states/', '--anonymous', '--state-file', 'x.sqlite'],
+        'hcas: --state-file is read only to check a --key: add --key KEY, or leave out --state-file\n',
+      ],
+      [
+        ['serve', '--no-limits', '--plans', 'b'],
+        'hcas: --plans has no effect with limits off (--no-limits or HCAS_LIMITS=false): leave it out, or turn limits on\n',
+      ],
+      [
+        ['serve', '--no-metrics', '--metrics-token', 'secret'],
+        'hcas: --metrics-token has no effect with metrics off (--no-metrics or HCAS_METRICS=false): leave it out, or turn metrics on\n',
+      ],
+      [
+        ['tvi', '10001', '--state', 'NY', '--tier', 'high'],
+        'hcas: --state and --tier apply to the --top list only, not to one ZIP code: hcas tvi --top --state --tier ...\n',
+      ],
       [['tvi', '10001', '--top'], 'hcas: give a ZIP code or --top, not both: hcas tvi 10001, or hcas tvi --top\n'],
       [['providers', '--all', '--page', '2'], 'hcas: --all prints every page: leave out --page\n'],
       [['providers', '--all', '--table'], /^hcas: --all streams every page, which a table cannot/],
@@ -77,7 +108,10 @@ describe('one meaning per flag', { timeout: 60_000 }, () => {
     ]);
     expect(pipeline.map((r) => [r.code, r.stderr])).toEqual([
       [2, 'hcas: --manifest applies to the default sample only: a synthetic nation reads no real files\n'],
-      [2, 'hcas: --facilities applies to --synthetic-nation only: the default sample uses the real facilities of the bundled public data\n'],
+      [
+        2,
+        'hcas: --facilities applies to --synthetic-nation only: the default sample uses the real facilities of the bundled public data\n',
+      ],
       [2, 'hcas: --log-format must be text or json, got yaml\n'],
       [2, 'hcas: choose one of --quiet and --log-format json: JSON lines are for a program reading them, --quiet prints none\n'],
     ]);
@@ -108,7 +142,11 @@ describe('exit codes: 0 ok, 1 not found or empty, 2 usage, 3 data or database', 
 
   it('an empty result still prints its header (or JSON), and says so on stderr', async () => {
     const [tsv, json] = await Promise.all([run('providers', '--state', 'ZZ'), run('providers', '--state', 'ZZ', '--json')]);
-    expect(tsv).toMatchObject({ code: 1, stdout: 'npi\tfirst_name\tlast_name\tcredential\tgender\tprimary_specialty\ttelehealth\n', stderr: 'hcas: no providers match\n' });
+    expect(tsv).toMatchObject({
+      code: 1,
+      stdout: 'npi\tfirst_name\tlast_name\tcredential\tgender\tprimary_specialty\ttelehealth\n',
+      stderr: 'hcas: no providers match\n',
+    });
     expect(JSON.parse(json.stdout)).toMatchObject({ count: 0, results: [] });
   });
 
@@ -135,9 +173,14 @@ describe('exit codes: 0 ok, 1 not found or empty, 2 usage, 3 data or database', 
 
   it('get follows the trailing-slash redirect like curl -L and says so on stderr', async () => {
     const [plain, query] = await Promise.all([run('get', 'health-scores/10001'), run('get', '/api/v1/health-scores?state=RI&page_size=1')]);
-    expect(plain).toMatchObject({ code: 0, stderr: 'hcas: /api/v1/health-scores/10001 answered 301; following it to /api/v1/health-scores/10001/\n' });
+    expect(plain).toMatchObject({
+      code: 0,
+      stderr: 'hcas: /api/v1/health-scores/10001 answered 301; following it to /api/v1/health-scores/10001/\n',
+    });
     expect(JSON.parse(plain.stdout)).toEqual(await body('health-scores/10001/'));
-    expect(query.stderr).toBe('hcas: /api/v1/health-scores?state=RI&page_size=1 answered 301; following it to /api/v1/health-scores/?state=RI&page_size=1\n');
+    expect(query.stderr).toBe(
+      'hcas: /api/v1/health-scores?state=RI&page_size=1 answered 301; following it to /api/v1/health-scores/?state=RI&page_size=1\n',
+    );
     expect(JSON.parse(query.stdout)).toEqual(await body('health-scores/?state=RI&page_size=1'));
   });
 });
@@ -157,8 +200,12 @@ describe('output: a table on a terminal, tab-separated when piped, or as asked',
     const page = await body('providers/?state=NY');
     const piped = await run('providers', '--state', 'NY');
     const fields = ['npi', 'first_name', 'last_name', 'credential', 'gender', 'primary_specialty', 'telehealth'];
-    expect(piped.stdout).toBe(tsvLine(fields) + page.results.map((r: Record<string, unknown>) => tsvLine(fields.map((f) => r[f]))).join(''));
-    expect(piped.stderr).toBe(`20 of ${page.count.toLocaleString('en-US')} matching providers, page 1 of ${Math.ceil(page.count / 20)}; next: --page 2, every page: --all\n`);
+    expect(piped.stdout).toBe(
+      tsvLine(fields) + page.results.map((r: Record<string, unknown>) => tsvLine(fields.map((f) => r[f]))).join(''),
+    );
+    expect(piped.stderr).toBe(
+      `20 of ${page.count.toLocaleString('en-US')} matching providers, page 1 of ${Math.ceil(page.count / 20)}; next: --page 2, every page: --all\n`,
+    );
   });
 
   it('--csv, --json (the API envelope), --ndjson and --fields', async () => {
@@ -170,11 +217,26 @@ describe('output: a table on a terminal, tab-separated when piped, or as asked',
       run('facilities', '--state', 'NY', '--fields', 'facility_name,id'),
       run('facilities', '--state', 'NY', '--json', '--fields', 'id,facility_rating'),
     ]);
-    expect(asCsv.stdout).toBe(csv(page.results, Object.keys(page.results[0]).map((key) => ({ key }))));
+    expect(asCsv.stdout).toBe(
+      csv(
+        page.results,
+        Object.keys(page.results[0]).map((key) => ({ key })),
+      ),
+    );
     expect(JSON.parse(asJson.stdout)).toEqual(page);
-    expect(asNdjson.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(page.results);
-    expect(picked.stdout).toBe(tsvLine(['facility_name', 'id']) + page.results.map((r: { facility_name: string; id: number }) => tsvLine([r.facility_name, r.id])).join(''));
-    expect(JSON.parse(pickedJson.stdout).results).toEqual(page.results.map((r: { id: number; facility_rating: number }) => ({ id: r.id, facility_rating: r.facility_rating })));
+    expect(
+      asNdjson.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(page.results);
+    expect(picked.stdout).toBe(
+      tsvLine(['facility_name', 'id']) +
+        page.results.map((r: { facility_name: string; id: number }) => tsvLine([r.facility_name, r.id])).join(''),
+    );
+    expect(JSON.parse(pickedJson.stdout).results).toEqual(
+      page.results.map((r: { id: number; facility_rating: number }) => ({ id: r.id, facility_rating: r.facility_rating })),
+    );
   });
 
   it('--all streams every page: the same records as paging through the API, in order', async () => {
@@ -190,7 +252,12 @@ describe('output: a table on a terminal, tab-separated when piped, or as asked',
       run('providers', '--state', 'NY', '--all', '--json'),
       run('providers', '--state', 'NY', '--all'),
     ]);
-    expect(ndjson.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(expected);
+    expect(
+      ndjson.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(expected);
     expect(JSON.parse(json.stdout)).toEqual(expected);
     expect(tsv.stdout.trim().split('\n')).toHaveLength(expected.length + 1);
     for (const result of [ndjson, json, tsv]) expect(result).toMatchObject({ code: 0, stderr: '' });
@@ -198,7 +265,11 @@ describe('output: a table on a terminal, tab-separated when piped, or as asked',
 
   it('a record: fields down on a terminal, one row when piped; data quality is a note under the table', async () => {
     const record = await body('health-scores/10001/');
-    const [table, piped, json] = await Promise.all([run('score', '10001', '--table'), run('score', '10001'), run('score', '10001', '--json', '--fields', 'zip_code,healthscore')]);
+    const [table, piped, json] = await Promise.all([
+      run('score', '10001', '--table'),
+      run('score', '10001'),
+      run('score', '10001', '--json', '--fields', 'zip_code,healthscore'),
+    ]);
     expect(table.stdout).toMatch(/^field +value\n-+ +-+\nid +\d+\nzip_code +10001\n/);
     expect(table.stdout).not.toContain('data_quality');
     expect(table.stderr).toBe(`data quality: ${record.data_quality.note}\n`);
@@ -219,14 +290,22 @@ describe('installed like a CLI', { timeout: 120_000 }, () => {
       hcas(['-V'], { env: { HCAS_DB: path.join(dir, 'none.sqlite') } }),
       hcas(['--version', 'extra']),
     ]);
-    expect(withDb).toMatchObject({ code: 0, stdout: `hcas ${VERSION}\ndatabase ${db}: build ${FIXTURE_BUILD_ID} of ${FIXTURE_BUILT_AT}\n` });
-    expect(missing).toMatchObject({ code: 0, stdout: `hcas ${VERSION}\ndatabase ${path.join(dir, 'none.sqlite')}: not built yet (run \`hcas sample && hcas build\`, or npm start)\n` });
+    expect(withDb).toMatchObject({
+      code: 0,
+      stdout: `hcas ${VERSION}\ndatabase ${db}: build ${FIXTURE_BUILD_ID} of ${FIXTURE_BUILT_AT}\n`,
+    });
+    expect(missing).toMatchObject({
+      code: 0,
+      stdout: `hcas ${VERSION}\ndatabase ${path.join(dir, 'none.sqlite')}: not built yet (run \`hcas sample && hcas build\`, or npm start)\n`,
+    });
     expect(tooMany.code).toBe(2);
   });
 
-  it('the default database is the package\'s dist-api/hcas.sqlite, from any working directory', async () => {
+  it("the default database is the package's dist-api/hcas.sqlite, from any working directory", async () => {
     const elsewhere = await hcas(['--version'], { cwd: dir, env: { HCAS_DB: undefined } });
-    expect(elsewhere.stdout.split('\n')[1]).toMatch(new RegExp(`^database ${path.join(ROOT, 'dist-api/hcas.sqlite').replace(/[.]/g, '\\.')}: `));
+    expect(elsewhere.stdout.split('\n')[1]).toMatch(
+      new RegExp(`^database ${path.join(ROOT, 'dist-api/hcas.sqlite').replace(/[.]/g, '\\.')}: `),
+    );
   });
 
   it('HCAS_DB names the database for every command; --db wins over it and is relative to the working directory', async () => {
@@ -239,7 +318,11 @@ describe('installed like a CLI', { timeout: 120_000 }, () => {
     ]);
     for (const result of [fromEnv, fromFlag, overEnv]) expect(result).toMatchObject({ code: 0, stdout: 'zip_code\n10001\n' });
     const missing = await hcas(['score', '10001'], { env: { HCAS_DB: '/nonexistent.sqlite' } });
-    expect(missing).toMatchObject({ code: 3, stderr: 'hcas: no database at /nonexistent.sqlite: run `hcas sample && hcas build` to create it (npm start does), or name one with --db FILE or HCAS_DB\n' });
+    expect(missing).toMatchObject({
+      code: 3,
+      stderr:
+        'hcas: no database at /nonexistent.sqlite: run `hcas sample && hcas build` to create it (npm start does), or name one with --db FILE or HCAS_DB\n',
+    });
   });
 
   it('without its compiled code it says how to build it, with status 3', async () => {
@@ -247,11 +330,16 @@ describe('installed like a CLI', { timeout: 120_000 }, () => {
     mkdirSync(bare, { recursive: true });
     copyFileSync(path.join(ROOT, 'bin/hcas.js'), path.join(bare, 'hcas.js'));
     const result = await shell(`node '${path.join(bare, 'hcas.js')}' --version`);
-    expect(result).toMatchObject({ statuses: [3], stderr: 'hcas: the compiled code in dist/ is missing; run `npm run build` (npm install does it too)\n' });
+    expect(result).toMatchObject({
+      statuses: [3],
+      stderr: 'hcas: the compiled code in dist/ is missing; run `npm run build` (npm install does it too)\n',
+    });
   });
 
-  it('npx hcas runs the project\'s command (package.json bin)', async () => {
-    expect((JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin).toEqual({ hcas: 'bin/hcas.js' });
+  it("npx hcas runs the project's command (package.json bin)", async () => {
+    expect((JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin).toEqual({
+      hcas: 'bin/hcas.js',
+    });
     const npx = await shell('npx --no-install hcas --version', { env: { HCAS_DB: db } });
     expect(npx.statuses).toEqual([0]);
     expect(npx.stdout.split('\n')[0]).toBe(`hcas ${VERSION}`);

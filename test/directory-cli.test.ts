@@ -43,14 +43,22 @@ describe('providers, facilities, autocomplete and rankings commands', { timeout:
     for (const run of [provider, facilityCsv, suggestions, states, hospitals]) expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(providers.stdout).toMatch(/^npi +last_name +first_name +credential +gender +specialty +telehealth\n/);
     // The footer is a note for the person: on stderr, never inside the data.
-    expect(providers).toMatchObject({ code: 0, stderr: expect.stringMatching(/^3 of \d+ matching providers, page 1 of \d+; next: --page 2, every page: --all\n$/) });
+    expect(providers).toMatchObject({
+      code: 0,
+      stderr: expect.stringMatching(/^3 of \d+ matching providers, page 1 of \d+; next: --page 2, every page: --all\n$/),
+    });
     expect(providersJson.stderr).toMatch(/^2 of \d+ matching providers, page 2 of \d+; next: --page 3/);
     expect(JSON.parse(providersJson.stdout)).toEqual(await body('/api/v1/providers/?name=smi&page=2&page_size=2'));
     expect(JSON.parse(provider.stdout)).toEqual(await body(`/api/v1/providers/${KNOWN_NPI}/`));
     expect(facilities).toMatchObject({ code: 0, stderr: '4 matching facilities\n' });
     expect(facilities.stdout.trim().split('\n')).toHaveLength(2 + 4);
     const detail = await body('/api/v1/facilities/1001/');
-    expect(facilityCsv.stdout).toBe(csv([detail], Object.keys(detail).map((key) => ({ key }))));
+    expect(facilityCsv.stdout).toBe(
+      csv(
+        [detail],
+        Object.keys(detail).map((key) => ({ key })),
+      ),
+    );
     expect(JSON.parse(suggestions.stdout)).toEqual(await body('/api/v1/autocomplete/?q=new+yo'));
     expect(states.stdout.split('\r\n')[0]).toBe('rank,state,state_code,avg_score,label,grade,color,zip_count');
     expect(JSON.parse(hospitals.stdout)).toEqual(await body('/api/v1/rankings/hospitals/?state=ny'));
@@ -66,7 +74,10 @@ describe('providers, facilities, autocomplete and rankings commands', { timeout:
       hcas('facilities', '--emergency', 'maybe', '--db', db),
     ]);
     // Usage errors exit 2 (README, "Exit codes").
-    expect(npi).toMatchObject({ code: 2, stderr: 'hcas: the NPI argument must be a 10-digit NPI with a valid check digit, got 1234567890\n' });
+    expect(npi).toMatchObject({
+      code: 2,
+      stderr: 'hcas: the NPI argument must be a 10-digit NPI with a valid check digit, got 1234567890\n',
+    });
     expect(size).toMatchObject({ code: 2, stderr: 'hcas: --page-size must be an integer from 1 to 100, got 500\n' });
     expect(rating).toMatchObject({ code: 2, stderr: 'hcas: --min-rating must be an integer from 1 to 5, got 9\n' });
     expect(kind).toMatchObject({ code: 2, stderr: 'hcas: the ranking must be states or hospitals, got cities\n' });

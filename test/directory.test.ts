@@ -38,8 +38,12 @@ beforeAll(async () => {
   const file = await fixtureDb();
   api = Api.open(file);
   const db = new Database(file, { readonly: true });
-  providers = db.prepare('SELECT npi, first_name, last_name, state, city, zip_code, primary_taxonomy, primary_specialty FROM providers').all() as ProviderRow[];
-  facilities = db.prepare('SELECT id, facility_name, facility_type, state_code, emergency_services, facility_rating FROM facilities').all() as FacilityRow[];
+  providers = db
+    .prepare('SELECT npi, first_name, last_name, state, city, zip_code, primary_taxonomy, primary_specialty FROM providers')
+    .all() as ProviderRow[];
+  facilities = db
+    .prepare('SELECT id, facility_name, facility_type, state_code, emergency_services, facility_rating FROM facilities')
+    .all() as FacilityRow[];
   db.close();
 });
 afterAll(() => api.retire());
@@ -69,7 +73,12 @@ const keysOf = new Map<ProviderRow, { first: string; last: string; city: string;
 function keys(p: ProviderRow) {
   let k = keysOf.get(p);
   if (!k) {
-    k = { first: searchKey(p.first_name), last: searchKey(p.last_name), city: searchKey(p.city), specialties: new Set(specialtyNames(p.primary_taxonomy, p.primary_specialty, TAXONOMY_BY_CODE).map((s) => s.key)) };
+    k = {
+      first: searchKey(p.first_name),
+      last: searchKey(p.last_name),
+      city: searchKey(p.city),
+      specialties: new Set(specialtyNames(p.primary_taxonomy, p.primary_specialty, TAXONOMY_BY_CODE).map((s) => s.key)),
+    };
     keysOf.set(p, k);
   }
   return k;
@@ -78,12 +87,14 @@ function keys(p: ProviderRow) {
 /** The brute-force answer: a filter written out over every row, sorted as documented. */
 function expectedProviders(filter: Record<string, string>): string[] {
   const name = filter.name === undefined ? undefined : searchKey(filter.name);
-  const matches = providers.filter((p) =>
-    (filter.specialty === undefined || keys(p).specialties.has(specialtyKey(filter.specialty))) &&
-    (filter.state === undefined || p.state === filter.state.toUpperCase()) &&
-    (filter.city === undefined || keys(p).city === searchKey(filter.city)) &&
-    (filter.zip === undefined || p.zip_code === filter.zip) &&
-    (name === undefined || keys(p).first.startsWith(name) || keys(p).last.startsWith(name)));
+  const matches = providers.filter(
+    (p) =>
+      (filter.specialty === undefined || keys(p).specialties.has(specialtyKey(filter.specialty))) &&
+      (filter.state === undefined || p.state === filter.state.toUpperCase()) &&
+      (filter.city === undefined || keys(p).city === searchKey(filter.city)) &&
+      (filter.zip === undefined || p.zip_code === filter.zip) &&
+      (name === undefined || keys(p).first.startsWith(name) || keys(p).last.startsWith(name)),
+  );
   const order = (p: ProviderRow) => [keys(p).last, keys(p).first, p.npi];
   return matches
     .sort((a, b) => {
@@ -98,12 +109,15 @@ function expectedFacilities(filter: Record<string, string>): number[] {
   const search = filter.search === undefined ? undefined : searchKey(filter.search);
   const type = filter.type === undefined ? undefined : searchKey(filter.type);
   return facilities
-    .filter((f) =>
-      (type === undefined || (type === 'hospital' || type === 'hospitals' ? f.facility_type !== 'Health Center' : searchKey(f.facility_type) === type)) &&
-      (filter.state === undefined || f.state_code === filter.state.toUpperCase()) &&
-      (filter.emergency === undefined || f.emergency_services === (filter.emergency === 'true' ? 1 : 0)) &&
-      (filter.min_rating === undefined || (f.facility_rating ?? 0) >= Number(filter.min_rating)) &&
-      (search === undefined || searchKey(f.facility_name).includes(search)))
+    .filter(
+      (f) =>
+        (type === undefined ||
+          (type === 'hospital' || type === 'hospitals' ? f.facility_type !== 'Health Center' : searchKey(f.facility_type) === type)) &&
+        (filter.state === undefined || f.state_code === filter.state.toUpperCase()) &&
+        (filter.emergency === undefined || f.emergency_services === (filter.emergency === 'true' ? 1 : 0)) &&
+        (filter.min_rating === undefined || (f.facility_rating ?? 0) >= Number(filter.min_rating)) &&
+        (search === undefined || searchKey(f.facility_name).includes(search)),
+    )
     .sort((a, b) => {
       const [x, y] = [searchKey(a.facility_name), searchKey(b.facility_name)];
       return x < y ? -1 : x > y ? 1 : a.id - b.id;
@@ -114,7 +128,8 @@ function expectedFacilities(filter: Record<string, string>): number[] {
 describe('rank sets against brute force', () => {
   it('intersections, bounds, merges and unions agree with Set arithmetic on random lists', () => {
     const random = seeded(7);
-    const list = (size: number, density: number) => Uint32Array.from(Array.from({ length: size }, (_, i) => i).filter(() => random() < density));
+    const list = (size: number, density: number) =>
+      Uint32Array.from(Array.from({ length: size }, (_, i) => i).filter(() => random() < density));
     for (let round = 0; round < 200; round++) {
       const size = 1 + Math.floor(random() * 5000);
       const lists = [list(size, random()), list(size, random() * 0.05), list(size, random())];
@@ -122,7 +137,9 @@ describe('rank sets against brute force', () => {
       expect([...intersectAll(lists.map((l) => withBitmap(l, size)))]).toEqual(expected);
       expect([...intersect(lists[1], { ranks: lists[0] })]).toEqual([...lists[1]].filter((r) => lists[0].includes(r)));
       const value = Math.floor(random() * size);
-      expect(lowerBound(lists[0], value)).toBe([...lists[0]].findIndex((r) => r >= value) < 0 ? lists[0].length : [...lists[0]].findIndex((r) => r >= value));
+      expect(lowerBound(lists[0], value)).toBe(
+        [...lists[0]].findIndex((r) => r >= value) < 0 ? lists[0].length : [...lists[0]].findIndex((r) => r >= value),
+      );
       const union = [...new Set([...lists[0], ...lists[1]])].sort((a, b) => a - b);
       expect([...mergeRuns([lists[0], lists[1]], 50)]).toEqual(union.slice(0, 50));
       const [lo, hi] = [Math.floor(random() * size), Math.floor(random() * size)].sort((a, b) => a - b);
@@ -144,7 +161,9 @@ describe('search keys', () => {
     expect(searchKey('😀 \u05e9\u05dc\u05d5\u05dd')).toBe('\u05e9\u05dc\u05d5\u05dd');
     expect(searchKey('\ud83d')).toBe('');
     expect(specialtyKey('Obstetrics & Gynecology')).toBe(specialtyKey('OBSTETRICS/GYNECOLOGY'));
-    expect(specialtyKey('Registered Dietitian Or Nutrition Professional')).toBe(specialtyKey('REGISTERED DIETITIAN/NUTRITION PROFESSIONAL'));
+    expect(specialtyKey('Registered Dietitian Or Nutrition Professional')).toBe(
+      specialtyKey('REGISTERED DIETITIAN/NUTRITION PROFESSIONAL'),
+    );
     expect(specialtyKey('Psychiatry & Neurology')).toBe('psychiatry neurology');
     expect(specialtyKey('Cardiovascular Disease (Cardiology)')).toBe('cardiovascular disease cardiology');
   });
@@ -156,12 +175,46 @@ describe('providers/ on the fixture: every filter combination against brute forc
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
     const sample = () => pick(providers);
     const values = {
-      specialty: () => pick(['cardiology', 'Internal Medicine', 'family', 'Family Medicine', 'PEDIATRICS', 'primary care', 'Psychiatry', 'oncology',
-        'Cardiovascular Disease (Cardiology)', 'Registered Nurse', 'no such specialty', 'obgyn', 'Nurse Practitioner', sample().primary_specialty || 'x']),
+      specialty: () =>
+        pick([
+          'cardiology',
+          'Internal Medicine',
+          'family',
+          'Family Medicine',
+          'PEDIATRICS',
+          'primary care',
+          'Psychiatry',
+          'oncology',
+          'Cardiovascular Disease (Cardiology)',
+          'Registered Nurse',
+          'no such specialty',
+          'obgyn',
+          'Nurse Practitioner',
+          sample().primary_specialty || 'x',
+        ]),
       state: () => pick(['ny', 'DE', 'RI', 'dc', 'CA', 'AK', 'ZZ', sample().state]),
       city: () => pick(['new york', 'WILMINGTON', 'Providence', 'Nowhere', sample().city]),
       zip: () => pick(['10001', '19901', '02903', '99999', sample().zip_code]),
-      name: () => pick(['s', 'sm', 'SMI', 'smith', 'jo', 'john', "o'b", 'obr', 'gar', 'garcía', 'mary a', 'lee', 'z', 'q', 'ngu', sample().last_name.slice(0, 3), sample().first_name.slice(0, 2)]),
+      name: () =>
+        pick([
+          's',
+          'sm',
+          'SMI',
+          'smith',
+          'jo',
+          'john',
+          "o'b",
+          'obr',
+          'gar',
+          'garcía',
+          'mary a',
+          'lee',
+          'z',
+          'q',
+          'ngu',
+          sample().last_name.slice(0, 3),
+          sample().first_name.slice(0, 2),
+        ]),
     };
     const names = Object.keys(values) as Array<keyof typeof values>;
     for (let round = 0; round < 200; round++) {
@@ -176,11 +229,17 @@ describe('providers/ on the fixture: every filter combination against brute forc
         const { status, body } = await get(`${url}&page=${page}`);
         expect(status, url).toBe(200);
         expect(body.count, url).toBe(expected.length);
-        expect(body.results.map((r: { npi: string }) => r.npi), `${url}&page=${page}`).toEqual(expected.slice((page - 1) * pageSize, page * pageSize));
+        expect(
+          body.results.map((r: { npi: string }) => r.npi),
+          `${url}&page=${page}`,
+        ).toEqual(expected.slice((page - 1) * pageSize, page * pageSize));
       } else {
         const { count, results } = await everyPage(url);
         expect(count, url).toBe(expected.length);
-        expect(results.map((r) => r.npi), url).toEqual(expected);
+        expect(
+          results.map((r) => r.npi),
+          url,
+        ).toEqual(expected);
       }
     }
   }, 120_000);
@@ -194,13 +253,24 @@ describe('providers/ on the fixture: every filter combination against brute forc
         new ProviderDirectory(db, { maxMergedRuns: 0, maxSortedFirstNames: 0, postingsBytes: 1024, nameFilterVisits: 'set' }),
       ];
       for (const name of ['j', 'jo', 'john', 'm', 'ma', 's', 'smi', 'l', 'a', 'zz', 'obrien', 'ngu']) {
-        for (const filter of [{ name }, { name, state: 'DE' }, { name, specialty: 'family medicine' }, { name, specialty: 'primary care', state: 'ny' }] as Array<Record<string, string>>) {
+        for (const filter of [
+          { name },
+          { name, state: 'DE' },
+          { name, specialty: 'family medicine' },
+          { name, specialty: 'primary care', state: 'ny' },
+        ] as Array<Record<string, string>>) {
           const expected = expectedProviders(filter);
           for (const [i, directory] of directories.entries()) {
-            for (const [offset, limit] of [[0, 20], [0, 5000], [37, 11]]) {
+            for (const [offset, limit] of [
+              [0, 20],
+              [0, 5000],
+              [37, 11],
+            ]) {
               const { count, ranks } = directory.search(filter, offset, limit);
               expect(count, `${JSON.stringify(filter)} directory ${i}`).toBe(expected.length);
-              expect(directory.npis(ranks), `${JSON.stringify(filter)} directory ${i} ${offset}+${limit}`).toEqual(expected.slice(offset, offset + limit));
+              expect(directory.npis(ranks), `${JSON.stringify(filter)} directory ${i} ${offset}+${limit}`).toEqual(
+                expected.slice(offset, offset + limit),
+              );
             }
           }
         }
@@ -213,13 +283,20 @@ describe('providers/ on the fixture: every filter combination against brute forc
   it('specialty matches NUCC classification or specialization, CMS specialty text, and aliases', async () => {
     const count = async (query: string) => (await get(`/api/v1/providers/?${query}`)).body.count as number;
     const byCode = (codes: Array<string | null>, texts: string[] = []) =>
-      providers.filter((p) => codes.includes(p.primary_taxonomy) || (p.primary_taxonomy === null && texts.includes(p.primary_specialty))).length;
-    const internalMedicine = providers.filter((p) => p.primary_taxonomy?.startsWith('207R') || (p.primary_taxonomy === null && p.primary_specialty === 'Internal Medicine')).length;
+      providers.filter((p) => codes.includes(p.primary_taxonomy) || (p.primary_taxonomy === null && texts.includes(p.primary_specialty)))
+        .length;
+    const internalMedicine = providers.filter(
+      (p) => p.primary_taxonomy?.startsWith('207R') || (p.primary_taxonomy === null && p.primary_specialty === 'Internal Medicine'),
+    ).length;
     expect(await count('specialty=internal%20medicine')).toBe(internalMedicine);
     expect(await count('specialty=Cardiovascular%20Disease')).toBe(byCode(['207RC0000X']));
-    expect(await count('specialty=cardiology')).toBe(byCode(['207RC0000X', '207RI0011X', '207RC0001X'], ['Cardiovascular Disease (Cardiology)']));
+    expect(await count('specialty=cardiology')).toBe(
+      byCode(['207RC0000X', '207RI0011X', '207RC0001X'], ['Cardiovascular Disease (Cardiology)']),
+    );
     expect(await count('specialty=family')).toBe(byCode(['363LF0000X']));
-    expect(await count('specialty=pediatrics')).toBe(providers.filter((p) => p.primary_taxonomy?.startsWith('2080') || p.primary_taxonomy === '363LP0200X').length);
+    expect(await count('specialty=pediatrics')).toBe(
+      providers.filter((p) => p.primary_taxonomy?.startsWith('2080') || p.primary_taxonomy === '363LP0200X').length,
+    );
     expect(await count('specialty=nothing%20like%20this')).toBe(0);
     expect(await count('specialty=cardiology')).toBeGreaterThan(await count('specialty=cardiovascular%20disease'));
   });
@@ -237,7 +314,13 @@ describe('providers/ on the fixture: every filter combination against brute forc
   it('profiles: the known NPI, 404 for a valid NPI not in the build, 400 for a bad check digit', async () => {
     const { status, body } = await get(`/api/v1/providers/${KNOWN_NPI}/`);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ npi: KNOWN_NPI, first_name: 'Jane', last_name: 'Doe', primary_specialty: 'Cardiovascular Disease', residency: null });
+    expect(body).toMatchObject({
+      npi: KNOWN_NPI,
+      first_name: 'Jane',
+      last_name: 'Doe',
+      primary_specialty: 'Cardiovascular Disease',
+      residency: null,
+    });
     expect(body.facility_names.length).toBe(2);
     const missing = await get('/api/v1/providers/1234567893/');
     expect(missing).toEqual({ status: 404, body: { error: 'not_found', message: 'No provider with NPI 1234567893', status: 404 } });
@@ -250,7 +333,16 @@ describe('facilities/ on the fixture: every filter combination against brute for
     const random = seeded(20240909);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
     const values = {
-      type: () => pick(['hospital', 'Hospitals', 'acute care hospital', 'HEALTH CENTER', "children's hospital", 'Critical Access Hospital', 'spaceport']),
+      type: () =>
+        pick([
+          'hospital',
+          'Hospitals',
+          'acute care hospital',
+          'HEALTH CENTER',
+          "children's hospital",
+          'Critical Access Hospital',
+          'spaceport',
+        ]),
       state: () => pick(['NY', 'de', 'RI', 'CA', 'DC', 'ZZ']),
       emergency: () => pick(['true', 'false']),
       min_rating: () => pick(['1', '3', '4', '5']),
@@ -264,14 +356,33 @@ describe('facilities/ on the fixture: every filter combination against brute for
       const url = `/api/v1/facilities/?${new URLSearchParams({ ...filter, page_size: String(pick([9, 100])) })}`;
       const { count, results } = await everyPage(url);
       expect(count, url).toBe(expected.length);
-      expect(results.map((r) => r.id), url).toEqual(expected);
+      expect(
+        results.map((r) => r.id),
+        url,
+      ).toEqual(expected);
     }
   }, 60_000);
 
   it('facility name words for autocomplete: names starting with the text first, then later words, against brute force', () => {
     const index = api.queries.facilities.index;
-    const keyed = facilities.map((f) => ({ id: f.id, key: searchKey(f.facility_name) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id - b.id));
-    for (const key of ['m', 'me', 'mercy', 'st', 'st m', 'saint luke', 'hospital', 'center', 'health center', 'x', 'new york', 'hopital s', 'zzz']) {
+    const keyed = facilities
+      .map((f) => ({ id: f.id, key: searchKey(f.facility_name) }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id - b.id));
+    for (const key of [
+      'm',
+      'me',
+      'mercy',
+      'st',
+      'st m',
+      'saint luke',
+      'hospital',
+      'center',
+      'health center',
+      'x',
+      'new york',
+      'hopital s',
+      'zzz',
+    ]) {
       const starts = keyed.filter((f) => f.key.startsWith(key)).map((f) => f.id);
       const words = keyed.filter((f) => !f.key.startsWith(key) && f.key.includes(` ${key}`)).map((f) => f.id);
       expect(index.byWordPrefix(key, 10_000), key).toEqual([...starts, ...words]);
@@ -287,11 +398,21 @@ describe('facilities/ on the fixture: every filter combination against brute for
       expect(rows.every((r) => r.facility_rating !== null && r.facility_type !== 'Health Center')).toBe(true);
       for (let i = 1; i < rows.length; i++) {
         const [a, b] = [rows[i - 1], rows[i]];
-        const order = b.facility_rating - a.facility_rating || Number(b.emergency_services) - Number(a.emergency_services) ||
-          (b.staffed_beds ?? -1) - (a.staffed_beds ?? -1) || (searchKey(a.facility_name) < searchKey(b.facility_name) ? -1 : searchKey(a.facility_name) > searchKey(b.facility_name) ? 1 : 0) || a.id - b.id;
+        const order =
+          b.facility_rating - a.facility_rating ||
+          Number(b.emergency_services) - Number(a.emergency_services) ||
+          (b.staffed_beds ?? -1) - (a.staffed_beds ?? -1) ||
+          (searchKey(a.facility_name) < searchKey(b.facility_name)
+            ? -1
+            : searchKey(a.facility_name) > searchKey(b.facility_name)
+              ? 1
+              : 0) ||
+          a.id - b.id;
         expect(order, `${a.id} before ${b.id}`).toBeLessThan(0);
       }
-      const rated = facilities.filter((f) => f.facility_rating !== null && f.facility_type !== 'Health Center' && (!url.includes('state') || f.state_code === 'NY'));
+      const rated = facilities.filter(
+        (f) => f.facility_rating !== null && f.facility_type !== 'Health Center' && (!url.includes('state') || f.state_code === 'NY'),
+      );
       expect(body.length).toBe(rated.length);
     }
   });
@@ -302,13 +423,50 @@ describe('autocomplete/', () => {
     const random = seeded(20241010);
     // Text pieces (percent-encoded when sent) and raw escapes, some of them invalid UTF-8: a lone surrogate, a
     // cut 4-byte sequence, an overlong slash, a byte that never occurs.
-    const text = ['a', 'new', ' ', 'yo', '1', '100', '10001', '%', '_', "'", '"', '`', '\\', '😀', '👩‍⚕️', '\u200f', 'שלום', 'مرحبا', 'e\u0301',
-      '\u0301', 'ß', 'İ', '\u0000', '\t', 'ﬁ', '+', '&', '#', '*', 'smi', 'jo', 'mercy', 'ñ', '\uffff', '%25', 'x'.repeat(40)];
+    const text = [
+      'a',
+      'new',
+      ' ',
+      'yo',
+      '1',
+      '100',
+      '10001',
+      '%',
+      '_',
+      "'",
+      '"',
+      '`',
+      '\\',
+      '😀',
+      '👩‍⚕️',
+      '\u200f',
+      'שלום',
+      'مرحبا',
+      'e\u0301',
+      '\u0301',
+      'ß',
+      'İ',
+      '\u0000',
+      '\t',
+      'ﬁ',
+      '+',
+      '&',
+      '#',
+      '*',
+      'smi',
+      'jo',
+      'mercy',
+      'ñ',
+      '\uffff',
+      '%25',
+      'x'.repeat(40),
+    ];
     const escapes = ['%ED%A0%80', '%F0%9F', '%C0%AF', '%FF', '%zz', '%'];
     for (let round = 0; round < 400; round++) {
       let encoded = '';
       for (let n = 1 + Math.floor(random() * 6); n > 0; n--) {
-        encoded += random() < 0.2 ? escapes[Math.floor(random() * escapes.length)] : encodeURIComponent(text[Math.floor(random() * text.length)]);
+        encoded +=
+          random() < 0.2 ? escapes[Math.floor(random() * escapes.length)] : encodeURIComponent(text[Math.floor(random() * text.length)]);
       }
       const url = `/api/v1/autocomplete/?q=${encoded}`;
       const { status, body } = await get(url);
@@ -330,8 +488,17 @@ describe('autocomplete/', () => {
     expect(exact[0]).toEqual({ type: 'zip', label: '10001 - New York, NY', url: '/api/v1/health-scores/10001/' });
     const { body: mixed } = await get('/api/v1/autocomplete/?q=smi');
     const types = mixed.map((s: { type: string }) => s.type);
-    expect(types).toEqual([...types].sort((a: string, b: string) => ['zip', 'city', 'provider', 'facility'].indexOf(a) - ['zip', 'city', 'provider', 'facility'].indexOf(b)));
-    for (const suggestion of [...exact, ...mixed, ...(await get('/api/v1/autocomplete/?q=wil')).body, ...(await get('/api/v1/autocomplete/?q=mercy')).body]) {
+    expect(types).toEqual(
+      [...types].sort(
+        (a: string, b: string) => ['zip', 'city', 'provider', 'facility'].indexOf(a) - ['zip', 'city', 'provider', 'facility'].indexOf(b),
+      ),
+    );
+    for (const suggestion of [
+      ...exact,
+      ...mixed,
+      ...(await get('/api/v1/autocomplete/?q=wil')).body,
+      ...(await get('/api/v1/autocomplete/?q=mercy')).body,
+    ]) {
       expect((await get(suggestion.url)).status, suggestion.url).toBe(200);
     }
     const { body: full } = await get('/api/v1/autocomplete/?q=jane%20do');
@@ -341,7 +508,12 @@ describe('autocomplete/', () => {
   });
 
   it('q is required, 1 to 100 characters', async () => {
-    for (const url of ['/api/v1/autocomplete/', '/api/v1/autocomplete/?q=', '/api/v1/autocomplete/?q=%20%20', `/api/v1/autocomplete/?q=${'x'.repeat(101)}`]) {
+    for (const url of [
+      '/api/v1/autocomplete/',
+      '/api/v1/autocomplete/?q=',
+      '/api/v1/autocomplete/?q=%20%20',
+      `/api/v1/autocomplete/?q=${'x'.repeat(101)}`,
+    ]) {
       const { status, body } = await get(url);
       expect(status, url).toBe(400);
       expect(body.message).toMatch(/^q must be search text of 1 to 100 characters/);

@@ -12,9 +12,17 @@ const docs = readFileSync(DOCS, 'utf8');
 function layoutLike(shown: string, value: unknown): string {
   if (!shown.includes('\n')) return JSON.stringify(value);
   const lines = shown.split('\n');
-  const itemPerLine = Array.isArray(value) && lines[0] === '[' && lines.at(-1) === ']' && lines.slice(1, -1).every((line) => /^ {2}[{[]/.test(line) && !line.trimEnd().endsWith('[') && !line.trimEnd().endsWith('{'));
+  const itemPerLine =
+    Array.isArray(value) &&
+    lines[0] === '[' &&
+    lines.at(-1) === ']' &&
+    lines.slice(1, -1).every((line) => /^ {2}[{[]/.test(line) && !line.trimEnd().endsWith('[') && !line.trimEnd().endsWith('{'));
   // One line per item, spaced as people write it (JSON text holds no raw line break, so every break is structural).
-  const line = (item: unknown) => JSON.stringify(item, null, 1).replace(/([{[])\n\s*/g, '$1').replace(/\n\s*([}\]])/g, '$1').replace(/,\n\s*/g, ', ');
+  const line = (item: unknown) =>
+    JSON.stringify(item, null, 1)
+      .replace(/([{[])\n\s*/g, '$1')
+      .replace(/\n\s*([}\]])/g, '$1')
+      .replace(/,\n\s*/g, ', ');
   if (itemPerLine) return `[\n${(value as unknown[]).map((item) => `  ${line(item)}`).join(',\n')}\n]`;
   return JSON.stringify(value, null, 2);
 }
@@ -61,7 +69,8 @@ describe('docs/api.md', () => {
         const response = await api.respond({ method: 'GET', url: url.startsWith('/') ? url : `/api/v1/${url}` });
         const documented = JSON.parse(shown);
         const actual = JSON.parse(response.body.toString('utf8'));
-        if (process.env.UPDATE_DOCS && JSON.stringify(actual) !== JSON.stringify(documented)) rewrites.push([shown, layoutLike(shown, actual)]);
+        if (process.env.UPDATE_DOCS && JSON.stringify(actual) !== JSON.stringify(documented))
+          rewrites.push([shown, layoutLike(shown, actual)]);
         else expect(actual, 'UPDATE_DOCS=1 npx vitest run test/docs.test.ts rewrites the example').toEqual(documented);
       });
     }

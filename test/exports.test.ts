@@ -38,13 +38,19 @@ describe('exports over HTTP', () => {
       expect(csvAnswer.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(ndjsonAnswer.headers['content-type']).toBe('application/x-ndjson');
       for (const answer of [csvAnswer, ndjsonAnswer]) {
-        expect(answer.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="hcas-${name}-[0-9a-f]{16}\\.(csv|ndjson)"$`));
+        expect(answer.headers['content-disposition']).toMatch(
+          new RegExp(`^attachment; filename="hcas-${name}-[0-9a-f]{16}\\.(csv|ndjson)"$`),
+        );
         expect(answer.headers['content-length']).toBeUndefined();
         expect(answer.headers['transfer-encoding']).toBe('chunked');
         expect(answer.headers.etag).toMatch(/^"[0-9a-f]{16}-[\w-]{16}"$/);
       }
       const records = csvAnswer.body.toString('utf8').trimEnd().split('\n').length - 1;
-      const lines = ndjsonAnswer.body.toString('utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = ndjsonAnswer.body
+        .toString('utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       const keys = (db.prepare(TABLES[name].sql).all() as Array<{ key: unknown }>).map((r) => r.key);
       expect(lines.map((l) => l[TABLES[name].key])).toEqual(keys);
       // The CSV, parsed by an independent RFC 4180 parser, holds the same values as text (null as empty).
@@ -71,7 +77,11 @@ describe('exports over HTTP', () => {
   });
 
   it('filters by state and score type', async () => {
-    const lines = (await request(server.url, '/api/v1/exports/health-scores/?format=ndjson&state=de&score_type=copd')).body.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = (await request(server.url, '/api/v1/exports/health-scores/?format=ndjson&state=de&score_type=copd')).body
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const expected = db.prepare("SELECT count(*) AS n FROM health_scores WHERE state = 'DE' AND score_type_id = 8").get() as { n: number };
     expect(lines.length).toBe(expected.n);
     expect(new Set(lines.map((l) => `${l.state} ${l.score_type}`))).toEqual(new Set(['DE COPD Score']));

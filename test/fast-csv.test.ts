@@ -56,7 +56,13 @@ describe('fast CSV splitter agrees with csv-parse (the reference)', () => {
   it('skips fields past maxFields but still finds every record boundary, even with quoted newlines in the tail', async () => {
     const text = 'a,b,c,d\n1,2,"x\ny",4\n5,6,7,8\n';
     const out: Array<[string[], number]> = [];
-    for await (const batch of splitRecords(Readable.from([Buffer.from(text + '9,"q,r"\n')]), { delimiter: ',', quote: true, maxFields: 2 })) out.push(...batch.map((r) => [r.values, r.fieldCount] as [string[], number]));
-    expect(out).toEqual([[['a', 'b'], 4], [['1', '2'], 4], [['5', '6'], 4], [['9', 'q,r'], 2]]);
+    for await (const batch of splitRecords(Readable.from([Buffer.from(text + '9,"q,r"\n')]), { delimiter: ',', quote: true, maxFields: 2 }))
+      out.push(...batch.map((r) => [r.values, r.fieldCount] as [string[], number]));
+    expect(out).toEqual([
+      [['a', 'b'], 4],
+      [['1', '2'], 4],
+      [['5', '6'], 4],
+      [['9', 'q,r'], 2],
+    ]);
   });
 });

@@ -70,7 +70,11 @@ describe('fetch building blocks', () => {
   });
 
   it('finds the links of a page and values in JSON', () => {
-    expect(pageLinks(`<a href="./a.zip">A</a><A HREF='/b?x=1&amp;y=2'>B</A><a href=c.csv>C</a>`)).toEqual(['./a.zip', '/b?x=1&y=2', 'c.csv']);
+    expect(pageLinks(`<a href="./a.zip">A</a><A HREF='/b?x=1&amp;y=2'>B</A><a href=c.csv>C</a>`)).toEqual([
+      './a.zip',
+      '/b?x=1&y=2',
+      'c.csv',
+    ]);
     expect(jsonPath({ distribution: [{ data: { downloadURL: 'u' } }] }, 'distribution.0.data.downloadURL')).toBe('u');
     expect(jsonPath({ a: 1 }, 'a.b')).toBeUndefined();
   });
@@ -124,11 +128,20 @@ describe('the source list', () => {
     const base = { layout: 'nucc_taxonomy', vintage: 'v', publisher: 'p', source_url: 'https://x', licence: 'l', url: 'https://x/a.csv' };
     const cases: Array<[unknown, RegExp]> = [
       [{ ...base, layout: 'nope' }, /"sources\.nucc\.layout": unknown layout "nope"; known layouts: acs_zcta, /],
-      [{ ...base, url: `https://x/?key=${VAR('SECRET')}` }, /"sources\.nucc\.env": declare SECRET \(used as \$\{SECRET\}\) with where to get it/],
-      [{ ...base, url: undefined, discover: { listing: 'https://x', pattern: '(' } }, /"sources\.nucc\.discover\.pattern": not a valid regular expression/],
+      [
+        { ...base, url: `https://x/?key=${VAR('SECRET')}` },
+        /"sources\.nucc\.env": declare SECRET \(used as \$\{SECRET\}\) with where to get it/,
+      ],
+      [
+        { ...base, url: undefined, discover: { listing: 'https://x', pattern: '(' } },
+        /"sources\.nucc\.discover\.pattern": not a valid regular expression/,
+      ],
       [{ ...base, sha256: 'abc' }, /"sources\.nucc\.sha256": expected 64 hexadecimal digits/],
       [{ ...base, url: undefined }, /"sources\.nucc": give "url" or "discover" \(a file to download\), "manual"/],
-      [{ ...base, manual: { path: '../elsewhere.csv', instructions: 'x' } }, /"sources\.nucc\.manual\.path": expected a path inside the output folder/],
+      [
+        { ...base, manual: { path: '../elsewhere.csv', instructions: 'x' } },
+        /"sources\.nucc\.manual\.path": expected a path inside the output folder/,
+      ],
       [{ ...base, unpack: { json_records: 'data' } }, /"sources\.nucc\.unpack": expected \{ "zip_member": REGEX \} or \{ "json_records"/],
     ];
     for (const [spec, message] of cases) {

@@ -11,7 +11,17 @@ import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { loadManifest } from '../pipeline/manifest.ts';
 import { type FixtureRoute, FixtureServer, zipArchive } from './helpers/fetch-server.ts';
 import { tempDir } from './helpers/files.ts';
-import { hospitalsCsv, mirroredSources, mirrorRoutes, NPPES_MEMBER, nppesCsv, nppesZip, PATHS, SECRETS, censusVariables } from './helpers/national-mirror.ts';
+import {
+  hospitalsCsv,
+  mirroredSources,
+  mirrorRoutes,
+  NPPES_MEMBER,
+  nppesCsv,
+  nppesZip,
+  PATHS,
+  SECRETS,
+  censusVariables,
+} from './helpers/national-mirror.ts';
 
 const COMMITTED = path.join(PACKAGE_ROOT, 'raw/national/sources.json');
 /** `${NAME}`, the source list's syntax for an environment variable. */
@@ -25,7 +35,9 @@ afterEach(async () => {
 });
 
 /** The committed source list, moved onto a loopback mirror of the publishers, and a run of hcas fetch over it. */
-async function mirror(options: { hospitals?: string; routes?: (base: string, routes: Record<string, FixtureRoute>) => Record<string, FixtureRoute> } = {}) {
+async function mirror(
+  options: { hospitals?: string; routes?: (base: string, routes: Record<string, FixtureRoute>) => Record<string, FixtureRoute> } = {},
+) {
   server = await new FixtureServer({}).start();
   const dir = tempDir('hcas-fetch-');
   const base = server.url('');
@@ -34,7 +46,8 @@ async function mirror(options: { hospitals?: string; routes?: (base: string, rou
   Object.assign(server.routes, options.routes?.(base, server.routes));
   const out = path.join(dir, 'national');
   const lines: string[] = [];
-  const run = (extra: Partial<FetchOptions> = {}) => fetchNational({ sources: sourcesFile, out, env: { ...SECRETS }, http: FAST, log: (line) => lines.push(line), ...extra });
+  const run = (extra: Partial<FetchOptions> = {}) =>
+    fetchNational({ sources: sourcesFile, out, env: { ...SECRETS }, http: FAST, log: (line) => lines.push(line), ...extra });
   return { server, dir, out, sourcesFile, lines, run };
 }
 
@@ -42,7 +55,17 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
   it('downloads every source of the committed list, unpacks, checks, and writes a manifest the build accepts', async () => {
     const { out, run, server } = await mirror();
     const summary = await run();
-    expect(summary.fetched.sort()).toEqual(['acs_profile', 'cms_hospitals', 'doctors_clinicians', 'gazetteer', 'hrsa_sites', 'nppes', 'nucc', 'places', 'zip_county']);
+    expect(summary.fetched.sort()).toEqual([
+      'acs_profile',
+      'cms_hospitals',
+      'doctors_clinicians',
+      'gazetteer',
+      'hrsa_sites',
+      'nppes',
+      'nucc',
+      'places',
+      'zip_county',
+    ]);
     expect(summary.fallbacks).toEqual({ zip_zcta: ['zip_zcta'] });
     expect(Object.keys(summary.notIncluded)).toContain('county_cbsa');
     expect(summary.notIncluded.county_cbsa).toMatch(/Save it as .*county_cbsa\.csv and run hcas fetch again/);
@@ -51,17 +74,24 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     // Discovery: the monthly V2 zip (not the weekly, deactivated or V1 files), the highest NUCC version, the metastore's URL.
     expect(manifest.sources.nppes.vintage).toBe('NPPES monthly full replacement file NPPES_Data_Dissemination_November_2026_V2.zip');
     expect(manifest.sources.nppes.path).toBe(`nppes/${NPPES_MEMBER}.gz`);
-    expect(manifest.sources.nppes.retrieved_from).toMatch(/NPPES_Data_Dissemination_November_2026_V2\.zip \(member npidata_pfile_20050523-20261109\.csv\)$/);
+    expect(manifest.sources.nppes.retrieved_from).toMatch(
+      /NPPES_Data_Dissemination_November_2026_V2\.zip \(member npidata_pfile_20050523-20261109\.csv\)$/,
+    );
     expect(manifest.sources.nucc.path).toBe('nucc/nucc_taxonomy_261.csv');
     // Redirects are followed: the catalogue's address answered 302 to the file.
     expect(server.hits(PATHS.hospitalsRedirect)).toHaveLength(1);
     expect(manifest.sources.cms_hospitals.retrieved_from).toMatch(/Hospital_General_Information\.csv$/);
-    expect(manifest.sources.cms_hospitals).toMatchObject({ path: 'cms_hospitals/Hospital_General_Information.csv', vintage: 'CMS Care Compare Hospital General Information (Hospital_General_Information.csv)' });
+    expect(manifest.sources.cms_hospitals).toMatchObject({
+      path: 'cms_hospitals/Hospital_General_Information.csv',
+      vintage: 'CMS Care Compare Hospital General Information (Hospital_General_Information.csv)',
+    });
     // The deflated member was rewrapped as gzip without inflating: it gunzips to the original CSV, CRC checked.
     expect(gunzipSync(readFileSync(path.join(out, manifest.sources.nppes.path))).toString('utf8')).toBe(nppesCsv());
     expect(existsSync(path.join(out, 'nppes', 'NPPES_Data_Dissemination_November_2026_V2.zip'))).toBe(false);
     // HUD's JSON records became a CSV the zip_county layout reads.
-    expect(readFileSync(path.join(out, manifest.sources.zip_county.path), 'utf8').split('\n')[0]).toBe('zip,geoid,res_ratio,bus_ratio,oth_ratio,tot_ratio,city,state');
+    expect(readFileSync(path.join(out, manifest.sources.zip_county.path), 'utf8').split('\n')[0]).toBe(
+      'zip,geoid,res_ratio,bus_ratio,oth_ratio,tot_ratio,city,state',
+    );
 
     // Every file named carries its SHA-256, the bundled stand-in too; secrets are never written down.
     for (const [key, spec] of Object.entries<any>(manifest.sources)) {
@@ -119,7 +149,12 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
 
   it('a stalled connection times out and resumes; a server that cannot resume starts over', async () => {
     const zip = nppesZip();
-    const { run, server } = await mirror({ routes: (_, routes) => ({ [PATHS.nppes]: { body: zip, stallAfter: 1000, stalls: 1 }, [PATHS.gazetteer]: { ...routes[PATHS.gazetteer], dropAfter: 50, noRanges: true } }) });
+    const { run, server } = await mirror({
+      routes: (_, routes) => ({
+        [PATHS.nppes]: { body: zip, stallAfter: 1000, stalls: 1 },
+        [PATHS.gazetteer]: { ...routes[PATHS.gazetteer], dropAfter: 50, noRanges: true },
+      }),
+    });
     await run({ only: ['nppes', 'gazetteer'], http: { ...FAST, idleTimeoutMs: 300 } });
     const [first, resumed] = server.hits(PATHS.nppes).map((h) => h.range);
     expect(first).toBeNull();
@@ -132,7 +167,9 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     const { run, out } = await mirror({ routes: () => ({ [PATHS.nppes]: { body: zip, dropAfter: 100, drops: 99 } }) });
     const error = await run({ only: ['nppes'] }).catch((e) => e);
     expect(error.name).toBe('BuildError');
-    expect(error.message).toMatch(/source "nppes": http:\/\/127\.0\.0\.1:\d+\/download\.cms\.gov\/nppes\/NPPES_Data_Dissemination_November_2026_V2\.zip the connection (broke|closed) after .* \(after 4 attempts\)\..*Run hcas fetch again: it resumes/s);
+    expect(error.message).toMatch(
+      /source "nppes": http:\/\/127\.0\.0\.1:\d+\/download\.cms\.gov\/nppes\/NPPES_Data_Dissemination_November_2026_V2\.zip the connection (broke|closed) after .* \(after 4 attempts\)\..*Run hcas fetch again: it resumes/s,
+    );
     expect(existsSync(path.join(out, 'nppes', 'NPPES_Data_Dissemination_November_2026_V2.zip.part'))).toBe(true);
     expect(existsSync(path.join(out, 'manifest.json'))).toBe(false);
   });
@@ -142,7 +179,9 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     const error = await run().catch((e) => e);
     expect(error.name).toBe('BuildError');
     expect(error.message).toMatch(/1 of 21 sources failed, so .*manifest\.json was not written/);
-    expect(error.message).toMatch(/source "hrsa_sites": http:\/\/127\.0\.0\.1:\d+\/data\.hrsa\.gov\/DataDownload\/DD_Files\/Health_Center_Service_Delivery_and_LookAlike_Sites\.csv answered 404 Not Found\..*find it on .*data\.hrsa\.gov\/data\/download and update sources\.hrsa_sites\.url in .*sources\.json/s);
+    expect(error.message).toMatch(
+      /source "hrsa_sites": http:\/\/127\.0\.0\.1:\d+\/data\.hrsa\.gov\/DataDownload\/DD_Files\/Health_Center_Service_Delivery_and_LookAlike_Sites\.csv answered 404 Not Found\..*find it on .*data\.hrsa\.gov\/data\/download and update sources\.hrsa_sites\.url in .*sources\.json/s,
+    );
     expect(existsSync(path.join(out, 'manifest.json'))).toBe(false);
     // The other sources were fetched: a second run after the fix downloads only the one that failed.
     expect(JSON.parse(readFileSync(path.join(out, 'fetched.json'), 'utf8')).sources.nppes.file).not.toBeNull();
@@ -151,7 +190,9 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
   it('a changed layout (a required column renamed) names the column, the file and the key to set', async () => {
     const { run } = await mirror({ hospitals: hospitalsCsv({ from: 'Hospital Type', to: 'Hospital Category' }) });
     const error = await run({ only: ['cms_hospitals'] }).catch((e) => e);
-    expect(error.message).toMatch(/source "cms_hospitals": \S+Hospital_General_Information\.csv has no column "Hospital Type" for field "type" of layout cms_hospitals: the publisher changed the file's layout\. To fix it, find the column that now holds it and set sources\.cms_hospitals\.columns\.type in \S+sources\.json/);
+    expect(error.message).toMatch(
+      /source "cms_hospitals": \S+Hospital_General_Information\.csv has no column "Hospital Type" for field "type" of layout cms_hospitals: the publisher changed the file's layout\. To fix it, find the column that now holds it and set sources\.cms_hospitals\.columns\.type in \S+sources\.json/,
+    );
     expect(error.message).toContain('Hospital Category');
   });
 
@@ -159,19 +200,31 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     const withoutTaxonomy = nppesCsv().replace('"Healthcare Provider Taxonomy Code_1"', '"Taxonomy_1"');
     const renamed = zipArchive([{ name: 'npidata_pfile_20050523-20261109.csv', data: withoutTaxonomy }]);
     const { run } = await mirror({ routes: () => ({ [PATHS.nppes]: { body: renamed } }) });
-    expect((await run({ only: ['nppes'] }).catch((e) => e)).message).toMatch(/has no column "Healthcare Provider Taxonomy Code_1" \(listed in sources\.nppes\.expect_columns\)/);
+    expect((await run({ only: ['nppes'] }).catch((e) => e)).message).toMatch(
+      /has no column "Healthcare Provider Taxonomy Code_1" \(listed in sources\.nppes\.expect_columns\)/,
+    );
 
-    const other = await mirror({ routes: () => ({ [PATHS.nppes]: { body: zipArchive([{ name: 'providers_2026.csv', data: nppesCsv() }]) } }) });
-    expect((await other.run({ only: ['nppes'] }).catch((e) => e)).message).toMatch(/source "nppes": in NPPES_Data_Dissemination_November_2026_V2\.zip, no member matches .*its members: providers_2026\.csv\. .*update unpack\.zip_member/);
+    const other = await mirror({
+      routes: () => ({ [PATHS.nppes]: { body: zipArchive([{ name: 'providers_2026.csv', data: nppesCsv() }]) } }),
+    });
+    expect((await other.run({ only: ['nppes'] }).catch((e) => e)).message).toMatch(
+      /source "nppes": in NPPES_Data_Dissemination_November_2026_V2\.zip, no member matches .*its members: providers_2026\.csv\. .*update unpack\.zip_member/,
+    );
   });
 
   it('a listing without the file, and an HTML page instead of data, are clear errors', async () => {
-    const { run } = await mirror({ routes: () => ({ [PATHS.nppesListing]: { body: '<a href="./NPPES_Data_Dissemination_November_2026.zip">V1</a>' } }) });
-    expect((await run({ only: ['nppes'] }).catch((e) => e)).message).toMatch(/source "nppes": no link on \S+NPI_Files\.html matches .*update sources\.nppes\.discover\.pattern/);
+    const { run } = await mirror({
+      routes: () => ({ [PATHS.nppesListing]: { body: '<a href="./NPPES_Data_Dissemination_November_2026.zip">V1</a>' } }),
+    });
+    expect((await run({ only: ['nppes'] }).catch((e) => e)).message).toMatch(
+      /source "nppes": no link on \S+NPI_Files\.html matches .*update sources\.nppes\.discover\.pattern/,
+    );
 
     const wrongKey = await mirror();
     const error = await wrongKey.run({ only: ['acs_profile'], env: { ...SECRETS, CENSUS_API_KEY: 'not-the-key' } }).catch((e) => e);
-    expect(error.message).toMatch(/source "acs_profile": .*answered with an HTML page \(text\/html;charset=utf-8\), not the data file; check CENSUS_API_KEY \(a free key from https:\/\/api\.census\.gov.*The server said: ".*Missing Key/);
+    expect(error.message).toMatch(
+      /source "acs_profile": .*answered with an HTML page \(text\/html;charset=utf-8\), not the data file; check CENSUS_API_KEY \(a free key from https:\/\/api\.census\.gov.*The server said: ".*Missing Key/,
+    );
     expect(error.message).not.toContain('not-the-key');
   });
 
@@ -180,7 +233,9 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     const labels = JSON.parse(readFileSync(sourcesFile, 'utf8')).sources.acs_profile.check_labels.labels;
     server.routes[PATHS.acsVariables] = { body: censusVariables(labels, { DP05_0024PE: '18 years and over!!Female' }) };
     const error = await run({ only: ['acs_profile'] }).catch((e) => e);
-    expect(error.message).toMatch(/source "acs_profile": the variables of this vintage are not the ones the source list expects: DP05_0024PE is "[^"]*18 years and over!!Female", not "65 years and over"/);
+    expect(error.message).toMatch(
+      /source "acs_profile": the variables of this vintage are not the ones the source list expects: DP05_0024PE is "[^"]*18 years and over!!Female", not "65 years and over"/,
+    );
     expect(server.hits(PATHS.acs)).toHaveLength(0);
   });
 
@@ -188,14 +243,25 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     const { run, out, dir } = await mirror();
     writeFileSync(path.join(dir, 'public', 'zip_county.csv'), 'ZIP,COUNTY,RES_RATIO,BUS_RATIO,OTH_RATIO,TOT_RATIO\n10001,36061,1,1,1,1\n');
     mkdirSync(path.join(out, 'county_cbsa'), { recursive: true });
-    writeFileSync(path.join(out, 'county_cbsa', 'county_cbsa.csv'), 'county_fips,cbsa_code,cbsa_title,cbsa_type\n36061,35620,"New York-Newark-Jersey City, NY-NJ",Metropolitan Statistical Area\n');
+    writeFileSync(
+      path.join(out, 'county_cbsa', 'county_cbsa.csv'),
+      'county_fips,cbsa_code,cbsa_title,cbsa_type\n36061,35620,"New York-Newark-Jersey City, NY-NJ",Metropolitan Statistical Area\n',
+    );
     const summary = await run({ only: ['gazetteer', 'nppes'], env: {} });
     expect(summary.fallbacks).toMatchObject({ zip_county: ['zip_county'], zip_zcta: ['zip_zcta'] });
-    expect(summary.notIncluded.acs_profile).toMatch(/CENSUS_API_KEY is not set \(a free key from https:\/\/api\.census\.gov\/data\/key_signup\.html\); set it and run hcas fetch again/);
+    expect(summary.notIncluded.acs_profile).toMatch(
+      /CENSUS_API_KEY is not set \(a free key from https:\/\/api\.census\.gov\/data\/key_signup\.html\); set it and run hcas fetch again/,
+    );
     expect(summary.notIncluded.doctors_clinicians).toBe('not downloaded yet: run hcas fetch --only doctors_clinicians');
     const manifest = JSON.parse(readFileSync(summary.manifest, 'utf8'));
-    expect(manifest.sources.zip_county).toMatchObject({ stands_in_for: 'zip_county', why: expect.stringMatching(/HUD_API_TOKEN is not set/) });
-    expect(manifest.sources.county_cbsa).toMatchObject({ path: 'county_cbsa/county_cbsa.csv', retrieved_from: expect.stringMatching(/^supplied by hand/) });
+    expect(manifest.sources.zip_county).toMatchObject({
+      stands_in_for: 'zip_county',
+      why: expect.stringMatching(/HUD_API_TOKEN is not set/),
+    });
+    expect(manifest.sources.county_cbsa).toMatchObject({
+      path: 'county_cbsa/county_cbsa.csv',
+      retrieved_from: expect.stringMatching(/^supplied by hand/),
+    });
     expect(manifest.not_included).toEqual(summary.notIncluded);
   });
 
@@ -205,7 +271,9 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     list.sources.hrsa_sites.sha256 = '0'.repeat(64);
     writeFileSync(sourcesFile, JSON.stringify(list));
     const error = await run({ only: ['hrsa_sites'] }).catch((e) => e);
-    expect(error.message).toMatch(/source "hrsa_sites": \S+ gave a file whose SHA-256 is [0-9a-f]{64}, not the published 0{64}\. The file was deleted/);
+    expect(error.message).toMatch(
+      /source "hrsa_sites": \S+ gave a file whose SHA-256 is [0-9a-f]{64}, not the published 0{64}\. The file was deleted/,
+    );
     expect(existsSync(path.join(out, 'hrsa_sites', 'Health_Center_Service_Delivery_and_LookAlike_Sites.csv'))).toBe(false);
   });
 
@@ -215,7 +283,9 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     list.sources.hrsa_sites.url = 'http://127.0.0.1:1/sites.csv';
     writeFileSync(sourcesFile, JSON.stringify(list));
     const error = await run({ only: ['hrsa_sites'] }).catch((e) => e);
-    expect(error.message).toMatch(/source "hrsa_sites": http:\/\/127\.0\.0\.1:1\/sites\.csv could not be reached \(ECONNREFUSED\): check the address, your connection and any proxy/);
+    expect(error.message).toMatch(
+      /source "hrsa_sites": http:\/\/127\.0\.0\.1:1\/sites\.csv could not be reached \(ECONNREFUSED\): check the address, your connection and any proxy/,
+    );
     expect(error.message).not.toMatch(/attempts/);
   });
 
@@ -229,9 +299,14 @@ describe('hcas fetch on the command line', () => {
   /** Runs `hcas ARGS` as a user would. */
   function hcas(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      execFile(process.execPath, ['bin/hcas.js', ...args], { cwd: PACKAGE_ROOT, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        ['bin/hcas.js', ...args],
+        { cwd: PACKAGE_ROOT, env: { ...process.env, ...env }, timeout: 60_000 },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+        },
+      );
     });
   }
 
@@ -240,7 +315,9 @@ describe('hcas fetch on the command line', () => {
     const ok = await hcas(['fetch', '--sources', sourcesFile, '--out', out, '--only', 'hrsa_sites,nucc', '--quiet'], SECRETS);
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^wrote \S+manifest\.json: 2 official files, 1 bundled extracts standing in, 18 left out \(.*\) in [\d.]+ s; next: hcas build --manifest \S+manifest\.json --out dist-api\/national\.sqlite\n$/);
+    expect(ok.stdout).toMatch(
+      /^wrote \S+manifest\.json: 2 official files, 1 bundled extracts standing in, 18 left out \(.*\) in [\d.]+ s; next: hcas build --manifest \S+manifest\.json --out dist-api\/national\.sqlite\n$/,
+    );
 
     server!.routes[PATHS.nuccListing] = { status: 404, body: 'gone' };
     const failed = await hcas(['fetch', '--sources', sourcesFile, '--out', out, '--only', 'nucc'], SECRETS);

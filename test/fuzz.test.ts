@@ -32,10 +32,83 @@ const random = mulberry32(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const chance = (p: number) => random() < p;
 
-const WEIRD_TEXT = ['', ' ', '%zz', '%C0%AF', '%00', '%', '%2', '%E2%82', '%FF%FE', '%F0%9F%98%80', 'é', '日本', '😀', '\u202e', '..', '../../etc/passwd',
-  '-1', '0', '1e309', '9'.repeat(40), 'NaN', 'null', 'true', 'TRUE', 'false', '1.5', '+1', '0x10', "'", '"', '<script>', ';DROP TABLE x', '%27%20OR%201%3D1', 'a+b', '%2F', '\\'];
-const VALUES = ['10001', '02801', '99723', '00000', 'NY', 'ny', 'RI', 'hospital', 'cardiology', 'high', 'CRITICAL', 'csv', 'ndjson', '1', '2', '5', '10', '50', '100', '101', 'asthma', 'copd', '10001,94110', '10001,10001', 'new yo', 'wil', 'providence'];
-const PARAM_NAMES = [...new Set(ROUTES.flatMap((r) => Object.keys(r.query))), 'bogus', 'api_key', 'PAGE', 'page[]', '', '%zz', 'a'.repeat(80)];
+const WEIRD_TEXT = [
+  '',
+  ' ',
+  '%zz',
+  '%C0%AF',
+  '%00',
+  '%',
+  '%2',
+  '%E2%82',
+  '%FF%FE',
+  '%F0%9F%98%80',
+  'é',
+  '日本',
+  '😀',
+  '\u202e',
+  '..',
+  '../../etc/passwd',
+  '-1',
+  '0',
+  '1e309',
+  '9'.repeat(40),
+  'NaN',
+  'null',
+  'true',
+  'TRUE',
+  'false',
+  '1.5',
+  '+1',
+  '0x10',
+  "'",
+  '"',
+  '<script>',
+  ';DROP TABLE x',
+  '%27%20OR%201%3D1',
+  'a+b',
+  '%2F',
+  '\\',
+];
+const VALUES = [
+  '10001',
+  '02801',
+  '99723',
+  '00000',
+  'NY',
+  'ny',
+  'RI',
+  'hospital',
+  'cardiology',
+  'high',
+  'CRITICAL',
+  'csv',
+  'ndjson',
+  '1',
+  '2',
+  '5',
+  '10',
+  '50',
+  '100',
+  '101',
+  'asthma',
+  'copd',
+  '10001,94110',
+  '10001,10001',
+  'new yo',
+  'wil',
+  'providence',
+];
+const PARAM_NAMES = [
+  ...new Set(ROUTES.flatMap((r) => Object.keys(r.query))),
+  'bogus',
+  'api_key',
+  'PAGE',
+  'page[]',
+  '',
+  '%zz',
+  'a'.repeat(80),
+];
 
 function value(): string {
   if (chance(0.5)) return pick(VALUES);
@@ -46,10 +119,16 @@ function value(): string {
 
 function segment(param: string): string {
   switch (param) {
-    case 'zip': return chance(0.6) ? pick(['10001', '02801', '19901', '99723', '12345', '00501']) : pick(['1234', 'abcde', '%zz', '1000%31', '10001%00', ...WEIRD_TEXT]);
-    case 'npi': return chance(0.5) ? pick(['1679576722', '1234567893', '0000000000']) : pick(WEIRD_TEXT);
-    case 'id': return chance(0.5) ? pick(['1', '4', '1001', '999999']) : pick(WEIRD_TEXT);
-    default: return chance(0.5) ? pick(['how-the-healthcare-access-score-works', 'x', 'no-such-post']) : pick(WEIRD_TEXT);
+    case 'zip':
+      return chance(0.6)
+        ? pick(['10001', '02801', '19901', '99723', '12345', '00501'])
+        : pick(['1234', 'abcde', '%zz', '1000%31', '10001%00', ...WEIRD_TEXT]);
+    case 'npi':
+      return chance(0.5) ? pick(['1679576722', '1234567893', '0000000000']) : pick(WEIRD_TEXT);
+    case 'id':
+      return chance(0.5) ? pick(['1', '4', '1001', '999999']) : pick(WEIRD_TEXT);
+    default:
+      return chance(0.5) ? pick(['how-the-healthcare-access-score-works', 'x', 'no-such-post']) : pick(WEIRD_TEXT);
   }
 }
 
@@ -61,14 +140,30 @@ function randomPath(): string {
     if (chance(0.03)) p = p.toUpperCase();
     return p;
   }
-  return pick(['/', '/api/', '/api/v1/', '/api/v1', '//api//v1//states//', '/api/v1/%zz/', '/api/v2/states/', '/widget/v1/widget.js', '/favicon.ico',
-    `/api/v1/${'a/'.repeat(300)}`, '/api/v1/health-scores/%C0%AF/', '/api/v1/states/..%2F..%2F', `/${pick(WEIRD_TEXT)}/`, `/api/v1/${'x'.repeat(3000)}/`]);
+  return pick([
+    '/',
+    '/api/',
+    '/api/v1/',
+    '/api/v1',
+    '//api//v1//states//',
+    '/api/v1/%zz/',
+    '/api/v2/states/',
+    '/widget/v1/widget.js',
+    '/favicon.ico',
+    `/api/v1/${'a/'.repeat(300)}`,
+    '/api/v1/health-scores/%C0%AF/',
+    '/api/v1/states/..%2F..%2F',
+    `/${pick(WEIRD_TEXT)}/`,
+    `/api/v1/${'x'.repeat(3000)}/`,
+  ]);
 }
 
 function randomQuery(): string {
   if (chance(0.4)) return '';
   const count = chance(0.97) ? Math.floor(random() * 5) + 1 : 40;
-  const parts = Array.from({ length: count }, () => (chance(0.1) ? pick(['', '&', '=', '==', 'a=b=c']) : `${pick(PARAM_NAMES)}=${value()}`));
+  const parts = Array.from({ length: count }, () =>
+    chance(0.1) ? pick(['', '&', '=', '==', 'a=b=c']) : `${pick(PARAM_NAMES)}=${value()}`,
+  );
   return `?${parts.join('&')}`;
 }
 
@@ -81,7 +176,8 @@ interface Keys {
 function randomHeaders(keys: Keys): { headers: Record<string, string>; anonymous: boolean } {
   const headers: Record<string, string> = {};
   const keyChoice = random();
-  const anyKey = () => pick([keys.valid, keys.valid, keys.small, keys.revoked, generateKey(), 'hcas_live_short', 'Bearer', '', 'x'.repeat(500)]);
+  const anyKey = () =>
+    pick([keys.valid, keys.valid, keys.small, keys.revoked, generateKey(), 'hcas_live_short', 'Bearer', '', 'x'.repeat(500)]);
   if (keyChoice < 0.25) {
     // anonymous
   } else if (keyChoice < 0.6) {
@@ -111,7 +207,8 @@ const dir = tempDir('hcas-fuzz-');
 
 beforeAll(async () => {
   store = new SqliteStore(path.join(dir, 'state.sqlite'));
-  const add = (key: string, plan: string) => store.addKey(hashKey(key), { name: plan, plan, hint: keyHint(key), createdAt: new Date().toISOString() });
+  const add = (key: string, plan: string) =>
+    store.addKey(hashKey(key), { name: plan, plan, hint: keyHint(key), createdAt: new Date().toISOString() });
   await add(keys.valid, 'enterprise'); // unlimited, so 429s do not hide everything behind them
   await add(keys.small, 'free');
   await store.revokeKey((await add(keys.revoked, 'business')).id, new Date().toISOString());
@@ -143,8 +240,15 @@ function viaRaw(method: string, target: string, headers: Record<string, string>)
   return new Promise((resolve, reject) => {
     const socket = net.connect(server.port, '127.0.0.1');
     const chunks: Buffer[] = [];
-    const lines = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
-    const extra = chance(0.3) ? pick(['X-Unicode: ☃ ünïcödé', 'X-Empty:', 'Bad Header', 'X-Tab:\tvalue', `X-Huge: ${'h'.repeat(20_000)}`]) : undefined;
+    const lines = [
+      `${method} ${target} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      'Connection: close',
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
+    const extra = chance(0.3)
+      ? pick(['X-Unicode: ☃ ünïcödé', 'X-Empty:', 'Bad Header', 'X-Tab:\tvalue', `X-Huge: ${'h'.repeat(20_000)}`])
+      : undefined;
     if (extra) lines.push(extra);
     socket.on('connect', () => socket.end(Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'utf8')));
     socket.on('data', (c: Buffer) => chunks.push(c));
@@ -153,7 +257,10 @@ function viaRaw(method: string, target: string, headers: Record<string, string>)
     socket.on('close', () => {
       const all = Buffer.concat(chunks);
       const end = all.indexOf('\r\n\r\n');
-      if (end < 0) return reject(new Error(`no HTTP answer (raw, extra header ${extra?.slice(0, 12)}): ${JSON.stringify(all.toString('latin1').slice(0, 200))}`));
+      if (end < 0)
+        return reject(
+          new Error(`no HTTP answer (raw, extra header ${extra?.slice(0, 12)}): ${JSON.stringify(all.toString('latin1').slice(0, 200))}`),
+        );
       const [statusLine, ...headerLines] = all.subarray(0, end).toString('latin1').split('\r\n');
       const parsed: http.IncomingHttpHeaders = {};
       for (const line of headerLines) parsed[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
@@ -204,8 +311,16 @@ function problem(method: string, answer: Answer): string | undefined {
   if (!type.startsWith('application/json')) return `content type ${type}`;
   if (status >= 400) {
     const error = parsed as Record<string, unknown>;
-    const keysOf = Object.keys(error ?? {}).sort().join(',');
-    if (keysOf !== 'error,message,status' || error.status !== status || typeof error.error !== 'string' || typeof error.message !== 'string') return `not the error shape: ${JSON.stringify(parsed).slice(0, 120)}`;
+    const keysOf = Object.keys(error ?? {})
+      .sort()
+      .join(',');
+    if (
+      keysOf !== 'error,message,status' ||
+      error.status !== status ||
+      typeof error.error !== 'string' ||
+      typeof error.message !== 'string'
+    )
+      return `not the error shape: ${JSON.stringify(parsed).slice(0, 120)}`;
   } else if (status === 301) {
     if (typeof (parsed as { location?: unknown }).location !== 'string') return 'a 301 without location';
   } else if (parsed === null || typeof parsed !== 'object') {
@@ -231,10 +346,17 @@ describe('fuzz', { timeout: 300_000 }, () => {
         let answer: Answer;
         try {
           // The client library refuses some targets and header values: those go over a raw socket.
-          answer = rawSocket ? await viaRaw(method, target, headers) : await viaHttp(agent, method, target, headers).catch((error: NodeJS.ErrnoException) => {
-            if (error.code === 'ERR_UNESCAPED_CHARACTERS' || error.code === 'ERR_INVALID_CHAR' || error.code === 'ERR_INVALID_HTTP_TOKEN') return viaRaw(method, target, headers);
-            throw error;
-          });
+          answer = rawSocket
+            ? await viaRaw(method, target, headers)
+            : await viaHttp(agent, method, target, headers).catch((error: NodeJS.ErrnoException) => {
+                if (
+                  error.code === 'ERR_UNESCAPED_CHARACTERS' ||
+                  error.code === 'ERR_INVALID_CHAR' ||
+                  error.code === 'ERR_INVALID_HTTP_TOKEN'
+                )
+                  return viaRaw(method, target, headers);
+                throw error;
+              });
         } catch (error) {
           failures.push(`#${n} ${method} ${target.slice(0, 120)} ${JSON.stringify(headers).slice(0, 160)}: ${(error as Error).message}`);
           continue;
@@ -251,7 +373,8 @@ describe('fuzz', { timeout: 300_000 }, () => {
     const total = [...statuses.values()].reduce((a, b) => a + b, 0);
     expect(total).toBe(REQUESTS);
     // The mix reached the interesting answers, anonymous 429s included.
-    for (const status of [200, 301, 304, 400, 401, 403, 404, 405, 429]) expect(statuses.get(status) ?? 0, `answers with ${status}: ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
+    for (const status of [200, 301, 304, 400, 401, 403, 404, 405, 429])
+      expect(statuses.get(status) ?? 0, `answers with ${status}: ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
     expect(anonymousRefused).toBeGreaterThan(0);
   });
 });

@@ -3,7 +3,12 @@ import { homeCounty } from '../pipeline/geo/places.ts';
 import { countyFor2023Tables } from '../pipeline/geo/connecticut.ts';
 import type { ZctaCountyRow, ZipCountyRow } from '../pipeline/layouts/crosswalks.ts';
 
-const hud = (zip: string, countyFips: string, residentialRatio: number, totalRatio = residentialRatio): ZipCountyRow => ({ zip, countyFips, residentialRatio, totalRatio });
+const hud = (zip: string, countyFips: string, residentialRatio: number, totalRatio = residentialRatio): ZipCountyRow => ({
+  zip,
+  countyFips,
+  residentialRatio,
+  totalRatio,
+});
 function data(hudRows: ZipCountyRow[], zctaRows: ZctaCountyRow[] = []) {
   const zipCounties = new Map<string, ZipCountyRow[]>();
   for (const r of hudRows) zipCounties.set(r.zip, [...(zipCounties.get(r.zip) ?? []), r]);
@@ -14,10 +19,13 @@ function data(hudRows: ZipCountyRow[], zctaRows: ZctaCountyRow[] = []) {
 
 describe('the county and state of a ZIP: where most of its residents live', () => {
   it('takes the county with the largest residential share, not the first listed (Walla Walla: 97% in WA)', () => {
-    const d = data([hud('99362', '41059', 0.03), hud('99362', '53071', 0.97)], [
-      { zcta: '99362', countyFips: '41059', state: 'OR', weight: null },
-      { zcta: '99362', countyFips: '53071', state: 'WA', weight: null },
-    ]);
+    const d = data(
+      [hud('99362', '41059', 0.03), hud('99362', '53071', 0.97)],
+      [
+        { zcta: '99362', countyFips: '41059', state: 'OR', weight: null },
+        { zcta: '99362', countyFips: '53071', state: 'WA', weight: null },
+      ],
+    );
     expect(homeCounty('99362', ['99362'], d, 'WA')).toEqual({ countyFips: '53071', state: 'WA', rule: 'hud_residential' });
   });
 
@@ -29,14 +37,21 @@ describe('the county and state of a ZIP: where most of its residents live', () =
   it('averages over the postal ZIPs of the ZCTA when its own number is not a residential ZIP, then all addresses', () => {
     const d = data([hud('10001', '36061', 0, 1), hud('10002', '36047', 0.6), hud('10003', '36061', 0.1), hud('10003', '36047', 0.1)]);
     expect(homeCounty('10001', ['10001', '10002', '10003'], d)).toEqual({ countyFips: '36047', state: 'NY', rule: 'hud_residential' });
-    expect(homeCounty('10001', ['10001'], data([hud('10001', '36061', 0, 1)]))).toEqual({ countyFips: '36061', state: 'NY', rule: 'hud_all_addresses' });
+    expect(homeCounty('10001', ['10001'], data([hud('10001', '36061', 0, 1)]))).toEqual({
+      countyFips: '36061',
+      state: 'NY',
+      rule: 'hud_all_addresses',
+    });
   });
 
   it('falls back to the ZCTA-county file, preferring the postal state over the first row', () => {
-    const d = data([], [
-      { zcta: '82930', countyFips: '49043', state: 'UT', weight: null },
-      { zcta: '82930', countyFips: '56041', state: 'WY', weight: null },
-    ]);
+    const d = data(
+      [],
+      [
+        { zcta: '82930', countyFips: '49043', state: 'UT', weight: null },
+        { zcta: '82930', countyFips: '56041', state: 'WY', weight: null },
+      ],
+    );
     expect(homeCounty('82930', [], d, 'WY')).toEqual({ countyFips: '56041', state: 'WY', rule: 'zcta_county' });
     expect(homeCounty('00000', [], d)).toBeNull();
   });

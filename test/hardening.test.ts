@@ -22,7 +22,15 @@ const boom = route({
   },
 });
 
-const plans = parsePlans({ name: 'hardening', open: [], anonymous: { quota: 1_000_000, window: 'day', access: 'all' }, plans: [{ id: 'all', quota: 1_000_000, window: 'day', endpoints: ['*'] }] }, 'inline');
+const plans = parsePlans(
+  {
+    name: 'hardening',
+    open: [],
+    anonymous: { quota: 1_000_000, window: 'day', access: 'all' },
+    plans: [{ id: 'all', quota: 1_000_000, window: 'day', endpoints: ['*'] }],
+  },
+  'inline',
+);
 const TIMEOUTS = { headersMs: 1_000, requestMs: 2_000, keepAliveMs: 1_000, checkIntervalMs: 200 };
 const logged: Array<Record<string, unknown>> = [];
 let server: RunningServer;
@@ -31,7 +39,17 @@ let port: number;
 beforeAll(async () => {
   const routes = [...ROUTES, boom];
   const gate = new Gate({ store: new MemoryStore(), access: new AccessTable(plans, routes, API_BASE) });
-  server = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', quiet: true, watch: false, log: (line) => logged.push(line as Record<string, unknown>), api: { routes }, gate, timeouts: TIMEOUTS });
+  server = await startServer({
+    db: await fixtureDb(),
+    port: 0,
+    host: '127.0.0.1',
+    quiet: true,
+    watch: false,
+    log: (line) => logged.push(line as Record<string, unknown>),
+    api: { routes },
+    gate,
+    timeouts: TIMEOUTS,
+  });
   port = server.port;
 });
 afterAll(() => server.close());
@@ -51,7 +69,9 @@ function raw(chunks: string[], gapMs = 0): Promise<{ text: string; closedAfterMs
     };
     socket.on('connect', sendNext);
     socket.on('data', (chunk) => (text += chunk.toString('latin1')));
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+    );
     socket.on('close', () => {
       clearTimeout(timer);
       resolve({ text, closedAfterMs: Date.now() - started, chunksSent: sent });
@@ -108,20 +128,36 @@ describe('bad input gets a clear error, never a 500 or a hang', () => {
   it(`a request target over ${MAX_URL_LENGTH} characters is a 414`, async () => {
     const result = await request(server.url, `/api/v1/health-scores/?city=${'x'.repeat(MAX_URL_LENGTH)}`);
     expect(result.status).toBe(414);
-    expect(bodyJson(result)).toEqual({ error: 'uri_too_long', status: 414, message: `The request target is 2,076 characters long; at most 2,048 are accepted` });
+    expect(bodyJson(result)).toEqual({
+      error: 'uri_too_long',
+      status: 414,
+      message: `The request target is 2,076 characters long; at most 2,048 are accepted`,
+    });
   });
 
   it('too many query parameters, or one too long, is a 400 naming the limit', async () => {
     const many = await request(server.url, `/api/v1/states/?${Array.from({ length: 33 }, (_, i) => `a${i}=1`).join('&')}`);
-    expect(bodyJson(many)).toEqual({ error: 'invalid_parameter', status: 400, message: 'the query string has 33 parameters; at most 32 are accepted' });
+    expect(bodyJson(many)).toEqual({
+      error: 'invalid_parameter',
+      status: 400,
+      message: 'the query string has 33 parameters; at most 32 are accepted',
+    });
     const long = await request(server.url, `/api/v1/health-scores/?city=${'y'.repeat(600)}`);
-    expect(bodyJson(long)).toEqual({ error: 'invalid_parameter', status: 400, message: 'the query parameter city is 605 characters long; at most 512 are accepted' });
+    expect(bodyJson(long)).toEqual({
+      error: 'invalid_parameter',
+      status: 400,
+      message: 'the query parameter city is 605 characters long; at most 512 are accepted',
+    });
   });
 
   it('an unexpected error is a 500 internal_error without stack or SQL, logged in full', async () => {
     const result = await request(server.url, '/api/v1/test/boom/');
     expect(result.status).toBe(500);
-    expect(bodyJson(result)).toEqual({ error: 'internal_error', status: 500, message: 'The server could not answer this request; the error has been logged' });
+    expect(bodyJson(result)).toEqual({
+      error: 'internal_error',
+      status: 500,
+      message: 'The server could not answer this request; the error has been logged',
+    });
     expect(result.body.toString()).not.toMatch(/SQLITE|SELECT|secret_column|at .*\.ts/);
     expect(result.headers['x-ratelimit-limit']).toBe('1000000');
     const logLine = logged.find((l) => l.event === 'error');

@@ -38,7 +38,9 @@ describe('every route answers its example with 200 JSON', () => {
       for (const url of ROUTE_EXAMPLES[route.path] ?? []) {
         const result = await request(base, url);
         expect(result.status, url).toBe(200);
-        const format = route.path.includes('/exports/') ? (new URL(url, base).searchParams.get('format') ?? 'csv').toLowerCase() : undefined;
+        const format = route.path.includes('/exports/')
+          ? (new URL(url, base).searchParams.get('format') ?? 'csv').toLowerCase()
+          : undefined;
         expect(result.headers['content-type']).toBe(format ? EXPORT_TYPES[format] : JSON_TYPE);
         expect(result.headers['x-content-type-options']).toBe('nosniff');
         expect(result.headers.etag).toMatch(/^"[0-9a-f]{16}-[\w-]{16}"$/);
@@ -53,8 +55,11 @@ describe('route walk: every parameter of every route rejects bad input with a 40
     const example = new URL(exampleOf(route.path), 'http://x');
     const valid = example.pathname;
     // Required parameters keep their example value, so the one under test is the one that fails.
-    const required = (except: string) => Object.entries(route.query).filter(([name, spec]) => spec.required && name !== except)
-      .map(([name]) => `${name}=${example.searchParams.get(name)}&`).join('');
+    const required = (except: string) =>
+      Object.entries(route.query)
+        .filter(([name, spec]) => spec.required && name !== except)
+        .map(([name]) => `${name}=${example.searchParams.get(name)}&`)
+        .join('');
     for (const name of Object.keys(route.pathParams)) {
       it(`${route.path} path parameter ${name}`, async () => {
         expect(badValuesOf(route.path, name), `add bad values for ${name} to test/helpers/examples.ts`).toBeDefined();
@@ -90,7 +95,10 @@ describe('route walk: every parameter of every route rejects bad input with a 40
         expectError(result, 405, 'method_not_allowed');
         expect(result.headers.allow).toBe('GET, HEAD, OPTIONS');
       }
-      const options = await request(base, valid, { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' } });
+      const options = await request(base, valid, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' },
+      });
       expect(options.status).toBe(204);
       expect(options.body.length).toBe(0);
       expect(options.headers.allow).toBe('GET, HEAD, OPTIONS');
@@ -166,7 +174,13 @@ describe('paths', () => {
 describe('request log', () => {
   it('writes one JSON line per request: time, level, request id, method, path, route, status, duration_ms, bytes, client', async () => {
     const lines: Array<Record<string, unknown>> = [];
-    const logged = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', watch: false, log: (line) => lines.push(line as Record<string, unknown>) });
+    const logged = await startServer({
+      db: await fixtureDb(),
+      port: 0,
+      host: '127.0.0.1',
+      watch: false,
+      log: (line) => lines.push(line as Record<string, unknown>),
+    });
     try {
       await request(logged.url, '/api/v1/health-scores/02801/');
       await request(logged.url, '/api/v1/nope/', { method: 'HEAD' });
@@ -176,8 +190,26 @@ describe('request log', () => {
     expect(lines).toHaveLength(2);
     // As written (JSON drops what is undefined): without limits there is no key id or plan.
     const written = JSON.parse(JSON.stringify(lines[0]));
-    expect(Object.keys(written)).toEqual(['time', 'level', 'request_id', 'method', 'path', 'route', 'status', 'duration_ms', 'bytes', 'client']);
-    expect(lines[0]).toMatchObject({ level: 'info', method: 'GET', path: '/api/v1/health-scores/02801/', route: '/api/v1/health-scores/:zip/', status: 200, client: '127.0.0.1' });
+    expect(Object.keys(written)).toEqual([
+      'time',
+      'level',
+      'request_id',
+      'method',
+      'path',
+      'route',
+      'status',
+      'duration_ms',
+      'bytes',
+      'client',
+    ]);
+    expect(lines[0]).toMatchObject({
+      level: 'info',
+      method: 'GET',
+      path: '/api/v1/health-scores/02801/',
+      route: '/api/v1/health-scores/:zip/',
+      status: 200,
+      client: '127.0.0.1',
+    });
     expect(lines[0].request_id).toMatch(/^[0-9a-f]{12}[0-9a-z]{6,}$/);
     expect(lines[1].request_id).not.toBe(lines[0].request_id);
     expect(lines[0].bytes).toBeGreaterThan(100);

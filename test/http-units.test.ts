@@ -62,7 +62,7 @@ describe('pagination', () => {
 
 describe('response cache', () => {
   const entry = (bytes: number) => new Representation(Buffer.alloc(bytes, 0x20), '"t"');
-  it('evicts the least recently used entries beyond its byte budget (bodies, keys and each entry\'s overhead)', () => {
+  it("evicts the least recently used entries beyond its byte budget (bodies, keys and each entry's overhead)", () => {
     // Each entry: 1,500 bytes of body, 1,280 of overhead, 2 x 2 + 64 for its key: two fit in 8,000, three do not.
     const cache = new ResponseCache(8000);
     cache.set('/a', entry(1500));

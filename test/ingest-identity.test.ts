@@ -40,7 +40,11 @@ async function ingest(manifestFile: string, root: string | undefined, options: I
     stageProviders: table('stage_providers'),
     stageClinicians: table('stage_clinicians'),
     superseded: table('superseded'),
-    data: Object.fromEntries(Object.entries(data).filter(([key]) => key !== 'sourcesByLayout').map(([key, value]) => [key, plain(value)])),
+    data: Object.fromEntries(
+      Object.entries(data)
+        .filter(([key]) => key !== 'sourcesByLayout')
+        .map(([key, value]) => [key, plain(value)]),
+    ),
     tallies: [...reconciler.tallies.values()],
     rejects: readFileSync(rejectsFile, 'utf8'),
   };
@@ -82,8 +86,12 @@ describe('the fast reader ingests exactly what the reference reader does', () =>
     expect(fromZip.stageProviders).toEqual(reference.stageProviders);
   }, 240_000);
 
-  it.skipIf(!haveSharedData)('on the real public files in ../shared/data (their quirks included)', async () => {
-    const reference = await ingest(SHARED_MANIFEST, undefined, { reader: 'reference' });
-    expectSame(await ingest(SHARED_MANIFEST, undefined, { reader: 'fast' }), reference);
-  }, 240_000);
+  it.skipIf(!haveSharedData)(
+    'on the real public files in ../shared/data (their quirks included)',
+    async () => {
+      const reference = await ingest(SHARED_MANIFEST, undefined, { reader: 'reference' });
+      expectSame(await ingest(SHARED_MANIFEST, undefined, { reader: 'fast' }), reference);
+    },
+    240_000,
+  );
 });

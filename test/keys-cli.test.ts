@@ -50,7 +50,9 @@ describe('hcas keys', { timeout: 60_000 }, () => {
     expect(created.code).toBe(0);
     key = created.stdout.trim();
     expect(created.stdout).toMatch(/^hcas_live_[0-9A-Za-z]{32}\n$/);
-    expect(created.stderr).toBe('created key 1 for Acme Realty on the Professional plan (50,000 calls per month); store it now: it is not shown again\n');
+    expect(created.stderr).toBe(
+      'created key 1 for Acme Realty on the Professional plan (50,000 calls per month); store it now: it is not shown again\n',
+    );
     for (const file of [state, `${state}-wal`]) {
       if (existsSync(file)) expect(readFileSync(file).includes(key.slice(10)), file).toBe(false);
     }
@@ -65,8 +67,26 @@ describe('hcas keys', { timeout: 60_000 }, () => {
     expect(lines[2]).toMatch(new RegExp(`^ *1 +Acme Realty +professional +\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z +\\.\\.\\.${key.slice(-4)}$`));
     const json = JSON.parse((await hcas('keys', 'list', '--json')).stdout);
     expect(json).toEqual([
-      { id: 1, name: 'Acme Realty', plan: 'professional', created: expect.any(String), revoked: null, hint: `...${key.slice(-4)}`, widget_only: false, origins: [] },
-      { id: 2, name: 'Second', plan: 'free', created: expect.any(String), revoked: null, hint: expect.stringMatching(/^\.\.\..{4}$/), widget_only: false, origins: [] },
+      {
+        id: 1,
+        name: 'Acme Realty',
+        plan: 'professional',
+        created: expect.any(String),
+        revoked: null,
+        hint: `...${key.slice(-4)}`,
+        widget_only: false,
+        origins: [],
+      },
+      {
+        id: 2,
+        name: 'Second',
+        plan: 'free',
+        created: expect.any(String),
+        revoked: null,
+        hint: expect.stringMatching(/^\.\.\..{4}$/),
+        widget_only: false,
+        origins: [],
+      },
     ]);
   });
 
@@ -78,17 +98,46 @@ describe('hcas keys', { timeout: 60_000 }, () => {
   });
 
   it('errors name the fix', async () => {
-    expect(await hcas('keys', 'create', '--plan', 'gold', '--name', 'x')).toMatchObject({ code: 2, stderr: 'hcas: --plan must be one of free, professional, business, enterprise (Plan list A), got gold\n' });
+    expect(await hcas('keys', 'create', '--plan', 'gold', '--name', 'x')).toMatchObject({
+      code: 2,
+      stderr: 'hcas: --plan must be one of free, professional, business, enterprise (Plan list A), got gold\n',
+    });
     expect(await hcas('keys', 'create', '--plan', 'starter', '--name', 'x', '--plans', 'b')).toMatchObject({ code: 0 });
-    expect(await hcas('keys', 'revoke', '99')).toMatchObject({ code: 1, stderr: 'hcas: there is no key 99; `hcas keys list` shows the ids\n' });
-    expect(await hcas('keys', 'usage', 'abc')).toMatchObject({ code: 2, stderr: 'hcas: the key id must be a whole number as `hcas keys list` shows it, got abc\n' });
+    expect(await hcas('keys', 'revoke', '99')).toMatchObject({
+      code: 1,
+      stderr: 'hcas: there is no key 99; `hcas keys list` shows the ids\n',
+    });
+    expect(await hcas('keys', 'usage', 'abc')).toMatchObject({
+      code: 2,
+      stderr: 'hcas: the key id must be a whole number as `hcas keys list` shows it, got abc\n',
+    });
     const notADirectory = path.join(dir, 'a-file');
     writeFileSync(notADirectory, '');
-    const unwritable = await hcas('keys', 'create', '--plan', 'free', '--name', 'x', '--state-file', path.join(notADirectory, 'state.sqlite'));
-    expect(unwritable).toMatchObject({ code: 3, stderr: expect.stringMatching(/^hcas: cannot open the state file .*a-file\/state.sqlite .*pass --state-file FILE with a writable path, or set REDIS_URL\n$/) });
+    const unwritable = await hcas(
+      'keys',
+      'create',
+      '--plan',
+      'free',
+      '--name',
+      'x',
+      '--state-file',
+      path.join(notADirectory, 'state.sqlite'),
+    );
+    expect(unwritable).toMatchObject({
+      code: 3,
+      stderr: expect.stringMatching(
+        /^hcas: cannot open the state file .*a-file\/state.sqlite .*pass --state-file FILE with a writable path, or set REDIS_URL\n$/,
+      ),
+    });
     // list does not read the plans, so it takes no --plans; the old spelling of the state file names the new one.
-    expect(await hcas('keys', 'list', '--plans', 'b')).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: unknown option '--plans'/) });
-    expect(await hcas('keys', 'list', '--state', state)).toMatchObject({ code: 2, stderr: 'hcas: hcas keys list has no --state: the key and counter state file is --state-file FILE\n' });
+    expect(await hcas('keys', 'list', '--plans', 'b')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^error: unknown option '--plans'/),
+    });
+    expect(await hcas('keys', 'list', '--state', state)).toMatchObject({
+      code: 2,
+      stderr: 'hcas: hcas keys list has no --state: the key and counter state file is --state-file FILE\n',
+    });
     expect((await hcas('keys', '--help')).stdout).toContain('Examples:\n  hcas keys create --plan professional --name "Acme Realty"');
   });
 });
@@ -115,14 +164,14 @@ describe('hcas get and the server answer alike', { timeout: 60_000 }, () => {
     return served.status;
   };
 
-  it('with --key: 200 and 403 by the key\'s plan, 401 for a revoked or unknown key', async () => {
+  it("with --key: 200 and 403 by the key's plan, 401 for a revoked or unknown key", async () => {
     expect(await compare('/api/v1/health-scores/10001/all-scores/', { 'X-API-Key': professional }, ['--key', professional])).toBe(200);
     expect(await compare('/api/v1/health-scores/geojson/', { 'X-API-Key': professional }, ['--key', professional])).toBe(403);
     expect(await compare('/api/v1/states/', { 'X-API-Key': revoked }, ['--key', revoked])).toBe(401);
     expect(await compare('/api/v1/states/', { 'X-API-Key': 'not-a-key' }, ['--key', 'not-a-key'])).toBe(401);
   });
 
-  it('with --anonymous: the anonymous tier\'s answers', async () => {
+  it("with --anonymous: the anonymous tier's answers", async () => {
     expect(await compare('/api/v1/health-scores/10001/', {}, ['--anonymous'])).toBe(200);
     expect(await compare('/api/v1/health-scores/10001/all-scores/', {}, ['--anonymous'])).toBe(403);
   });
@@ -134,7 +183,10 @@ describe('hcas get and the server answer alike', { timeout: 60_000 }, () => {
     expect(await calls()).toBe(before);
     const elsewhere = path.join(dir, 'never', 'state.sqlite');
     const plain = await hcas('get', '/api/v1/health-scores/10001/all-scores/', '--db', db, '--state-file', elsewhere);
-    expect(plain).toMatchObject({ code: 2, stderr: 'hcas: --state-file is read only to check a --key: add --key KEY, or leave out --state-file\n' });
+    expect(plain).toMatchObject({
+      code: 2,
+      stderr: 'hcas: --state-file is read only to check a --key: add --key KEY, or leave out --state-file\n',
+    });
     expect((await hcas('get', '/api/v1/health-scores/10001/all-scores/', '--db', db)).code).toBe(0);
     expect(existsSync(elsewhere)).toBe(false);
   });

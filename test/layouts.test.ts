@@ -47,7 +47,8 @@ describe('value parsers', () => {
 
 describe('layouts on small files made here, broken rows included', () => {
   it('gazetteer: tab-separated with trailing blanks, gzipped; a bad point is rejected with its line', async () => {
-    const text = 'GEOID\tALAND\tAWATER\tALAND_SQMI\tAWATER_SQMI\tINTPTLAT\tINTPTLONG    \n' +
+    const text =
+      'GEOID\tALAND\tAWATER\tALAND_SQMI\tAWATER_SQMI\tINTPTLAT\tINTPTLONG    \n' +
       '00601\t1\t1\t64.421\t0.308\t18.180555\t-66.749961     \n' +
       '10001\t1\t1\t0.245\t0\t40.750633\t-73.997177\n' +
       '99999\t1\t1\t1\t0\t123.0\t-73.9\n' +
@@ -67,7 +68,9 @@ describe('layouts on small files made here, broken rows included', () => {
       ['ZCTA5 00601', '16834', '-666666666', '00601'],
       ['ZCTA5 00602'],
     ]);
-    const { rows, tally } = await ingest('acs_zcta', 'acs.json', json, { columns: { population: 'DP05_0001E', median_household_income: 'DP03_0062E' } });
+    const { rows, tally } = await ingest('acs_zcta', 'acs.json', json, {
+      columns: { population: 'DP05_0001E', median_household_income: 'DP03_0062E' },
+    });
     expect(rows.map((r) => r.row)).toEqual([
       { zcta: '10001', values: { population: 27004, median_household_income: 96787 } },
       { zcta: '00601', values: { population: 16834, median_household_income: null } },
@@ -77,7 +80,10 @@ describe('layouts on small files made here, broken rows included', () => {
 
   it('tidy ACS CSV in a zip: complement turns insured share into uninsured share; text in a number is rejected', async () => {
     const csv = '"GEOID","InsuredPopP"\n"01001",97.2\n"01002",NA\n"01003",abc\n';
-    const { rows, rejected } = await ingest('acs_zcta', 'ins.zip', csv, { columns: { zcta: 'GEOID', uninsured_pct: 'InsuredPopP' }, options: { complement: ['uninsured_pct'] } });
+    const { rows, rejected } = await ingest('acs_zcta', 'ins.zip', csv, {
+      columns: { zcta: 'GEOID', uninsured_pct: 'InsuredPopP' },
+      options: { complement: ['uninsured_pct'] },
+    });
     expect(rows.map((r) => r.row.values.uninsured_pct)).toEqual([2.8, null]);
     expect(rejected[0]).toMatch(/uninsured_pct is not a number/);
   });
@@ -85,11 +91,19 @@ describe('layouts on small files made here, broken rows included', () => {
   it('NPPES official header: individuals land with their primary taxonomy; organisations, deactivations and bad NPIs do not', async () => {
     const row = (values: Record<string, string>) => NPPES_COLUMNS.map((c) => `"${values[c] ?? ''}"`).join(',');
     const person = {
-      'Entity Type Code': '1', 'Provider Last Name (Legal Name)': 'WIEBE', 'Provider First Name': 'DAVID', 'Provider Credential Text': 'M.D.',
-      'Provider Sex Code': 'M', 'Provider First Line Business Practice Location Address': '3500 CENTRAL AVE',
-      'Provider Business Practice Location Address City Name': 'KEARNEY', 'Provider Business Practice Location Address State Name': 'NE',
-      'Provider Business Practice Location Address Postal Code': '688472944.0', 'Healthcare Provider Taxonomy Code_1': '207Q00000X',
-      'Healthcare Provider Primary Taxonomy Switch_1': 'N', 'Healthcare Provider Taxonomy Code_2': '207RC0000X', 'Healthcare Provider Primary Taxonomy Switch_2': 'Y',
+      'Entity Type Code': '1',
+      'Provider Last Name (Legal Name)': 'WIEBE',
+      'Provider First Name': 'DAVID',
+      'Provider Credential Text': 'M.D.',
+      'Provider Sex Code': 'M',
+      'Provider First Line Business Practice Location Address': '3500 CENTRAL AVE',
+      'Provider Business Practice Location Address City Name': 'KEARNEY',
+      'Provider Business Practice Location Address State Name': 'NE',
+      'Provider Business Practice Location Address Postal Code': '688472944.0',
+      'Healthcare Provider Taxonomy Code_1': '207Q00000X',
+      'Healthcare Provider Primary Taxonomy Switch_1': 'N',
+      'Healthcare Provider Taxonomy Code_2': '207RC0000X',
+      'Healthcare Provider Primary Taxonomy Switch_2': 'Y',
     };
     const text = [
       NPPES_COLUMNS.map((c) => `"${c}"`).join(','),
@@ -101,7 +115,13 @@ describe('layouts on small files made here, broken rows included', () => {
     ].join('\n');
     const { rows, tally, rejected } = await ingest('nppes', 'npidata_pfile.csv', text);
     expect(rows).toHaveLength(1);
-    expect(rows[0].row).toMatchObject({ npi: '1679576722', lastName: 'Wiebe', zip: '68847', taxonomy: '207RC0000X', taxonomies: ['207Q00000X', '207RC0000X'] });
+    expect(rows[0].row).toMatchObject({
+      npi: '1679576722',
+      lastName: 'Wiebe',
+      zip: '68847',
+      taxonomy: '207RC0000X',
+      taxonomies: ['207Q00000X', '207RC0000X'],
+    });
     expect(tally).toMatchObject({ read: 5, landed: 1, rejected: 4, invalid: 2 });
     expect(rejected.map((r) => r.split(',')[3])).toEqual(['excluded', 'excluded', 'invalid', 'invalid']);
     expect(rejected[2]).toMatch(/fails the NPI check digit/);
@@ -109,33 +129,58 @@ describe('layouts on small files made here, broken rows included', () => {
   });
 
   it('Doctors and Clinicians: both header generations (leading spaces in the old one)', async () => {
-    const old = ' NPI, lst_nm, frst_nm, gndr, Cred, Med_sch, Grd_yr, pri_spec, org_nm, cty, st, zip, hosp_afl_lbn_1\n' +
+    const old =
+      ' NPI, lst_nm, frst_nm, gndr, Cred, Med_sch, Grd_yr, pri_spec, org_nm, cty, st, zip, hosp_afl_lbn_1\n' +
       '1215911011,PEREZ,SOCRATES,M,MD,OTHER,1981,INTERNAL MEDICINE,,NAPLES,FL,341081869,NAPLES COMMUNITY HOSPITAL\n';
-    const current = 'NPI,Provider Last Name,Provider First Name,gndr,Cred,Med_sch,Grd_yr,pri_spec,Telehlth,Facility Name,City/Town,State,ZIP Code\n' +
+    const current =
+      'NPI,Provider Last Name,Provider First Name,gndr,Cred,Med_sch,Grd_yr,pri_spec,Telehlth,Facility Name,City/Town,State,ZIP Code\n' +
       '1083611826,BURKE,PHILIP,M,MD,YALE SCHOOL OF MEDICINE,1999,PSYCHIATRY,Y,YORK HOSPITAL,YORK,ME,03909\n' +
       '1083611826,BURKE,PHILIP,M,MD,,19x9,PSYCHIATRY,Y,,YORK,ME,03909\n';
     const a = await ingest('doctors_clinicians', 'dac_old.csv', old);
-    expect(a.rows[0].row).toMatchObject({ npi: '1215911011', medicalSchool: null, graduationYear: 1981, facilityNames: ['Naples Community Hospital'], zip: '34108' });
+    expect(a.rows[0].row).toMatchObject({
+      npi: '1215911011',
+      medicalSchool: null,
+      graduationYear: 1981,
+      facilityNames: ['Naples Community Hospital'],
+      zip: '34108',
+    });
     const b = await ingest('doctors_clinicians', 'dac.csv.gz', current);
     expect(b.rows[0].row).toMatchObject({ medicalSchool: 'Yale School Of Medicine', telehealth: true, facilityNames: ['York Hospital'] });
     expect(b.rejected[0]).toMatch(/Grd_yr is not a number/);
   });
 
   it('hospitals: HIFLD -999 beds are unknown, CLOSED rows land marked closed (the roster leaves them out), trauma levels read; CMS ratings must be 1-5', async () => {
-    const hifld = '\uFEFFX,Y,NAME,ADDRESS,CITY,STATE,ZIP,TELEPHONE,TYPE,STATUS,LATITUDE,LONGITUDE,BEDS,WEBSITE\n' +
+    const hifld =
+      '\uFEFFX,Y,NAME,ADDRESS,CITY,STATE,ZIP,TELEPHONE,TYPE,STATUS,LATITUDE,LONGITUDE,BEDS,WEBSITE\n' +
       '0,0,A HOSPITAL,1 MAIN ST,HANFORD,CA,93230,NOT AVAILABLE,GENERAL ACUTE CARE,OPEN,36.3,-119.6,-999,http://a.org\n' +
       '0,0,B HOSPITAL,2 MAIN ST,HANFORD,CA,93230,5551234567,GENERAL ACUTE CARE,CLOSED,36.3,-119.6,49,\n';
     const h = await ingest('hifld_hospitals', 'hifld.csv', hifld);
-    expect(h.rows[0].row).toMatchObject({ name: 'A Hospital', staffedBeds: null, licensedBeds: null, phone: '', website: 'http://a.org', latitude: 36.3, status: 'open' });
+    expect(h.rows[0].row).toMatchObject({
+      name: 'A Hospital',
+      staffedBeds: null,
+      licensedBeds: null,
+      phone: '',
+      website: 'http://a.org',
+      latitude: 36.3,
+      status: 'open',
+    });
     expect(h.rows[1].row).toMatchObject({ name: 'B Hospital', licensedBeds: 49, status: 'closed' });
     expect(h.tally).toMatchObject({ landed: 2, rejected: 0, invalid: 0 });
-    expect(['LEVEL I, LEVEL II PEDIATRIC', 'LEVEL III, LEVEL I REHAB', 'LEVEL I PEDIATRIC REHAB', 'NOT AVAILABLE', 'TRF', 'LEVEL II REHAB'].map(traumaLevel)).toEqual([1, 3, null, null, null, null]);
-    const cms = 'Facility ID,Facility Name,Address,City/Town,State,ZIP Code,Telephone Number,Hospital Type,Emergency Services,Hospital overall rating\n' +
+    expect(
+      ['LEVEL I, LEVEL II PEDIATRIC', 'LEVEL III, LEVEL I REHAB', 'LEVEL I PEDIATRIC REHAB', 'NOT AVAILABLE', 'TRF', 'LEVEL II REHAB'].map(
+        traumaLevel,
+      ),
+    ).toEqual([1, 3, null, null, null, null]);
+    const cms =
+      'Facility ID,Facility Name,Address,City/Town,State,ZIP Code,Telephone Number,Hospital Type,Emergency Services,Hospital overall rating\n' +
       '10001,SOUTHEAST HEALTH,1108 ROSS CLARK CIRCLE,DOTHAN,AL,36301,(334) 793-8701,Acute Care Hospitals,Yes,4\n' +
       '10005,MARSHALL,2505 US 431,BOAZ,AL,35957,(256) 593-8310,Acute Care Hospitals,No,Not Available\n' +
       '10006,BAD,1 ST,BOAZ,AL,35957,,Acute Care Hospitals,Yes,7\n';
     const c = await ingest('cms_hospitals', 'cms.csv', cms);
-    expect(c.rows.map((r) => [r.row.ccn, r.row.rating, r.row.emergency, r.row.type])).toEqual([['010001', 4, true, 'Acute Care Hospital'], ['010005', null, false, 'Acute Care Hospital']]);
+    expect(c.rows.map((r) => [r.row.ccn, r.row.rating, r.row.emergency, r.row.type])).toEqual([
+      ['010001', 4, true, 'Acute Care Hospital'],
+      ['010005', null, false, 'Acute Care Hospital'],
+    ]);
     expect(c.rejected[0]).toMatch(/rating must be 1-5/);
   });
 
@@ -151,13 +196,19 @@ describe('layouts on small files made here, broken rows included', () => {
   });
 
   it('a row cut short is rejected even when the fields the layout needs are present', async () => {
-    const { rows, rejected } = await ingest('zip_zcta', 'x.csv', 'ZIP_CODE,PO_NAME,STATE,ZCTA,ZIP_TYPE,zip_join_type\n10001,NEW YORK,NY,10001,Zip Code Area,Zip matches ZCTA\n10002,NEW YORK,NY,10002\n');
+    const { rows, rejected } = await ingest(
+      'zip_zcta',
+      'x.csv',
+      'ZIP_CODE,PO_NAME,STATE,ZCTA,ZIP_TYPE,zip_join_type\n10001,NEW YORK,NY,10001,Zip Code Area,Zip matches ZCTA\n10002,NEW YORK,NY,10002\n',
+    );
     expect(rows).toHaveLength(1);
     expect(rejected[0]).toMatch(/,3,invalid,"row has 4 fields, the header has 6"/);
   });
 
   it('a manifest column override maps a renamed column', async () => {
-    const { rows } = await ingest('zip_zcta', 'x.csv', 'ZIP_CODE,PO_NAME,STATE,ZCTA_2020\n10001,NEW YORK,NY,10001\n', { columns: { zcta: 'ZCTA_2020' } });
+    const { rows } = await ingest('zip_zcta', 'x.csv', 'ZIP_CODE,PO_NAME,STATE,ZCTA_2020\n10001,NEW YORK,NY,10001\n', {
+      columns: { zcta: 'ZCTA_2020' },
+    });
     expect(rows[0].row).toMatchObject({ zip: '10001', city: 'New York', zcta: '10001' });
   });
 });

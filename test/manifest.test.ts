@@ -11,15 +11,30 @@ const write = (file: string, value: unknown) => writeFileSync(file, JSON.stringi
 describe('manifests', () => {
   it('include others: their sources first, each against its own root, replaced by key, the rest from the includer', () => {
     const dir = tempDir();
-    write(path.join(dir, 'base.json'), { name: 'base', root: 'base-files', sources: {
-      gazetteer: { layout: 'gazetteer_zcta', path: 'gaz.txt' }, places: { layout: 'places_zcta', path: 'places.csv' },
-    } });
-    write(path.join(dir, 'top.json'), { name: 'top', synthetic: ['providers'], include: 'base.json', root: 'top-files', providers: { sample_fraction: 0.5 }, sources: {
-      places: { layout: 'places_zcta', path: 'newer-places.csv' }, nppes: { layout: 'nppes', path: 'npi.csv' },
-    } });
+    write(path.join(dir, 'base.json'), {
+      name: 'base',
+      root: 'base-files',
+      sources: {
+        gazetteer: { layout: 'gazetteer_zcta', path: 'gaz.txt' },
+        places: { layout: 'places_zcta', path: 'places.csv' },
+      },
+    });
+    write(path.join(dir, 'top.json'), {
+      name: 'top',
+      synthetic: ['providers'],
+      include: 'base.json',
+      root: 'top-files',
+      providers: { sample_fraction: 0.5 },
+      sources: {
+        places: { layout: 'places_zcta', path: 'newer-places.csv' },
+        nppes: { layout: 'nppes', path: 'npi.csv' },
+      },
+    });
     const m = loadManifest(path.join(dir, 'top.json'), layouts);
     expect(m.sources.map((s) => [s.key, path.relative(dir, s.path)])).toEqual([
-      ['gazetteer', path.join('base-files', 'gaz.txt')], ['places', path.join('top-files', 'newer-places.csv')], ['nppes', path.join('top-files', 'npi.csv')],
+      ['gazetteer', path.join('base-files', 'gaz.txt')],
+      ['places', path.join('top-files', 'newer-places.csv')],
+      ['nppes', path.join('top-files', 'npi.csv')],
     ]);
     expect(m).toMatchObject({ name: 'top', synthetic: ['providers'], providers: { sampleFraction: 0.5 } });
   });

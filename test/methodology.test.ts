@@ -27,7 +27,9 @@ describe('docs/METHODOLOGY.md', () => {
 
   it('names every constant in its text, so each number is explained where it is used', () => {
     const text = doc.slice(0, doc.indexOf(START));
-    const unexplained = Object.keys(config).filter((name) => typeof (config as Record<string, unknown>)[name] !== 'function' && !text.includes(`\`${name}`));
+    const unexplained = Object.keys(config).filter(
+      (name) => typeof (config as Record<string, unknown>)[name] !== 'function' && !text.includes(`\`${name}`),
+    );
     expect(unexplained).toEqual([]);
   });
 
@@ -38,7 +40,9 @@ describe('docs/METHODOLOGY.md', () => {
     has(`${config.CARE_MINUTES.fullAt} min → 100, ${config.CARE_MINUTES.zeroAt} min → 0`);
     has(`${config.SPECIALIST_MINUTES.fullAt} min → 100, ${config.SPECIALIST_MINUTES.zeroAt} min → 0`);
     has(`${config.BEDS_BENCHMARK.zeroAt} → 0, ${config.BEDS_BENCHMARK.fullAt} → 100`);
-    has(`(${config.COMPOSITE_WEIGHTS.provider} provider + ${config.COMPOSITE_WEIGHTS.hospital} hospital + ${config.COMPOSITE_WEIGHTS.travel} travel)`);
+    has(
+      `(${config.COMPOSITE_WEIGHTS.provider} provider + ${config.COMPOSITE_WEIGHTS.hospital} hospital + ${config.COMPOSITE_WEIGHTS.travel} travel)`,
+    );
     has(`${config.PEOPLE_FLOOR} + ${+(1 - config.PEOPLE_FLOOR).toFixed(2)} × people / 100`);
     has(`travel = ${config.TRAVEL_WEIGHTS.care} × care + ${config.TRAVEL_WEIGHTS.mobility} × mobility`);
     has(`Transit use by ${config.MOBILITY.transitFullAt}% of commuters`);
@@ -47,11 +51,16 @@ describe('docs/METHODOLOGY.md', () => {
     has(`licensed beds × ${config.STAFFED_PER_LICENSED_BED}`);
     has(`at least ${config.MAJOR_HOSPITAL.minBeds} staffed beds`);
     has(`within ${config.RATING_RADIUS_MILES} miles`);
-    for (const [part, weight] of Object.entries(config.HOSPITAL_WEIGHTS)) expect(doc, part).toMatch(new RegExp(`\\| ${part} \\|.*\\| ${weight.toFixed(2)} \\|`));
-    for (const { measure, noNeedAt, fullNeedAt, weight } of config.NEED_MEASURES) has(`| ${measure} | ${noNeedAt}% | ${fullNeedAt}% | ${weight.toFixed(2)} |`);
-    for (const [category, density] of Object.entries(config.EXPECTED_DENSITY)) expect(doc, category).toMatch(new RegExp(`${String(density).replace('.', '\\.')}\\b`));
+    for (const [part, weight] of Object.entries(config.HOSPITAL_WEIGHTS))
+      expect(doc, part).toMatch(new RegExp(`\\| ${part} \\|.*\\| ${weight.toFixed(2)} \\|`));
+    for (const { measure, noNeedAt, fullNeedAt, weight } of config.NEED_MEASURES)
+      has(`| ${measure} | ${noNeedAt}% | ${fullNeedAt}% | ${weight.toFixed(2)} |`);
+    for (const [category, density] of Object.entries(config.EXPECTED_DENSITY))
+      expect(doc, category).toMatch(new RegExp(`${String(density).replace('.', '\\.')}\\b`));
     for (const type of config.SCORE_TYPES) {
-      const weights = Object.entries(type.providers).map(([c, w]) => `${c} ${w}`).join(', ');
+      const weights = Object.entries(type.providers)
+        .map(([c, w]) => `${c} ${w}`)
+        .join(', ');
       has(`| ${type.id} | ${type.name} | ${weights} |`);
     }
   });

@@ -28,7 +28,14 @@ describe('nearby/ agrees with brute force over every fixture ZIP', () => {
       .slice(0, limit)
       .map(({ z, miles }) => {
         const record = api.queries.healthScores.byZip(z.zip, 1)!;
-        return { zip_code: z.zip, city: record.city, state: z.state, healthscore: record.healthscore, label: record.label, distance_miles: Math.round(miles * 100) / 100 };
+        return {
+          zip_code: z.zip,
+          city: record.city,
+          state: z.state,
+          healthscore: record.healthscore,
+          label: record.label,
+          distance_miles: Math.round(miles * 100) / 100,
+        };
       });
   }
 
@@ -51,7 +58,16 @@ describe('nearby/ agrees with brute force over every fixture ZIP', () => {
 
   for (const zip of targets) {
     it(`ZIP ${zip}`, async () => {
-      for (const [radius, limit] of [[0.5, 50], [1, 3], [2.5, 10], [10, 10], [25, 50], [100, 50], [100, 1], [3.75, 7]] as const) {
+      for (const [radius, limit] of [
+        [0.5, 50],
+        [1, 3],
+        [2.5, 10],
+        [10, 10],
+        [25, 50],
+        [100, 50],
+        [100, 1],
+        [3.75, 7],
+      ] as const) {
         expect(await nearby(zip, radius, limit), `radius ${radius}, limit ${limit}`).toEqual(expected(zip, radius, limit));
       }
     });

@@ -39,7 +39,12 @@ function validators(doc: Json) {
   const rewrite = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rewrite);
     if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', 'components#/$defs/') : rewrite(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', 'components#/$defs/') : rewrite(v),
+      ]),
+    );
   };
   ajv.addSchema({ $id: 'components', $defs: rewrite(doc.components.schemas) as Json });
   const compiled = new Map<unknown, ValidateFunction>();
@@ -74,15 +79,32 @@ describe('openapi.json', () => {
 
   it('lists each parameter with its constraints, required where it has no default', () => {
     const list = document.paths['/health-scores/'].get.parameters as Json[];
-    expect(list.find((p) => p.name === 'page_size')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } });
-    expect(document.paths['/health-scores/{zip}/'].get.parameters[0]).toMatchObject({ name: 'zip', in: 'path', required: true, schema: { pattern: '^[0-9]{5}$' } });
+    expect(list.find((p) => p.name === 'page_size')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    });
+    expect(document.paths['/health-scores/{zip}/'].get.parameters[0]).toMatchObject({
+      name: 'zip',
+      in: 'path',
+      required: true,
+      schema: { pattern: '^[0-9]{5}$' },
+    });
     expect(document.paths['/compare/'].get.parameters[0]).toMatchObject({ name: 'zips', required: true });
-    expect(document.paths['/tvi/top-vulnerable/'].get.parameters.find((p: Json) => p.name === 'tier').schema.enum).toEqual(['CRITICAL', 'HIGH', 'MODERATE', 'LOW', 'MINIMAL']);
+    expect(document.paths['/tvi/top-vulnerable/'].get.parameters.find((p: Json) => p.name === 'tier').schema.enum).toEqual([
+      'CRITICAL',
+      'HIGH',
+      'MODERATE',
+      'LOW',
+      'MINIMAL',
+    ]);
   });
 
-  it('documents the headers: ETag, the rate-limit headers, the widget\'s caching, the exports\' attachment', () => {
+  it("documents the headers: ETag, the rate-limit headers, the widget's caching, the exports' attachment", () => {
     const ok = document.paths['/tvi/{zip}/'].get.responses['200'];
-    expect(Object.keys(ok.headers)).toEqual(expect.arrayContaining(['ETag', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+    expect(Object.keys(ok.headers)).toEqual(
+      expect.arrayContaining(['ETag', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+    );
     expect(document.paths['/tvi/{zip}/'].get.responses['429'].headers['Retry-After']).toBeDefined();
     expect(document.paths['/widget-score/{zip}/'].get.responses['200'].headers['Cache-Control'].schema.const).toBe('public, max-age=86400');
     const exported = document.paths['/exports/providers/'].get.responses['200'];
@@ -97,8 +119,12 @@ describe('openapi.json', () => {
     // Telemetry off: with it on, the CLI looks up its telemetry host; lint itself needs no network.
     const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
     const result = await new Promise<{ code: number; output: string }>((resolve) => {
-      execFile(process.execPath, [cli, 'lint', file, '--config', path.join(root, 'redocly.yaml'), '--format', 'stylish'], { cwd: root, env, timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }));
+      execFile(
+        process.execPath,
+        [cli, 'lint', file, '--config', path.join(root, 'redocly.yaml'), '--format', 'stylish'],
+        { cwd: root, env, timeout: 60_000 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+      );
     });
     // Problems are listed as `LINE:COLUMN  severity  rule  message`; warnings count as failures here too.
     expect(result.output).not.toMatch(/^\s*\d+:\d+\s+(warning|error)\s/m);
@@ -113,7 +139,9 @@ describe('real answers validate against the document', () => {
   /** Every request of the golden files and of the route examples. */
   const goldenRequests = readdirSync(path.join(root, 'test/golden'))
     .filter((name) => name.endsWith('.json') && !name.endsWith('.actual.json'))
-    .map((name) => (JSON.parse(readFileSync(path.join(root, 'test/golden', name), 'utf8')) as { request: string }).request.replace(/^GET /, ''));
+    .map((name) =>
+      (JSON.parse(readFileSync(path.join(root, 'test/golden', name), 'utf8')) as { request: string }).request.replace(/^GET /, ''),
+    );
   const requests = [...new Set([...goldenRequests, ...Object.values(ROUTE_EXAMPLES).flat()])];
 
   it('has requests to check', () => expect(requests.length).toBeGreaterThan(60));
@@ -145,10 +173,16 @@ describe('real answers validate against the document', () => {
 
   it('each NDJSON line of every export matches its row schema, and each CSV header lists its columns', async () => {
     const validatorOf = validators(document);
-    for (const [name, schema] of [['health-scores', 'HealthScoreExportRow'], ['providers', 'ProviderExportRow'], ['facilities', 'FacilityExportRow']]) {
+    for (const [name, schema] of [
+      ['health-scores', 'HealthScoreExportRow'],
+      ['providers', 'ProviderExportRow'],
+      ['facilities', 'FacilityExportRow'],
+    ]) {
       const rowSchema = document.components.schemas[schema];
       const validate = validatorOf({ $ref: `#/components/schemas/${schema}` });
-      const lines = (await bodyText(await api.respond({ method: 'GET', url: `${API_BASE}exports/${name}/?format=ndjson` }))).trimEnd().split('\n');
+      const lines = (await bodyText(await api.respond({ method: 'GET', url: `${API_BASE}exports/${name}/?format=ndjson` })))
+        .trimEnd()
+        .split('\n');
       expect(lines.length).toBeGreaterThan(5);
       for (const line of lines) expect(validate(JSON.parse(line)), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
       const csv = await bodyText(await api.respond({ method: 'GET', url: `${API_BASE}exports/${name}/` }));

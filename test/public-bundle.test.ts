@@ -15,7 +15,10 @@ const REPO = path.resolve(import.meta.dirname, '..');
 const BUNDLE = path.join(REPO, 'raw/public');
 const PUBLIC_MANIFEST = path.join(REPO, 'raw/manifests/public.json');
 const SHARED_MANIFEST = path.join(REPO, 'raw/manifests/shared-data.json');
-const provenance = JSON.parse(readFileSync(path.join(BUNDLE, 'provenance.json'), 'utf8')) as { total_bytes: number; files: ProvenanceEntry[] };
+const provenance = JSON.parse(readFileSync(path.join(BUNDLE, 'provenance.json'), 'utf8')) as {
+  total_bytes: number;
+  files: ProvenanceEntry[];
+};
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
@@ -29,20 +32,26 @@ async function readWithBuildReader(file: string): Promise<{ header: string[]; ro
 }
 
 describe('the public bundle in raw/public', () => {
-  it.each(provenance.files.map((entry) => [entry.key, entry] as const))('%s: provenance matches the file (sha256, bytes, rows, columns)', async (_key, entry) => {
-    const file = path.join(BUNDLE, entry.path);
-    const bytes = readFileSync(file);
-    expect(sha256(bytes)).toBe(entry.sha256);
-    expect(bytes.length).toBe(entry.bytes);
-    expect(sha256(gunzipSync(bytes))).toBe(entry.csv_sha256);
-    // The header the build sees is the kept columns, so the delimiter sniffing and the layout aliases still work.
-    expect(await readWithBuildReader(file)).toEqual({ header: entry.columns, rows: entry.rows });
-    for (const field of ['vintage', 'publisher', 'dataset', 'retrieved_from', 'licence'] as const) expect(entry[field], field).toMatch(/\S/);
-    expect(entry.original.sha256).toMatch(/^[0-9a-f]{64}$/);
-  });
+  it.each(provenance.files.map((entry) => [entry.key, entry] as const))(
+    '%s: provenance matches the file (sha256, bytes, rows, columns)',
+    async (_key, entry) => {
+      const file = path.join(BUNDLE, entry.path);
+      const bytes = readFileSync(file);
+      expect(sha256(bytes)).toBe(entry.sha256);
+      expect(bytes.length).toBe(entry.bytes);
+      expect(sha256(gunzipSync(bytes))).toBe(entry.csv_sha256);
+      // The header the build sees is the kept columns, so the delimiter sniffing and the layout aliases still work.
+      expect(await readWithBuildReader(file)).toEqual({ header: entry.columns, rows: entry.rows });
+      for (const field of ['vintage', 'publisher', 'dataset', 'retrieved_from', 'licence'] as const)
+        expect(entry[field], field).toMatch(/\S/);
+      expect(entry.original.sha256).toMatch(/^[0-9a-f]{64}$/);
+    },
+  );
 
   it('holds exactly the files provenance.json lists, no provider file, and weighs under 20 MB', () => {
-    const files = readdirSync(BUNDLE, { recursive: true, encoding: 'utf8' }).map((f) => f.split(path.sep).join('/')).filter((f) => statSync(path.join(BUNDLE, f)).isFile());
+    const files = readdirSync(BUNDLE, { recursive: true, encoding: 'utf8' })
+      .map((f) => f.split(path.sep).join('/'))
+      .filter((f) => statSync(path.join(BUNDLE, f)).isFile());
     expect(files.filter((f) => f.endsWith('.gz')).sort()).toEqual(provenance.files.map((e) => e.path).sort());
     expect(provenance.files.filter((e) => PROVIDER_LAYOUTS.has(e.layout))).toEqual([]);
     expect(files.filter((f) => /npi|nppes|dac_|clinician/i.test(f))).toEqual([]);
@@ -76,10 +85,14 @@ describe('the public bundle in raw/public', () => {
     }
   });
 
-  it('the build records each source\'s provenance fields in meta, and refuses a non-string one naming the key', () => {
+  it("the build records each source's provenance fields in meta, and refuses a non-string one naming the key", () => {
     const manifest = loadManifest(PUBLIC_MANIFEST, new Set(LAYOUTS.keys()));
     const gazetteer = manifest.sources.find((s) => s.key === 'gazetteer')!;
-    expect(gazetteer).toMatchObject({ sourceUrl: expect.stringMatching(/^https:\/\/www\.census\.gov\//), licence: expect.stringMatching(/public domain/i), retrievedFrom: expect.any(String) });
+    expect(gazetteer).toMatchObject({
+      sourceUrl: expect.stringMatching(/^https:\/\/www\.census\.gov\//),
+      licence: expect.stringMatching(/public domain/i),
+      retrievedFrom: expect.any(String),
+    });
     const bad = path.join(tempDir(), 'bad.json');
     writeFileSync(bad, JSON.stringify({ sources: { gazetteer: { layout: 'gazetteer_zcta', path: 'x.txt', licence: 5 } } }));
     expect(() => loadManifest(bad, new Set(LAYOUTS.keys()))).toThrow(/"sources\.gazetteer\.licence": expected a string, got 5/);
@@ -87,7 +100,10 @@ describe('the public bundle in raw/public', () => {
 });
 
 const haveData = existsSync(path.join(SHARED_DATA, 'census/2023_Gaz_zcta_national.txt.gz'));
-if (!haveData) console.warn(`\n*** SKIPPING the public bundle's equivalence test: ${SHARED_DATA} is absent. CI must run it with ../shared beside the clone. ***\n`);
+if (!haveData)
+  console.warn(
+    `\n*** SKIPPING the public bundle's equivalence test: ${SHARED_DATA} is absent. CI must run it with ../shared beside the clone. ***\n`,
+  );
 
 describe.skipIf(!haveData)('the public bundle against the originals in ../shared/data', () => {
   const dir = haveData ? tempDir('hcas-bundle-') : '';
@@ -98,7 +114,8 @@ describe.skipIf(!haveData)('the public bundle against the originals in ../shared
   /** shared-data.json without its provider files, with the same providers policy as public.json. */
   function originalsManifest(): string {
     const manifest = readJson(SHARED_MANIFEST);
-    for (const [key, spec] of Object.entries<{ layout: string }>(manifest.sources)) if (PROVIDER_LAYOUTS.has(spec.layout)) delete manifest.sources[key];
+    for (const [key, spec] of Object.entries<{ layout: string }>(manifest.sources))
+      if (PROVIDER_LAYOUTS.has(spec.layout)) delete manifest.sources[key];
     manifest.root = SHARED_DATA;
     manifest.providers = readJson(PUBLIC_MANIFEST).providers;
     const file = path.join(dir, 'originals.json');
@@ -110,7 +127,10 @@ describe.skipIf(!haveData)('the public bundle against the originals in ../shared
     const out = path.join(dir, name, 'hcas.sqlite');
     const summary = await build({ manifest, out, now: () => new Date('2024-01-02T03:04:05Z') });
     // source,file,line,kind,reason: the source key never needs quotes, the file path may.
-    const rejects = readFileSync(summary.rejectsFile, 'utf8').trim().split('\n').slice(1)
+    const rejects = readFileSync(summary.rejectsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
       .map((line) => /^([^,]*),(?:"(?:[^"]|"")*"|[^,]*),(\d+),([a-z]+),/.exec(line)!.slice(1));
     return { db: new Database(out, { readonly: true }), rejects };
   }
@@ -126,21 +146,31 @@ describe.skipIf(!haveData)('the public bundle against the originals in ../shared
     const strip = (e: ProvenanceEntry) => ({ ...e, sha256: null, bytes: null });
     // The gzip bytes depend on the zlib Node was built with; the CSV inside does not.
     expect(entries.map(strip)).toEqual(provenance.files.map(strip));
-    expect(readFileSync(path.join(dir, 'public.json'), 'utf8').replace(/"root": "[^"]*"/, '')).toBe(readFileSync(PUBLIC_MANIFEST, 'utf8').replace(/"root": "[^"]*"/, ''));
+    expect(readFileSync(path.join(dir, 'public.json'), 'utf8').replace(/"root": "[^"]*"/, '')).toBe(
+      readFileSync(PUBLIC_MANIFEST, 'utf8').replace(/"root": "[^"]*"/, ''),
+    );
   }, 120_000);
 
   it('builds the same content as the originals, table by table', () => {
-    const tables = (db: Database.Database) => (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'meta' ORDER BY name").all() as Array<{ name: string }>).map((t) => t.name);
+    const tables = (db: Database.Database) =>
+      (
+        db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'meta' ORDER BY name").all() as Array<{ name: string }>
+      ).map((t) => t.name);
     expect(tables(fromBundle.db)).toEqual(tables(fromOriginals.db));
-    for (const table of ['zips', 'health_scores', 'census', 'facilities', 'tvi', 'zip_access', 'states', 'zip_reference']) expect(tables(fromBundle.db)).toContain(table);
-    for (const table of tables(fromOriginals.db)) expect(tableDigest(fromBundle.db, table), table).toEqual(tableDigest(fromOriginals.db, table));
+    for (const table of ['zips', 'health_scores', 'census', 'facilities', 'tvi', 'zip_access', 'states', 'zip_reference'])
+      expect(tables(fromBundle.db)).toContain(table);
+    for (const table of tables(fromOriginals.db))
+      expect(tableDigest(fromBundle.db, table), table).toEqual(tableDigest(fromOriginals.db, table));
   }, 120_000);
 
   it('reconciles every source the same way: read, landed, rejected (and why), and rejects the same lines', () => {
-    const meta = (db: Database.Database, key: string) => JSON.parse((db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string }).value);
-    const tallies = (db: Database.Database) => (meta(db, 'reconciliation') as Array<Record<string, unknown>>).map(({ file: _file, ...tally }) => tally);
+    const meta = (db: Database.Database, key: string) =>
+      JSON.parse((db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string }).value);
+    const tallies = (db: Database.Database) =>
+      (meta(db, 'reconciliation') as Array<Record<string, unknown>>).map(({ file: _file, ...tally }) => tally);
     expect(tallies(fromBundle.db)).toEqual(tallies(fromOriginals.db));
-    for (const key of ['row_counts', 'facility_merge', 'provider_coverage', 'validation', 'data_quality', 'places']) expect(meta(fromBundle.db, key), key).toEqual(meta(fromOriginals.db, key));
+    for (const key of ['row_counts', 'facility_merge', 'provider_coverage', 'validation', 'data_quality', 'places'])
+      expect(meta(fromBundle.db, key), key).toEqual(meta(fromOriginals.db, key));
     // Same source, line and kind for every rejected row; the reason differs only in the field counts of short rows.
     expect(fromBundle.rejects).toEqual(fromOriginals.rejects);
     expect(fromBundle.rejects.length).toBeGreaterThan(0);

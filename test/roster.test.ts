@@ -6,9 +6,27 @@ import { namesAgree } from '../pipeline/facilities/names.ts';
 let line = 1;
 function row(source: FacilityRow['source'], fields: Partial<FacilityRow>): SourcedFacilityRow {
   return {
-    source, ccn: null, hifldId: null, name: 'X', type: 'General Acute Care', address: '', city: 'Town', state: 'NV', zip: '89406',
-    phone: '', website: '', latitude: null, longitude: null, staffedBeds: null, licensedBeds: null, emergency: null, rating: null,
-    traumaLevel: null, status: 'open', ...fields, origin: { key: source, line: ++line },
+    source,
+    ccn: null,
+    hifldId: null,
+    name: 'X',
+    type: 'General Acute Care',
+    address: '',
+    city: 'Town',
+    state: 'NV',
+    zip: '89406',
+    phone: '',
+    website: '',
+    latitude: null,
+    longitude: null,
+    staffedBeds: null,
+    licensedBeds: null,
+    emergency: null,
+    rating: null,
+    traumaLevel: null,
+    status: 'open',
+    ...fields,
+    origin: { key: source, line: ++line },
   };
 }
 const cms = (ccn: string, name: string, zip = '89406', extra: Partial<FacilityRow> = {}) =>
@@ -19,25 +37,55 @@ const at = { latitude: 39.47, longitude: -118.78 };
 
 describe('the hospital roster', () => {
   it('CMS is the roster of record; CovidCareMap joins by CCN and HIFLD through its HIFLD.ID, adding place and beds', () => {
-    const { facilities, stats, withdrawn } = buildRoster([
-      cms('290006', 'Banner Churchill Community Hospital', '89406', { rating: 3 }),
-      row('covidcaremap', { ccn: '290006', hifldId: '0000000042', name: 'BANNER CHURCHILL COMMUNITY HOSP', staffedBeds: 25, licensedBeds: 40, ...at }),
-      row('hifld', { hifldId: '0000000042', name: 'CHURCHILL HOSPITAL', licensedBeds: 40, traumaLevel: 4, ...at }),
-    ], options);
+    const { facilities, stats, withdrawn } = buildRoster(
+      [
+        cms('290006', 'Banner Churchill Community Hospital', '89406', { rating: 3 }),
+        row('covidcaremap', {
+          ccn: '290006',
+          hifldId: '0000000042',
+          name: 'BANNER CHURCHILL COMMUNITY HOSP',
+          staffedBeds: 25,
+          licensedBeds: 40,
+          ...at,
+        }),
+        row('hifld', { hifldId: '0000000042', name: 'CHURCHILL HOSPITAL', licensedBeds: 40, traumaLevel: 4, ...at }),
+      ],
+      options,
+    );
     expect(withdrawn).toEqual([]);
     expect(facilities).toHaveLength(1);
-    expect(facilities[0]).toMatchObject({ name: 'Banner Churchill Community Hospital', staffedBeds: 25, licensedBeds: 40, traumaLevel: 4, rating: 3, ...at });
+    expect(facilities[0]).toMatchObject({
+      name: 'Banner Churchill Community Hospital',
+      staffedBeds: 25,
+      licensedBeds: 40,
+      traumaLevel: 4,
+      rating: 3,
+      ...at,
+    });
     expect(facilities[0].sources).toEqual(['cms', 'covidcaremap', 'hifld']);
     expect(stats.joined).toEqual({ covidcaremap_by_ccn: 1, hifld_by_id: 1 });
   });
 
   it('leaves out closed hospitals: HIFLD STATUS CLOSED, and a CMS-listed type of CCN the current CMS file lacks (with its HIFLD record)', () => {
     const closedHifld = row('hifld', { name: 'Old Hospital', status: 'closed', ...at });
-    const hahnemann = row('covidcaremap', { ccn: '390290', hifldId: '0006819102', name: 'Hahnemann University Hospital', staffedBeds: 387, ...at });
+    const hahnemann = row('covidcaremap', {
+      ccn: '390290',
+      hifldId: '0006819102',
+      name: 'Hahnemann University Hospital',
+      staffedBeds: 387,
+      ...at,
+    });
     const hahnemannHifld = row('hifld', { hifldId: '0006819102', name: 'Hahnemann University Hospital', ...at });
-    const { facilities, withdrawn, stats } = buildRoster([cms('290006', 'Banner Churchill'), closedHifld, hahnemann, hahnemannHifld], options);
+    const { facilities, withdrawn, stats } = buildRoster(
+      [cms('290006', 'Banner Churchill'), closedHifld, hahnemann, hahnemannHifld],
+      options,
+    );
     expect(facilities.map((f) => f.name)).toEqual(['Banner Churchill']);
-    expect(withdrawn.map((w) => [w.origin.line, w.kind])).toEqual([[hahnemann.origin.line, 'excluded'], [closedHifld.origin.line, 'excluded'], [hahnemannHifld.origin.line, 'excluded']]);
+    expect(withdrawn.map((w) => [w.origin.line, w.kind])).toEqual([
+      [hahnemann.origin.line, 'excluded'],
+      [closedHifld.origin.line, 'excluded'],
+      [hahnemannHifld.origin.line, 'excluded'],
+    ]);
     expect(withdrawn[0].reason).toMatch(/CCN 390290 is not in the current CMS hospital list/);
     expect(stats.excluded).toEqual({ ccn_not_in_current_cms: 2, closed_status: 1 });
   });
@@ -67,7 +115,10 @@ describe('the hospital roster', () => {
   it('keeps one health centre site per name and point', () => {
     const site = { name: 'Valley Clinic', latitude: 39.1, longitude: -118.1 };
     const { facilities } = buildRoster([row('hrsa', site), row('hrsa', site), row('hrsa', { ...site, latitude: 39.2 })], options);
-    expect(facilities.map((f) => [f.isHospital, f.latitude])).toEqual([[false, 39.1], [false, 39.2]]);
+    expect(facilities.map((f) => [f.isHospital, f.latitude])).toEqual([
+      [false, 39.1],
+      [false, 39.2],
+    ]);
   });
 
   it('knows which CCN types the CMS hospital list covers', () => {

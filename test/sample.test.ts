@@ -15,23 +15,55 @@ const SHARED = join(import.meta.dirname, '../../shared/data');
 // Official headers, written out here (not imported from the generator) so the test pins the layouts.
 const HEADERS: Partial<Record<keyof typeof SAMPLE_FILES, string>> = {
   zipZcta: 'ZIP_CODE,PO_NAME,STATE,ZIP_TYPE,ZCTA,zip_join_type',
-  zctaCounty: '"zcta","zcta_numeric","state_name","state_usps","state_fips","state_fips_numeric","county_name","county_fips","county_fips_numeric"',
+  zctaCounty:
+    '"zcta","zcta_numeric","state_name","state_usps","state_fips","state_fips_numeric","county_name","county_fips","county_fips_numeric"',
   countyCbsa: 'county_fips,state_fips,state_name,county_name,cbsa_code,cbsa_title,cbsa_type,csa_code,csa_title,central_outlying',
   nchs: 'STFIPS,CTYFIPS,ST_ABBREV,CTYNAME,CBSATITLE,CBSAPOP,CTYPOP,CODE2023,CODE2013,CODE2006,CODE1990',
   nucc: 'Code,Grouping,Classification,Specialization,Definition,Notes,Display Name,Section',
   dac: 'NPI,Ind_PAC_ID,Ind_enrl_ID,Provider Last Name,Provider First Name,Provider Middle Name,suff,gndr,Cred,Med_sch,Grd_yr,pri_spec,sec_spec_1,sec_spec_2,sec_spec_3,sec_spec_4,sec_spec_all,Telehlth,Facility Name,org_pac_id,num_org_mem,adr_ln_1,adr_ln_2,ln_2_sprs,City/Town,State,ZIP Code,Telephone Number,ind_assgn,grp_assgn,adrs_id',
-  hospitalGeneral: 'Facility ID,Facility Name,Address,City/Town,State,ZIP Code,County/Parish,Telephone Number,Hospital Type,Hospital Ownership,Emergency Services,Meets criteria for birthing friendly designation,Hospital overall rating,Hospital overall rating footnote,MORT Group Measure Count,Count of Facility MORT Measures,Count of MORT Measures Better,Count of MORT Measures No Different,Count of MORT Measures Worse,MORT Group Footnote,Safety Group Measure Count,Count of Facility Safety Measures,Count of Safety Measures Better,Count of Safety Measures No Different,Count of Safety Measures Worse,Safety Group Footnote,READM Group Measure Count,Count of Facility READM Measures,Count of READM Measures Better,Count of READM Measures No Different,Count of READM Measures Worse,READM Group Footnote,Pt Exp Group Measure Count,Count of Facility Pt Exp Measures,Pt Exp Group Footnote,TE Group Measure Count,Count of Facility TE Measures,TE Group Footnote',
-  hifld: '\uFEFFX,Y,FID,ID,NAME,ADDRESS,CITY,STATE,ZIP,ZIP4,TELEPHONE,TYPE,STATUS,POPULATION,COUNTY,COUNTYFIPS,COUNTRY,LATITUDE,LONGITUDE,NAICS_CODE,NAICS_DESC,SOURCE,SOURCEDATE,VAL_METHOD,VAL_DATE,WEBSITE,STATE_ID,ALT_NAME,ST_FIPS,OWNER,TTL_STAFF,BEDS,TRAUMA,HELIPAD',
+  hospitalGeneral:
+    'Facility ID,Facility Name,Address,City/Town,State,ZIP Code,County/Parish,Telephone Number,Hospital Type,Hospital Ownership,Emergency Services,Meets criteria for birthing friendly designation,Hospital overall rating,Hospital overall rating footnote,MORT Group Measure Count,Count of Facility MORT Measures,Count of MORT Measures Better,Count of MORT Measures No Different,Count of MORT Measures Worse,MORT Group Footnote,Safety Group Measure Count,Count of Facility Safety Measures,Count of Safety Measures Better,Count of Safety Measures No Different,Count of Safety Measures Worse,Safety Group Footnote,READM Group Measure Count,Count of Facility READM Measures,Count of READM Measures Better,Count of READM Measures No Different,Count of READM Measures Worse,READM Group Footnote,Pt Exp Group Measure Count,Count of Facility Pt Exp Measures,Pt Exp Group Footnote,TE Group Measure Count,Count of Facility TE Measures,TE Group Footnote',
+  hifld:
+    '\uFEFFX,Y,FID,ID,NAME,ADDRESS,CITY,STATE,ZIP,ZIP4,TELEPHONE,TYPE,STATUS,POPULATION,COUNTY,COUNTYFIPS,COUNTRY,LATITUDE,LONGITUDE,NAICS_CODE,NAICS_DESC,SOURCE,SOURCEDATE,VAL_METHOD,VAL_DATE,WEBSITE,STATE_ID,ALT_NAME,ST_FIPS,OWNER,TTL_STAFF,BEDS,TRAUMA,HELIPAD',
   hrsa: 'name,st_abbr,city,address,phone,testing_status,lon,lat',
-  places: 'ZCTA5,TotalPopulation,ACCESS2_CrudePrev,ARTHRITIS_CrudePrev,BPHIGH_CrudePrev,CANCER_CrudePrev,CASTHMA_CrudePrev,CHD_CrudePrev,COPD_CrudePrev,DIABETES_CrudePrev,OBESITY_CrudePrev,CSMOKING_CrudePrev,DEPRESSION_CrudePrev',
+  places:
+    'ZCTA5,TotalPopulation,ACCESS2_CrudePrev,ARTHRITIS_CrudePrev,BPHIGH_CrudePrev,CANCER_CrudePrev,CASTHMA_CrudePrev,CHD_CrudePrev,COPD_CrudePrev,DIABETES_CrudePrev,OBESITY_CrudePrev,CSMOKING_CrudePrev,DEPRESSION_CrudePrev',
   nppes: NPPES_COLUMNS.map((c) => `"${c}"`).join(','),
 };
-const ACS_HEADER = ['NAME', 'DP05_0001E', 'DP05_0018E', 'DP05_0024PE', 'DP03_0062E', 'DP03_0128PE', 'DP03_0099PE', 'DP03_0097PE', 'DP03_0098PE', 'DP02_0072PE', 'DP04_0058PE', 'DP03_0021PE', 'DP04_0001E', 'DP04_0046PE', 'DP04_0047PE', 'DP04_0089E', 'DP05_0037PE', 'DP05_0038PE', 'DP05_0044PE', 'DP05_0071PE', 'zip code tabulation area'];
+const ACS_HEADER = [
+  'NAME',
+  'DP05_0001E',
+  'DP05_0018E',
+  'DP05_0024PE',
+  'DP03_0062E',
+  'DP03_0128PE',
+  'DP03_0099PE',
+  'DP03_0097PE',
+  'DP03_0098PE',
+  'DP02_0072PE',
+  'DP04_0058PE',
+  'DP03_0021PE',
+  'DP04_0001E',
+  'DP04_0046PE',
+  'DP04_0047PE',
+  'DP04_0089E',
+  'DP05_0037PE',
+  'DP05_0038PE',
+  'DP05_0044PE',
+  'DP05_0071PE',
+  'zip code tabulation area',
+];
 
 // Bounding boxes (lon/lat) of the areas that have ZCTAs; the Aleutians cross the 180th meridian.
 const BOXES: [number, number, number, number][] = [
-  [-125, 24.3, -66.8, 49.5], [-179.3, 51, -129.9, 71.5], [172, 51, 180, 53.1], [-160.5, 18.8, -154.7, 22.4],
-  [-67.4, 17.8, -65.1, 18.6], [-65.2, 17.6, -64.5, 18.5], [144.5, 13.1, 146.2, 20.7], [-171.2, -14.7, -168, -11],
+  [-125, 24.3, -66.8, 49.5],
+  [-179.3, 51, -129.9, 71.5],
+  [172, 51, 180, 53.1],
+  [-160.5, 18.8, -154.7, 22.4],
+  [-67.4, 17.8, -65.1, 18.6],
+  [-65.2, 17.6, -64.5, 18.5],
+  [144.5, 13.1, 146.2, 20.7],
+  [-171.2, -14.7, -168, -11],
 ];
 
 let dirs: string[] = [];
@@ -90,7 +122,9 @@ describe('hcas sample', () => {
       const header = HEADERS[name as keyof typeof SAMPLE_FILES];
       if (header) expect(firstLine(dirs[0]!, rel), name).toBe(header);
     }
-    expect(firstLine(dirs[0]!, SAMPLE_FILES.gazetteer).trimEnd()).toBe('GEOID\tALAND\tAWATER\tALAND_SQMI\tAWATER_SQMI\tINTPTLAT\tINTPTLONG');
+    expect(firstLine(dirs[0]!, SAMPLE_FILES.gazetteer).trimEnd()).toBe(
+      'GEOID\tALAND\tAWATER\tALAND_SQMI\tAWATER_SQMI\tINTPTLAT\tINTPTLONG',
+    );
     const acs = JSON.parse(text(dirs[0]!, SAMPLE_FILES.acs)) as unknown[][];
     expect(acs[0]).toEqual(ACS_HEADER);
     expect(acs.length - 1).toBe(result.files.acs!.rows);
@@ -111,7 +145,11 @@ describe('hcas sample', () => {
   });
 
   it('lists every 2020 ZCTA in the gazetteer and maps each to a county', () => {
-    const gaz = text(dirs[0]!, SAMPLE_FILES.gazetteer).split('\n').slice(1).filter(Boolean).map((l) => l.split('\t'));
+    const gaz = text(dirs[0]!, SAMPLE_FILES.gazetteer)
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => l.split('\t'));
     const codes = new Set(gaz.map((r) => r[0]));
     expect(codes.size).toBe(33_791);
     expect(result.zctas).toBe(33_791);
@@ -125,7 +163,9 @@ describe('hcas sample', () => {
     expect(nppes.length).toBe(result.files.nppes!.rows);
     const broken = new Map(result.brokenRows.map((b) => [b.npi, b]));
     expect(broken.size).toBeGreaterThanOrEqual(3);
-    expect(new Set(result.brokenRows.map((b) => b.reason))).toEqual(new Set(['invalid NPI check digit', 'malformed practice ZIP', 'short row']));
+    expect(new Set(result.brokenRows.map((b) => b.reason))).toEqual(
+      new Set(['invalid NPI check digit', 'malformed practice ZIP', 'short row']),
+    );
     const zipToZcta = new Map(rows(dirs[0]!, SAMPLE_FILES.zipZcta).map((r) => [r[0]!, r[4]!]));
     const seen = new Set<string>();
     const entities: Record<string, number> = {};
@@ -164,7 +204,11 @@ describe('hcas sample', () => {
   });
 
   it('lists in Doctors and Clinicians only individual NPPES providers', () => {
-    const individuals = new Set(rows(dirs[0]!, SAMPLE_FILES.nppes).filter((r) => r[1] === '1').map((r) => r[0]));
+    const individuals = new Set(
+      rows(dirs[0]!, SAMPLE_FILES.nppes)
+        .filter((r) => r[1] === '1')
+        .map((r) => r[0]),
+    );
     for (const b of result.brokenRows) individuals.delete(b.npi);
     const dac = rows(dirs[0]!, SAMPLE_FILES.dac);
     expect(dac.length).toBe(result.files.dac!.rows);
@@ -177,9 +221,19 @@ describe('hcas sample', () => {
     for (const r of hifld) {
       const lat = Number(r[17]);
       const lon = Number(r[18]);
-      expect(BOXES.some(([w, s, e, n]) => lon >= w && lon <= e && lat >= s && lat <= n), `${r[4]} ${lat},${lon}`).toBe(true);
+      expect(
+        BOXES.some(([w, s, e, n]) => lon >= w && lon <= e && lat >= s && lat <= n),
+        `${r[4]} ${lat},${lon}`,
+      ).toBe(true);
     }
-    const types = new Set(['Acute Care Hospitals', 'Critical Access Hospitals', 'Childrens', 'Psychiatric', 'Acute Care - Veterans Administration', 'Acute Care - Department of Defense']);
+    const types = new Set([
+      'Acute Care Hospitals',
+      'Critical Access Hospitals',
+      'Childrens',
+      'Psychiatric',
+      'Acute Care - Veterans Administration',
+      'Acute Care - Department of Defense',
+    ]);
     for (const r of rows(dirs[0]!, SAMPLE_FILES.hospitalGeneral)) {
       expect(r[0]).toMatch(/^\d{2}(\d{4}|\d{3}F)$/);
       expect(types.has(r[8]!)).toBe(true);

@@ -46,7 +46,9 @@ function spearman(x: number[], y: number[]): number {
   const [rx, ry] = [ranks(x), ranks(y)];
   const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
   const [mx, my] = [mean(rx), mean(ry)];
-  let sxy = 0, sxx = 0, syy = 0;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
   for (let i = 0; i < rx.length; i++) {
     sxy += (rx[i] - mx) * (ry[i] - my);
     sxx += (rx[i] - mx) ** 2;
@@ -64,9 +66,11 @@ describe('scores that match the world (real-data build)', () => {
   beforeAll(async () => {
     const { out } = await cachedBuild(MANIFEST);
     db = new Database(out, { readonly: true });
-    rows = db.prepare(`SELECT z.zip_code, z.state, z.city, COALESCE(z.population, 0) AS population, z.small_population, z.urban_rural_code,
+    rows = db
+      .prepare(`SELECT z.zip_code, z.state, z.city, COALESCE(z.population, 0) AS population, z.small_population, z.urban_rural_code,
         h.healthscore, h.people_score, h.provider_score, h.hospital_score, h.travel_score, h.label, r.reference_hospital_minutes
-      FROM zips z JOIN health_scores h ON h.zip_code = z.zip_code AND h.score_type_id = 1 JOIN zip_reference r ON r.zip_code = z.zip_code`).all() as Row[];
+      FROM zips z JOIN health_scores h ON h.zip_code = z.zip_code AND h.score_type_id = 1 JOIN zip_reference r ON r.zip_code = z.zip_code`)
+      .all() as Row[];
     byZip = new Map(rows.map((r) => [r.zip_code, r]));
   }, 600_000);
 
@@ -74,7 +78,8 @@ describe('scores that match the world (real-data build)', () => {
 
   it('puts the ZIPs of large academic medical centres in the top two bands', () => {
     // Upper East Side, Longwood, Texas Medical Center, Johns Hopkins, UPMC, Penn: the places the scores were questioned on.
-    for (const zip of ['10021', '10065', '02115', '77030', '21205', '15213', '19104']) expect(byZip.get(zip)!.healthscore, zip).toBeGreaterThanOrEqual(70);
+    for (const zip of ['10021', '10065', '02115', '77030', '21205', '15213', '19104'])
+      expect(byZip.get(zip)!.healthscore, zip).toBeGreaterThanOrEqual(70);
     // Utqiagvik (a 9-bed hospital, 700 miles from a major one) no longer outranks the Upper East Side.
     expect(byZip.get('99723')!.healthscore).toBeLessThan(byZip.get('10021')!.healthscore - 20);
   });
@@ -89,7 +94,10 @@ describe('scores that match the world (real-data build)', () => {
   it('does not call a town of 25,000 with a hospital a desert (Fallon NV, whose ZCTA point lies 44 miles out)', () => {
     expect(byZip.get('89406')!.population).toBeGreaterThan(20_000);
     expect(byZip.get('89406')!.healthscore).toBeGreaterThanOrEqual(25);
-    const fallonHospital = db.prepare("SELECT zcta FROM facilities WHERE facility_name LIKE '%Churchill%' AND state_code = 'NV' AND sources LIKE '%cms%'").pluck().get();
+    const fallonHospital = db
+      .prepare("SELECT zcta FROM facilities WHERE facility_name LIKE '%Churchill%' AND state_code = 'NV' AND sources LIKE '%cms%'")
+      .pluck()
+      .get();
     expect(fallonHospital).toBe('89406');
   });
 
@@ -106,7 +114,13 @@ describe('scores that match the world (real-data build)', () => {
     const total = ranked().reduce((s, r) => s + r.population, 0);
     const shares = new Map<string, number>();
     for (const r of ranked()) shares.set(r.label, (shares.get(r.label) ?? 0) + r.population / total);
-    expect([...shares.keys()].sort()).toEqual(['Excellent Access', 'Healthcare Desert', 'Healthcare Paradise', 'Limited Access', 'Moderate Access']);
+    expect([...shares.keys()].sort()).toEqual([
+      'Excellent Access',
+      'Healthcare Desert',
+      'Healthcare Paradise',
+      'Limited Access',
+      'Moderate Access',
+    ]);
     for (const [label, share] of shares) {
       expect(share, label).toBeGreaterThanOrEqual(0.005);
       expect(share, label).toBeLessThanOrEqual(0.6);
@@ -115,7 +129,12 @@ describe('scores that match the world (real-data build)', () => {
 
   it('lowers the hospital component as the road to a hospital lengthens (OEPS drive minutes, Spearman <= -0.6)', () => {
     const pairs = ranked().filter((r) => r.reference_hospital_minutes !== null);
-    expect(spearman(pairs.map((r) => r.hospital_score), pairs.map((r) => r.reference_hospital_minutes!))).toBeLessThanOrEqual(-0.6);
+    expect(
+      spearman(
+        pairs.map((r) => r.hospital_score),
+        pairs.map((r) => r.reference_hospital_minutes!),
+      ),
+    ).toBeLessThanOrEqual(-0.6);
   });
 
   it('places every ZIP in the state where most of its residents live', () => {
@@ -125,23 +144,34 @@ describe('scores that match the world (real-data build)', () => {
   });
 
   it('keeps ZIPs without residents out of every ranking and out of state averages', () => {
-    const unranked = db.prepare('SELECT COUNT(*) FROM tvi t JOIN zips z ON z.zip_code = t.zip_code WHERE t.ranked = 1 AND COALESCE(z.population, 0) < 100').pluck().get();
+    const unranked = db
+      .prepare('SELECT COUNT(*) FROM tvi t JOIN zips z ON z.zip_code = t.zip_code WHERE t.ranked = 1 AND COALESCE(z.population, 0) < 100')
+      .pluck()
+      .get();
     expect(unranked).toBe(0);
     expect(db.prepare('SELECT COUNT(*) FROM zips WHERE COALESCE(population, 0) = 0 AND small_population = 0').pluck().get()).toBe(0);
     // State averages are the population-weighted mean of the ranked ZIPs.
     for (const state of ['NY', 'WY', 'AK']) {
       const members = ranked().filter((r) => r.state === state);
       const expected = members.reduce((s, r) => s + r.population * r.healthscore, 0) / members.reduce((s, r) => s + r.population, 0);
-      expect(db.prepare('SELECT avg_healthscore_exact FROM states WHERE state_code = ?').pluck().get(state) as number).toBeCloseTo(expected, 6);
+      expect(db.prepare('SELECT avg_healthscore_exact FROM states WHERE state_code = ?').pluck().get(state) as number).toBeCloseTo(
+        expected,
+        6,
+      );
     }
   });
 
   it('keeps one hospital roster: closed hospitals out, Rural Emergency Hospitals as emergency departments, no double-counted beds', () => {
     expect(db.prepare("SELECT COUNT(*) FROM facilities WHERE facility_name LIKE 'Hahnemann%'").pluck().get()).toBe(0);
-    const reh = db.prepare("SELECT COUNT(*) FROM facilities WHERE facility_type = 'Rural Emergency Hospital' AND emergency_services = 1").pluck().get() as number;
+    const reh = db
+      .prepare("SELECT COUNT(*) FROM facilities WHERE facility_type = 'Rural Emergency Hospital' AND emergency_services = 1")
+      .pluck()
+      .get() as number;
     expect(reh).toBeGreaterThan(20);
     // A CCN is one hospital: no two facility records share one.
-    expect(db.prepare('SELECT COUNT(*) FROM (SELECT ccn FROM facilities WHERE ccn IS NOT NULL GROUP BY ccn HAVING COUNT(*) > 1)').pluck().get()).toBe(0);
+    expect(
+      db.prepare('SELECT COUNT(*) FROM (SELECT ccn FROM facilities WHERE ccn IS NOT NULL GROUP BY ccn HAVING COUNT(*) > 1)').pluck().get(),
+    ).toBe(0);
     const merge = meta('facility_merge');
     expect(merge.roster.cms).toBe(5421);
     expect(merge.excluded.ccn_not_in_current_cms + merge.excluded.closed_status).toBeGreaterThan(500);
@@ -152,12 +182,16 @@ describe('scores that match the world (real-data build)', () => {
     expect(unrated).toBeGreaterThan(1000);
     // Where no rated hospital is near, the hospital component is the renormalised mean of beds, emergency and major care:
     // recompute it for a frontier-free sample of such ZIPs from the stored minutes and beds.
-    const sample = db.prepare(`SELECT a.*, h.hospital_score FROM zip_access a JOIN health_scores h ON h.zip_code = a.zip_code AND h.score_type_id = 1
-      WHERE a.mean_rating_nearby IS NULL AND a.beds_per_1000 > 0 LIMIT 200`).all() as Array<Record<string, number>>;
+    const sample = db
+      .prepare(`SELECT a.*, h.hospital_score FROM zip_access a JOIN health_scores h ON h.zip_code = a.zip_code AND h.score_type_id = 1
+      WHERE a.mean_rating_nearby IS NULL AND a.beds_per_1000 > 0 LIMIT 200`)
+      .all() as Array<Record<string, number>>;
     const linear = (minutes: number, full: number, zero: number) => 100 * Math.min(1, Math.max(0, (minutes - zero) / (full - zero)));
     const logScale = (v: number) => (v <= 0 ? 0 : 100 * Math.min(1, Math.max(0, Math.log(v / 0.3) / Math.log(3 / 0.3))));
     for (const r of sample) {
-      const expected = (0.3 * logScale(r.beds_per_1000) + 0.4 * linear(r.emergency_minutes, 5, 40) + 0.15 * linear(r.major_hospital_minutes, 15, 90)) / 0.85;
+      const expected =
+        (0.3 * logScale(r.beds_per_1000) + 0.4 * linear(r.emergency_minutes, 5, 40) + 0.15 * linear(r.major_hospital_minutes, 15, 90)) /
+        0.85;
       // beds_per_1000 and the minutes are stored rounded; a point of slack covers it.
       expect(Math.abs(r.hospital_score - expected), r.zip_code as unknown as string).toBeLessThanOrEqual(1);
     }
@@ -165,13 +199,26 @@ describe('scores that match the world (real-data build)', () => {
 
   it('offsets going without a car with transit: Manhattan households are not stranded', () => {
     const gap = db.prepare("SELECT mobility_gap_pct FROM zip_access WHERE zip_code = '10021'").pluck().get() as number;
-    const noVehicle = db.prepare("SELECT value FROM census WHERE zip_code = '10021' AND measure = 'no_vehicle_pct'").pluck().get() as number;
+    const noVehicle = db
+      .prepare("SELECT value FROM census WHERE zip_code = '10021' AND measure = 'no_vehicle_pct'")
+      .pluck()
+      .get() as number;
     expect(noVehicle).toBeGreaterThan(50);
     expect(gap).toBe(0);
     expect(byZip.get('10021')!.travel_score).toBeGreaterThanOrEqual(95);
     // Missing transit is never better than none: such ZIPs rank as vulnerable on transit as ZIPs with 0%.
-    const none = db.prepare(`SELECT MIN(t.transit_score) FROM tvi t JOIN census c ON c.zip_code = t.zip_code AND c.measure = 'transit_commute_pct' WHERE c.value = 0 AND t.ranked = 1`).pluck().get() as number;
-    const missing = db.prepare(`SELECT MIN(t.transit_score) FROM tvi t WHERE t.ranked = 1 AND NOT EXISTS (SELECT 1 FROM census c WHERE c.zip_code = t.zip_code AND c.measure = 'transit_commute_pct' AND c.value IS NOT NULL)`).pluck().get() as number | null;
+    const none = db
+      .prepare(
+        `SELECT MIN(t.transit_score) FROM tvi t JOIN census c ON c.zip_code = t.zip_code AND c.measure = 'transit_commute_pct' WHERE c.value = 0 AND t.ranked = 1`,
+      )
+      .pluck()
+      .get() as number;
+    const missing = db
+      .prepare(
+        `SELECT MIN(t.transit_score) FROM tvi t WHERE t.ranked = 1 AND NOT EXISTS (SELECT 1 FROM census c WHERE c.zip_code = t.zip_code AND c.measure = 'transit_commute_pct' AND c.value IS NOT NULL)`,
+      )
+      .pluck()
+      .get() as number | null;
     if (missing !== null) expect(missing).toBe(none);
   });
 
@@ -186,19 +233,31 @@ describe('scores that match the world (real-data build)', () => {
     const use = meta('data_quality').prevalence_measures as Array<{ score_type_id: number; measure: string | null; available: boolean }>;
     expect(use.filter((u) => u.available).map((u) => u.measure)).toEqual(['CSMOKING']); // the bundle's PLACES has five measures, one used by a score type
     // Without providers and without its PLACES measure, a condition score is the overall score.
-    const differing = db.prepare(`SELECT COUNT(*) FROM health_scores a JOIN health_scores b ON b.zip_code = a.zip_code AND b.score_type_id = 3
-      WHERE a.score_type_id = 1 AND a.healthscore <> b.healthscore`).pluck().get();
+    const differing = db
+      .prepare(`SELECT COUNT(*) FROM health_scores a JOIN health_scores b ON b.zip_code = a.zip_code AND b.score_type_id = 3
+      WHERE a.score_type_id = 1 AND a.healthscore <> b.healthscore`)
+      .pluck()
+      .get();
     expect(differing).toBe(0);
     expect(db.prepare('SELECT COUNT(*) FROM health_scores WHERE score_type_id <> 10 AND prevalence_used = 1').pluck().get()).toBe(0);
-    expect(db.prepare('SELECT COUNT(*) FROM health_scores WHERE score_type_id = 10 AND prevalence_used = 1').pluck().get() as number).toBeGreaterThan(30_000);
+    expect(
+      db.prepare('SELECT COUNT(*) FROM health_scores WHERE score_type_id = 10 AND prevalence_used = 1').pluck().get() as number,
+    ).toBeGreaterThan(30_000);
   });
 
   it('is what docs/VALIDATION.md shows (UPDATE_DOCS=1 rewrites it)', () => {
     const doc = readFileSync(VALIDATION_DOC, 'utf8');
     const meta = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'validation'").pluck().get() as string);
-    const expected = markdown({ build_id: JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'build_id'").pluck().get() as string), built_at: new Date().toISOString(),
-      dataset: JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'dataset'").pluck().get() as string), validation: meta,
-      provider_coverage: JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'provider_coverage'").pluck().get() as string) }, meta);
+    const expected = markdown(
+      {
+        build_id: JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'build_id'").pluck().get() as string),
+        built_at: new Date().toISOString(),
+        dataset: JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'dataset'").pluck().get() as string),
+        validation: meta,
+        provider_coverage: JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'provider_coverage'").pluck().get() as string),
+      },
+      meta,
+    );
     // From the checks on: the heading names the build id and date, which change with every code change.
     const body = (text: string) => text.slice(text.indexOf('## Checks'));
     if (process.env.UPDATE_DOCS && body(doc) !== body(expected)) writeFileSync(VALIDATION_DOC, expected);

@@ -73,7 +73,11 @@ describe('reload', { timeout: 60_000 }, () => {
     expect(slow.status).toBe(200);
     // Started on the old build, it read the old database after the swap: the old handle stayed open.
     expect(bodyJson(slow)).toEqual({ build_id: oldId, zip_code: '02801' });
-    expect(server.events.find((e) => e.event === 'reload')).toMatchObject({ reason: 'file-change', build_id: 'feedfacefeedface', previous_build_id: oldId });
+    expect(server.events.find((e) => e.event === 'reload')).toMatchObject({
+      reason: 'file-change',
+      build_id: 'feedfacefeedface',
+      previous_build_id: oldId,
+    });
     const after = await request(url, '/api/v1/test/slow/?ms=0&n=2');
     expect(bodyJson(after)).toEqual({ build_id: 'feedfacefeedface', zip_code: '02801' });
   });
@@ -105,7 +109,10 @@ describe('reload', { timeout: 60_000 }, () => {
 
   it('in cluster mode every worker reloads, and SIGTERM stops them all', async () => {
     // --no-limits: this test polls meta/ freely; quotas and their state are tested in test/auth-processes.test.ts.
-    const { server, url, file } = await start(['bin/hcas.js', 'serve', '--db', 'DB', '--port', '0', '--workers', '2', '--quiet', '--no-limits'], 'cluster');
+    const { server, url, file } = await start(
+      ['bin/hcas.js', 'serve', '--db', 'DB', '--port', '0', '--workers', '2', '--quiet', '--no-limits'],
+      'cluster',
+    );
     renameSync(rebuilt(file, '0123456789abcdef'), file);
     await server.waitForCount((e) => e.event === 'reload', 2);
     for (let i = 0; i < 10; i++) expect(await buildIdOf(url)).toBe('0123456789abcdef');

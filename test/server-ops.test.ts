@@ -41,9 +41,28 @@ beforeAll(async () => {
   const access = new AccessTable(plans, ROUTES, API_BASE);
   gate = new Gate({ store, access, proxies: new TrustedProxies(['127.0.0.1', '::1']) });
   // The log at debug level, through the real JSON-lines writer, so levels are filtered as in production.
-  const log = jsonLines({ write: (chunk: string) => lines.push(...chunk.trim().split('\n').map((line) => JSON.parse(line))) }, 'debug');
+  const log = jsonLines(
+    {
+      write: (chunk: string) =>
+        lines.push(
+          ...chunk
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line)),
+        ),
+    },
+    'debug',
+  );
   server = await startServer({ db, port: 0, host: '127.0.0.1', watch: false, log, gate });
-  tokenServer = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, metrics: { enabled: true, token: TOKEN } });
+  tokenServer = await startServer({
+    db,
+    port: 0,
+    host: '127.0.0.1',
+    quiet: true,
+    watch: false,
+    log: () => {},
+    metrics: { enabled: true, token: TOKEN },
+  });
   for (const plan of ['professional', 'enterprise']) {
     const key = generateKey();
     const stored = await store.addKey(hashKey(key), { name: plan, plan, hint: keyHint(key), createdAt: new Date().toISOString() });
@@ -84,8 +103,15 @@ describe('/healthz and /readyz', () => {
   it('/readyz names the build, its age, and each check', async () => {
     const ready = bodyJson(await request(server.url, '/readyz')) as Record<string, unknown>;
     expect(ready).toMatchObject({
-      status: 'ready', build_id: FIXTURE_BUILD_ID, built_at: '2024-01-02T03:04:05.000Z', pid: process.pid,
-      checks: { server: { status: 'ok' }, database: { status: 'ok', file: path.basename(db) }, rate_limits: { status: 'ok', backend: 'sqlite' } },
+      status: 'ready',
+      build_id: FIXTURE_BUILD_ID,
+      built_at: '2024-01-02T03:04:05.000Z',
+      pid: process.pid,
+      checks: {
+        server: { status: 'ok' },
+        database: { status: 'ok', file: path.basename(db) },
+        rate_limits: { status: 'ok', backend: 'sqlite' },
+      },
     });
     expect(ready.build_age_seconds).toBeGreaterThan(0);
   });
@@ -111,7 +137,10 @@ describe('/healthz and /readyz', () => {
 
   it('a failing check, or a server shutting down, makes /readyz a 503', () => {
     const state = new ServingState({ buildId: 'b1', builtAt: '2024-01-01T00:00:00Z' }, () => Date.parse('2024-01-01T01:00:00Z'));
-    expect(state.readiness()).toMatchObject({ httpStatus: 503, body: { status: 'not_ready', checks: { server: { status: 'failing', detail: 'starting up' } } } });
+    expect(state.readiness()).toMatchObject({
+      httpStatus: 503,
+      body: { status: 'not_ready', checks: { server: { status: 'failing', detail: 'starting up' } } },
+    });
     state.phase = 'serving';
     state.setCheck('database', () => ({ status: 'ok' }));
     expect(state.readiness()).toMatchObject({ httpStatus: 200, body: { status: 'ready', build_age_seconds: 3600 } });
@@ -120,7 +149,10 @@ describe('/healthz and /readyz', () => {
     state.setCheck('database', () => {
       throw new Error('closed');
     });
-    expect(state.readiness()).toMatchObject({ httpStatus: 503, body: { checks: { database: { status: 'failing', detail: 'the check failed: closed' } } } });
+    expect(state.readiness()).toMatchObject({
+      httpStatus: 503,
+      body: { checks: { database: { status: 'failing', detail: 'the check failed: closed' } } },
+    });
     state.setCheck('database', () => ({ status: 'ok' }));
     state.phase = 'stopping';
     expect(state.readiness()).toMatchObject({ httpStatus: 503, body: { checks: { server: { status: 'failing' } } } });
@@ -150,7 +182,11 @@ describe('/healthz and /readyz', () => {
     } finally {
       await quietOps.close();
     }
-    const written = infoLines.join('').trim().split('\n').map((line) => JSON.parse(line));
+    const written = infoLines
+      .join('')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(written.filter((line) => line.path !== undefined).map((line) => line.path)).toEqual(['/api/v1/states/']);
   });
 });
@@ -174,19 +210,21 @@ describe('the widget script is a static asset', () => {
 });
 
 describe('request ids and the request log', () => {
-  it('every answer carries X-Request-Id, a new one each time; a trusted proxy\'s id is kept', async () => {
+  it("every answer carries X-Request-Id, a new one each time; a trusted proxy's id is kept", async () => {
     const a = await request(server.url, '/api/v1/states/', { headers: asClient() });
     const b = await request(server.url, '/api/v1/nope/', { headers: asClient() });
     expect(a.headers['x-request-id']).toMatch(/^[0-9a-f]{12}[0-9a-z]{6,}$/);
     expect(b.headers['x-request-id']).not.toBe(a.headers['x-request-id']);
-    const fromProxy = await request(server.url, '/api/v1/states/', { headers: { ...asClient(), 'X-Request-Id': '0123456789abcdef0123456789abcdef' } });
+    const fromProxy = await request(server.url, '/api/v1/states/', {
+      headers: { ...asClient(), 'X-Request-Id': '0123456789abcdef0123456789abcdef' },
+    });
     expect(fromProxy.headers['x-request-id']).toBe('0123456789abcdef0123456789abcdef');
     // A header that is not an id (a proxy would never send it) is replaced, not echoed.
     const odd = await request(server.url, '/api/v1/states/', { headers: { 'X-Request-Id': 'x'.repeat(200) } });
     expect(odd.headers['x-request-id']).toMatch(/^[0-9a-f]{12}/);
   });
 
-  it('an untrusted peer\'s X-Request-Id is not believed', async () => {
+  it("an untrusted peer's X-Request-Id is not believed", async () => {
     const untrusting = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {} });
     try {
       const answer = await request(untrusting.url, '/api/v1/states/', { headers: { 'X-Request-Id': 'spoofed-id' } });
@@ -198,15 +236,23 @@ describe('request ids and the request log', () => {
 
   it('one info line per API request: request id, route, client, key id and plan, never the key', async () => {
     const client = asClient();
-    const keyed = await request(server.url, '/api/v1/health-scores/02801/all-scores/', { headers: { ...client, 'X-API-Key': keys.professional } });
+    const keyed = await request(server.url, '/api/v1/health-scores/02801/all-scores/', {
+      headers: { ...client, 'X-API-Key': keys.professional },
+    });
     expect(keyed.status).toBe(200);
     const refused = await request(server.url, '/api/v1/states/', { headers: { ...client, 'X-API-Key': generateKey() } });
     expect(refused.status).toBe(401);
     await flushLog();
     const line = lines.find((l) => l.request_id === keyed.headers['x-request-id']);
     expect(line).toMatchObject({
-      level: 'info', method: 'GET', path: '/api/v1/health-scores/02801/all-scores/', route: '/api/v1/health-scores/:zip/all-scores/',
-      status: 200, client: client['X-Forwarded-For'], key_id: keyIds.professional, plan: 'professional',
+      level: 'info',
+      method: 'GET',
+      path: '/api/v1/health-scores/02801/all-scores/',
+      route: '/api/v1/health-scores/:zip/all-scores/',
+      status: 200,
+      client: client['X-Forwarded-For'],
+      key_id: keyIds.professional,
+      plan: 'professional',
     });
     expect(line?.bytes).toBe(keyed.body.length);
     expect(lines.find((l) => l.request_id === refused.headers['x-request-id'])).toMatchObject({ status: 401, plan: 'invalid' });
@@ -225,11 +271,15 @@ describe('/metrics', () => {
     expect(metric(after, series) - metric(before, series)).toBe(ANONYMOUS_QUOTA);
     const denied = `hcas_http_requests_total{route="${route}",status="429",plan="anonymous"}`;
     expect(metric(after, denied) - metric(before, denied)).toBe(2);
-    expect(metric(after, 'hcas_quota_denials_total{plan="anonymous"}') - metric(before, 'hcas_quota_denials_total{plan="anonymous"}')).toBe(2);
+    expect(metric(after, 'hcas_quota_denials_total{plan="anonymous"}') - metric(before, 'hcas_quota_denials_total{plan="anonymous"}')).toBe(
+      2,
+    );
     const count = `hcas_http_request_duration_seconds_count{route="${route}"}`;
     expect(metric(after, count) - metric(before, count)).toBe(ANONYMOUS_QUOTA + 2);
     expect(metric(after, `hcas_http_request_duration_seconds_bucket{route="${route}",le="+Inf"}`)).toBe(metric(after, count));
-    expect(metric(after, 'hcas_response_cache_requests_total{result="hit"}')).toBeGreaterThan(metric(before, 'hcas_response_cache_requests_total{result="hit"}'));
+    expect(metric(after, 'hcas_response_cache_requests_total{result="hit"}')).toBeGreaterThan(
+      metric(before, 'hcas_response_cache_requests_total{result="hit"}'),
+    );
     expect(after).toContain(`hcas_build_info{build_id="${FIXTURE_BUILD_ID}",built_at="2024-01-02T03:04:05.000Z"} 1`);
     expect(metric(after, 'hcas_build_age_seconds')).toBeGreaterThan(0);
     expect(after).toContain('hcas_state_degraded{backend="sqlite"} 0');
@@ -243,10 +293,14 @@ describe('/metrics', () => {
       expect(proxied.status, header).toBe(403);
       expect(bodyJson(proxied)).toMatchObject({ error: 'forbidden', status: 403 });
     }
-    const withToken = await request(tokenServer.url, '/metrics', { headers: { 'X-Forwarded-For': '203.0.113.9', Authorization: `Bearer ${TOKEN}` } });
+    const withToken = await request(tokenServer.url, '/metrics', {
+      headers: { 'X-Forwarded-For': '203.0.113.9', Authorization: `Bearer ${TOKEN}` },
+    });
     expect(withToken.status).toBe(200);
     expect(withToken.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
-    const wrong = await request(tokenServer.url, '/metrics', { headers: { 'X-Forwarded-For': '203.0.113.9', Authorization: `Bearer ${TOKEN}x` } });
+    const wrong = await request(tokenServer.url, '/metrics', {
+      headers: { 'X-Forwarded-For': '203.0.113.9', Authorization: `Bearer ${TOKEN}x` },
+    });
     expect(wrong.status).toBe(403);
     // Limits off: requests are counted under the plan "none"; a path no route serves is "unmatched", not itself.
     await request(tokenServer.url, '/api/v1/states/');
@@ -257,7 +311,15 @@ describe('/metrics', () => {
   });
 
   it('is a 404 when turned off', async () => {
-    const off = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, metrics: { enabled: false } });
+    const off = await startServer({
+      db,
+      port: 0,
+      host: '127.0.0.1',
+      quiet: true,
+      watch: false,
+      log: () => {},
+      metrics: { enabled: false },
+    });
     try {
       const answer = await request(off.url, '/metrics');
       expect(answer.status).toBe(404);
@@ -274,16 +336,24 @@ describe('unlimited plans are answered at once and counted behind', () => {
     const subject = `key:${keyIds.enterprise}`;
     const before = await store.peek(subject, window);
     const calls = 25;
-    await Promise.all(Array.from({ length: calls }, () => request(server.url, '/api/v1/states/', { headers: { 'X-API-Key': keys.enterprise } })));
+    await Promise.all(
+      Array.from({ length: calls }, () => request(server.url, '/api/v1/states/', { headers: { 'X-API-Key': keys.enterprise } })),
+    );
     await new Promise((r) => setTimeout(r, COUNT_BEHIND_MS * 3));
     expect(await store.peek(subject, window)).toBe(before + calls);
 
     const own = new SqliteStore(path.join(dir, 'behind.sqlite'));
     const key = generateKey();
-    const stored = await own.addKey(hashKey(key), { name: 'behind', plan: 'enterprise', hint: keyHint(key), createdAt: new Date().toISOString() });
+    const stored = await own.addKey(hashKey(key), {
+      name: 'behind',
+      plan: 'enterprise',
+      hint: keyHint(key),
+      createdAt: new Date().toISOString(),
+    });
     const ownGate = new Gate({ store: own, access: new AccessTable(plans, ROUTES, API_BASE) });
     const ownServer = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate: ownGate });
-    for (let i = 0; i < 3; i++) expect((await request(ownServer.url, '/api/v1/states/', { headers: { 'X-API-Key': key } })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await request(ownServer.url, '/api/v1/states/', { headers: { 'X-API-Key': key } })).status).toBe(200);
     await ownServer.close();
     await ownGate.close();
     expect(await own.peek(`key:${stored.id}`, window)).toBe(3);
@@ -292,8 +362,14 @@ describe('unlimited plans are answered at once and counted behind', () => {
 });
 
 describe('a cluster', { timeout: 60_000 }, () => {
-  it('sums every worker\'s metrics, whichever worker the scrape reaches; HCAS_* settings start it', async () => {
-    const server = new ServerProcess(['bin/hcas.js', 'serve', '--no-limits'], { HCAS_DB: db, HCAS_PORT: '0', HCAS_WORKERS: '2', HCAS_QUIET: 'true', HCAS_WATCH: 'false' });
+  it("sums every worker's metrics, whichever worker the scrape reaches; HCAS_* settings start it", async () => {
+    const server = new ServerProcess(['bin/hcas.js', 'serve', '--no-limits'], {
+      HCAS_DB: db,
+      HCAS_PORT: '0',
+      HCAS_WORKERS: '2',
+      HCAS_QUIET: 'true',
+      HCAS_WATCH: 'false',
+    });
     try {
       const listening = await server.waitFor((e) => e.event === 'listening' && e.workers === 2);
       const url = listening.url as string;

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cgroupCpuLimit, defaultWorkers } from '../src/server/cpus.ts';
-import { parseBoolean, resolveSettings, SERVE_SETTINGS, SettingError, SHARED_SETTINGS, type ServeSettings } from '../src/server/settings.ts';
+import {
+  parseBoolean,
+  resolveSettings,
+  SERVE_SETTINGS,
+  SettingError,
+  SHARED_SETTINGS,
+  type ServeSettings,
+} from '../src/server/settings.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -17,21 +24,58 @@ describe('hcas serve settings: flag, else environment, else default', () => {
   it('defaults', () => {
     const settings = resolveSettings(none, {});
     expect(settings).toMatchObject({
-      db: 'dist-api/hcas.sqlite', port: 8000, host: '127.0.0.1', logLevel: 'info', quiet: false, watch: true, limits: true, metrics: true, metricsToken: undefined,
-      snapshot: true, snapshotDir: tmpdir(), sendTimeout: 30, maxConnections: 2048, maxConnectionsPerClient: 128,
+      db: 'dist-api/hcas.sqlite',
+      port: 8000,
+      host: '127.0.0.1',
+      logLevel: 'info',
+      quiet: false,
+      watch: true,
+      limits: true,
+      metrics: true,
+      metricsToken: undefined,
+      snapshot: true,
+      snapshotDir: tmpdir(),
+      sendTimeout: 30,
+      maxConnections: 2048,
+      maxConnectionsPerClient: 128,
     });
     expect(settings.workers).toBeGreaterThanOrEqual(1);
   });
 
   it('every setting reads its variable', () => {
     const env = {
-      HCAS_DB: '/data/hcas.sqlite', HCAS_PORT: '9000', HCAS_HOST: '0.0.0.0', HCAS_WORKERS: '3', HCAS_LOG_LEVEL: 'WARN',
-      HCAS_QUIET: 'yes', HCAS_WATCH: 'false', HCAS_LIMITS: '0', HCAS_METRICS: 'off', HCAS_METRICS_TOKEN: 'secret',
-      HCAS_SNAPSHOT: 'no', HCAS_SNAPSHOT_DIR: '/var/cache/hcas', HCAS_SEND_TIMEOUT: '60', HCAS_MAX_CONNECTIONS: '500', HCAS_MAX_CONNECTIONS_PER_CLIENT: '20',
+      HCAS_DB: '/data/hcas.sqlite',
+      HCAS_PORT: '9000',
+      HCAS_HOST: '0.0.0.0',
+      HCAS_WORKERS: '3',
+      HCAS_LOG_LEVEL: 'WARN',
+      HCAS_QUIET: 'yes',
+      HCAS_WATCH: 'false',
+      HCAS_LIMITS: '0',
+      HCAS_METRICS: 'off',
+      HCAS_METRICS_TOKEN: 'secret',
+      HCAS_SNAPSHOT: 'no',
+      HCAS_SNAPSHOT_DIR: '/var/cache/hcas',
+      HCAS_SEND_TIMEOUT: '60',
+      HCAS_MAX_CONNECTIONS: '500',
+      HCAS_MAX_CONNECTIONS_PER_CLIENT: '20',
     };
     expect(resolveSettings(none, env)).toEqual({
-      db: '/data/hcas.sqlite', port: 9000, host: '0.0.0.0', workers: 3, logLevel: 'warn', quiet: true, watch: false, limits: false, metrics: false, metricsToken: 'secret',
-      snapshot: false, snapshotDir: '/var/cache/hcas', sendTimeout: 60, maxConnections: 500, maxConnectionsPerClient: 20,
+      db: '/data/hcas.sqlite',
+      port: 9000,
+      host: '0.0.0.0',
+      workers: 3,
+      logLevel: 'warn',
+      quiet: true,
+      watch: false,
+      limits: false,
+      metrics: false,
+      metricsToken: 'secret',
+      snapshot: false,
+      snapshotDir: '/var/cache/hcas',
+      sendTimeout: 60,
+      maxConnections: 500,
+      maxConnectionsPerClient: 20,
     });
     // Each variable in the table is one of these: a new setting must be added to the test too.
     expect(SERVE_SETTINGS.map((s) => s.env).sort()).toEqual(Object.keys(env).sort());
@@ -67,8 +111,12 @@ describe('hcas serve settings: flag, else environment, else default', () => {
 
   it('a bad variable stops `hcas serve` with one line naming it', async () => {
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['bin/hcas.js', 'serve'], { cwd: root, env: { ...process.env, HCAS_PORT: 'eighty' }, timeout: 30_000 }, (error, _stdout, stderr) =>
-        resolve({ code: error ? (error.code as number) : 0, stderr }));
+      execFile(
+        process.execPath,
+        ['bin/hcas.js', 'serve'],
+        { cwd: root, env: { ...process.env, HCAS_PORT: 'eighty' }, timeout: 30_000 },
+        (error, _stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stderr }),
+      );
     });
     expect(result).toEqual({ code: 2, stderr: 'hcas: HCAS_PORT must be an integer from 0 to 65535, got eighty\n' });
   });
@@ -77,7 +125,11 @@ describe('hcas serve settings: flag, else environment, else default', () => {
 describe('workers: one per CPU the process may use, the cgroup quota included', () => {
   it('cgroup v2: cpu.max of the group and its parents, the smallest wins, fractions round down', () => {
     const v2 = (own: string, parent = 'max 100000') =>
-      files({ '/proc/self/cgroup': '0::/system.slice/hcas.service\n', '/sys/fs/cgroup/system.slice/hcas.service/cpu.max': own, '/sys/fs/cgroup/system.slice/cpu.max': parent });
+      files({
+        '/proc/self/cgroup': '0::/system.slice/hcas.service\n',
+        '/sys/fs/cgroup/system.slice/hcas.service/cpu.max': own,
+        '/sys/fs/cgroup/system.slice/cpu.max': parent,
+      });
     expect(cgroupCpuLimit(v2('max 100000'))).toBeUndefined();
     expect(cgroupCpuLimit(v2('200000 100000'))).toBe(2);
     expect(cgroupCpuLimit(v2('150000 100000'))).toBe(1);
@@ -85,15 +137,17 @@ describe('workers: one per CPU the process may use, the cgroup quota included', 
     expect(cgroupCpuLimit(v2('400000 100000', '300000 100000'))).toBe(3);
   });
 
-  it('a container: the namespace root is the container\'s group', () => {
+  it("a container: the namespace root is the container's group", () => {
     expect(cgroupCpuLimit(files({ '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/cpu.max': '100000 100000\n' }))).toBe(1);
   });
 
   it('cgroup v1: cfs_quota_us / cfs_period_us; -1 is no quota', () => {
-    const v1 = (quota: string) => files({
-      '/proc/self/cgroup': '12:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n0::/\n',
-      '/sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us': quota, '/sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_period_us': '100000',
-    });
+    const v1 = (quota: string) =>
+      files({
+        '/proc/self/cgroup': '12:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n0::/\n',
+        '/sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us': quota,
+        '/sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_period_us': '100000',
+      });
     expect(cgroupCpuLimit(v1('-1'))).toBeUndefined();
     expect(cgroupCpuLimit(v1('300000'))).toBe(3);
   });

@@ -31,7 +31,8 @@ function splitBytes(text: string, chunkSize: number, format: SplitFormat, column
     const out = new BatchBuilder(columns.length, 1);
     const used = splitter.split(pending, 0, pending.length, final, out);
     const batch = out.take(pending);
-    for (let i = 0; i < batch.count; i++) rows.push({ line: batch.line(i), fieldCount: batch.fieldCount(i), values: columns.map((_, slot) => batch.value(i, slot)) });
+    for (let i = 0; i < batch.count; i++)
+      rows.push({ line: batch.line(i), fieldCount: batch.fieldCount(i), values: columns.map((_, slot) => batch.value(i, slot)) });
     pending = pending.slice(used);
   }
   return rows;
@@ -47,39 +48,44 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 describe('byte splitter agrees with csv-parse and with the string splitter it replaced', () => {
   const alphabet = ['a', 'b', 'é', '漢', ' ', ',', '"', '\n', '\r\n', '\r', 'x', '""'];
-  it.each(range(12).map((i) => i + 1))('random documents with quotes, newlines, CR, stray quotes, seed %i, any chunk boundary', async (seed) => {
-    const random = prng(seed);
-    const field = () => {
-      const length = Math.floor(random() * 6);
-      const text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
-      if (/[",\r\n]/.test(text) || random() < 0.3) return `"${text.replaceAll('"', '""')}"` + (random() < 0.1 ? 'tail' : '');
-      return text;
-    };
-    const rows = Array.from({ length: 30 }, () => Array.from({ length: 1 + Math.floor(random() * 6) }, field).join(','));
-    const newline = random() < 0.5 ? '\n' : '\r\n';
-    const text = (random() < 0.3 ? '\uFEFF' : '') + rows.join(newline) + (random() < 0.5 ? newline : random() < 0.5 ? ',' : '');
-    const format = { delimiter: ',', quote: true };
-    for (const chunkSize of [1, 2, 3, 7, 64, 1 << 16]) {
-      // The string splitter misses a BOM split across its first chunks (never the case with real chunk sizes).
-      if (text.startsWith('\uFEFF') && chunkSize < 3) continue;
-      const reference = await splitReference(text, chunkSize, format);
-      const columns = range(8);
-      const actual = splitBytes(text, chunkSize, format, columns);
-      expect(actual.map((r) => [r.line, r.fieldCount])).toEqual(reference.map((r) => [r.line, r.fieldCount]));
-      expect(actual.map((r) => r.values.slice(0, r.fieldCount))).toEqual(reference.map((r) => r.values));
-      // Selecting a few columns, in any order, gives those columns.
-      const picked = splitBytes(text, chunkSize, format, [3, 0]);
-      expect(picked.map((r) => r.values)).toEqual(reference.map((r) => [r.values[3] ?? '', r.values[0] ?? '']));
-    }
-  });
+  it.each(range(12).map((i) => i + 1))(
+    'random documents with quotes, newlines, CR, stray quotes, seed %i, any chunk boundary',
+    async (seed) => {
+      const random = prng(seed);
+      const field = () => {
+        const length = Math.floor(random() * 6);
+        const text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+        if (/[",\r\n]/.test(text) || random() < 0.3) return `"${text.replaceAll('"', '""')}"` + (random() < 0.1 ? 'tail' : '');
+        return text;
+      };
+      const rows = Array.from({ length: 30 }, () => Array.from({ length: 1 + Math.floor(random() * 6) }, field).join(','));
+      const newline = random() < 0.5 ? '\n' : '\r\n';
+      const text = (random() < 0.3 ? '\uFEFF' : '') + rows.join(newline) + (random() < 0.5 ? newline : random() < 0.5 ? ',' : '');
+      const format = { delimiter: ',', quote: true };
+      for (const chunkSize of [1, 2, 3, 7, 64, 1 << 16]) {
+        // The string splitter misses a BOM split across its first chunks (never the case with real chunk sizes).
+        if (text.startsWith('\uFEFF') && chunkSize < 3) continue;
+        const reference = await splitReference(text, chunkSize, format);
+        const columns = range(8);
+        const actual = splitBytes(text, chunkSize, format, columns);
+        expect(actual.map((r) => [r.line, r.fieldCount])).toEqual(reference.map((r) => [r.line, r.fieldCount]));
+        expect(actual.map((r) => r.values.slice(0, r.fieldCount))).toEqual(reference.map((r) => r.values));
+        // Selecting a few columns, in any order, gives those columns.
+        const picked = splitBytes(text, chunkSize, format, [3, 0]);
+        expect(picked.map((r) => r.values)).toEqual(reference.map((r) => [r.values[3] ?? '', r.values[0] ?? '']));
+      }
+    },
+  );
 
   it('matches csv-parse on well-formed documents', async () => {
     const random = prng(99);
     for (let doc = 0; doc < 20; doc++) {
-      const rows = Array.from({ length: 40 }, () => Array.from({ length: 4 }, () => {
-        const text = Array.from({ length: Math.floor(random() * 5) }, () => alphabet.slice(0, 10)[Math.floor(random() * 10)]).join('');
-        return /[",\r\n]/.test(text) || random() < 0.3 ? `"${text.replaceAll('"', '""')}"` : text;
-      }).join(','));
+      const rows = Array.from({ length: 40 }, () =>
+        Array.from({ length: 4 }, () => {
+          const text = Array.from({ length: Math.floor(random() * 5) }, () => alphabet.slice(0, 10)[Math.floor(random() * 10)]).join('');
+          return /[",\r\n]/.test(text) || random() < 0.3 ? `"${text.replaceAll('"', '""')}"` : text;
+        }).join(','),
+      );
       const text = rows.join('\n') + '\n';
       const expected = parse(text, { relax_column_count: true, skip_empty_lines: true, record_delimiter: '\n' }) as string[][];
       expect(splitBytes(text, 5, { delimiter: ',', quote: true }, range(4)).map((r) => r.values)).toEqual(expected);
@@ -97,14 +103,23 @@ describe('byte splitter agrees with csv-parse and with the string splitter it re
   });
 
   it('keeps quotes literal in unquoted (tab-separated) files, and an unclosed quote takes the rest of the file', () => {
-    expect(splitBytes('GEOID\tNAME\n01001\tO"Brien "town\n', 3, { delimiter: '\t', quote: false }, [0, 1])[1].values).toEqual(['01001', 'O"Brien "town']);
-    expect(splitBytes('a,b\n1,"never closed\n2,3\n', 3, { delimiter: ',', quote: true }, [0, 1])[1].values).toEqual(['1', 'never closed\n2,3\n']);
+    expect(splitBytes('GEOID\tNAME\n01001\tO"Brien "town\n', 3, { delimiter: '\t', quote: false }, [0, 1])[1].values).toEqual([
+      '01001',
+      'O"Brien "town',
+    ]);
+    expect(splitBytes('a,b\n1,"never closed\n2,3\n', 3, { delimiter: ',', quote: true }, [0, 1])[1].values).toEqual([
+      '1',
+      'never closed\n2,3\n',
+    ]);
   });
 
   it('counts every field of a wide row while copying none it was not asked for', () => {
     const wide = Array.from({ length: 330 }, (_, i) => (i % 7 === 0 ? `"v${i}"` : '""')).join(',');
     const rows = splitBytes(`${wide}\n${wide.split(',').slice(0, 40).join(',')}\n`, 100, { delimiter: ',', quote: true }, [329, 0, 7]);
-    expect(rows.map((r) => [r.fieldCount, r.values])).toEqual([[330, ['v329', 'v0', 'v7']], [40, ['', 'v0', 'v7']]]);
+    expect(rows.map((r) => [r.fieldCount, r.values])).toEqual([
+      [330, ['v329', 'v0', 'v7']],
+      [40, ['', 'v0', 'v7']],
+    ]);
   });
 
   it('reads the header whole and sniffs the delimiter, through a BOM', async () => {
@@ -113,7 +128,8 @@ describe('byte splitter agrees with csv-parse and with the string splitter it re
     expect(reader.format).toEqual({ delimiter: '|', quote: true });
     reader.select([2, 0]);
     const values: string[][] = [];
-    for await (const batch of reader.batches()) for (let i = 0; i < batch.count; i++) values.push([batch.value(i, 0), batch.value(i, 1), String(batch.line(i))]);
+    for await (const batch of reader.batches())
+      for (let i = 0; i < batch.count; i++) values.push([batch.value(i, 0), batch.value(i, 1), String(batch.line(i))]);
     expect(values).toEqual([['3', '1', '2']]);
   });
 });

@@ -14,15 +14,38 @@ describe('rank statistics', () => {
 
 function zip(overrides: Partial<ValidationZip>): ValidationZip {
   return {
-    zip: '00000', city: 'Town', state: 'NV', population: 1000, ranked: true, urbanRuralCode: null, ruca: null, svi: null,
-    healthscore: 60, people: 80, provider: null, hospital: 60, travel: 60, referenceHospitalMinutes: null, hospitalInZip: false,
-    residentialState: 'NV', ...overrides,
+    zip: '00000',
+    city: 'Town',
+    state: 'NV',
+    population: 1000,
+    ranked: true,
+    urbanRuralCode: null,
+    ruca: null,
+    svi: null,
+    healthscore: 60,
+    people: 80,
+    provider: null,
+    hospital: 60,
+    travel: 60,
+    referenceHospitalMinutes: null,
+    hospitalInZip: false,
+    residentialState: 'NV',
+    ...overrides,
   };
 }
 
 describe('the validation report', () => {
   const zips = [
-    ...[1, 2, 3, 4, 5, 6].map((code) => zip({ zip: `1000${code}`, urbanRuralCode: code, healthscore: 95 - code * 12, hospital: 100 - code * 15, referenceHospitalMinutes: code * 20, population: 10_000 })),
+    ...[1, 2, 3, 4, 5, 6].map((code) =>
+      zip({
+        zip: `1000${code}`,
+        urbanRuralCode: code,
+        healthscore: 95 - code * 12,
+        hospital: 100 - code * 15,
+        referenceHospitalMinutes: code * 20,
+        population: 10_000,
+      }),
+    ),
     zip({ zip: '89310', healthscore: 20, hospital: 5, referenceHospitalMinutes: 150, population: 500 }),
     zip({ zip: '89406', healthscore: 45, hospitalInZip: true, population: 25_000, state: 'NV' }),
     zip({ zip: '10021', healthscore: 91 }),

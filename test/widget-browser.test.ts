@@ -84,9 +84,20 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
   beforeAll(async () => {
     const db = await fixtureDb();
     const read = new Database(db, { readonly: true });
-    zipOfColor = new Map((read.prepare('SELECT color, MIN(zip_code) AS zip FROM health_scores WHERE score_type_id = 1 GROUP BY color').all() as Array<{ color: string; zip: string }>).map((r) => [r.color, r.zip]));
-    shownZip = (read.prepare(`SELECT h.zip_code AS zip FROM health_scores h JOIN zip_access a ON a.zip_code = h.zip_code
-      WHERE h.score_type_id = 1 AND a.nearest_hospital_id IS NOT NULL AND h.color IN ('#fee090', '#abd9e9') ORDER BY h.zip_code LIMIT 1`).get() as { zip: string }).zip;
+    zipOfColor = new Map(
+      (
+        read.prepare('SELECT color, MIN(zip_code) AS zip FROM health_scores WHERE score_type_id = 1 GROUP BY color').all() as Array<{
+          color: string;
+          zip: string;
+        }>
+      ).map((r) => [r.color, r.zip]),
+    );
+    shownZip = (
+      read
+        .prepare(`SELECT h.zip_code AS zip FROM health_scores h JOIN zip_access a ON a.zip_code = h.zip_code
+      WHERE h.score_type_id = 1 AND a.nearest_hospital_id IS NOT NULL AND h.color IN ('#fee090', '#abd9e9') ORDER BY h.zip_code LIMIT 1`)
+        .get() as { zip: string }
+    ).zip;
     read.close();
 
     // Keys and limits are the real gate's, with plan list A. Test-only changes, both labelled: the suite's many
@@ -94,9 +105,20 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
     // server allows one anonymous call, so the widget meets a real 429.
     const store = new MemoryStore();
     businessKey = generateKey();
-    await store.addKey(hashKey(businessKey), { name: 'widget browser test', plan: 'business', hint: keyHint(businessKey), createdAt: new Date().toISOString() });
-    const roomy = parsePlans({ ...PLAN_LIST_A, anonymous: { ...PLAN_LIST_A.anonymous, quota: 100_000 } }, 'plan list A, anonymous quota raised for the browser test');
-    const tight = parsePlans({ ...PLAN_LIST_A, anonymous: { ...PLAN_LIST_A.anonymous, quota: 1 } }, 'plan list A, anonymous quota 1 for the 429 test');
+    await store.addKey(hashKey(businessKey), {
+      name: 'widget browser test',
+      plan: 'business',
+      hint: keyHint(businessKey),
+      createdAt: new Date().toISOString(),
+    });
+    const roomy = parsePlans(
+      { ...PLAN_LIST_A, anonymous: { ...PLAN_LIST_A.anonymous, quota: 100_000 } },
+      'plan list A, anonymous quota raised for the browser test',
+    );
+    const tight = parsePlans(
+      { ...PLAN_LIST_A, anonymous: { ...PLAN_LIST_A.anonymous, quota: 1 } },
+      'plan list A, anonymous quota 1 for the 429 test',
+    );
     const gate = (plans: typeof roomy, state = store) => new Gate({ store: state, access: new AccessTable(plans, ROUTES, API_BASE) });
     const log = (record: object) => apiLog.push(record as { method: string; path: string; status: number });
     api = await startServer({ db, port: 0, host: '127.0.0.1', watch: false, log, gate: gate(roomy) });
@@ -129,13 +151,19 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
   /** Serves `body` as a host page that loads the script from the API (or `script`), and returns its URL. */
   function hostPage(name: string, body: string, options: { head?: string; script?: string } = {}): string {
     const script = options.script ?? `<script async src="${api.url}${WIDGET_SCRIPT_PATH}"></script>`;
-    pages.set(`/${name}`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title>
-      <style>body { margin: 24px; background: #f4f4f4; font-family: serif; }</style>${options.head ?? ''}</head><body>${body}${script}</body></html>`);
+    pages.set(
+      `/${name}`,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title>
+      <style>body { margin: 24px; background: #f4f4f4; font-family: serif; }</style>${options.head ?? ''}</head><body>${body}${script}</body></html>`,
+    );
     return `${hostUrl}/${name}`;
   }
 
   /** A page in a fresh context (own storage and HTTP cache) whose script errors fail the test. */
-  async function open(url: string, prepare?: (context: BrowserContext) => Promise<void>): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
+  async function open(
+    url: string,
+    prepare?: (context: BrowserContext) => Promise<void>,
+  ): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });
     await prepare?.(context);
     const page = await context.newPage();
@@ -151,58 +179,72 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
 
   /** Waits until every widget element on the page is ready or showing an error. */
   async function settled(page: Page): Promise<void> {
-    await page.waitForFunction((state) => {
-      const all = [...document.querySelectorAll('[data-service-widget]')];
-      return all.length > 0 && all.every((el) => /^(ready|error)$/.test(el.getAttribute(state) ?? ''));
-    }, STATE, { timeout: 15_000 });
+    await page.waitForFunction(
+      (state) => {
+        const all = [...document.querySelectorAll('[data-service-widget]')];
+        return all.length > 0 && all.every((el) => /^(ready|error)$/.test(el.getAttribute(state) ?? ''));
+      },
+      STATE,
+      { timeout: 15_000 },
+    );
   }
 
   function seen(page: Page, selector: string): Promise<Seen> {
-    return page.evaluate(([selector, state]) => {
-      const host = document.querySelector(selector)!;
-      const shadow = host.shadowRoot ?? host.querySelector('span')!.shadowRoot!;
-      const widget = shadow.querySelector<HTMLElement>('.w')!;
-      const style = getComputedStyle(widget);
-      const tile = shadow.querySelector<HTMLElement>('.tile');
-      const label = shadow.querySelector<HTMLElement>('.label');
-      const channels = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number);
-      const luminance = ([r, g, b]: number[]) => {
-        const linear = (c: number) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-        return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
-      };
-      const backgroundBehind = (el: Element | null): number[] => {
-        for (; el; el = el.parentElement) {
-          const value = channels(getComputedStyle(el).backgroundColor);
-          if (value.length === 3 || value[3] === 1) return value;
+    return page.evaluate(
+      ([selector, state]) => {
+        const host = document.querySelector(selector)!;
+        const shadow = host.shadowRoot ?? host.querySelector('span')!.shadowRoot!;
+        const widget = shadow.querySelector<HTMLElement>('.w')!;
+        const style = getComputedStyle(widget);
+        const tile = shadow.querySelector<HTMLElement>('.tile');
+        const label = shadow.querySelector<HTMLElement>('.label');
+        const channels = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number);
+        const luminance = ([r, g, b]: number[]) => {
+          const linear = (c: number) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+          return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+        };
+        const backgroundBehind = (el: Element | null): number[] => {
+          for (; el; el = el.parentElement) {
+            const value = channels(getComputedStyle(el).backgroundColor);
+            if (value.length === 3 || value[3] === 1) return value;
+          }
+          return [255, 255, 255];
+        };
+        let lowest = { ratio: Infinity, text: '' };
+        for (const el of shadow.querySelectorAll<HTMLElement>('*')) {
+          const text = [...el.childNodes]
+            .filter((n) => n.nodeType === 3)
+            .map((n) => n.textContent)
+            .join('')
+            .trim();
+          if (!text || el.getClientRects().length === 0) continue;
+          const [a, b] = [luminance(channels(getComputedStyle(el).color)), luminance(backgroundBehind(el))];
+          const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+          if (ratio < lowest.ratio) lowest = { ratio, text };
         }
-        return [255, 255, 255];
-      };
-      let lowest = { ratio: Infinity, text: '' };
-      for (const el of shadow.querySelectorAll<HTMLElement>('*')) {
-        const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim();
-        if (!text || el.getClientRects().length === 0) continue;
-        const [a, b] = [luminance(channels(getComputedStyle(el).color)), luminance(backgroundBehind(el))];
-        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-        if (ratio < lowest.ratio) lowest = { ratio, text };
-      }
-      const box = (host.shadowRoot ? host : host.querySelector('span')!).getBoundingClientRect();
-      return {
-        state: host.getAttribute(state),
-        text: widget.innerText,
-        role: widget.getAttribute('role'),
-        name: widget.getAttribute('aria-label'),
-        classes: widget.className,
-        background: style.backgroundColor,
-        color: style.color,
-        tile: tile && { background: getComputedStyle(tile).backgroundColor, color: getComputedStyle(tile).color },
-        labelStyle: label && { fontSize: getComputedStyle(label).fontSize, color: getComputedStyle(label).color },
-        meters: [...shadow.querySelectorAll('[role="meter"]')].map((m) => ({ name: m.getAttribute('aria-label'), now: m.getAttribute('aria-valuenow') })),
-        links: [...shadow.querySelectorAll('a')].map((a) => ({ text: a.textContent ?? '', href: a.href })),
-        box: { width: box.width, height: box.height },
-        lowestContrast: lowest,
-        shadowWidgets: shadow.querySelectorAll('.w').length,
-      };
-    }, [selector, STATE] as const);
+        const box = (host.shadowRoot ? host : host.querySelector('span')!).getBoundingClientRect();
+        return {
+          state: host.getAttribute(state),
+          text: widget.innerText,
+          role: widget.getAttribute('role'),
+          name: widget.getAttribute('aria-label'),
+          classes: widget.className,
+          background: style.backgroundColor,
+          color: style.color,
+          tile: tile && { background: getComputedStyle(tile).backgroundColor, color: getComputedStyle(tile).color },
+          labelStyle: label && { fontSize: getComputedStyle(label).fontSize, color: getComputedStyle(label).color },
+          meters: [...shadow.querySelectorAll('[role="meter"]')].map((m) => ({
+            name: m.getAttribute('aria-label'),
+            now: m.getAttribute('aria-valuenow'),
+          })),
+          links: [...shadow.querySelectorAll('a')].map((a) => ({ text: a.textContent ?? '', href: a.href })),
+          box: { width: box.width, height: box.height },
+          lowestContrast: lowest,
+          shadowWidgets: shadow.querySelectorAll('.w').length,
+        };
+      },
+      [selector, STATE] as const,
+    );
   }
 
   /** Requests for a ZIP's widget score that reached the API server. */
@@ -214,8 +256,14 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
 
   it('renders the three sizes in both themes, each with its own parts, in readable colours', async () => {
     const expected = scores.get(shownZip)!;
-    const body = ['light', 'dark'].map((theme) => `<section style="padding: 16px; display: flex; gap: 16px; align-items: flex-start">${['compact', 'standard', 'full']
-      .map((size) => widget(`${size}-${theme}`, `data-zip="${shownZip}" data-size="${size}" data-theme="${theme}"`)).join('')}</section>`).join('');
+    const body = ['light', 'dark']
+      .map(
+        (theme) =>
+          `<section style="padding: 16px; display: flex; gap: 16px; align-items: flex-start">${['compact', 'standard', 'full']
+            .map((size) => widget(`${size}-${theme}`, `data-zip="${shownZip}" data-size="${size}" data-theme="${theme}"`))
+            .join('')}</section>`,
+      )
+      .join('');
     const { page, context, errors } = await open(hostPage('sizes', body));
     for (const theme of ['light', 'dark'] as const) {
       for (const size of ['compact', 'standard', 'full']) {
@@ -226,7 +274,9 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
         expect(widgetSeen.text, id).toContain(expected.label);
         expect(widgetSeen.tile?.background, `${id}: the score colour comes from the API`).toBe(rgb(expected.color));
         expect(widgetSeen.background, id).toBe(THEME_BACKGROUND[theme]);
-        expect(widgetSeen.lowestContrast.ratio, `${id}: "${widgetSeen.lowestContrast.text}" must reach WCAG AA`).toBeGreaterThanOrEqual(4.5);
+        expect(widgetSeen.lowestContrast.ratio, `${id}: "${widgetSeen.lowestContrast.text}" must reach WCAG AA`).toBeGreaterThanOrEqual(
+          4.5,
+        );
         expect(widgetSeen.box.width, id).toBeGreaterThan(100);
         const grade = new RegExp(`Grade\\s*${expected.grade.replace('+', '\\+')}`, 'i');
         if (size === 'compact') {
@@ -239,7 +289,14 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
         }
         if (size === 'full') {
           const { provider, hospital, people, travel } = expected.components;
-          expect(widgetSeen.meters).toEqual([['Providers', provider], ['Hospitals', hospital], ['People', people], ['Travel', travel]].map(([name, now]) => ({ name, now: String(now) })));
+          expect(widgetSeen.meters).toEqual(
+            [
+              ['Providers', provider],
+              ['Hospitals', hospital],
+              ['People', people],
+              ['Travel', travel],
+            ].map(([name, now]) => ({ name, now: String(now) })),
+          );
           expect(widgetSeen.links).toContainEqual({ text: `Full report for ZIP ${shownZip} →`, href: `${api.url}${expected.report_url}` });
         } else {
           expect(widgetSeen.meters, id).toEqual([]);
@@ -278,7 +335,9 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
     expect(await meter.getAttribute('aria-valuetext')).toBe(`${expected.components.provider} out of 100`);
     // Keyboard users reach the links inside the shadow root.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.textContent)).toBe(`Full report for ZIP ${shownZip} →`);
+    expect(await page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.textContent)).toBe(
+      `Full report for ZIP ${shownZip} →`,
+    );
     await context.close();
   });
 
@@ -289,7 +348,11 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
       ['zip', 'data-zip="1000A"', 'data-zip must be a 5-digit ZIP code, got "1000A"'],
       ['nozip', '', 'data-zip is missing: it must be a 5-digit ZIP code'],
       ['theme', 'data-zip="10001" data-theme="blue"', 'data-theme must be light or dark, got "blue"'],
-      ['scheme', 'data-zip="10001" data-api="ftp://127.0.0.1/"', 'data-api must be an http or https URL of the API, got "ftp://127.0.0.1/"'],
+      [
+        'scheme',
+        'data-zip="10001" data-api="ftp://127.0.0.1/"',
+        'data-api must be an http or https URL of the API, got "ftp://127.0.0.1/"',
+      ],
       ['down', `data-zip="10001" data-api="http://127.0.0.1:${closedPort}"`, 'Healthcare score unavailable right now'],
       ['limited', `data-zip="10001" data-api="${limited.url}"`, 'Too many requests; try again later'],
       ['dark', 'data-zip="00000" data-theme="dark" data-size="compact"', 'No score for ZIP 00000'],
@@ -313,7 +376,13 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
     const zip = '10003';
     const before = served(zip);
     const script = `<script async src="${api.url}${WIDGET_SCRIPT_PATH}"></script>`;
-    const { page, context } = await open(hostPage('twice', `${widget('one', `data-zip="${zip}" data-size="compact"`)} ${widget('two', `data-zip="${zip}" data-theme="dark"`)}`, { script: script + script }));
+    const { page, context } = await open(
+      hostPage(
+        'twice',
+        `${widget('one', `data-zip="${zip}" data-size="compact"`)} ${widget('two', `data-zip="${zip}" data-theme="dark"`)}`,
+        { script: script + script },
+      ),
+    );
     expect(served(zip) - before).toBe(1);
     for (const id of ['one', 'two']) {
       const shown = await seen(page, `#${id}`);
@@ -334,7 +403,9 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
     await page.waitForFunction((state) => document.querySelector('#later')?.getAttribute(state) === 'ready', STATE);
     expect((await seen(page, '#later')).name).toContain('ZIP 10004');
     await page.evaluate(() => document.querySelector('#later')!.setAttribute('data-zip', '10005'));
-    await page.waitForFunction(() => document.querySelector('#later')?.shadowRoot?.querySelector('.w')?.getAttribute('aria-label')?.includes('ZIP 10005'));
+    await page.waitForFunction(() =>
+      document.querySelector('#later')?.shadowRoot?.querySelector('.w')?.getAttribute('aria-label')?.includes('ZIP 10005'),
+    );
     const shown = await seen(page, '#later');
     expect([shown.state, shown.shadowWidgets]).toEqual(['ready', 1]);
     await context.close();
@@ -362,7 +433,11 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
     const url = hostPage('cached', widget('cached', `data-zip="${zip}"`));
     const { page, context } = await open(url);
     expect(served(zip) - before).toBe(1);
-    const stored = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('hcas-widget:')).map((k) => [k, JSON.parse(localStorage.getItem(k)!).expires - Date.now()] as const));
+    const stored = await page.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((k) => k.startsWith('hcas-widget:'))
+        .map((k) => [k, JSON.parse(localStorage.getItem(k)!).expires - Date.now()] as const),
+    );
     expect(stored).toHaveLength(1);
     expect(stored[0][0]).toBe(`hcas-widget:v1:${api.url}/api/v1/${zip}`);
     expect(stored[0][1]).toBeGreaterThan(86_400_000 - 60_000);
@@ -376,7 +451,10 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
     expect(served(zip) - before).toBe(1);
     expect((await seen(page, '#cached')).state).toBe('ready');
 
-    await page.evaluate((key) => localStorage.setItem(key, JSON.stringify({ ...JSON.parse(localStorage.getItem(key)!), expires: Date.now() - 1 })), stored[0][0]);
+    await page.evaluate(
+      (key) => localStorage.setItem(key, JSON.stringify({ ...JSON.parse(localStorage.getItem(key)!), expires: Date.now() - 1 })),
+      stored[0][0],
+    );
     await page.reload();
     await settled(page);
     expect(asked).toEqual([`${api.url}/api/v1/widget-score/${zip}/`]);
@@ -384,7 +462,13 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
 
     // Storage that throws (blocked cookies, some private modes): the widget still renders, from the network.
     const blocked = await open(url, async (c) => {
-      await c.addInitScript(() => Object.defineProperty(window, 'localStorage', { get: () => { throw new DOMException('denied', 'SecurityError'); } }));
+      await c.addInitScript(() =>
+        Object.defineProperty(window, 'localStorage', {
+          get: () => {
+            throw new DOMException('denied', 'SecurityError');
+          },
+        }),
+      );
     });
     expect((await seen(blocked.page, '#cached')).state).toBe('ready');
     expect(blocked.errors).toEqual([]);
@@ -403,7 +487,12 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
     expect(white.links).toEqual([]);
     expect(white.text).not.toContain(attribution.text);
     // The key went as X-API-Key after a CORS preflight, and the gate answered as the Business plan.
-    expect(apiLog.filter((r) => r.path === `/api/v1/widget-score/${zip}/`).map((r) => r.method).sort()).toEqual(['GET', 'GET', 'OPTIONS']);
+    expect(
+      apiLog
+        .filter((r) => r.path === `/api/v1/widget-score/${zip}/`)
+        .map((r) => r.method)
+        .sort(),
+    ).toEqual(['GET', 'GET', 'OPTIONS']);
     await page.screenshot({ path: path.join(ARTIFACTS, 'white-label.png') });
     await context.close();
   });

@@ -17,8 +17,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function hcas(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/hcas.js', ...args, '--state-file', state], { cwd: root, timeout: 30_000, env: { ...process.env, REDIS_URL: '' } }, (error, stdout, stderr) =>
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      ['bin/hcas.js', ...args, '--state-file', state],
+      { cwd: root, timeout: 30_000, env: { ...process.env, REDIS_URL: '' } },
+      (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -63,10 +67,24 @@ describe('widget keys', { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     const db = await fixtureDb();
-    const made = await hcas('keys', 'create', '--plan', 'business', '--name', 'Acme widget', '--widget-only', '--origin', 'https://acme.example', '--origin', 'https://*.acme.example');
+    const made = await hcas(
+      'keys',
+      'create',
+      '--plan',
+      'business',
+      '--name',
+      'Acme widget',
+      '--widget-only',
+      '--origin',
+      'https://acme.example',
+      '--origin',
+      'https://*.acme.example',
+    );
     expect(made.code, made.stderr).toBe(0);
     widgetKey = made.stdout.trim();
-    expect(made.stderr).toBe('created key 1 for Acme widget on the Business plan (500,000 calls per month, widget endpoints only, from https://acme.example, https://*.acme.example); store it now: it is not shown again\n');
+    expect(made.stderr).toBe(
+      'created key 1 for Acme widget on the Business plan (500,000 calls per month, widget endpoints only, from https://acme.example, https://*.acme.example); store it now: it is not shown again\n',
+    );
     fullKey = (await hcas('keys', 'create', '--plan', 'business', '--name', 'Acme server')).stdout.trim();
     limits = await createLimits({ state }, ROUTES, API_BASE);
     server = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate: limits.gate });
@@ -76,13 +94,15 @@ describe('widget keys', { timeout: 60_000 }, () => {
     await limits.close();
   });
 
-  const call = (target: string, headers: Record<string, string>) => request(server.url, target, { headers: { 'X-API-Key': widgetKey, ...headers } });
+  const call = (target: string, headers: Record<string, string>) =>
+    request(server.url, target, { headers: { 'X-API-Key': widgetKey, ...headers } });
   const remaining = (result: HttpResult) => Number(result.headers['x-ratelimit-remaining']);
   const widget = '/api/v1/widget-score/02801/';
 
   it('keys create needs --origin with --widget-only, and checks each origin', async () => {
     expect(await hcas('keys', 'create', '--plan', 'business', '--name', 'x', '--widget-only')).toMatchObject({
-      code: 2, stderr: 'hcas: --widget-only needs the page origins that may use the key: add --origin https://your.site (repeat it for several)\n',
+      code: 2,
+      stderr: 'hcas: --widget-only needs the page origins that may use the key: add --origin https://your.site (repeat it for several)\n',
     });
     const bad = await hcas('keys', 'create', '--plan', 'business', '--name', 'x', '--widget-only', '--origin', 'acme.example');
     expect(bad.code).toBe(2);
@@ -92,13 +112,15 @@ describe('widget keys', { timeout: 60_000 }, () => {
   it('keys list shows the limits; --json has widget_only and origins', async () => {
     const listed = (await hcas('keys', 'list', '--table')).stdout.split('\n');
     expect(listed[0]).toMatch(/^id +name +plan +created +revoked +hint +limits$/);
-    expect(listed.find((line) => line.includes('Acme widget'))).toMatch(/widget only; https:\/\/acme\.example https:\/\/\*\.acme\.example$/);
+    expect(listed.find((line) => line.includes('Acme widget'))).toMatch(
+      /widget only; https:\/\/acme\.example https:\/\/\*\.acme\.example$/,
+    );
     const json = JSON.parse((await hcas('keys', 'list', '--json')).stdout);
     expect(json[0]).toMatchObject({ name: 'Acme widget', widget_only: true, origins: ['https://acme.example', 'https://*.acme.example'] });
     expect(json[1]).toMatchObject({ name: 'Acme server', widget_only: false, origins: [] });
   });
 
-  it('answers the widget from its pages (Origin, Referer, a subdomain) and counts each call on the key\'s plan', async () => {
+  it("answers the widget from its pages (Origin, Referer, a subdomain) and counts each call on the key's plan", async () => {
     const first = await call(widget, { Origin: 'https://acme.example' });
     expect(first.status).toBe(200);
     expect((bodyJson(first) as { white_label: boolean }).white_label).toBe(true);
@@ -112,25 +134,37 @@ describe('widget keys', { timeout: 60_000 }, () => {
 
   it('refuses other pages, and requests that name no page, with 403 origin_not_allowed, uncounted', async () => {
     const before = remaining(await call(widget, { Origin: 'https://acme.example' }));
-    const pages: Array<Record<string, string>> = [{ Origin: 'https://copycat.example' }, { Referer: 'https://acme.example.copycat.example/' }, { Origin: 'http://acme.example' }, {}];
+    const pages: Array<Record<string, string>> = [
+      { Origin: 'https://copycat.example' },
+      { Referer: 'https://acme.example.copycat.example/' },
+      { Origin: 'http://acme.example' },
+      {},
+    ];
     for (const headers of pages) {
       const refused = await call(widget, headers);
       expect(refused.status, JSON.stringify(headers)).toBe(403);
       expect(bodyJson(refused)).toMatchObject({ error: 'origin_not_allowed', status: 403 });
     }
     expect((bodyJson(await call(widget, { Origin: 'https://copycat.example' })) as { message: string }).message).toBe(
-      'The API key sent is limited to the page origins it was created for, and the page origin https://copycat.example is not one of them. Create a widget key for this origin with `hcas keys create --widget-only --origin ORIGIN`');
+      'The API key sent is limited to the page origins it was created for, and the page origin https://copycat.example is not one of them. Create a widget key for this origin with `hcas keys create --widget-only --origin ORIGIN`',
+    );
     expect(remaining(await call(widget, { Origin: 'https://acme.example' }))).toBe(before - 1);
   });
 
   it('opens nothing but the widget: every other endpoint of its plan is a 403 endpoint_not_allowed', async () => {
-    for (const target of ['/api/v1/health-scores/02801/', '/api/v1/health-scores/geojson/', '/api/v1/compare/?zips=02801,02802', '/api/v1/meta/']) {
+    for (const target of [
+      '/api/v1/health-scores/02801/',
+      '/api/v1/health-scores/geojson/',
+      '/api/v1/compare/?zips=02801,02802',
+      '/api/v1/meta/',
+    ]) {
       const refused = await call(target, { Origin: 'https://acme.example' });
       expect(refused.status, target).toBe(403);
       expect(bodyJson(refused)).toMatchObject({ error: 'endpoint_not_allowed', status: 403 });
     }
     expect((bodyJson(await call('/api/v1/health-scores/02801/', { Origin: 'https://acme.example' })) as { message: string }).message).toBe(
-      'The API key sent is a widget key: it opens only widget-score/{zip}/, not health-scores/{zip}/, so a key copied from a page opens nothing else. Call health-scores/{zip}/ with a full key, from a server');
+      'The API key sent is a widget key: it opens only widget-score/{zip}/, not health-scores/{zip}/, so a key copied from a page opens nothing else. Call health-scores/{zip}/ with a full key, from a server',
+    );
     // The same plan's full key opens them all, from anywhere.
     expect((await request(server.url, '/api/v1/health-scores/geojson/', { headers: { 'X-API-Key': fullKey } })).status).toBe(200);
     expect((await call('/widget/v1/widget.js', { Origin: 'https://acme.example' })).status).toBe(200);

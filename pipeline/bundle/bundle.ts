@@ -67,21 +67,39 @@ export async function makeBundle(options: BundleOptions): Promise<ProvenanceEntr
     const dropped = cut.originalColumns.filter((name) => !cut.columns.includes(name));
     const publisher = PUBLISHERS[spec.key] ?? { publisher: 'unknown', dataset: spec.key };
     entries.push({
-      key: spec.key, path: bundledPath, layout: spec.layout, rows: cut.rows, bytes: cut.gzip.length,
-      sha256: createHash('sha256').update(cut.gzip).digest('hex'), csv_sha256: cut.csvSha256, columns: cut.columns,
+      key: spec.key,
+      path: bundledPath,
+      layout: spec.layout,
+      rows: cut.rows,
+      bytes: cut.gzip.length,
+      sha256: createHash('sha256').update(cut.gzip).digest('hex'),
+      csv_sha256: cut.csvSha256,
+      columns: cut.columns,
       original: { path: originalPath, bytes: original.bytes, sha256: original.sha256, columns: cut.originalColumns.length },
-      dropped_columns: dropped, trimmed: trimmedNote(cut, dropped.length, originalPath),
-      vintage: spec.vintage, ...publisher,
-      source_url: spec.sourceUrl ?? null, retrieved_from: spec.retrievedFrom ?? null, licence: spec.licence ?? null,
+      dropped_columns: dropped,
+      trimmed: trimmedNote(cut, dropped.length, originalPath),
+      vintage: spec.vintage,
+      ...publisher,
+      source_url: spec.sourceUrl ?? null,
+      retrieved_from: spec.retrievedFrom ?? null,
+      licence: spec.licence ?? null,
     });
     bundleSources[spec.key] = { ...raw.sources[spec.key], path: bundledPath };
-    log(`  ${spec.key.padEnd(26)} ${String(cut.rows).padStart(7)} rows ${String(cut.columns.length).padStart(3)}/${String(cut.originalColumns.length).padEnd(3)} columns ${kb(original.bytes).padStart(9)} -> ${kb(cut.gzip.length).padStart(8)}`);
+    log(
+      `  ${spec.key.padEnd(26)} ${String(cut.rows).padStart(7)} rows ${String(cut.columns.length).padStart(3)}/${String(cut.originalColumns.length).padEnd(3)} columns ${kb(original.bytes).padStart(9)} -> ${kb(cut.gzip.length).padStart(8)}`,
+    );
   }
   removeStale(out, new Set(entries.map((e) => e.path)), log);
   const totalBytes = entries.reduce((sum, e) => sum + e.bytes, 0);
   const manifestRef = path.relative(out, path.resolve(options.manifest)).split(path.sep).join('/');
-  writeFileSync(path.join(out, 'provenance.json'), `${JSON.stringify({ generated_by: 'node bin/run-ts.js pipeline/bundle/make-bundle.ts', cut_from: manifestRef, total_bytes: totalBytes, files: entries }, null, 2)}\n`);
-  writeFileSync(options.publicManifest, bundleManifest(raw, bundleSources, path.relative(path.dirname(path.resolve(options.publicManifest)), out)));
+  writeFileSync(
+    path.join(out, 'provenance.json'),
+    `${JSON.stringify({ generated_by: 'node bin/run-ts.js pipeline/bundle/make-bundle.ts', cut_from: manifestRef, total_bytes: totalBytes, files: entries }, null, 2)}\n`,
+  );
+  writeFileSync(
+    options.publicManifest,
+    bundleManifest(raw, bundleSources, path.relative(path.dirname(path.resolve(options.publicManifest)), out)),
+  );
   log(`  ${entries.length} files, ${kb(totalBytes)} in ${out}`);
   return entries;
 }
@@ -100,7 +118,8 @@ function bundleManifest(raw: Record<string, unknown>, sources: Record<string, un
   const head = {
     name: 'US public data (bundled extract, raw/public)',
     synthetic: false,
-    notice: 'Real public data: the Census 2023 ZCTA Gazetteer, ACS 5-year tables, CDC PLACES, HEROP drive times, CMS, HIFLD, CovidCareMap and HRSA facilities, cut to the columns the build reads (raw/public/provenance.json). No provider files: scores are published without a provider component and say so.',
+    notice:
+      'Real public data: the Census 2023 ZCTA Gazetteer, ACS 5-year tables, CDC PLACES, HEROP drive times, CMS, HIFLD, CovidCareMap and HRSA facilities, cut to the columns the build reads (raw/public/provenance.json). No provider files: scores are published without a provider component and say so.',
     generated_by: 'node bin/run-ts.js pipeline/bundle/make-bundle.ts (do not edit by hand)',
     root: root.split(path.sep).join('/'),
     max_reject_ratio: raw.max_reject_ratio,

@@ -28,7 +28,9 @@ export function keptColumns(spec: SourceSpec, layout: Layout<unknown>, header: s
     const index = candidates.map((name) => byName.get(name.toLowerCase())).find((i) => i !== undefined);
     if (index !== undefined) kept.add(index);
     else if (fieldSpec.required) {
-      throw new BuildError(`source "${spec.key}" (${spec.path}): no column ${candidates.map((c) => JSON.stringify(c)).join(' or ')} for field "${field}" of layout ${layout.name}; the build could not read this file either. Fix sources.${spec.key}.columns in the manifest.`);
+      throw new BuildError(
+        `source "${spec.key}" (${spec.path}): no column ${candidates.map((c) => JSON.stringify(c)).join(' or ')} for field "${field}" of layout ${layout.name}; the build could not read this file either. Fix sources.${spec.key}.columns in the manifest.`,
+      );
     }
   }
   return [...kept].sort((a, b) => a - b).map((index) => ({ index, name: header[index] }));

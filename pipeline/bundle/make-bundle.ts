@@ -20,5 +20,11 @@ const { values } = parseArgs({
 
 const started = Date.now();
 console.log(`cutting the files of ${values.manifest} into ${values.out}:`);
-await makeBundle({ manifest: values.manifest!, from: values.from, out: values.out!, publicManifest: values['public-manifest']!, log: (line) => console.log(line) });
+await makeBundle({
+  manifest: values.manifest!,
+  from: values.from,
+  out: values.out!,
+  publicManifest: values['public-manifest']!,
+  log: (line) => console.log(line),
+});
 console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s; wrote ${values['public-manifest']}`);

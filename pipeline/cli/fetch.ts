@@ -30,7 +30,10 @@ export function registerFetch(program: Command): void {
       // Loaded on demand: the HTTP client and the layouts, which other commands do not need.
       const [{ fetchNational }, { byteProgress }] = await Promise.all([import('../fetch/index.ts'), import('../../core/progress.ts')]);
       const started = Date.now();
-      const only = options.only?.split(',').map((key) => key.trim()).filter(Boolean);
+      const only = options.only
+        ?.split(',')
+        .map((key) => key.trim())
+        .filter(Boolean);
       const summary = await fetchNational({
         sources: options.sources ?? path.join(PACKAGE_ROOT, 'raw/national/sources.json'),
         out: options.out ?? DEFAULT_FETCH_OUT,
@@ -45,7 +48,14 @@ export function registerFetch(program: Command): void {
         `wrote ${shownPath(summary.manifest)}: ${summary.fetched.length} official files` +
           `${stand ? `, ${stand} bundled extracts standing in` : ''}${absent.length ? `, ${absent.length} left out (${absent.join(', ')})` : ''}` +
           ` in ${seconds.toFixed(1)} s; next: hcas build --manifest ${shownPath(summary.manifest)} --out dist-api/national.sqlite`,
-        { event: 'fetched', manifest: summary.manifest, official_files: summary.fetched.length, standing_in: stand, left_out: absent, seconds },
+        {
+          event: 'fetched',
+          manifest: summary.manifest,
+          official_files: summary.fetched.length,
+          standing_in: stand,
+          left_out: absent,
+          seconds,
+        },
       );
     });
 }

@@ -11,7 +11,8 @@ export interface LogLines {
 /** Log lines on stdout, as text or (with `--log-format json`) one JSON object each, stamped with the time. */
 export function logLines(mode: ProgressMode): LogLines {
   if (mode !== 'json') return { line: (text) => console.log(text), summary: (text) => console.log(text) };
-  const write = (fields: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n`);
+  const write = (fields: Record<string, unknown>) =>
+    process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n`);
   return { line: (text) => write({ event: 'log', message: text.trim() }), summary: (text, fields) => write({ ...fields, message: text }) };
 }
 

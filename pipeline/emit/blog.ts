@@ -7,7 +7,9 @@ import type { BlogPost } from '../ingest/blog.ts';
  */
 export function emitBlog(db: Database.Database, posts: readonly BlogPost[]): number {
   const insert = db.prepare('INSERT INTO blog_posts (id, slug, title, excerpt, published_at, html) VALUES (?,?,?,?,?,?)');
-  const kept = posts.filter((post) => !post.draft).sort((a, b) => a.publishedAt.localeCompare(b.publishedAt) || a.slug.localeCompare(b.slug));
+  const kept = posts
+    .filter((post) => !post.draft)
+    .sort((a, b) => a.publishedAt.localeCompare(b.publishedAt) || a.slug.localeCompare(b.slug));
   db.transaction(() => {
     kept.forEach((post, i) => insert.run(i + 1, post.slug, post.title, post.excerpt, post.publishedAt, post.html));
   })();

@@ -91,12 +91,20 @@ class Interner {
 const READ_BATCH_ROWS = 65_536;
 
 /** Every provider of the providers table as small integers, with the distinct keys they refer to. */
-export function readProviders(db: Database.Database, taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization'>>): ProviderRows {
+export function readProviders(
+  db: Database.Database,
+  taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization'>>,
+): ProviderRows {
   const total = db.prepare('SELECT COUNT(*) FROM providers').pluck().get() as number;
-  const maxRowid = (db.prepare('SELECT ifnull(MAX(rowid), 0) FROM providers').pluck().get() as number);
+  const maxRowid = db.prepare('SELECT ifnull(MAX(rowid), 0) FROM providers').pluck().get() as number;
   const rows = {
-    npi: new Uint32Array(total), last: new Uint32Array(total), first: new Uint32Array(total), state: new Uint32Array(total),
-    city: new Uint32Array(total), zip: new Uint32Array(total), group: new Uint32Array(total),
+    npi: new Uint32Array(total),
+    last: new Uint32Array(total),
+    first: new Uint32Array(total),
+    state: new Uint32Array(total),
+    city: new Uint32Array(total),
+    zip: new Uint32Array(total),
+    group: new Uint32Array(total),
   };
   const last = new Interner(searchKey);
   const first = new Interner(searchKey);
@@ -109,22 +117,37 @@ export function readProviders(db: Database.Database, taxonomy: ReadonlyMap<strin
   const zipIdOfNumber = new Int32Array(100_001).fill(-1);
   // Text columns are joined with U+001F, which no name, city or specialty contains (a miscount below would say so).
   // The columns are NOT NULL but primary_taxonomy (a NULL would drop out of group_concat and fail the counts below).
-  const batch = db.prepare(`SELECT COUNT(*), group_concat(npi, ''), group_concat(last_name, char(31)), group_concat(first_name, char(31)),
+  const batch = db
+    .prepare(`SELECT COUNT(*), group_concat(npi, ''), group_concat(last_name, char(31)), group_concat(first_name, char(31)),
       group_concat(substr(state || '  ', 1, 2), ''), group_concat(city, char(31)), group_concat(substr(zip_code || '-----', 1, 5), ''),
       group_concat(ifnull(primary_taxonomy, '') || char(30) || primary_specialty, char(31))
-    FROM providers WHERE rowid > ? AND rowid <= ?`).raw();
+    FROM providers WHERE rowid > ? AND rowid <= ?`)
+    .raw();
   let i = 0;
   for (let from = 0; from < maxRowid; from += READ_BATCH_ROWS) {
-    const [count, npis, lasts, firsts, states, cities, zips, groupTexts] = batch.get(from, from + READ_BATCH_ROWS) as [number, string, string, string, string, string, string, string];
+    const [count, npis, lasts, firsts, states, cities, zips, groupTexts] = batch.get(from, from + READ_BATCH_ROWS) as [
+      number,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     if (count === 0) continue;
     if (i + count > total) throw new Error('providers grew while the directory was read');
     // Every value of a column is accounted for, or a name held the separator and the directory would be wrong.
     const counts = [
-      last.internAll(lasts, 31, rows.last, i), first.internAll(firsts, 31, rows.first, i), city.internAll(cities, 31, rows.city, i),
+      last.internAll(lasts, 31, rows.last, i),
+      first.internAll(firsts, 31, rows.first, i),
+      city.internAll(cities, 31, rows.city, i),
       groups.internAll(groupTexts, 31, rows.group, i),
     ];
     if (counts.some((n) => n !== count) || npis.length !== 10 * count || states.length !== 2 * count || zips.length !== 5 * count) {
-      throw new Error(`providers rows ${from + 1}-${from + READ_BATCH_ROWS}: a value contains the control character U+001F, or an NPI is not 10 digits; the directory cannot be built`);
+      throw new Error(
+        `providers rows ${from + 1}-${from + READ_BATCH_ROWS}: a value contains the control character U+001F, or an NPI is not 10 digits; the directory cannot be built`,
+      );
     }
     for (let k = 0; k < count; k++, i++) {
       let npi = 0;
@@ -133,7 +156,10 @@ export function readProviders(db: Database.Database, taxonomy: ReadonlyMap<strin
       const code = ((states.charCodeAt(2 * k) << 8) | states.charCodeAt(2 * k + 1)) & 0xffff;
       let stateId = stateIdOfCode[code];
       if (stateId < 0) {
-        const key = states.slice(2 * k, 2 * k + 2).trim().toUpperCase();
+        const key = states
+          .slice(2 * k, 2 * k + 2)
+          .trim()
+          .toUpperCase();
         stateId = stateKeys.indexOf(key);
         if (stateId < 0) stateId = stateKeys.push(key) - 1;
         stateIdOfCode[code] = stateId;

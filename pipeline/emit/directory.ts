@@ -19,7 +19,11 @@ import type { SpecialtyName } from './specialty-keys.ts';
  * One pass reads the providers table; everything else is counting sorts over typed arrays. The facilities get
  * their list-order index too (`facility_index`, pipeline/emit/facility-index.ts).
  */
-export function emitDirectory(db: Database.Database, taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization'>>, log: (line: string) => void = () => {}): DirectoryStats {
+export function emitDirectory(
+  db: Database.Database,
+  taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization'>>,
+  log: (line: string) => void = () => {},
+): DirectoryStats {
   const started = Date.now();
   const rows = readProviders(db, taxonomy);
   const read = Date.now();
@@ -58,7 +62,12 @@ export function emitDirectory(db: Database.Database, taxonomy: ReadonlyMap<strin
     insertArray.run(PROVIDER_ARRAYS.firstOrder, size, encodeUint32(firstGroups.ranks));
     const firstByPosition = byPosition(rows.firstKeys, firstPosition);
     for (let position = 0; position < firstByPosition.length; position++) {
-      insertFirst.run(firstByPosition[position], position, firstGroups.starts[position], firstGroups.starts[position + 1] - firstGroups.starts[position]);
+      insertFirst.run(
+        firstByPosition[position],
+        position,
+        firstGroups.starts[position],
+        firstGroups.starts[position + 1] - firstGroups.starts[position],
+      );
     }
 
     const postings = (kind: PostingKind, keys: readonly string[], keyOfRow: Uint32Array) => {
@@ -109,7 +118,9 @@ export function emitDirectory(db: Database.Database, taxonomy: ReadonlyMap<strin
     order_seconds: (ordered - read) / 1000,
     seconds: (Date.now() - started) / 1000,
   };
-  log(`  directory: ${size} providers ranked; ${stats.last_names} last and ${stats.first_names} first names, ${stats.cities} cities, ${stats.zips} ZIPs (${stats.seconds.toFixed(1)} s: read ${stats.read_seconds.toFixed(1)}, order ${stats.order_seconds.toFixed(1)}, write ${(stats.seconds - stats.read_seconds - stats.order_seconds).toFixed(1)})`);
+  log(
+    `  directory: ${size} providers ranked; ${stats.last_names} last and ${stats.first_names} first names, ${stats.cities} cities, ${stats.zips} ZIPs (${stats.seconds.toFixed(1)} s: read ${stats.read_seconds.toFixed(1)}, order ${stats.order_seconds.toFixed(1)}, write ${(stats.seconds - stats.read_seconds - stats.order_seconds).toFixed(1)})`,
+  );
   return stats;
 }
 

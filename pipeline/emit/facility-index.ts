@@ -8,7 +8,12 @@ import { searchKey } from '../../core/search-key.ts';
  * instead of normalising and sorting them on its first request.
  */
 export function emitFacilityIndex(db: Database.Database): number {
-  const rows = (db.prepare('SELECT id, facility_name, facility_type, state_code, emergency_services, facility_rating FROM facilities').raw().all() as Array<[number, string, string, string, number, number | null]>)
+  const rows = (
+    db
+      .prepare('SELECT id, facility_name, facility_type, state_code, emergency_services, facility_rating FROM facilities')
+      .raw()
+      .all() as Array<[number, string, string, string, number, number | null]>
+  )
     .map((row) => ({ row, name: searchKey(row[1]) }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.row[0] - b.row[0]));
   const typeKeys: string[] = [];

@@ -31,12 +31,14 @@ export function emitProviders(db: Database.Database, taxonomy: Map<string, Taxon
       FROM stage_providers p LEFT JOIN taxonomy t ON t.code = p.taxonomy LEFT JOIN clinician c ON c.npi = p.npi
       WHERE p.rowid NOT IN (SELECT row FROM superseded);
   `);
-  const clinicianOnly = db.prepare(`
+  const clinicianOnly = db
+    .prepare(`
     INSERT INTO providers
       SELECT c.npi, s.first_name, s.last_name, s.credential, s.gender, NULL, c.specialty, c.telehealth, '', s.city, s.state, s.zip_code, s.zcta, '',
              c.medical_school, NULL, c.graduation_year, c.facility_names
       FROM clinician c JOIN stage_clinicians s ON s.rowid = c.first_row
-      WHERE c.in_nppes = 0`).run().changes;
+      WHERE c.in_nppes = 0`)
+    .run().changes;
   const providers = (db.prepare('SELECT COUNT(*) AS n FROM providers').get() as { n: number }).n;
   return { providers, clinicianOnly };
 }
@@ -45,7 +47,11 @@ export function emitProviders(db: Database.Database, taxonomy: Map<string, Taxon
  * Clinicians per scoring category practising in each ZIP: NPPES providers by primary taxonomy (counted
  * while staging), clinicians known only from Doctors and Clinicians by their CMS specialty.
  */
-export function providerSupply(db: Database.Database, counts: Array<{ zcta: string; taxonomy: string; count: number }>, zipIndex: Map<string, number>): Record<Category, Float64Array> {
+export function providerSupply(
+  db: Database.Database,
+  counts: Array<{ zcta: string; taxonomy: string; count: number }>,
+  zipIndex: Map<string, number>,
+): Record<Category, Float64Array> {
   const supply = Object.fromEntries(CATEGORY_NAMES.map((c) => [c, new Float64Array(zipIndex.size)])) as Record<Category, Float64Array>;
   const add = (zcta: string, categories: Category[], count: number) => {
     const i = zipIndex.get(zcta);
@@ -53,8 +59,10 @@ export function providerSupply(db: Database.Database, counts: Array<{ zcta: stri
     for (const category of categories) supply[category][i] += count;
   };
   for (const row of counts) add(row.zcta, categoriesOfTaxonomy(row.taxonomy || null), row.count);
-  const clinicianOnly = db.prepare(`SELECT s.zcta AS zcta, c.specialty AS specialty, COUNT(*) AS n FROM clinician c JOIN stage_clinicians s ON s.rowid = c.first_row
-    WHERE c.in_nppes = 0 AND s.zcta IS NOT NULL GROUP BY 1, 2`).all() as Array<{ zcta: string; specialty: string; n: number }>;
+  const clinicianOnly = db
+    .prepare(`SELECT s.zcta AS zcta, c.specialty AS specialty, COUNT(*) AS n FROM clinician c JOIN stage_clinicians s ON s.rowid = c.first_row
+    WHERE c.in_nppes = 0 AND s.zcta IS NOT NULL GROUP BY 1, 2`)
+    .all() as Array<{ zcta: string; specialty: string; n: number }>;
   for (const row of clinicianOnly) add(row.zcta, categoriesOfCmsSpecialty(row.specialty), row.n);
   return supply;
 }
@@ -66,7 +74,11 @@ export function facilityProviderCounts(db: Database.Database, facilities: Facili
   const keyOf = new Map<string, number | null>();
   const counts = new Map<number, number>();
   // One row per (clinician, state, name), in NPI order, so a clinician's facilities are deduplicated with a tiny set.
-  const rows = db.prepare(`SELECT DISTINCT s.npi AS npi, s.state AS state, f.value AS name FROM stage_clinicians s, json_each(s.facility_names) f ORDER BY s.npi`).iterate() as Iterable<{ npi: string; state: string; name: string }>;
+  const rows = db
+    .prepare(
+      `SELECT DISTINCT s.npi AS npi, s.state AS state, f.value AS name FROM stage_clinicians s, json_each(s.facility_names) f ORDER BY s.npi`,
+    )
+    .iterate() as Iterable<{ npi: string; state: string; name: string }>;
   let currentNpi = '';
   let seen = new Set<number>();
   for (const row of rows) {

@@ -55,7 +55,11 @@ const CMS_KEYS = new Map(CATEGORY_NAMES.map((c) => [c, new Set((CATEGORIES[c].cm
  * taxonomy code, or, without a known code, its CMS specialty text; plus the aliases of the categories that
  * code or text falls in.
  */
-export function specialtyNames(taxonomyCode: string | null, specialtyText: string, taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization'>>): SpecialtyName[] {
+export function specialtyNames(
+  taxonomyCode: string | null,
+  specialtyText: string,
+  taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization'>>,
+): SpecialtyName[] {
   const names: SpecialtyName[] = [];
   const add = (name: string, source: SpecialtySource) => {
     const key = specialtyKey(name);

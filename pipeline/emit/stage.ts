@@ -52,7 +52,23 @@ export class ProviderStage {
   }
 
   addProvider(row: ProviderRow, line: number, sourceKey: string, zcta: string | null): void {
-    this.insertProvider.run(row.npi, sourceKey, line, row.firstName, row.lastName, row.credential, row.gender, row.address, row.city, row.state, row.zip, zcta, row.phone, row.taxonomy, row.taxonomies.join(';'));
+    this.insertProvider.run(
+      row.npi,
+      sourceKey,
+      line,
+      row.firstName,
+      row.lastName,
+      row.credential,
+      row.gender,
+      row.address,
+      row.city,
+      row.state,
+      row.zip,
+      zcta,
+      row.phone,
+      row.taxonomy,
+      row.taxonomies.join(';'),
+    );
     const rowid = ++this.providerRows;
     const earlier = this.npis.set(row.npi, rowid);
     if (earlier !== undefined) {
@@ -76,7 +92,24 @@ export class ProviderStage {
   }
 
   addClinician(row: ClinicianRow, line: number, zcta: string | null): void {
-    this.insertClinician.run(row.npi, line, row.firstName, row.lastName, row.credential, row.gender, row.medicalSchool, row.graduationYear, row.specialty, row.telehealth ? 1 : 0, JSON.stringify(row.facilityNames), row.city, row.state, row.zip, zcta, this.npis.has(row.npi) ? 1 : 0);
+    this.insertClinician.run(
+      row.npi,
+      line,
+      row.firstName,
+      row.lastName,
+      row.credential,
+      row.gender,
+      row.medicalSchool,
+      row.graduationYear,
+      row.specialty,
+      row.telehealth ? 1 : 0,
+      JSON.stringify(row.facilityNames),
+      row.city,
+      row.state,
+      row.zip,
+      zcta,
+      this.npis.has(row.npi) ? 1 : 0,
+    );
     this.tick();
   }
 
@@ -97,6 +130,8 @@ export class ProviderStage {
   finish(): SupersededRow[] {
     this.db.exec('COMMIT');
     this.stagedKey.length = 0;
-    return this.db.prepare('SELECT s.source, s.line, s.npi FROM superseded x JOIN stage_providers s ON s.rowid = x.row ORDER BY x.row').all() as SupersededRow[];
+    return this.db
+      .prepare('SELECT s.source, s.line, s.npi FROM superseded x JOIN stage_providers s ON s.rowid = x.row ORDER BY x.row')
+      .all() as SupersededRow[];
   }
 }

@@ -20,17 +20,58 @@ export function emitScores(db: Database.Database, places: ZipPlace[], index: Poi
     for (const type of SCORE_TYPES) insertType.run(type.id, type.name, type.slug, type.description);
     places.forEach((p, i) => {
       const z = scores[i];
-      insertZip.run(p.zip, p.state, p.stateName, p.city, p.countyFips, p.cbsaCode, p.urbanRuralCode, p.latitude, p.longitude, p.landSqMi, p.population, i,
-        z.smallPopulation ? 1 : 0, z.access.roadTimes ? 1 : 0, z.imputed.length ? z.imputed.join(',') : null);
+      insertZip.run(
+        p.zip,
+        p.state,
+        p.stateName,
+        p.city,
+        p.countyFips,
+        p.cbsaCode,
+        p.urbanRuralCode,
+        p.latitude,
+        p.longitude,
+        p.landSqMi,
+        p.population,
+        i,
+        z.smallPopulation ? 1 : 0,
+        z.access.roadTimes ? 1 : 0,
+        z.imputed.length ? z.imputed.join(',') : null,
+      );
       SCORE_TYPES.forEach((type, t) => {
         const s = z.byType[t];
         const band = bandFor(s.healthscore);
         // Record ids are stable for a given ZIP list: 11 per ZIP in ZIP order, then by score type id.
-        insertScore.run(i * SCORE_TYPES.length + type.id, p.zip, type.id, p.state, s.healthscore, s.people, s.provider, s.hospital, s.travel, band.label, band.grade, band.color, s.prevalenceUsed ? 1 : 0);
+        insertScore.run(
+          i * SCORE_TYPES.length + type.id,
+          p.zip,
+          type.id,
+          p.state,
+          s.healthscore,
+          s.people,
+          s.provider,
+          s.hospital,
+          s.travel,
+          band.label,
+          band.grade,
+          band.color,
+          s.prevalenceUsed ? 1 : 0,
+        );
       });
       const a = z.access;
-      insertAccess.run(p.zip, a.nearestHospitalMiles, a.nearestHospitalId, a.nearestPrimaryCareMiles, a.hospitalsWithin10Miles, a.primaryCareWithin10Miles,
-        finite(a.emergencyMinutes), finite(a.careMinutes), finite(a.majorHospitalMinutes), a.bedsPer1000, a.meanRatingNearby, z.mobilityGapPct);
+      insertAccess.run(
+        p.zip,
+        a.nearestHospitalMiles,
+        a.nearestHospitalId,
+        a.nearestPrimaryCareMiles,
+        a.hospitalsWithin10Miles,
+        a.primaryCareWithin10Miles,
+        finite(a.emergencyMinutes),
+        finite(a.careMinutes),
+        finite(a.majorHospitalMinutes),
+        a.bedsPer1000,
+        a.meanRatingNearby,
+        z.mobilityGapPct,
+      );
     });
     emitStates(db, places, scores);
     db.prepare('INSERT INTO kdtree VALUES (?, ?)').run('zips', Buffer.from(index.index.data as ArrayBuffer));
@@ -65,7 +106,12 @@ function emitStates(db: Database.Database, places: ZipPlace[], scores: ZipScores
 }
 
 /** Writes the independent measures the validation report compares with (never used by the scores). */
-export function emitReference(db: Database.Database, places: ZipPlace[], reference: Ingested['reference'], ruca: Map<string, number>): void {
+export function emitReference(
+  db: Database.Database,
+  places: ZipPlace[],
+  reference: Ingested['reference'],
+  ruca: Map<string, number>,
+): void {
   const insert = db.prepare('INSERT INTO zip_reference VALUES (?,?,?,?,?)');
   db.transaction(() => {
     for (const p of places) {
@@ -91,11 +137,40 @@ export function emitCensus(db: Database.Database, places: ZipPlace[], census: Ma
 }
 
 /** Writes the merged facilities with their provider counts and the ZIP (ZCTA) they lie in. */
-export function emitFacilities(db: Database.Database, facilities: Facility[], zctaOf: (f: Facility) => string | null, precision: (f: Facility) => string, providerCounts: Map<number, number>, stateName: (code: string) => string): void {
+export function emitFacilities(
+  db: Database.Database,
+  facilities: Facility[],
+  zctaOf: (f: Facility) => string | null,
+  precision: (f: Facility) => string,
+  providerCounts: Map<number, number>,
+  stateName: (code: string) => string,
+): void {
   const insert = db.prepare(`INSERT INTO facilities VALUES (${Array(21).fill('?').join(',')})`);
   db.transaction(() => {
     for (const f of facilities) {
-      insert.run(f.id, f.name, f.type, f.address, f.city, f.state, stateName(f.state), f.zip, zctaOf(f), f.latitude, f.longitude, precision(f), f.rating, f.emergency ? 1 : 0, 0, f.phone, f.website, f.staffedBeds, providerCounts.get(f.id) ?? 0, f.ccn, f.sources.join(','));
+      insert.run(
+        f.id,
+        f.name,
+        f.type,
+        f.address,
+        f.city,
+        f.state,
+        stateName(f.state),
+        f.zip,
+        zctaOf(f),
+        f.latitude,
+        f.longitude,
+        precision(f),
+        f.rating,
+        f.emergency ? 1 : 0,
+        0,
+        f.phone,
+        f.website,
+        f.staffedBeds,
+        providerCounts.get(f.id) ?? 0,
+        f.ccn,
+        f.sources.join(','),
+      );
     }
   })();
 }
@@ -109,13 +184,33 @@ export function emitMeta(db: Database.Database, meta: Record<string, unknown>): 
 }
 
 /** Writes the TVI per ZIP and the population-weighted TVI of each metro/micro area (CBSA). */
-export function emitTvi(db: Database.Database, places: ZipPlace[], tvi: TviRecord[], cbsaTitles: Map<string, { title: string; type: string }>): number {
+export function emitTvi(
+  db: Database.Database,
+  places: ZipPlace[],
+  tvi: TviRecord[],
+  cbsaTitles: Map<string, { title: string; type: string }>,
+): number {
   const insert = db.prepare('INSERT INTO tvi VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
   const metros = new Map<string, { zips: number; population: number; weighted: number; plain: number }>();
   db.transaction(() => {
     places.forEach((p, i) => {
       const t = tvi[i];
-      insert.run(p.zip, p.state, t.tvi_score, t.tvi_tier, t.vehicle_score, t.transit_score, t.facility_distance_score, t.population_vulnerability_score, t.health_outcome_score, t.health_outcome_basis, t.zero_vehicle_pct, t.nearest_hospital_miles, t.population, t.ranked ? 1 : 0);
+      insert.run(
+        p.zip,
+        p.state,
+        t.tvi_score,
+        t.tvi_tier,
+        t.vehicle_score,
+        t.transit_score,
+        t.facility_distance_score,
+        t.population_vulnerability_score,
+        t.health_outcome_score,
+        t.health_outcome_basis,
+        t.zero_vehicle_pct,
+        t.nearest_hospital_miles,
+        t.population,
+        t.ranked ? 1 : 0,
+      );
       if (!p.cbsaCode || !t.ranked) return;
       const m = metros.get(p.cbsaCode) ?? { zips: 0, population: 0, weighted: 0, plain: 0 };
       const population = Math.max(0, p.population ?? 0);

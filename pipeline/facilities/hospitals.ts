@@ -31,7 +31,11 @@ export function scoredHospitals(facilities: Facility[], zipIndexOf: Map<number, 
     if (!general && !ruralEmergency) continue;
     const beds = ruralEmergency ? 0 : staffedBeds(f);
     scored.push({
-      id: f.id, zipIndex, longitude: f.longitude!, latitude: f.latitude!, beds,
+      id: f.id,
+      zipIndex,
+      longitude: f.longitude!,
+      latitude: f.latitude!,
+      beds,
       emergency: f.emergency,
       rating: f.rating,
       major: general && ((f.traumaLevel !== null && f.traumaLevel <= MAJOR_HOSPITAL.maxTraumaLevel) || beds >= MAJOR_HOSPITAL.minBeds),

@@ -15,7 +15,13 @@ export interface FacilityPlacement {
  * a facility whose ZIP maps to no scored ZCTA belongs to the ZCTA whose point is nearest its coordinates.
  * A facility without coordinates is placed at its ZCTA's point (`location_precision = 'zip'`).
  */
-export function placeFacilities(facilities: Facility[], zctaOfZip: (zip: string) => string | null, zipIndex: Map<string, number>, places: ZipPlace[], index: PointIndex): FacilityPlacement {
+export function placeFacilities(
+  facilities: Facility[],
+  zctaOfZip: (zip: string) => string | null,
+  zipIndex: Map<string, number>,
+  places: ZipPlace[],
+  index: PointIndex,
+): FacilityPlacement {
   const zipIndexOf = new Map<number, number>();
   const precision = new Map<number, 'coordinates' | 'zip'>();
   const stats = { zcta_from_zip: 0, zcta_from_point: 0, placed_at_zip_point: 0, unlocated: 0 };

@@ -2,7 +2,14 @@ const NAME_NOISE = /\b(THE|INC|LLC|CORP|CORPORATION|OF|AND|AT|CAMPUS|HOSP)\b|[^A
 
 /** A name key that survives punctuation, "The", "Inc." and "&" vs "and" differences between sources. */
 export function nameKey(name: string): string {
-  return name.toUpperCase().replace(/'S\b/g, 'S').replace(/&/g, ' AND ').replace(/HOSPITAL/g, 'HOSP').replace(NAME_NOISE, ' ').replace(/\s+/g, ' ').trim();
+  return name
+    .toUpperCase()
+    .replace(/'S\b/g, 'S')
+    .replace(/&/g, ' AND ')
+    .replace(/HOSPITAL/g, 'HOSP')
+    .replace(NAME_NOISE, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**
@@ -10,9 +17,44 @@ export function nameKey(name: string): string {
  * and "BANNER PAYSON MEDICAL CENTER" both leave BANNER, PAYSON).
  */
 const GENERIC_WORDS = new Set([
-  'HOSP', 'HOSPITALS', 'MEDICAL', 'MEDICINE', 'CENTER', 'CENTRE', 'CENTERS', 'HEALTH', 'HEALTHCARE', 'CARE', 'SYSTEM', 'SYSTEMS',
-  'REGIONAL', 'REGION', 'COMMUNITY', 'GENERAL', 'MEMORIAL', 'DISTRICT', 'COUNTY', 'CLINIC', 'CLINICS', 'SERVICES', 'SERVICE',
-  'FACILITY', 'NETWORK', 'INSTITUTE', 'CAMPUS', 'MAIN', 'ACUTE', 'DBA', 'A', 'AN', 'FOR', 'IN', 'ON', 'LTD', 'LLP', 'CO',
+  'HOSP',
+  'HOSPITALS',
+  'MEDICAL',
+  'MEDICINE',
+  'CENTER',
+  'CENTRE',
+  'CENTERS',
+  'HEALTH',
+  'HEALTHCARE',
+  'CARE',
+  'SYSTEM',
+  'SYSTEMS',
+  'REGIONAL',
+  'REGION',
+  'COMMUNITY',
+  'GENERAL',
+  'MEMORIAL',
+  'DISTRICT',
+  'COUNTY',
+  'CLINIC',
+  'CLINICS',
+  'SERVICES',
+  'SERVICE',
+  'FACILITY',
+  'NETWORK',
+  'INSTITUTE',
+  'CAMPUS',
+  'MAIN',
+  'ACUTE',
+  'DBA',
+  'A',
+  'AN',
+  'FOR',
+  'IN',
+  'ON',
+  'LTD',
+  'LLP',
+  'CO',
 ]);
 const SAINT = /\b(SAINT|STE|ST)\b/g;
 

@@ -66,7 +66,12 @@ export interface RosterOptions {
  * A record carrying such a CCN that the current file lacks is closed or no longer certified under it.
  * Long-term care (2000-2299) and rehabilitation (3025-3099) hospitals are not in that file.
  */
-const CMS_LISTED_SERIALS: Array<[number, number]> = [[1, 879], [1300, 1399], [3300, 3399], [4000, 4499]];
+const CMS_LISTED_SERIALS: Array<[number, number]> = [
+  [1, 879],
+  [1300, 1399],
+  [3300, 3399],
+  [4000, 4499],
+];
 
 export function cmsListsCcnType(ccn: string): boolean {
   const serial = Number(ccn.slice(2, 6));
@@ -74,7 +79,11 @@ export function cmsListsCcnType(ccn: string): boolean {
 }
 
 /** CCN serial ranges that fix a hospital's type whatever a source's TYPE column says (HIFLD calls many long-term acute care hospitals "General Acute Care"). */
-const TYPE_OF_SERIAL: Array<[number, number, string]> = [[2000, 2299, 'Long Term Care'], [3025, 3099, 'Rehabilitation'], [4000, 4499, 'Psychiatric']];
+const TYPE_OF_SERIAL: Array<[number, number, string]> = [
+  [2000, 2299, 'Long Term Care'],
+  [3025, 3099, 'Rehabilitation'],
+  [4000, 4499, 'Psychiatric'],
+];
 
 function typeFromCcn(ccn: string | null): string | null {
   const serial = ccn ? Number(ccn.slice(2, 6)) : NaN;
@@ -92,10 +101,21 @@ const VETERANS = /\b(VA|VAMC|VETERANS?|VETERANS')\b/;
  * rehabilitation, military and Indian Health Service hospitals CMS does not list). HRSA health centre sites
  * are kept as sites, one per name and point.
  */
-export function buildRoster(rows: SourcedFacilityRow[], options: RosterOptions): { facilities: Facility[]; withdrawn: Withdrawn[]; stats: RosterStats } {
+export function buildRoster(
+  rows: SourcedFacilityRow[],
+  options: RosterOptions,
+): { facilities: Facility[]; withdrawn: Withdrawn[]; stats: RosterStats } {
   const facilities: Facility[] = [];
   const withdrawn: Withdrawn[] = [];
-  const stats: RosterStats = { input_records: rows.length, facilities: 0, hospitals: 0, health_center_sites: 0, roster: {}, joined: {}, excluded: {} };
+  const stats: RosterStats = {
+    input_records: rows.length,
+    facilities: 0,
+    hospitals: 0,
+    health_center_sites: 0,
+    roster: {},
+    joined: {},
+    excluded: {},
+  };
   const bump = (record: Record<string, number>, key: string) => (record[key] = (record[key] ?? 0) + 1);
   const exclude = (row: SourcedFacilityRow, reason: string, group: string) => {
     withdrawn.push({ origin: row.origin, reason, kind: 'excluded' });
@@ -172,16 +192,23 @@ export function buildRoster(rows: SourcedFacilityRow[], options: RosterOptions):
 
   // 4. Unlinked open records join a CMS hospital of an agreeing name nearby, else are added.
   const located = facilities.map((f) => locate(f, options));
-  const cmsIndex = new PointIndex(Float64Array.from(located, (p) => p?.longitude ?? 0), Float64Array.from(located, (p) => p?.latitude ?? 0));
+  const cmsIndex = new PointIndex(
+    Float64Array.from(located, (p) => p?.longitude ?? 0),
+    Float64Array.from(located, (p) => p?.latitude ?? 0),
+  );
   const cmsByZip = new Map<string, Facility[]>();
   for (const f of facilities) if (f.zip) cmsByZip.set(f.zip, [...(cmsByZip.get(f.zip) ?? []), f]);
   const added: Facility[] = [];
   for (const group of candidates) {
     const [lead] = group;
     // Same ZIP code at any distance (a large rural ZIP's point can be miles from its town), or nearby.
-    const near = [...(cmsByZip.get(lead.zip ?? '') ?? []), ...cmsIndex.within(lead.longitude!, lead.latitude!, options.matchMiles).map((hit) => facilities[hit.id])];
-    const match = near.find((f) => located[f.id - 1] && f.state === lead.state && sameHospital(f.name, lead.name))
-      ?? added.find((f) => f.state === lead.state && nearby(f, lead, 0.1) && sameHospital(f.name, lead.name));
+    const near = [
+      ...(cmsByZip.get(lead.zip ?? '') ?? []),
+      ...cmsIndex.within(lead.longitude!, lead.latitude!, options.matchMiles).map((hit) => facilities[hit.id]),
+    ];
+    const match =
+      near.find((f) => located[f.id - 1] && f.state === lead.state && sameHospital(f.name, lead.name)) ??
+      added.find((f) => f.state === lead.state && nearby(f, lead, 0.1) && sameHospital(f.name, lead.name));
     if (match) {
       for (const row of group) join(match, row, match.sources.includes('cms') ? 'by_name_nearby' : 'duplicate_record');
       continue;
@@ -216,7 +243,10 @@ function sameHospital(a: string, b: string): boolean {
 function nearby(f: Facility, row: FacilityRow, miles: number): boolean {
   if (f.latitude === null || f.longitude === null) return false;
   const degrees = miles / 69;
-  return Math.abs(f.latitude - row.latitude!) <= degrees && Math.abs(f.longitude - row.longitude!) <= degrees / Math.cos((row.latitude! * Math.PI) / 180);
+  return (
+    Math.abs(f.latitude - row.latitude!) <= degrees &&
+    Math.abs(f.longitude - row.longitude!) <= degrees / Math.cos((row.latitude! * Math.PI) / 180)
+  );
 }
 
 /** A roster hospital's point for matching: its coordinates once a source gave them, else its ZIP's point. */
@@ -227,10 +257,25 @@ function locate(f: Facility, options: RosterOptions): { latitude: number; longit
 
 function create(row: FacilityRow, id: number): Facility {
   return {
-    id, name: row.name, type: row.type || 'Hospital', address: row.address, city: row.city, state: row.state, zip: row.zip,
-    phone: row.phone, website: row.website, latitude: row.latitude, longitude: row.longitude, staffedBeds: row.staffedBeds,
-    licensedBeds: row.licensedBeds, emergency: row.emergency ?? false, rating: row.rating, traumaLevel: row.traumaLevel,
-    ccn: row.ccn, sources: [row.source], isHospital: row.source !== 'hrsa',
+    id,
+    name: row.name,
+    type: row.type || 'Hospital',
+    address: row.address,
+    city: row.city,
+    state: row.state,
+    zip: row.zip,
+    phone: row.phone,
+    website: row.website,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    staffedBeds: row.staffedBeds,
+    licensedBeds: row.licensedBeds,
+    emergency: row.emergency ?? false,
+    rating: row.rating,
+    traumaLevel: row.traumaLevel,
+    ccn: row.ccn,
+    sources: [row.source],
+    isHospital: row.source !== 'hrsa',
   };
 }
 

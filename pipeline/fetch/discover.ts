@@ -7,7 +7,13 @@ import type { JsonRule, ListingRule, SourceEntry } from './sources.ts';
  * and takes the matching link (the NPPES monthly zip is renamed every month); a `json` rule reads a
  * catalogue entry (the CMS Provider Data Catalog's metastore gives each data set's current download URL).
  */
-export async function discoverUrl(entry: SourceEntry, rule: ListingRule | JsonRule, expandedAddress: string, sourcesFile: string, http: HttpOptions): Promise<string> {
+export async function discoverUrl(
+  entry: SourceEntry,
+  rule: ListingRule | JsonRule,
+  expandedAddress: string,
+  sourcesFile: string,
+  http: HttpOptions,
+): Promise<string> {
   if (rule.kind === 'listing') {
     const page = await fetchText(expandedAddress, http);
     const links = pageLinks(page.text).filter((href) => rule.pattern.test(href));
@@ -25,7 +31,9 @@ export async function discoverUrl(entry: SourceEntry, rule: ListingRule | JsonRu
   try {
     document = JSON.parse(answer.text);
   } catch {
-    throw new BuildError(`source "${entry.key}": ${rule.json} did not answer JSON (Content-Type ${answer.contentType || 'none'}; it starts ${JSON.stringify(answer.text.slice(0, 80))}). Check the address in sources.${entry.key}.discover.json of ${sourcesFile}.`);
+    throw new BuildError(
+      `source "${entry.key}": ${rule.json} did not answer JSON (Content-Type ${answer.contentType || 'none'}; it starts ${JSON.stringify(answer.text.slice(0, 80))}). Check the address in sources.${entry.key}.discover.json of ${sourcesFile}.`,
+    );
   }
   const value = jsonPath(document, rule.path);
   if (typeof value !== 'string' || value === '') {

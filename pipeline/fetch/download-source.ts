@@ -60,7 +60,15 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
     if (complete) {
       await checkColumns(entry, complete.path, context.sourcesFile);
       context.log(`  ${entry.key.padEnd(26)} up to date (${formatBytes(complete.bytes)}, ${path.relative(outDir, complete.path)})`);
-      return { key: entry.key, path: complete.path, bytes: complete.bytes, sha256: complete.sha256, vintage: record!.vintage, retrievedFrom: retrievedFrom(record!), retrievedAt: record!.download?.retrieved_at ?? '' };
+      return {
+        key: entry.key,
+        path: complete.path,
+        bytes: complete.bytes,
+        sha256: complete.sha256,
+        vintage: record!.vintage,
+        retrievedFrom: retrievedFrom(record!),
+        retrievedAt: record!.download?.retrieved_at ?? '',
+      };
     }
     if (entry.checkLabels) {
       asking = expandEnv(entry.checkLabels.url, env).text;
@@ -68,7 +76,13 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
       asking = url;
     }
     let target = path.join(dir, name);
-    let download = record?.url === shown && record.download && existsSync(path.join(outDir, record.download.path)) && statSync(path.join(outDir, record.download.path)).size === record.download.bytes ? record.download : null;
+    let download =
+      record?.url === shown &&
+      record.download &&
+      existsSync(path.join(outDir, record.download.path)) &&
+      statSync(path.join(outDir, record.download.path)).size === record.download.bytes
+        ? record.download
+        : null;
     if (download) {
       context.log(`  ${entry.key.padEnd(26)} downloaded earlier: ${download.path}`);
     } else {
@@ -76,7 +90,10 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
       const result = await downloadFile(url, target, {
         ...http,
         progress: context.progress(entry.key),
-        refuseContentType: (type) => (/text\/html/i.test(type) && !/\.html?$/i.test(name) ? `answered with an HTML page (${type}), not the data file${envHint(entry)}` : null),
+        refuseContentType: (type) =>
+          /text\/html/i.test(type) && !/\.html?$/i.test(name)
+            ? `answered with an HTML page (${type}), not the data file${envHint(entry)}`
+            : null,
       });
       // A redirect may lead to the file's real name (a catalogue's download link); keep that name.
       const finalName = safeName(result.finalUrl, name);
@@ -88,14 +105,24 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
       const sum = await fileChecksum(target);
       if (entry.sha256 && sum.sha256 !== entry.sha256.toLowerCase()) {
         rmSync(target, { force: true });
-        throw new BuildError(`source "${entry.key}": ${shown} gave a file whose SHA-256 is ${sum.sha256}, not the published ${entry.sha256}. The file was deleted; run hcas fetch again. If it differs again, the publisher changed the file: update sources.${entry.key}.sha256 in ${context.sourcesFile} from the publisher's page (${entry.sourceUrl}).`);
+        throw new BuildError(
+          `source "${entry.key}": ${shown} gave a file whose SHA-256 is ${sum.sha256}, not the published ${entry.sha256}. The file was deleted; run hcas fetch again. If it differs again, the publisher changed the file: update sources.${entry.key}.sha256 in ${context.sourcesFile} from the publisher's page (${entry.sourceUrl}).`,
+        );
       }
       download = {
-        path: path.relative(outDir, target), final_url: secret(result.finalUrl), bytes: sum.bytes, sha256: sum.sha256, published_sha256: entry.sha256 ?? null,
-        etag: result.etag, last_modified: result.lastModified, retrieved_at: context.now().toISOString(),
+        path: path.relative(outDir, target),
+        final_url: secret(result.finalUrl),
+        bytes: sum.bytes,
+        sha256: sum.sha256,
+        published_sha256: entry.sha256 ?? null,
+        etag: result.etag,
+        last_modified: result.lastModified,
+        retrieved_at: context.now().toISOString(),
       };
       const seconds = (Date.now() - started) / 1000;
-      context.log(`  ${entry.key.padEnd(26)} downloaded ${formatBytes(sum.bytes)} in ${seconds.toFixed(1)} s${result.resumedFrom > 0 ? ` (resumed at ${formatBytes(result.resumedFrom)})` : ''}${result.attempts > 1 ? ` after ${result.attempts} attempts` : ''}`);
+      context.log(
+        `  ${entry.key.padEnd(26)} downloaded ${formatBytes(sum.bytes)} in ${seconds.toFixed(1)} s${result.resumedFrom > 0 ? ` (resumed at ${formatBytes(result.resumedFrom)})` : ''}${result.attempts > 1 ? ` after ${result.attempts} attempts` : ''}`,
+      );
     }
     const superseded = record && record.url !== shown ? record : null;
     // `{file}`: the name the file has here (a discovered release names its own month or version).
@@ -106,11 +133,12 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
 
     const downloaded = path.join(outDir, download.path);
     const where = `source "${entry.key}"`;
-    const unpacked = entry.unpack?.kind === 'zip_member'
-      ? await unpackZipMember(downloaded, entry.unpack.member, dir, where)
-      : entry.unpack?.kind === 'json_records'
-        ? await jsonRecordsToCsv(downloaded, entry.unpack.path, path.join(dir, entry.unpack.to), where)
-        : { file: downloaded, member: null };
+    const unpacked =
+      entry.unpack?.kind === 'zip_member'
+        ? await unpackZipMember(downloaded, entry.unpack.member, dir, where)
+        : entry.unpack?.kind === 'json_records'
+          ? await jsonRecordsToCsv(downloaded, entry.unpack.path, path.join(dir, entry.unpack.to), where)
+          : { file: downloaded, member: null };
     await checkColumns(entry, unpacked.file, context.sourcesFile);
     const sum = unpacked.file === downloaded ? { sha256: download.sha256, bytes: download.bytes } : await fileChecksum(unpacked.file);
     next.file = { path: path.relative(outDir, unpacked.file), bytes: sum.bytes, sha256: sum.sha256, member: unpacked.member };
@@ -118,8 +146,19 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
     if (unpacked.file !== downloaded) rmSync(downloaded, { force: true });
     if (superseded) removeSuperseded(superseded, next, outDir, context.log, entry.key);
     writeFetchLog(context.fetchLog);
-    if (unpacked.file !== downloaded) context.log(`  ${''.padEnd(26)} unpacked ${unpacked.member ?? path.basename(unpacked.file)} -> ${next.file.path} (${formatBytes(sum.bytes)})`);
-    return { key: entry.key, path: unpacked.file, bytes: sum.bytes, sha256: sum.sha256, vintage, retrievedFrom: retrievedFrom(next), retrievedAt: download.retrieved_at };
+    if (unpacked.file !== downloaded)
+      context.log(
+        `  ${''.padEnd(26)} unpacked ${unpacked.member ?? path.basename(unpacked.file)} -> ${next.file.path} (${formatBytes(sum.bytes)})`,
+      );
+    return {
+      key: entry.key,
+      path: unpacked.file,
+      bytes: sum.bytes,
+      sha256: sum.sha256,
+      vintage,
+      retrievedFrom: retrievedFrom(next),
+      retrievedAt: download.retrieved_at,
+    };
   } catch (error) {
     if (error instanceof HttpError) throw httpFailure(entry, secret(asking), error, context);
     if (error instanceof BuildError) error.message = secret(error.message);
@@ -140,7 +179,12 @@ export function safeName(url: string, fallback: string): string {
 }
 
 /** The recorded file, when it is still on disk at its recorded size and came from the same address. */
-function completeFile(record: FetchRecord | undefined, shown: string, entry: SourceEntry, outDir: string): { path: string; bytes: number; sha256: string } | null {
+function completeFile(
+  record: FetchRecord | undefined,
+  shown: string,
+  entry: SourceEntry,
+  outDir: string,
+): { path: string; bytes: number; sha256: string } | null {
   if (!record?.file || record.url !== shown) return null;
   if (entry.sha256 && record.download?.sha256 !== entry.sha256.toLowerCase()) return null;
   const file = path.join(outDir, record.file.path);
@@ -175,13 +219,21 @@ export async function checkColumns(entry: SourceEntry, file: string, sourcesFile
   const missing = missingColumns(header, { layout, columns: entry.columns, expectColumns: entry.expectColumns });
   if (missing.length === 0) return;
   const first = missing[0];
-  const what = first.field === null
-    ? `column ${JSON.stringify(first.wanted[0])} (listed in sources.${entry.key}.expect_columns)`
-    : `column ${first.wanted.map((name) => JSON.stringify(name)).join(' or ')} for field "${first.field}" of layout ${entry.layout}`;
-  const fix = first.field === null
-    ? `remove it from expect_columns only if the build no longer needs it`
-    : `find the column that now holds it and set sources.${entry.key}.columns.${first.field} in ${sourcesFile} (it is copied into the manifest)`;
-  const others = missing.length > 1 ? ` Also missing: ${missing.slice(1).map((m) => m.wanted[0]).join(', ')}.` : '';
+  const what =
+    first.field === null
+      ? `column ${JSON.stringify(first.wanted[0])} (listed in sources.${entry.key}.expect_columns)`
+      : `column ${first.wanted.map((name) => JSON.stringify(name)).join(' or ')} for field "${first.field}" of layout ${entry.layout}`;
+  const fix =
+    first.field === null
+      ? `remove it from expect_columns only if the build no longer needs it`
+      : `find the column that now holds it and set sources.${entry.key}.columns.${first.field} in ${sourcesFile} (it is copied into the manifest)`;
+  const others =
+    missing.length > 1
+      ? ` Also missing: ${missing
+          .slice(1)
+          .map((m) => m.wanted[0])
+          .join(', ')}.`
+      : '';
   throw new BuildError(
     `source "${entry.key}": ${file} has no ${what}: the publisher changed the file's layout. To fix it, ${fix}.${others} ` +
       `Header: ${header.slice(0, 15).join(', ')}${header.length > 15 ? ', ...' : ''}`,
@@ -195,7 +247,9 @@ async function checkLabels(entry: SourceEntry, url: string, context: SourceConte
   try {
     variables = jsonPath(JSON.parse(answer.text), 'variables');
   } catch {
-    throw new BuildError(`source "${entry.key}": ${redact(url, entry, context.env)} did not answer JSON (it starts ${JSON.stringify(answer.text.slice(0, 80))})${envHint(entry)}`);
+    throw new BuildError(
+      `source "${entry.key}": ${redact(url, entry, context.env)} did not answer JSON (it starts ${JSON.stringify(answer.text.slice(0, 80))})${envHint(entry)}`,
+    );
   }
   const wrong: string[] = [];
   for (const [name, expected] of Object.entries(entry.checkLabels!.labels)) {
@@ -225,7 +279,9 @@ function httpFailure(entry: SourceEntry, shown: string, error: HttpError, contex
   if (error.status === 404 || error.status === 410) {
     fix = `The file is not at that address any more: find it on ${entry.sourceUrl} and update sources.${entry.key}.${field} in ${sourcesFile}.`;
   } else if (error.status === 401 || error.status === 403) {
-    fix = Object.keys(entry.env).length ? `The server refused the request${envHint(entry)}.` : `The server refused the request: open the address in a browser to see why.`;
+    fix = Object.keys(entry.env).length
+      ? `The server refused the request${envHint(entry)}.`
+      : `The server refused the request: open the address in a browser to see why.`;
   } else if (error.retryable) {
     const part = path.join(outDir, entry.key);
     fix = `Run hcas fetch again: it resumes from the partial file in ${part}.`;
@@ -237,5 +293,7 @@ function httpFailure(entry: SourceEntry, shown: string, error: HttpError, contex
   const said = error.body.trim() ? ` The server said: ${JSON.stringify(error.body.trim().slice(0, 200))}.` : '';
   const names = Object.keys(entry.env);
   const instead = entry.fallback && names.length ? ` Or unset ${names.join(' and ')} to use the bundled extract instead.` : '';
-  return new BuildError(redact(`source "${entry.key}": ${shown} ${error.message}.${said}${fix ? ` ${fix}` : ''}${instead}`, entry, context.env));
+  return new BuildError(
+    redact(`source "${entry.key}": ${shown} ${error.message}.${said}${fix ? ` ${fix}` : ''}${instead}`, entry, context.env),
+  );
 }

@@ -19,7 +19,8 @@ export async function readHeader(file: string): Promise<string[]> {
       const start = (await readFile(file, 'utf8')).slice(0, 80);
       throw new BuildError(`${file} is not JSON (${(error as Error).message}); it starts ${JSON.stringify(start)}`);
     }
-    if (!Array.isArray(rows) || !Array.isArray(rows[0])) throw new BuildError(`${file} is not a Census API export: expected an array of arrays with the header row first`);
+    if (!Array.isArray(rows) || !Array.isArray(rows[0]))
+      throw new BuildError(`${file} is not a Census API export: expected an array of arrays with the header row first`);
     return (rows[0] as unknown[]).map((name) => clean(String(name)));
   }
   const raw = createReadStream(file, { highWaterMark: 1 << 16 });
@@ -85,7 +86,12 @@ export interface ColumnNeeds {
 export function missingColumns(header: string[], needs: ColumnNeeds): Array<{ field: string | null; wanted: string[] }> {
   const present = new Set(header.map((name) => name.toLowerCase()));
   const missing: Array<{ field: string | null; wanted: string[] }> = [];
-  const fields = new Set([...Object.entries(needs.layout.fields).filter(([, spec]) => spec.required).map(([name]) => name), ...Object.keys(needs.columns)]);
+  const fields = new Set([
+    ...Object.entries(needs.layout.fields)
+      .filter(([, spec]) => spec.required)
+      .map(([name]) => name),
+    ...Object.keys(needs.columns),
+  ]);
   for (const field of fields) {
     const override = needs.columns[field];
     const wanted = override ? [override] : (needs.layout.fields[field]?.aliases ?? []);

@@ -78,7 +78,9 @@ export async function downloadFile(url: string, dest: string, options: DownloadO
     }
     resumedFrom ??= offset;
     try {
-      const result = await downloadOnce(url, part, offset, saved, settings, async (validators) => writeFile(sidecar, JSON.stringify({ url, ...validators })));
+      const result = await downloadOnce(url, part, offset, saved, settings, async (validators) =>
+        writeFile(sidecar, JSON.stringify({ url, ...validators })),
+      );
       await rename(part, dest);
       await rm(sidecar, { force: true });
       return { ...result, resumedFrom, attempts: attempt };
@@ -88,7 +90,9 @@ export async function downloadFile(url: string, dest: string, options: DownloadO
         throw error;
       }
       const wait = settings.backoffMs * 2 ** (attempt - 1);
-      settings.onRetry?.(`${error.message}; retrying in ${(wait / 1000).toFixed(wait < 1000 ? 1 : 0)} s (attempt ${attempt + 1} of ${settings.retries + 1})`);
+      settings.onRetry?.(
+        `${error.message}; retrying in ${(wait / 1000).toFixed(wait < 1000 ? 1 : 0)} s (attempt ${attempt + 1} of ${settings.retries + 1})`,
+      );
       await (settings.sleep ?? delay)(wait);
     }
   }
@@ -124,12 +128,18 @@ async function downloadOnce(
     if (!range || range.start !== offset || range.total === null) {
       response.destroy();
       await rm(part, { force: true });
-      throw new HttpError(`asked for the bytes from ${offset} on, the server answered Content-Range ${JSON.stringify(header(response, 'content-range'))}; starting over`, { status, retryable: true });
+      throw new HttpError(
+        `asked for the bytes from ${offset} on, the server answered Content-Range ${JSON.stringify(header(response, 'content-range'))}; starting over`,
+        { status, retryable: true },
+      );
     }
     const length = contentLength(response);
     if (length !== null && length !== range.end - range.start + 1) {
       response.destroy();
-      throw new HttpError(`Content-Length ${length} does not match Content-Range ${header(response, 'content-range')}`, { status, retryable: false });
+      throw new HttpError(`Content-Length ${length} does not match Content-Range ${header(response, 'content-range')}`, {
+        status,
+        retryable: false,
+      });
     }
     start = offset;
     total = range.total;
@@ -140,12 +150,17 @@ async function downloadOnce(
     // Asked for bytes past the end: the part may hold the whole file already (a run stopped before the rename).
     response.resume();
     const range = parseContentRange(header(response, 'content-range'));
-    if (range?.total === offset) return { bytes: offset, finalUrl, contentType: '', etag: saved?.etag ?? null, lastModified: saved?.lastModified ?? null };
+    if (range?.total === offset)
+      return { bytes: offset, finalUrl, contentType: '', etag: saved?.etag ?? null, lastModified: saved?.lastModified ?? null };
     await rm(part, { force: true });
     throw new HttpError(`the partial file no longer fits the file on the server (416); starting over`, { status, retryable: true });
   } else {
     const body = await readBody(response, 2048).catch(() => '');
-    throw new HttpError(`answered ${status} ${response.statusMessage ?? ''}`.trim(), { status, retryable: status >= 500 || status === 408 || status === 429, body });
+    throw new HttpError(`answered ${status} ${response.statusMessage ?? ''}`.trim(), {
+      status,
+      retryable: status >= 500 || status === 408 || status === 429,
+      body,
+    });
   }
   const contentType = header(response, 'content-type') ?? '';
   const refusal = settings.refuseContentType?.(contentType);
@@ -164,13 +179,19 @@ async function downloadOnce(
       settings.progress?.update(bytes, total);
     }
   } catch (error) {
-    throw new HttpError(`the connection broke after ${bytes.toLocaleString('en-US')} of ${total === null ? 'an unknown number of' : total.toLocaleString('en-US')} bytes (${(error as Error).message})`, { status, retryable: true });
+    throw new HttpError(
+      `the connection broke after ${bytes.toLocaleString('en-US')} of ${total === null ? 'an unknown number of' : total.toLocaleString('en-US')} bytes (${(error as Error).message})`,
+      { status, retryable: true },
+    );
   } finally {
     await handle.close();
     settings.progress?.done();
   }
   if (total !== null && bytes !== total) {
-    throw new HttpError(`the connection closed after ${bytes.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} bytes`, { status, retryable: true });
+    throw new HttpError(`the connection closed after ${bytes.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} bytes`, {
+      status,
+      retryable: true,
+    });
   }
   return { bytes, finalUrl, contentType, ...validators };
 }
@@ -190,7 +211,11 @@ export async function fetchText(url: string, options: HttpOptions = {}, maxBytes
       const status = response.statusCode ?? 0;
       if (status < 200 || status > 299) {
         const body = await readBody(response, 2048).catch(() => '');
-        throw new HttpError(`answered ${status} ${response.statusMessage ?? ''}`.trim(), { status, retryable: status >= 500 || status === 408 || status === 429, body });
+        throw new HttpError(`answered ${status} ${response.statusMessage ?? ''}`.trim(), {
+          status,
+          retryable: status >= 500 || status === 408 || status === 429,
+          body,
+        });
       }
       let text: string;
       try {
@@ -210,7 +235,11 @@ export async function fetchText(url: string, options: HttpOptions = {}, maxBytes
 }
 
 /** Follows redirects (relative ones too) up to the limit; returns the first non-redirect answer. */
-async function openResponse(url: string, settings: HttpOptions & typeof DEFAULTS, extra: Record<string, string>): Promise<{ response: IncomingMessage; finalUrl: string }> {
+async function openResponse(
+  url: string,
+  settings: HttpOptions & typeof DEFAULTS,
+  extra: Record<string, string>,
+): Promise<{ response: IncomingMessage; finalUrl: string }> {
   let current: URL;
   try {
     current = new URL(url);
@@ -231,7 +260,10 @@ async function openResponse(url: string, settings: HttpOptions & typeof DEFAULTS
     if (!REDIRECTS.has(status) || !location) return { response, finalUrl: current.href };
     response.resume();
     if (hop >= settings.maxRedirects) {
-      throw new HttpError(`redirected more than ${settings.maxRedirects} times (last to ${new URL(location, current).href})`, { status, retryable: false });
+      throw new HttpError(`redirected more than ${settings.maxRedirects} times (last to ${new URL(location, current).href})`, {
+        status,
+        retryable: false,
+      });
     }
     current = new URL(location, current);
   }
@@ -243,13 +275,20 @@ function get(url: URL, headers: Record<string, string>, idleTimeoutMs: number): 
     // The global agent, so Node's own proxy support applies (NODE_USE_ENV_PROXY=1 with HTTPS_PROXY, Node 24).
     const request = transport.get(url, { headers }, resolve);
     // The socket's idle timer covers the wait for the headers and every pause in the body.
-    request.setTimeout(idleTimeoutMs, () => request.destroy(new HttpError(`sent nothing for ${Math.round(idleTimeoutMs / 1000)} s`, { retryable: true })));
+    request.setTimeout(idleTimeoutMs, () =>
+      request.destroy(new HttpError(`sent nothing for ${Math.round(idleTimeoutMs / 1000)} s`, { retryable: true })),
+    );
     request.on('error', (error) => {
       if (error instanceof HttpError) return reject(error);
       const code = (error as NodeJS.ErrnoException).code ?? error.message;
       // No such host, no route, a refused connection or a bad certificate will not mend within a minute of retries.
       const lasting = /^(ENOTFOUND|ENETUNREACH|EHOSTUNREACH|ECONNREFUSED)$|CERT|SSL|TLS/i.test(code);
-      reject(new HttpError(`could not be reached (${code})${lasting ? ': check the address, your connection and any proxy (Node 24: NODE_USE_ENV_PROXY=1 with HTTPS_PROXY)' : ''}`, { retryable: !lasting }));
+      reject(
+        new HttpError(
+          `could not be reached (${code})${lasting ? ': check the address, your connection and any proxy (Node 24: NODE_USE_ENV_PROXY=1 with HTTPS_PROXY)' : ''}`,
+          { retryable: !lasting },
+        ),
+      );
     });
   });
 }
@@ -262,7 +301,11 @@ async function readBody(response: IncomingMessage, maxBytes: number, failWhenLon
     length += chunk.length;
     if (length >= maxBytes) {
       response.destroy();
-      if (failWhenLonger) throw new HttpError(`answered with more than ${maxBytes.toLocaleString('en-US')} bytes, more than a listing or catalogue entry should be`, { retryable: false });
+      if (failWhenLonger)
+        throw new HttpError(
+          `answered with more than ${maxBytes.toLocaleString('en-US')} bytes, more than a listing or catalogue entry should be`,
+          { retryable: false },
+        );
       break;
     }
   }

@@ -55,8 +55,14 @@ export async function fetchNational(options: FetchOptions): Promise<FetchSummary
   const outDir = path.resolve(options.out);
   mkdirSync(outDir, { recursive: true });
   const context: SourceContext = {
-    outDir, sourcesFile: options.sources, env, log, http: options.http ?? {}, progress: options.progress ?? silentByteProgress,
-    fetchLog: readFetchLog(outDir), now: options.now ?? (() => new Date()),
+    outDir,
+    sourcesFile: options.sources,
+    env,
+    log,
+    http: options.http ?? {},
+    progress: options.progress ?? silentByteProgress,
+    fetchLog: readFetchLog(outDir),
+    now: options.now ?? (() => new Date()),
   };
   const outcomes: Outcome[] = [];
   const failures: string[] = [];
@@ -70,11 +76,18 @@ export async function fetchNational(options: FetchOptions): Promise<FetchSummary
     }
   }
   if (failures.length > 0) {
-    throw new BuildError(`${failures.length} of ${list.sources.length} sources failed, so ${path.join(options.out, 'manifest.json')} was not written:\n  ${failures.join('\n  ')}`);
+    throw new BuildError(
+      `${failures.length} of ${list.sources.length} sources failed, so ${path.join(options.out, 'manifest.json')} was not written:\n  ${failures.join('\n  ')}`,
+    );
   }
-  const required = outcomes.filter((o): o is Extract<Outcome, { kind: 'absent' }> => o.kind === 'absent' && o.entry.required && (!options.only || options.only.includes(o.entry.key)));
+  const required = outcomes.filter(
+    (o): o is Extract<Outcome, { kind: 'absent' }> =>
+      o.kind === 'absent' && o.entry.required && (!options.only || options.only.includes(o.entry.key)),
+  );
   if (required.length > 0) {
-    throw new BuildError(`the build cannot run without ${required.map((o) => o.entry.key).join(', ')}: ${required.map((o) => o.reason).join(' ')}`);
+    throw new BuildError(
+      `the build cannot run without ${required.map((o) => o.entry.key).join(', ')}: ${required.map((o) => o.reason).join(' ')}`,
+    );
   }
   const manifest = path.join(outDir, 'manifest.json');
   writeManifest(manifest, list.manifest, outcomes, options.sources, context.now());
@@ -102,8 +115,17 @@ async function obtain(entry: SourceEntry, context: SourceContext, mayDownload: b
       const sum = await fileChecksum(file);
       context.log(`  ${entry.key.padEnd(26)} your file ${entry.manual.path} (${sum.bytes} bytes)`);
       return {
-        kind: 'file', entry,
-        file: { key: entry.key, path: file, bytes: sum.bytes, sha256: sum.sha256, vintage: entry.vintage.replace('{file}', path.basename(file)), retrievedFrom: `supplied by hand (${entry.sourceUrl})`, retrievedAt: statSync(file).mtime.toISOString() },
+        kind: 'file',
+        entry,
+        file: {
+          key: entry.key,
+          path: file,
+          bytes: sum.bytes,
+          sha256: sum.sha256,
+          vintage: entry.vintage.replace('{file}', path.basename(file)),
+          retrievedFrom: `supplied by hand (${entry.sourceUrl})`,
+          retrievedAt: statSync(file).mtime.toISOString(),
+        },
       };
     }
   }
@@ -123,9 +145,11 @@ async function obtain(entry: SourceEntry, context: SourceContext, mayDownload: b
 
 /** Why a source has no file of its own, and what would give it one. */
 function whyNotFetched(entry: SourceEntry, unset: string[], skippedByOnly: boolean, outDir: string): string {
-  if (unset.length > 0) return `${unset.map((name) => `${name} is not set (${entry.env[name]})`).join('; ')}; set it and run hcas fetch again.`;
+  if (unset.length > 0)
+    return `${unset.map((name) => `${name} is not set (${entry.env[name]})`).join('; ')}; set it and run hcas fetch again.`;
   if (skippedByOnly) return `not downloaded yet: run hcas fetch --only ${entry.key}`;
-  if (entry.manual) return `to use the official file: ${entry.manual.instructions} Save it as ${path.join(outDir, entry.manual.path)} and run hcas fetch again.`;
+  if (entry.manual)
+    return `to use the official file: ${entry.manual.instructions} Save it as ${path.join(outDir, entry.manual.path)} and run hcas fetch again.`;
   return entry.note || 'no official file that the build can read';
 }
 
@@ -139,8 +163,13 @@ async function earlierFile(entry: SourceEntry, context: SourceContext): Promise<
   context.log(`  ${entry.key.padEnd(26)} kept from an earlier run (${record.file.path})`);
   const from = record.download?.final_url ?? record.url;
   return {
-    key: entry.key, path: file, bytes: record.file.bytes, sha256: record.file.sha256, vintage: record.vintage,
-    retrievedFrom: record.file.member ? `${from} (member ${record.file.member})` : from, retrievedAt: record.download?.retrieved_at ?? '',
+    key: entry.key,
+    path: file,
+    bytes: record.file.bytes,
+    sha256: record.file.sha256,
+    vintage: record.vintage,
+    retrievedFrom: record.file.member ? `${from} (member ${record.file.member})` : from,
+    retrievedAt: record.download?.retrieved_at ?? '',
   };
 }
 
@@ -161,7 +190,10 @@ function readFallback(entry: SourceEntry, sourcesFile: string): Record<string, R
   const sources: Record<string, Record<string, unknown>> = {};
   for (const key of keys) {
     const spec = raw.sources?.[key];
-    if (typeof spec?.path !== 'string') throw new BuildError(`source "${entry.key}": fallback key "${key}" is not a source of ${manifest}; fix sources.${entry.key}.fallback.keys in ${sourcesFile}`);
+    if (typeof spec?.path !== 'string')
+      throw new BuildError(
+        `source "${entry.key}": fallback key "${key}" is not a source of ${manifest}; fix sources.${entry.key}.fallback.keys in ${sourcesFile}`,
+      );
     const file = path.resolve(root, spec.path);
     if (!existsSync(file)) return null;
     sources[key] = { ...spec, path: file };
@@ -179,11 +211,17 @@ function writeManifest(file: string, top: Record<string, unknown>, outcomes: Out
     if (outcome.kind === 'file') {
       const { file: fetched } = outcome;
       sources[entry.key] = {
-        layout: entry.layout, path: relative(fetched.path), vintage: fetched.vintage,
+        layout: entry.layout,
+        path: relative(fetched.path),
+        vintage: fetched.vintage,
         ...(Object.keys(entry.columns).length ? { columns: entry.columns } : {}),
         ...(Object.keys(entry.options).length ? { options: entry.options } : {}),
-        sha256: fetched.sha256, bytes: fetched.bytes,
-        source_url: entry.sourceUrl, licence: entry.licence, retrieved_from: fetched.retrievedFrom, retrieved_at: fetched.retrievedAt,
+        sha256: fetched.sha256,
+        bytes: fetched.bytes,
+        source_url: entry.sourceUrl,
+        licence: entry.licence,
+        retrieved_from: fetched.retrievedFrom,
+        retrieved_at: fetched.retrievedAt,
       };
     } else if (outcome.kind === 'fallback') {
       for (const [key, spec] of Object.entries(outcome.sources)) {

@@ -43,7 +43,11 @@ export function readFetchLog(outDir: string): FetchLog {
 
 /** Writes the log through a temporary file, so an interrupted run never leaves it half written. */
 export function writeFetchLog(log: FetchLog): void {
-  const body = { about: 'Written by hcas fetch: what each source was downloaded from, when, and the SHA-256 of each file. Paths are relative to this folder.', sources: log.records };
+  const body = {
+    about:
+      'Written by hcas fetch: what each source was downloaded from, when, and the SHA-256 of each file. Paths are relative to this folder.',
+    sources: log.records,
+  };
   writeFileSync(`${log.file}.tmp`, `${JSON.stringify(body, null, 2)}\n`);
   renameSync(`${log.file}.tmp`, log.file);
 }

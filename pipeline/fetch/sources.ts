@@ -90,19 +90,32 @@ export function loadSources(file: string, knownLayouts: ReadonlySet<string>): So
   try {
     raw = object(JSON.parse(readFileSync(file, 'utf8')));
   } catch (error) {
-    throw new BuildError(`cannot read the source list ${file}: ${(error as Error).message}. Pass --sources with a JSON source list (see raw/national/sources.json).`);
+    throw new BuildError(
+      `cannot read the source list ${file}: ${(error as Error).message}. Pass --sources with a JSON source list (see raw/national/sources.json).`,
+    );
   }
   const where = (key: string) => `source list ${file}, key "${key}"`;
   const entries = object(raw?.sources);
   if (!entries) throw new BuildError(`${where('sources')}: expected an object of sources keyed by their manifest key`);
-  const sources = Object.entries(entries).map(([key, spec]) => readEntry(key, spec, (field) => where(`sources.${key}${field ? `.${field}` : ''}`), file, knownLayouts));
+  const sources = Object.entries(entries).map(([key, spec]) =>
+    readEntry(key, spec, (field) => where(`sources.${key}${field ? `.${field}` : ''}`), file, knownLayouts),
+  );
   return { file, manifest: object(raw?.manifest) ?? {}, sources };
 }
 
-function readEntry(key: string, value: unknown, where: (field?: string) => string, file: string, knownLayouts: ReadonlySet<string>): SourceEntry {
+function readEntry(
+  key: string,
+  value: unknown,
+  where: (field?: string) => string,
+  file: string,
+  knownLayouts: ReadonlySet<string>,
+): SourceEntry {
   const spec = object(value);
   if (!spec) throw new BuildError(`${where()}: expected an object`);
-  if (typeof spec.layout !== 'string' || !knownLayouts.has(spec.layout)) throw new BuildError(`${where('layout')}: unknown layout ${JSON.stringify(spec.layout)}; known layouts: ${[...knownLayouts].sort().join(', ')}`);
+  if (typeof spec.layout !== 'string' || !knownLayouts.has(spec.layout))
+    throw new BuildError(
+      `${where('layout')}: unknown layout ${JSON.stringify(spec.layout)}; known layouts: ${[...knownLayouts].sort().join(', ')}`,
+    );
   const required = (value: unknown, field: string): string => {
     if (typeof value !== 'string' || value === '') throw new BuildError(`${where(field)}: expected a non-empty string`);
     return value;
@@ -137,8 +150,20 @@ function readEntry(key: string, value: unknown, where: (field?: string) => strin
     filename: optionalText(spec.filename, 'filename'),
     sha256: optionalText(spec.sha256, 'sha256'),
     unpack: spec.unpack === undefined ? undefined : readUnpack(spec.unpack, where),
-    checkLabels: spec.check_labels === undefined ? undefined : { url: required(object(spec.check_labels)?.url, 'check_labels.url'), labels: strings(object(spec.check_labels)?.labels, 'check_labels.labels') },
-    manual: spec.manual === undefined ? undefined : { path: required(object(spec.manual)?.path, 'manual.path'), instructions: required(object(spec.manual)?.instructions, 'manual.instructions') },
+    checkLabels:
+      spec.check_labels === undefined
+        ? undefined
+        : {
+            url: required(object(spec.check_labels)?.url, 'check_labels.url'),
+            labels: strings(object(spec.check_labels)?.labels, 'check_labels.labels'),
+          },
+    manual:
+      spec.manual === undefined
+        ? undefined
+        : {
+            path: required(object(spec.manual)?.path, 'manual.path'),
+            instructions: required(object(spec.manual)?.instructions, 'manual.instructions'),
+          },
     fallback: spec.fallback === undefined ? undefined : readFallback(spec.fallback, where, file),
     columns: strings(spec.columns, 'columns'),
     options: object(spec.options) ?? {},
@@ -146,18 +171,29 @@ function readEntry(key: string, value: unknown, where: (field?: string) => strin
   };
   if (entry.url && entry.discover) throw new BuildError(`${where()}: give "url" or "discover", not both`);
   if (!entry.url && !entry.discover && !entry.manual && !entry.fallback) {
-    throw new BuildError(`${where()}: give "url" or "discover" (a file to download), "manual" (a file the user saves) or "fallback" (a bundled extract)`);
+    throw new BuildError(
+      `${where()}: give "url" or "discover" (a file to download), "manual" (a file the user saves) or "fallback" (a bundled extract)`,
+    );
   }
-  if (entry.sha256 !== undefined && !/^[0-9a-f]{64}$/i.test(entry.sha256)) throw new BuildError(`${where('sha256')}: expected 64 hexadecimal digits (a published SHA-256)`);
-  if (entry.filename !== undefined && entry.filename !== path.basename(entry.filename)) throw new BuildError(`${where('filename')}: expected a file name, not a path`);
+  if (entry.sha256 !== undefined && !/^[0-9a-f]{64}$/i.test(entry.sha256))
+    throw new BuildError(`${where('sha256')}: expected 64 hexadecimal digits (a published SHA-256)`);
+  if (entry.filename !== undefined && entry.filename !== path.basename(entry.filename))
+    throw new BuildError(`${where('filename')}: expected a file name, not a path`);
   if (entry.manual && (path.isAbsolute(entry.manual.path) || entry.manual.path.split(/[\\/]/).includes('..'))) {
     throw new BuildError(`${where('manual.path')}: expected a path inside the output folder`);
   }
   // Every ${VAR} a request uses must be declared, so a missing one is reported with where to get it.
-  const used = [entry.url, ...Object.values(entry.headers), entry.checkLabels?.url, entry.discover?.kind === 'json' ? entry.discover.json : entry.discover?.listing]
-    .flatMap((value) => [...(value ?? '').matchAll(ENV_REFERENCE)].map((m) => m[1]));
+  const used = [
+    entry.url,
+    ...Object.values(entry.headers),
+    entry.checkLabels?.url,
+    entry.discover?.kind === 'json' ? entry.discover.json : entry.discover?.listing,
+  ].flatMap((value) => [...(value ?? '').matchAll(ENV_REFERENCE)].map((m) => m[1]));
   for (const name of used) {
-    if (!(name in entry.env)) throw new BuildError(`${where('env')}: declare ${name} (used as \${${name}}) with where to get it, e.g. { "${name}": "free key: https://..." }`);
+    if (!(name in entry.env))
+      throw new BuildError(
+        `${where('env')}: declare ${name} (used as \${${name}}) with where to get it, e.g. { "${name}": "free key: https://..." }`,
+      );
   }
   return entry;
 }
@@ -166,7 +202,8 @@ function readDiscover(value: unknown, where: (field?: string) => string): Listin
   const raw = object(value);
   if (typeof raw?.listing === 'string') {
     const pick = raw.pick ?? 'first';
-    if (pick !== 'first' && pick !== 'last' && pick !== 'highest') throw new BuildError(`${where('discover.pick')}: one of "first", "last", "highest"; got ${JSON.stringify(pick)}`);
+    if (pick !== 'first' && pick !== 'last' && pick !== 'highest')
+      throw new BuildError(`${where('discover.pick')}: one of "first", "last", "highest"; got ${JSON.stringify(pick)}`);
     return { kind: 'listing', listing: raw.listing, pattern: regex(raw.pattern, where('discover.pattern')), pick };
   }
   if (typeof raw?.json === 'string' && typeof raw.path === 'string') return { kind: 'json', json: raw.json, path: raw.path };
@@ -176,7 +213,8 @@ function readDiscover(value: unknown, where: (field?: string) => string): Listin
 function readUnpack(value: unknown, where: (field?: string) => string): Unpack {
   const raw = object(value);
   if (typeof raw?.zip_member === 'string') return { kind: 'zip_member', member: regex(raw.zip_member, where('unpack.zip_member')) };
-  if (typeof raw?.json_records === 'string' && typeof raw.to === 'string' && raw.to.endsWith('.csv') && raw.to === path.basename(raw.to)) return { kind: 'json_records', path: raw.json_records, to: raw.to };
+  if (typeof raw?.json_records === 'string' && typeof raw.to === 'string' && raw.to.endsWith('.csv') && raw.to === path.basename(raw.to))
+    return { kind: 'json_records', path: raw.json_records, to: raw.to };
   throw new BuildError(`${where('unpack')}: expected { "zip_member": REGEX } or { "json_records": "data.results", "to": "NAME.csv" }`);
 }
 
@@ -184,7 +222,9 @@ function readFallback(value: unknown, where: (field?: string) => string, file: s
   const raw = object(value);
   const keys = raw?.keys;
   if (typeof raw?.manifest !== 'string' || !Array.isArray(keys) || keys.length === 0 || keys.some((k) => typeof k !== 'string')) {
-    throw new BuildError(`${where('fallback')}: expected { "manifest": PATH (relative to the source list), "keys": [source keys of that manifest] }`);
+    throw new BuildError(
+      `${where('fallback')}: expected { "manifest": PATH (relative to the source list), "keys": [source keys of that manifest] }`,
+    );
   }
   return { manifest: path.resolve(path.dirname(file), raw.manifest), keys: keys as string[] };
 }

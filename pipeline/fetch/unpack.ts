@@ -27,7 +27,9 @@ export async function unpackZipMember(zipFile: string, member: RegExp, outDir: s
   try {
     zip = await yauzl.openPromise(zipFile, { lazyEntries: true, autoClose: false });
   } catch (error) {
-    throw new BuildError(`${where}: ${zipFile} is not a readable zip archive (${(error as Error).message}). Delete it and run hcas fetch again.`);
+    throw new BuildError(
+      `${where}: ${zipFile} is not a readable zip archive (${(error as Error).message}). Delete it and run hcas fetch again.`,
+    );
   }
   try {
     const names: string[] = [];
@@ -38,8 +40,13 @@ export async function unpackZipMember(zipFile: string, member: RegExp, outDir: s
       if (member.test(entry.fileName)) matches.push(entry);
     }
     if (matches.length !== 1) {
-      const found = matches.length === 0 ? `no member matches ${member}` : `${matches.length} members match ${member} (${matches.map((e) => e.fileName).join(', ')})`;
-      throw new BuildError(`${where}: in ${path.basename(zipFile)}, ${found}; its members: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', ...' : ''}. The archive's layout changed: update unpack.zip_member in the source list to match the data file.`);
+      const found =
+        matches.length === 0
+          ? `no member matches ${member}`
+          : `${matches.length} members match ${member} (${matches.map((e) => e.fileName).join(', ')})`;
+      throw new BuildError(
+        `${where}: in ${path.basename(zipFile)}, ${found}; its members: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', ...' : ''}. The archive's layout changed: update unpack.zip_member in the source list to match the data file.`,
+      );
     }
     const entry = matches[0];
     const name = path.basename(entry.fileName);
@@ -55,7 +62,10 @@ export async function unpackZipMember(zipFile: string, member: RegExp, outDir: s
     }
     if (entry.compressionMethod === 0) {
       const out = path.join(outDir, name);
-      await writeAtomically(out, wrap(await zip.openReadStreamPromise(entry), Buffer.alloc(0), Buffer.alloc(0), entry.uncompressedSize, where));
+      await writeAtomically(
+        out,
+        wrap(await zip.openReadStreamPromise(entry), Buffer.alloc(0), Buffer.alloc(0), entry.uncompressedSize, where),
+      );
       return { file: out, member: entry.fileName };
     }
     throw new BuildError(
@@ -74,7 +84,10 @@ async function* wrap(stream: Readable, head: Buffer, tail: Buffer, expectedBytes
     bytes += chunk.length;
     yield chunk;
   }
-  if (bytes !== expectedBytes) throw new BuildError(`${where}: the zip member held ${bytes} bytes, its directory says ${expectedBytes}: the archive is damaged. Delete it and run hcas fetch again.`);
+  if (bytes !== expectedBytes)
+    throw new BuildError(
+      `${where}: the zip member held ${bytes} bytes, its directory says ${expectedBytes}: the archive is damaged. Delete it and run hcas fetch again.`,
+    );
   yield tail;
 }
 
@@ -102,7 +115,9 @@ export async function jsonRecordsToCsv(jsonFile: string, recordsPath: string, ou
   }
   const records = jsonPath(document, recordsPath);
   if (!Array.isArray(records) || records.length === 0 || records.some((r) => typeof r !== 'object' || r === null || Array.isArray(r))) {
-    throw new BuildError(`${where}: ${jsonFile} has no array of records at "${recordsPath}" (found ${JSON.stringify(records)?.slice(0, 80) ?? 'nothing'}). The service changed its answer: update unpack.json_records in the source list.`);
+    throw new BuildError(
+      `${where}: ${jsonFile} has no array of records at "${recordsPath}" (found ${JSON.stringify(records)?.slice(0, 80) ?? 'nothing'}). The service changed its answer: update unpack.json_records in the source list.`,
+    );
   }
   const header: string[] = [];
   const seen = new Set<string>();

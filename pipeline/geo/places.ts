@@ -51,15 +51,23 @@ export function assemblePlaces(data: Ingested): { places: ZipPlace[]; index: Poi
     const population = data.census.get(z.zcta)?.get('population')?.value ?? null;
     const joinCounty = home ? countyFor2023Tables(home.countyFips) : null;
     return {
-      zip: z.zcta, state, stateName: STATE_NAMES[state] ?? state, city: postal?.city ?? '',
+      zip: z.zcta,
+      state,
+      stateName: STATE_NAMES[state] ?? state,
+      city: postal?.city ?? '',
       countyFips: home?.countyFips ?? null,
-      cbsaCode: joinCounty ? data.countyCbsa.get(joinCounty)?.cbsaCode ?? null : null,
-      urbanRuralCode: joinCounty ? data.countyUrbanRural.get(joinCounty) ?? null : null,
-      latitude: z.latitude, longitude: z.longitude, landSqMi: z.landSqMi,
+      cbsaCode: joinCounty ? (data.countyCbsa.get(joinCounty)?.cbsaCode ?? null) : null,
+      urbanRuralCode: joinCounty ? (data.countyUrbanRural.get(joinCounty) ?? null) : null,
+      latitude: z.latitude,
+      longitude: z.longitude,
+      landSqMi: z.landSqMi,
       population: population === null ? null : Math.round(population),
     };
   });
-  const index = new PointIndex(Float64Array.from(places, (p) => p.longitude), Float64Array.from(places, (p) => p.latitude));
+  const index = new PointIndex(
+    Float64Array.from(places, (p) => p.longitude),
+    Float64Array.from(places, (p) => p.latitude),
+  );
   fillFromNearest(places, index);
   return { places, index, stats };
 }
@@ -72,10 +80,20 @@ export function assemblePlaces(data: Ingested): { places: ZipPlace[]; index: Poi
  * ZCTA-county file, preferring counties in the postal state: it is unweighted, so its first county is only a
  * last resort. `rule` names which source decided, for `meta.places`.
  */
-export function homeCounty(zcta: string, zips: string[], data: Pick<Ingested, 'zipCounties' | 'zctaCounties'>, postalState?: string): { countyFips: string; state: string; rule: string } | null {
+export function homeCounty(
+  zcta: string,
+  zips: string[],
+  data: Pick<Ingested, 'zipCounties' | 'zctaCounties'>,
+  postalState?: string,
+): { countyFips: string; state: string; rule: string } | null {
   const sameNumbered = data.zipCounties.get(zcta);
-  const groups = sameNumbered?.some((r) => r.residentialRatio > 0) ? [sameNumbered] : zips.map((zip) => data.zipCounties.get(zip)).filter((rows) => rows !== undefined);
-  for (const [share, rule] of [['residentialRatio', 'hud_residential'], ['totalRatio', 'hud_all_addresses']] as const) {
+  const groups = sameNumbered?.some((r) => r.residentialRatio > 0)
+    ? [sameNumbered]
+    : zips.map((zip) => data.zipCounties.get(zip)).filter((rows) => rows !== undefined);
+  for (const [share, rule] of [
+    ['residentialRatio', 'hud_residential'],
+    ['totalRatio', 'hud_all_addresses'],
+  ] as const) {
     const byCounty = new Map<string, number>();
     for (const rows of groups) for (const row of rows) byCounty.set(row.countyFips, (byCounty.get(row.countyFips) ?? 0) + row[share]);
     // The state first (a ZIP split 40/35/25 over counties in two states belongs to the state with 60%), then
@@ -90,7 +108,9 @@ export function homeCounty(zcta: string, zips: string[], data: Pick<Ingested, 'z
     const county = largest(new Map([...byCounty].filter(([fips]) => STATE_BY_FIPS[fips.slice(0, 2)] === state)))!;
     return { countyFips: county, state, rule };
   }
-  const listed = [...(data.zctaCounties.get(zcta) ?? [])].sort((a, b) => Number(b.state === postalState) - Number(a.state === postalState) || (b.weight ?? 0) - (a.weight ?? 0));
+  const listed = [...(data.zctaCounties.get(zcta) ?? [])].sort(
+    (a, b) => Number(b.state === postalState) - Number(a.state === postalState) || (b.weight ?? 0) - (a.weight ?? 0),
+  );
   const county = listed[0];
   return county ? { countyFips: county.countyFips, state: county.state, rule: 'zcta_county' } : null;
 }
@@ -98,7 +118,8 @@ export function homeCounty(zcta: string, zips: string[], data: Pick<Ingested, 'z
 /** The key with the largest positive value (the lowest key among ties), or null. */
 function largest(values: Map<string, number>): string | null {
   let best: [string, number] | null = null;
-  for (const entry of values) if (entry[1] > 0 && (!best || entry[1] > best[1] || (entry[1] === best[1] && entry[0] < best[0]))) best = entry;
+  for (const entry of values)
+    if (entry[1] > 0 && (!best || entry[1] > best[1] || (entry[1] === best[1] && entry[0] < best[0]))) best = entry;
   return best ? best[0] : null;
 }
 
@@ -106,7 +127,10 @@ function largest(values: Map<string, number>): string | null {
 function fillFromNearest(places: ZipPlace[], index: PointIndex): void {
   for (const place of places) {
     if (place.state && place.city) continue;
-    const neighbour = index.within(place.longitude, place.latitude, 100, 20).map((hit) => places[hit.id]).find((p) => p.state && p.city);
+    const neighbour = index
+      .within(place.longitude, place.latitude, 100, 20)
+      .map((hit) => places[hit.id])
+      .find((p) => p.state && p.city);
     place.state ||= neighbour?.state ?? 'XX';
     place.stateName ||= STATE_NAMES[place.state] ?? place.state;
     place.city ||= neighbour?.city ?? place.zip;

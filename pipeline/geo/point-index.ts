@@ -18,7 +18,13 @@ export class PointIndex {
   }
 
   /** Points within `radiusMiles` of (lon, lat), nearest first, with their distances; `accept` filters by id. */
-  within(lon: number, lat: number, radiusMiles: number, maxResults = Infinity, accept?: (id: number) => boolean): Array<{ id: number; miles: number }> {
+  within(
+    lon: number,
+    lat: number,
+    radiusMiles: number,
+    maxResults = Infinity,
+    accept?: (id: number) => boolean,
+  ): Array<{ id: number; miles: number }> {
     if (this.longitudes.length === 0) return [];
     // geokdbush searches in kilometres on the same sphere (core/distance.ts): search a hair wider so float
     // differences never drop a point, then filter with our haversine so the boundary is exactly `miles <= radiusMiles`.

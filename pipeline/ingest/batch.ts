@@ -30,7 +30,8 @@ export class RecordBatch {
     this.index = index;
     this.count = count;
     this.width = width;
-    const text = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as Buffer & Partial<Decoders>;
+    const text = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as Buffer &
+      Partial<Decoders>;
     if (!hasDecoders) {
       text.utf8Slice = (start, end) => text.toString('utf8', start, end);
       text.latin1Slice = (start, end) => text.toString('latin1', start, end);

@@ -35,12 +35,15 @@ const markdown = new Marked({ gfm: true, async: false });
 /** Reads every `*.md` post of a folder, in file-name order; a missing folder means no posts. */
 export function readBlogPosts(dir: string = DEFAULT_BLOG_DIR): BlogPost[] {
   if (!existsSync(dir)) return [];
-  const files = readdirSync(dir).filter((name) => name.endsWith('.md')).sort();
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.md'))
+    .sort();
   const posts = files.map((name) => parseBlogPost(name, readFileSync(path.join(dir, name), 'utf8')));
   const seen = new Map<string, string>();
   for (const post of posts) {
     const other = seen.get(post.slug);
-    if (other) throw new BuildError(`blog post ${post.file}: slug "${post.slug}" is already used by ${other}; every post needs its own slug`);
+    if (other)
+      throw new BuildError(`blog post ${post.file}: slug "${post.slug}" is already used by ${other}; every post needs its own slug`);
     seen.set(post.slug, post.file);
   }
   return posts;
@@ -55,7 +58,10 @@ export function readBlogPosts(dir: string = DEFAULT_BLOG_DIR): BlogPost[] {
 export function parseBlogPost(file: string, text: string): BlogPost {
   const fail = (message: string) => new BuildError(`blog post ${file}: ${message}`);
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[0] !== '---') throw fail('must start with a front matter block: a line "---", then "title: ...", "slug: ...", "excerpt: ...", "published_at: ...", then "---"');
+  if (lines[0] !== '---')
+    throw fail(
+      'must start with a front matter block: a line "---", then "title: ...", "slug: ...", "excerpt: ...", "published_at: ...", then "---"',
+    );
   const end = lines.indexOf('---', 1);
   if (end < 0) throw fail('front matter is not closed: add a line "---" after its last field');
   const values = new Map<Field, string>();
@@ -65,9 +71,13 @@ export function parseBlogPost(file: string, text: string): BlogPost {
     const match = /^([A-Za-z_]+):(.*)$/.exec(line);
     if (!match) throw fail(`front matter line ${i + 1} must be "field: value", got ${JSON.stringify(line)}`);
     const name = match[1] as Field;
-    if (!FIELDS.includes(name)) throw fail(`unknown front matter field "${match[1]}" on line ${i + 1}; the fields are ${FIELDS.join(', ')}`);
+    if (!FIELDS.includes(name))
+      throw fail(`unknown front matter field "${match[1]}" on line ${i + 1}; the fields are ${FIELDS.join(', ')}`);
     if (values.has(name)) throw fail(`front matter field "${name}" is given twice`);
-    values.set(name, unquote(match[2].trim(), () => fail(`front matter field "${name}" is not a valid double-quoted string`)));
+    values.set(
+      name,
+      unquote(match[2].trim(), () => fail(`front matter field "${name}" is not a valid double-quoted string`)),
+    );
   }
   for (const name of REQUIRED) {
     if (!values.get(name)) throw fail(`front matter field "${name}" is missing or empty`);
@@ -76,13 +86,22 @@ export function parseBlogPost(file: string, text: string): BlogPost {
   const slug = values.get('slug')!;
   const excerpt = values.get('excerpt')!;
   if (title.length > MAX_TITLE) throw fail(`front matter field "title" must be at most ${MAX_TITLE} characters, got ${title.length}`);
-  if (excerpt.length > MAX_EXCERPT) throw fail(`front matter field "excerpt" must be at most ${MAX_EXCERPT} characters, got ${excerpt.length}`);
-  if (!SLUG.test(slug)) throw fail(`front matter field "slug" must be lower-case words joined by hyphens (how-the-score-works), got ${JSON.stringify(slug)}`);
+  if (excerpt.length > MAX_EXCERPT)
+    throw fail(`front matter field "excerpt" must be at most ${MAX_EXCERPT} characters, got ${excerpt.length}`);
+  if (!SLUG.test(slug))
+    throw fail(`front matter field "slug" must be lower-case words joined by hyphens (how-the-score-works), got ${JSON.stringify(slug)}`);
   const publishedAt = utcTime(values.get('published_at')!);
-  if (!publishedAt) throw fail(`front matter field "published_at" must be an ISO 8601 UTC time such as 2024-06-03T09:00:00Z, got ${JSON.stringify(values.get('published_at'))}`);
+  if (!publishedAt)
+    throw fail(
+      `front matter field "published_at" must be an ISO 8601 UTC time such as 2024-06-03T09:00:00Z, got ${JSON.stringify(values.get('published_at'))}`,
+    );
   const draftText = values.get('draft') ?? 'false';
-  if (draftText !== 'true' && draftText !== 'false') throw fail(`front matter field "draft" must be true or false, got ${JSON.stringify(draftText)}`);
-  const body = lines.slice(end + 1).join('\n').trim();
+  if (draftText !== 'true' && draftText !== 'false')
+    throw fail(`front matter field "draft" must be true or false, got ${JSON.stringify(draftText)}`);
+  const body = lines
+    .slice(end + 1)
+    .join('\n')
+    .trim();
   if (body === '') throw fail('has no text after its front matter');
   return { file, title, slug, excerpt, publishedAt, draft: draftText === 'true', html: markdown.parse(body) as string };
 }

@@ -23,7 +23,14 @@ export class DelimitedReader {
   private carry: Uint8Array;
   private ended: boolean;
 
-  private constructor(header: string[], format: SplitFormat, splitter: ByteSplitter, chunks: AsyncIterator<Buffer>, carry: Uint8Array, ended: boolean) {
+  private constructor(
+    header: string[],
+    format: SplitFormat,
+    splitter: ByteSplitter,
+    chunks: AsyncIterator<Buffer>,
+    carry: Uint8Array,
+    ended: boolean,
+  ) {
     this.header = header;
     this.format = format;
     this.splitter = splitter;
@@ -49,7 +56,10 @@ export class DelimitedReader {
     const delimiter = detectDelimiter(firstLine);
     // Tab-separated Census files are unquoted; a stray quote inside a name must not swallow lines.
     const format: SplitFormat = { delimiter, quote: delimiter !== '\t' };
-    const splitter = new ByteSplitter(format, Array.from({ length: MAX_COLUMNS }, (_, i) => i));
+    const splitter = new ByteSplitter(
+      format,
+      Array.from({ length: MAX_COLUMNS }, (_, i) => i),
+    );
     for (;;) {
       const out = new BatchBuilder(MAX_COLUMNS, 1);
       const used = splitter.split(buffered, 0, buffered.length, ended, out, 1);

@@ -4,7 +4,15 @@ import type { Manifest, SourceSpec } from '../manifest.ts';
 import { LAYOUTS } from '../layouts/index.ts';
 import { acsMeasures, type GazetteerRow } from '../layouts/census.ts';
 import type { AcsRow } from '../layouts/census.ts';
-import type { CountyCbsaRow, CountyUrbanRuralRow, ZctaCountyRow, ZipCityRow, ZipCountyRow, ZipRucaRow, ZipZctaRow } from '../layouts/crosswalks.ts';
+import type {
+  CountyCbsaRow,
+  CountyUrbanRuralRow,
+  ZctaCountyRow,
+  ZipCityRow,
+  ZipCountyRow,
+  ZipRucaRow,
+  ZipZctaRow,
+} from '../layouts/crosswalks.ts';
 import { DRIVE_DESTINATIONS, type DriveDestination, type DriveTimeRow, type SviRow } from '../layouts/access.ts';
 import type { FacilityRow } from '../layouts/facilities.ts';
 import type { SourcedFacilityRow } from '../facilities/roster.ts';
@@ -49,20 +57,58 @@ export interface Ingested {
 
 /** The order layouts are read in: crosswalks before the providers that are mapped through them. */
 const LAYOUT_ORDER = [
-  'gazetteer_zcta', 'zip_zcta', 'zip_city', 'zcta_county', 'zip_county', 'county_cbsa', 'county_urban_rural', 'zip_ruca',
-  'acs_zcta', 'places_zcta', 'drive_times', 'svi_zcta', 'nucc_taxonomy', 'cms_hospitals', 'hifld_hospitals', 'covidcaremap_hospitals', 'hrsa_sites',
-  'nppes', 'nppes_flat', 'doctors_clinicians',
+  'gazetteer_zcta',
+  'zip_zcta',
+  'zip_city',
+  'zcta_county',
+  'zip_county',
+  'county_cbsa',
+  'county_urban_rural',
+  'zip_ruca',
+  'acs_zcta',
+  'places_zcta',
+  'drive_times',
+  'svi_zcta',
+  'nucc_taxonomy',
+  'cms_hospitals',
+  'hifld_hospitals',
+  'covidcaremap_hospitals',
+  'hrsa_sites',
+  'nppes',
+  'nppes_flat',
+  'doctors_clinicians',
 ];
 
 /** Reads every manifest source into memory (or, for providers, into staging tables of `db`). */
-export async function ingestAll(manifest: Manifest, db: Database.Database, reconciler: Reconciler, log: (line: string) => void, options: IngestOptions = {}): Promise<Ingested> {
+export async function ingestAll(
+  manifest: Manifest,
+  db: Database.Database,
+  reconciler: Reconciler,
+  log: (line: string) => void,
+  options: IngestOptions = {},
+): Promise<Ingested> {
   const data: Ingested = {
-    zctas: new Map(), census: new Map(), zipToZcta: new Map(), zipCity: new Map(), zctaCounties: new Map(), zipCounties: new Map(),
-    countyCbsa: new Map(), countyUrbanRural: new Map(), zctaRuca: new Map(), taxonomy: new Map(), places: new Map(),
-    facilities: [], providerCounts: [], driveTimes: new Map(), reference: { hospitalDriveTimes: new Map(), svi: new Map() }, sourcesByLayout: new Map(),
+    zctas: new Map(),
+    census: new Map(),
+    zipToZcta: new Map(),
+    zipCity: new Map(),
+    zctaCounties: new Map(),
+    zipCounties: new Map(),
+    countyCbsa: new Map(),
+    countyUrbanRural: new Map(),
+    zctaRuca: new Map(),
+    taxonomy: new Map(),
+    places: new Map(),
+    facilities: [],
+    providerCounts: [],
+    driveTimes: new Map(),
+    reference: { hospitalDriveTimes: new Map(), svi: new Map() },
+    sourcesByLayout: new Map(),
   };
   if (!manifest.sources.some((s) => s.layout === 'gazetteer_zcta')) {
-    throw new BuildError(`manifest ${manifest.file} names no source with layout gazetteer_zcta: the ZCTA Gazetteer defines the ZIP codes to score. Add one under "sources".`);
+    throw new BuildError(
+      `manifest ${manifest.file} names no source with layout gazetteer_zcta: the ZCTA Gazetteer defines the ZIP codes to score. Add one under "sources".`,
+    );
   }
   const stage = new ProviderStage(db);
   const ordered = [...manifest.sources].sort((a, b) => LAYOUT_ORDER.indexOf(a.layout) - LAYOUT_ORDER.indexOf(b.layout));
@@ -72,7 +118,9 @@ export async function ingestAll(manifest: Manifest, db: Database.Database, recon
     data.sourcesByLayout.set(spec.layout, list);
     const started = Date.now();
     const tally = await ingestOne(spec, data, stage);
-    log(`  ${spec.key.padEnd(24)} ${String(tally.read).padStart(9)} read ${String(tally.landed).padStart(9)} landed ${String(tally.rejected).padStart(8)} rejected  ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    log(
+      `  ${spec.key.padEnd(24)} ${String(tally.read).padStart(9)} read ${String(tally.landed).padStart(9)} landed ${String(tally.rejected).padStart(8)} rejected  ${((Date.now() - started) / 1000).toFixed(1)}s`,
+    );
   }
   for (const { source, line, npi } of stage.finish()) {
     const tally = reconciler.tallies.get(source)!;
@@ -165,9 +213,15 @@ export async function ingestAll(manifest: Manifest, db: Database.Database, recon
 function driveTimeRole(spec: SourceSpec): { destination: DriveDestination; reference: boolean } {
   const { destination, role = 'input' } = spec.options as { destination?: string; role?: string };
   if (!DRIVE_DESTINATIONS.includes(destination as DriveDestination)) {
-    throw new BuildError(`manifest key sources.${spec.key}.options.destination must be one of ${DRIVE_DESTINATIONS.join(', ')}, got ${JSON.stringify(destination)}`);
+    throw new BuildError(
+      `manifest key sources.${spec.key}.options.destination must be one of ${DRIVE_DESTINATIONS.join(', ')}, got ${JSON.stringify(destination)}`,
+    );
   }
-  if (role !== 'input' && role !== 'reference') throw new BuildError(`manifest key sources.${spec.key}.options.role must be "input" or "reference", got ${JSON.stringify(role)}`);
-  if (role === 'reference' && destination !== 'hospital') throw new BuildError(`manifest key sources.${spec.key}: the validation report compares against hospital drive times only; set options.destination to "hospital"`);
+  if (role !== 'input' && role !== 'reference')
+    throw new BuildError(`manifest key sources.${spec.key}.options.role must be "input" or "reference", got ${JSON.stringify(role)}`);
+  if (role === 'reference' && destination !== 'hospital')
+    throw new BuildError(
+      `manifest key sources.${spec.key}: the validation report compares against hospital drive times only; set options.destination to "hospital"`,
+    );
   return { destination: destination as DriveDestination, reference: role === 'reference' };
 }

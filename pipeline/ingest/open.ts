@@ -45,7 +45,9 @@ function openZipEntry(file: string, sourceKey: string, position: StreamPosition)
         }
         zip.close();
         position.textBytes = entry.uncompressedSize;
-        entryStream(file, entry, position).then(resolve, (cause: Error) => reject(new BuildError(`source "${sourceKey}": cannot read ${entry.fileName} in ${file} (${cause.message})`)));
+        entryStream(file, entry, position).then(resolve, (cause: Error) =>
+          reject(new BuildError(`source "${sourceKey}": cannot read ${entry.fileName} in ${file} (${cause.message})`)),
+        );
       });
       zip.on('end', () => reject(new BuildError(`source "${sourceKey}": ${file} holds no .csv or .txt file`)));
       zip.readEntry();
@@ -59,7 +61,8 @@ function openZipEntry(file: string, sourceKey: string, position: StreamPosition)
  * slower to read than the same file gzipped.
  */
 async function entryStream(file: string, entry: yauzl.Entry, position: StreamPosition): Promise<Readable> {
-  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) throw new Error(`compression method ${entry.compressionMethod} is not supported (only stored and deflate)`);
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
+    throw new Error(`compression method ${entry.compressionMethod} is not supported (only stored and deflate)`);
   const handle = await open(file, 'r');
   const header = Buffer.alloc(30);
   try {

@@ -54,7 +54,9 @@ const WORKER_IN_FLIGHT = 4;
  */
 export async function openRecords(file: string, sourceKey: string, options: ReadOptions = {}): Promise<RecordSource> {
   if (!existsSync(file) || !statSync(file).isFile()) {
-    throw new BuildError(`source "${sourceKey}": file not found: ${file}. Fix the path in the manifest (sources.${sourceKey}.path) or create the file (hcas sample writes the bundled sample).`);
+    throw new BuildError(
+      `source "${sourceKey}": file not found: ${file}. Fix the path in the manifest (sources.${sourceKey}.path) or create the file (hcas sample writes the bundled sample).`,
+    );
   }
   if (/\.json$/i.test(file)) return openCensusJson(file, sourceKey);
   if (options.reader === 'reference') return openReference(await openBytes(file, sourceKey));
@@ -129,7 +131,8 @@ async function openInWorker(file: string, sourceKey: string): Promise<RecordSour
     throw new Error(`reader worker for ${file}: expected the header, got ${first.type}`);
   }
   let progress: ReadProgress = { textBytes: 0, fraction: 0 };
-  const track = (position: Position) => void (progress = { textBytes: position.textBytesRead, fraction: fractionOf(position, position.textBytesRead) });
+  const track = (position: Position) =>
+    void (progress = { textBytes: position.textBytesRead, fraction: fractionOf(position, position.textBytesRead) });
   /** Each message the worker sends, acknowledged once the consumer is done with it (so only a few are in flight). */
   async function* messages(): AsyncGenerator<FromWorker> {
     try {
@@ -224,7 +227,9 @@ async function openCensusJson(file: string, sourceKey: string): Promise<RecordSo
   try {
     rows = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new BuildError(`source "${sourceKey}": ${file} is not valid JSON (${(error as Error).message}); expected a Census API export (array of arrays)`);
+    throw new BuildError(
+      `source "${sourceKey}": ${file} is not valid JSON (${(error as Error).message}); expected a Census API export (array of arrays)`,
+    );
   }
   if (!Array.isArray(rows) || rows.length === 0 || !Array.isArray(rows[0])) {
     throw new BuildError(`source "${sourceKey}": ${file} is not a Census API export: expected an array of arrays with a header row first`);

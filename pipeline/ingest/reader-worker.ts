@@ -45,7 +45,10 @@ try {
       post({ type: 'parsed', parsed, position: at }, [parsed.lines.buffer as ArrayBuffer]);
     } else {
       const { bytes, index } = batch.parts;
-      post({ type: 'batch', bytes, index, count: batch.count, width: batch.width, position: at }, [bytes.buffer as ArrayBuffer, index.buffer as ArrayBuffer]);
+      post({ type: 'batch', bytes, index, count: batch.count, width: batch.width, position: at }, [
+        bytes.buffer as ArrayBuffer,
+        index.buffer as ArrayBuffer,
+      ]);
     }
   }
   post({ type: 'end' });

@@ -63,7 +63,9 @@ export class Reconciler {
   report(): string[] {
     const lines = ['source                      read     landed   rejected (invalid)'];
     for (const t of this.tallies.values()) {
-      lines.push(`${t.key.padEnd(24)} ${String(t.read).padStart(9)} ${String(t.landed).padStart(10)} ${String(t.rejected).padStart(10)} (${t.invalid})`);
+      lines.push(
+        `${t.key.padEnd(24)} ${String(t.read).padStart(9)} ${String(t.landed).padStart(10)} ${String(t.rejected).padStart(10)} (${t.invalid})`,
+      );
     }
     return lines;
   }

@@ -18,7 +18,14 @@ export interface IngestOptions extends ReadOptions {
  * Streams one manifest source through its layout into `sink`, reconciling every row.
  * Missing files and missing required columns fail the build with the file, column and manifest key.
  */
-export async function ingestSource<Row>(spec: SourceSpec, layout: Layout<Row>, sink: RowSink<Row>, reconciler: Reconciler, extraFields: string[] = [], options: IngestOptions = {}): Promise<SourceTally> {
+export async function ingestSource<Row>(
+  spec: SourceSpec,
+  layout: Layout<Row>,
+  sink: RowSink<Row>,
+  reconciler: Reconciler,
+  extraFields: string[] = [],
+  options: IngestOptions = {},
+): Promise<SourceTally> {
   const source = await openRecords(spec.path, spec.key, options);
   const progress = (options.progress ?? silentProgress)(spec.key);
   try {
@@ -26,9 +33,14 @@ export async function ingestSource<Row>(spec: SourceSpec, layout: Layout<Row>, s
     const columnIndex = resolveColumns(spec, layout, header, extraFields);
     // Only the columns the layout names are decoded; each field reads its column's slot in the batch.
     const columns = [...new Set(columnIndex.values())];
-    const requiredIndexes = Object.entries(layout.fields).filter(([, f]) => f.required).map(([name]) => columnIndex.get(name)!);
+    const requiredIndexes = Object.entries(layout.fields)
+      .filter(([, f]) => f.required)
+      .map(([name]) => columnIndex.get(name)!);
     const plan: ParsePlan = {
-      layout: layout.name, header, options: spec.options, columns,
+      layout: layout.name,
+      header,
+      options: spec.options,
+      columns,
       slots: [...columnIndex].map(([field, index]) => [field, columns.indexOf(index)]),
       maxRequired: Math.max(-1, ...requiredIndexes),
     };

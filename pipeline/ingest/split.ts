@@ -174,7 +174,8 @@ export class ByteSplitter {
       }
       this.line += newlines;
       const first = bytes[start];
-      if (first === LF || first === CR) out.abandon(); // a blank line
+      if (first === LF || first === CR)
+        out.abandon(); // a blank line
       else out.commit(field, high < 0x80);
     }
     return pos;

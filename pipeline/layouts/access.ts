@@ -48,10 +48,14 @@ export const driveTimes: Layout<DriveTimeRow> = {
     const miles = optionalNumber(read('miles'), 'miles');
     if (miles !== null && miles < 0) throw new RowReject(`miles must not be negative, got ${miles}`);
     if (minutes !== null && minutes > 0 && miles !== null && minutes < miles * MIN_MINUTES_PER_STRAIGHT_MILE) {
-      throw new RowReject(`drive time ${+minutes.toFixed(1)} min cannot cover the row's own ${+miles.toFixed(1)} straight-line miles (it would mean driving faster than 80 mph)`);
+      throw new RowReject(
+        `drive time ${+minutes.toFixed(1)} min cannot cover the row's own ${+miles.toFixed(1)} straight-line miles (it would mean driving faster than 80 mph)`,
+      );
     }
     if (minutes !== null && miles !== null && minutes > MAX_MINUTES.fixed + MAX_MINUTES.perStraightMile * miles) {
-      throw new RowReject(`drive time ${+minutes.toFixed(1)} min is too long for the row's own ${+miles.toFixed(1)} straight-line miles (more than ${MAX_MINUTES.fixed} min + ${MAX_MINUTES.perStraightMile} min per mile)`);
+      throw new RowReject(
+        `drive time ${+minutes.toFixed(1)} min is too long for the row's own ${+miles.toFixed(1)} straight-line miles (more than ${MAX_MINUTES.fixed} min + ${MAX_MINUTES.perStraightMile} min per mile)`,
+      );
     }
     return { zip: zcta5(read('zip')), minutes, miles };
   },

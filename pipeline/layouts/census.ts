@@ -62,7 +62,7 @@ export const acsZcta: Layout<AcsRow> = {
     const zcta = zcta5(read('zcta'));
     const complement = new Set((options.complement as string[] | undefined) ?? []);
     const values: Record<string, number | null> = {};
-    for (const measure of (options.measures as string[])) {
+    for (const measure of options.measures as string[]) {
       const value = optionalNumber(read(measure), measure);
       values[measure] = value === null ? null : complement.has(measure) ? round(100 - value, 4) : value;
     }

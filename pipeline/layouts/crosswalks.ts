@@ -167,8 +167,10 @@ export const countyUrbanRural: Layout<CountyUrbanRuralRow> = {
     const code = optionalNumber(read('code'), 'CODE2023');
     // The 2023 file keeps rows for county-equivalents replaced before 2023 (Connecticut's old counties, a few
     // Alaska census areas) with older codes only: they are not counties of the 2023 scheme.
-    if (code === null && read('county_name') !== '') throw new RowReject(`${read('county_name')} has no code of this vintage (a county-equivalent replaced before it)`, 'excluded');
-    if (code === null || !Number.isInteger(code) || code < 1 || code > 6) throw new RowReject(`CODE2023 must be 1-6, got ${JSON.stringify(read('code'))}`);
+    if (code === null && read('county_name') !== '')
+      throw new RowReject(`${read('county_name')} has no code of this vintage (a county-equivalent replaced before it)`, 'excluded');
+    if (code === null || !Number.isInteger(code) || code < 1 || code > 6)
+      throw new RowReject(`CODE2023 must be 1-6, got ${JSON.stringify(read('code'))}`);
     const state = read('state_fips').padStart(2, '0');
     const county = read('county_fips').padStart(3, '0');
     return { countyFips: countyFips(state + county), code };
@@ -196,7 +198,10 @@ export const zipRuca: Layout<ZipRucaRow> = {
 };
 
 function countyFips(value: string): string {
-  const digits = value.trim().replace(/^0500000US|^050US/, '').replace(/\.0+$/, '');
+  const digits = value
+    .trim()
+    .replace(/^0500000US|^050US/, '')
+    .replace(/\.0+$/, '');
   if (!/^\d{4,5}$/.test(digits)) throw new RowReject(`county FIPS is not 5 digits: ${JSON.stringify(value)}`);
   return digits.padStart(5, '0');
 }

@@ -33,7 +33,9 @@ export interface FacilityRow {
 
 /** HIFLD TRAUMA text ("LEVEL I, LEVEL II PEDIATRIC", "NOT AVAILABLE") to the highest level listed, 1-5. */
 export function traumaLevel(value: string): number | null {
-  const levels = [...value.toUpperCase().matchAll(/LEVEL (V|IV|III|II|I)\b(?![A-Z ]*REHAB)/g)].map((m) => ['I', 'II', 'III', 'IV', 'V'].indexOf(m[1]) + 1);
+  const levels = [...value.toUpperCase().matchAll(/LEVEL (V|IV|III|II|I)\b(?![A-Z ]*REHAB)/g)].map(
+    (m) => ['I', 'II', 'III', 'IV', 'V'].indexOf(m[1]) + 1,
+  );
   return levels.length ? Math.min(...levels) : null;
 }
 
@@ -96,14 +98,28 @@ export const cmsHospitals: Layout<FacilityRow> = {
     const ccn = identifier(read('ccn')).padStart(6, '0');
     if (!/^[0-9A-Z]{6}$/.test(ccn)) throw new RowReject(`Facility ID is not a CMS certification number: ${JSON.stringify(read('ccn'))}`);
     const rating = optionalNumber(read('rating'), 'Hospital overall rating');
-    if (rating !== null && !(Number.isInteger(rating) && rating >= 1 && rating <= 5)) throw new RowReject(`Hospital overall rating must be 1-5, got ${rating}`);
+    if (rating !== null && !(Number.isInteger(rating) && rating >= 1 && rating <= 5))
+      throw new RowReject(`Hospital overall rating must be 1-5, got ${rating}`);
     const type = read('type');
     return {
-      source: 'cms', ccn, name: requiredName(read('name')),
+      source: 'cms',
+      ccn,
+      name: requiredName(read('name')),
       type: CMS_TYPE_NAMES[type.toLowerCase()] ?? displayName(type),
-      address: displayName(read('address')), city: displayName(read('city')), state: stateCode(read('state'), 'State'),
-      zip: zip5(read('zip'), 'ZIP Code'), phone: read('phone'), website: '', latitude: null, longitude: null,
-      hifldId: null, staffedBeds: null, licensedBeds: null, emergency: optionalBoolean(read('emergency'), 'Emergency Services'), rating, traumaLevel: null,
+      address: displayName(read('address')),
+      city: displayName(read('city')),
+      state: stateCode(read('state'), 'State'),
+      zip: zip5(read('zip'), 'ZIP Code'),
+      phone: read('phone'),
+      website: '',
+      latitude: null,
+      longitude: null,
+      hifldId: null,
+      staffedBeds: null,
+      licensedBeds: null,
+      emergency: optionalBoolean(read('emergency'), 'Emergency Services'),
+      rating,
+      traumaLevel: null,
       status: 'open',
     };
   },
@@ -133,11 +149,24 @@ export const hifldHospitals: Layout<FacilityRow> = {
     if (latitude === null) throw new RowReject('LATITUDE/LONGITUDE missing');
     const website = read('website');
     return {
-      source: 'hifld', ccn: null, hifldId: hifldId(read('id')), name: requiredName(read('name')), type: displayName(read('type')),
-      address: displayName(read('address')), city: displayName(read('city')), state: stateCode(read('state'), 'STATE'),
-      zip: optionalZip(read('zip'), 'ZIP'), phone: isMissing(read('phone')) || /NOT AVAILABLE/i.test(read('phone')) ? '' : read('phone'),
-      website: /^https?:\/\//i.test(website) ? website : '', latitude, longitude,
-      staffedBeds: null, licensedBeds: beds(read('beds'), 'BEDS'), emergency: null, rating: null, traumaLevel: traumaLevel(read('trauma')),
+      source: 'hifld',
+      ccn: null,
+      hifldId: hifldId(read('id')),
+      name: requiredName(read('name')),
+      type: displayName(read('type')),
+      address: displayName(read('address')),
+      city: displayName(read('city')),
+      state: stateCode(read('state'), 'STATE'),
+      zip: optionalZip(read('zip'), 'ZIP'),
+      phone: isMissing(read('phone')) || /NOT AVAILABLE/i.test(read('phone')) ? '' : read('phone'),
+      website: /^https?:\/\//i.test(website) ? website : '',
+      latitude,
+      longitude,
+      staffedBeds: null,
+      licensedBeds: beds(read('beds'), 'BEDS'),
+      emergency: null,
+      rating: null,
+      traumaLevel: traumaLevel(read('trauma')),
       status: read('status').toUpperCase() === 'CLOSED' ? 'closed' : read('status') ? 'open' : null,
     };
   },
@@ -165,11 +194,25 @@ export const covidcaremapHospitals: Layout<FacilityRow> = {
     if (latitude === null) throw new RowReject('Latitude/Longitude missing');
     const ccn = identifier(read('ccn'));
     return {
-      source: 'covidcaremap', ccn: isMissing(ccn) ? null : ccn.padStart(6, '0'), hifldId: hifldId(read('hifld_id')), name: requiredName(read('name')),
-      type: displayName(read('type')), address: displayName(read('address')), city: displayName(read('city')),
-      state: stateCode(read('state'), 'State'), zip: optionalZip(read('zip'), 'Zipcode'), phone: '', website: '',
-      latitude, longitude, staffedBeds: beds(read('staffed_beds'), 'Staffed.All.Beds'), licensedBeds: beds(read('licensed_beds'), 'Licensed.All.Beds'),
-      emergency: null, rating: null, traumaLevel: null, status: null,
+      source: 'covidcaremap',
+      ccn: isMissing(ccn) ? null : ccn.padStart(6, '0'),
+      hifldId: hifldId(read('hifld_id')),
+      name: requiredName(read('name')),
+      type: displayName(read('type')),
+      address: displayName(read('address')),
+      city: displayName(read('city')),
+      state: stateCode(read('state'), 'State'),
+      zip: optionalZip(read('zip'), 'Zipcode'),
+      phone: '',
+      website: '',
+      latitude,
+      longitude,
+      staffedBeds: beds(read('staffed_beds'), 'Staffed.All.Beds'),
+      licensedBeds: beds(read('licensed_beds'), 'Licensed.All.Beds'),
+      emergency: null,
+      rating: null,
+      traumaLevel: null,
+      status: null,
     };
   },
 };
@@ -192,10 +235,25 @@ export const hrsaSites: Layout<FacilityRow> = {
     const { latitude, longitude } = coordinates(read);
     if (latitude === null) throw new RowReject('lat/lon missing');
     return {
-      source: 'hrsa', ccn: null, hifldId: null, name: requiredName(read('name')), type: 'Health Center',
-      address: displayName(read('address')), city: displayName(read('city')), state: stateCode(read('state'), 'st_abbr'),
-      zip: optionalZip(read('zip'), 'zip'), phone: read('phone'), website: read('website'), latitude, longitude,
-      staffedBeds: null, licensedBeds: null, emergency: false, rating: null, traumaLevel: null, status: 'open',
+      source: 'hrsa',
+      ccn: null,
+      hifldId: null,
+      name: requiredName(read('name')),
+      type: 'Health Center',
+      address: displayName(read('address')),
+      city: displayName(read('city')),
+      state: stateCode(read('state'), 'st_abbr'),
+      zip: optionalZip(read('zip'), 'zip'),
+      phone: read('phone'),
+      website: read('website'),
+      latitude,
+      longitude,
+      staffedBeds: null,
+      licensedBeds: null,
+      emergency: false,
+      rating: null,
+      traumaLevel: null,
+      status: 'open',
     };
   },
 };

@@ -9,8 +9,25 @@ import type { Layout } from './types.ts';
 /** Every layout a manifest may name, by name. */
 export const LAYOUTS: ReadonlyMap<string, Layout<unknown>> = new Map(
   [
-    gazetteerZcta, acsZcta, zipZcta, zipCity, zctaCounty, zipCounty, countyCbsa, countyUrbanRural, zipRuca,
-    nppes, nppesFlat, doctorsClinicians, nuccTaxonomy,
-    cmsHospitals, hifldHospitals, covidcaremapHospitals, hrsaSites, placesZcta, driveTimes, sviZcta,
+    gazetteerZcta,
+    acsZcta,
+    zipZcta,
+    zipCity,
+    zctaCounty,
+    zipCounty,
+    countyCbsa,
+    countyUrbanRural,
+    zipRuca,
+    nppes,
+    nppesFlat,
+    doctorsClinicians,
+    nuccTaxonomy,
+    cmsHospitals,
+    hifldHospitals,
+    covidcaremapHospitals,
+    hrsaSites,
+    placesZcta,
+    driveTimes,
+    sviZcta,
   ].map((layout) => [layout.name, layout as Layout<unknown>]),
 );

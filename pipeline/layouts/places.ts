@@ -9,7 +9,19 @@ export interface PlacesRow {
 }
 
 /** PLACES measures the scores use; a file may carry any subset (missing ones fall back, see METHODOLOGY). */
-export const PLACES_MEASURES = ['ARTHRITIS', 'BPHIGH', 'CANCER', 'CASTHMA', 'CHD', 'COPD', 'DIABETES', 'OBESITY', 'CSMOKING', 'DEPRESSION', 'ACCESS2'] as const;
+export const PLACES_MEASURES = [
+  'ARTHRITIS',
+  'BPHIGH',
+  'CANCER',
+  'CASTHMA',
+  'CHD',
+  'COPD',
+  'DIABETES',
+  'OBESITY',
+  'CSMOKING',
+  'DEPRESSION',
+  'ACCESS2',
+] as const;
 
 export const placesZcta: Layout<PlacesRow> = {
   name: 'places_zcta',

@@ -52,7 +52,8 @@ export const nppes: Layout<ProviderRow> = {
   },
   parse(read) {
     const entity = identifier(read('entity_type'));
-    if (entity === '' && !isMissing(read('deactivation_date'))) throw new RowReject('deactivated NPI (no entity type, deactivation date set)', 'excluded');
+    if (entity === '' && !isMissing(read('deactivation_date')))
+      throw new RowReject('deactivated NPI (no entity type, deactivation date set)', 'excluded');
     if (entity === '2') throw new RowReject('organization (Entity Type Code 2), not an individual clinician', 'excluded');
     if (entity !== '1') throw new RowReject(`Entity Type Code must be 1 or 2, got ${JSON.stringify(read('entity_type'))}`);
     const taxonomies: string[] = [];
@@ -61,7 +62,8 @@ export const nppes: Layout<ProviderRow> = {
       const field = TAXONOMY_FIELDS[n - 1];
       const code = read(field.code).toUpperCase();
       if (code === '') continue;
-      if (!TAXONOMY_CODE.test(code)) throw new RowReject(`Healthcare Provider Taxonomy Code_${n} is not a taxonomy code: ${JSON.stringify(code)}`);
+      if (!TAXONOMY_CODE.test(code))
+        throw new RowReject(`Healthcare Provider Taxonomy Code_${n} is not a taxonomy code: ${JSON.stringify(code)}`);
       taxonomies.push(code);
       if (read(field.primarySwitch).toUpperCase() === 'Y') primary ??= code;
     }
@@ -116,9 +118,12 @@ export const nppesFlat: Layout<ProviderRow> = {
     if (!isMissing(read('deactivation_date'))) throw new RowReject('deactivated NPI', 'excluded');
     if (entity === 'O') throw new RowReject('organization (entity O), not an individual clinician', 'excluded');
     if (entity !== 'I') throw new RowReject(`entity must be I or O, got ${JSON.stringify(read('entity_type'))}`);
-    const taxonomies = read('taxonomies').split(';').map((code) => code.trim().toUpperCase()).filter((code) => TAXONOMY_CODE.test(code));
+    const taxonomies = read('taxonomies')
+      .split(';')
+      .map((code) => code.trim().toUpperCase())
+      .filter((code) => TAXONOMY_CODE.test(code));
     const primary = read('taxonomy').toUpperCase();
-    return person(read, requiredNpi(read('npi'), 'npi'), TAXONOMY_CODE.test(primary) ? primary : taxonomies[0] ?? null, taxonomies);
+    return person(read, requiredNpi(read('npi'), 'npi'), TAXONOMY_CODE.test(primary) ? primary : (taxonomies[0] ?? null), taxonomies);
   },
 };
 
@@ -166,8 +171,11 @@ export const doctorsClinicians: Layout<ClinicianRow> = {
   parse(read) {
     const school = read('medical_school');
     const year = optionalNumber(read('graduation_year'), 'Grd_yr');
-    if (year !== null && (!Number.isInteger(year) || year < 1900 || year > 2100)) throw new RowReject(`Grd_yr is not a year: ${JSON.stringify(read('graduation_year'))}`);
-    const facilityNames = FACILITY_FIELDS.map(read).filter((name) => name !== '').map(displayName);
+    if (year !== null && (!Number.isInteger(year) || year < 1900 || year > 2100))
+      throw new RowReject(`Grd_yr is not a year: ${JSON.stringify(read('graduation_year'))}`);
+    const facilityNames = FACILITY_FIELDS.map(read)
+      .filter((name) => name !== '')
+      .map(displayName);
     const gender = read('gender').toUpperCase();
     return {
       npi: requiredNpi(read('npi'), 'NPI'),

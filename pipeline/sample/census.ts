@@ -15,9 +15,26 @@ export const GAZETTEER_COLUMNS = ['GEOID', 'ALAND', 'AWATER', 'ALAND_SQMI', 'AWA
 
 /** Header row of the ACS Data Profile API export, in the order the API returns it. */
 export const ACS_COLUMNS = [
-  'NAME', 'DP05_0001E', 'DP05_0018E', 'DP05_0024PE', 'DP03_0062E', 'DP03_0128PE', 'DP03_0099PE',
-  'DP03_0097PE', 'DP03_0098PE', 'DP02_0072PE', 'DP04_0058PE', 'DP03_0021PE', 'DP04_0001E', 'DP04_0046PE',
-  'DP04_0047PE', 'DP04_0089E', 'DP05_0037PE', 'DP05_0038PE', 'DP05_0044PE', 'DP05_0071PE',
+  'NAME',
+  'DP05_0001E',
+  'DP05_0018E',
+  'DP05_0024PE',
+  'DP03_0062E',
+  'DP03_0128PE',
+  'DP03_0099PE',
+  'DP03_0097PE',
+  'DP03_0098PE',
+  'DP02_0072PE',
+  'DP04_0058PE',
+  'DP03_0021PE',
+  'DP04_0001E',
+  'DP04_0046PE',
+  'DP04_0047PE',
+  'DP04_0089E',
+  'DP05_0037PE',
+  'DP05_0038PE',
+  'DP05_0044PE',
+  'DP05_0071PE',
   'zip code tabulation area',
 ] as const;
 

@@ -26,16 +26,28 @@ export interface County {
 }
 
 // Real names of county-equivalents where "County" would be wrong.
-const EQUIVALENT: Record<string, string> = { LA: 'Parish', AK: 'Borough', PR: 'Municipio', VI: 'District', AS: 'District', MP: 'Municipality' };
+const EQUIVALENT: Record<string, string> = {
+  LA: 'Parish',
+  AK: 'Borough',
+  PR: 'Municipio',
+  VI: 'District',
+  AS: 'District',
+  MP: 'Municipality',
+};
 const MILES_PER_DEGREE = 69.1;
 
 /** Splits a group of ZCTA indices along its longer axis until groups are about county-sized. */
 function splitGroup(indices: number[], geo: Geography, out: number[][]): void {
-  let minLon = Infinity, maxLon = -Infinity, minLat = Infinity, maxLat = -Infinity;
+  let minLon = Infinity,
+    maxLon = -Infinity,
+    minLat = Infinity,
+    maxLat = -Infinity;
   for (const i of indices) {
     const z = geo.zctas[i]!;
-    minLon = Math.min(minLon, z.lon); maxLon = Math.max(maxLon, z.lon);
-    minLat = Math.min(minLat, z.lat); maxLat = Math.max(maxLat, z.lat);
+    minLon = Math.min(minLon, z.lon);
+    maxLon = Math.max(maxLon, z.lon);
+    minLat = Math.min(minLat, z.lat);
+    maxLat = Math.max(maxLat, z.lat);
   }
   const width = (maxLon - minLon) * MILES_PER_DEGREE * Math.cos((((minLat + maxLat) / 2) * Math.PI) / 180);
   const height = (maxLat - minLat) * MILES_PER_DEGREE;
@@ -97,7 +109,11 @@ export function buildCounties(
 }
 
 function summarize(fips: string, state: string, name: string, zctas: number[], geo: Geography, demo: readonly Demographics[]): County {
-  let population = 0, landSqMi = 0, lon = 0, lat = 0, weight = 0;
+  let population = 0,
+    landSqMi = 0,
+    lon = 0,
+    lat = 0,
+    weight = 0;
   const cities = new Map<string, number>();
   for (const i of zctas) {
     const z = geo.zctas[i]!;
@@ -105,7 +121,9 @@ function summarize(fips: string, state: string, name: string, zctas: number[], g
     population += d.population;
     landSqMi += d.landSqMi;
     const w = d.population + 1;
-    lon += z.lon * w; lat += z.lat * w; weight += w;
+    lon += z.lon * w;
+    lat += z.lat * w;
+    weight += w;
     cities.set(z.city, (cities.get(z.city) ?? 0) + d.population);
   }
   const ranked = [...cities].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));

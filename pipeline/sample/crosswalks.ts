@@ -15,7 +15,8 @@ export const UDS_HEADER = 'ZIP_CODE,PO_NAME,STATE,ZIP_TYPE,ZCTA,zip_join_type';
 export const ZCTA_COUNTY_HEADER =
   '"zcta","zcta_numeric","state_name","state_usps","state_fips","state_fips_numeric","county_name","county_fips","county_fips_numeric"';
 /** OMB delineation (county to CBSA) header. */
-export const CBSA_HEADER = 'county_fips,state_fips,state_name,county_name,cbsa_code,cbsa_title,cbsa_type,csa_code,csa_title,central_outlying';
+export const CBSA_HEADER =
+  'county_fips,state_fips,state_name,county_name,cbsa_code,cbsa_title,cbsa_type,csa_code,csa_title,central_outlying';
 /** NCHS urban-rural classification header. */
 export const NCHS_HEADER = 'STFIPS,CTYFIPS,ST_ABBREV,CTYNAME,CBSATITLE,CBSAPOP,CTYPOP,CODE2023,CODE2013,CODE2006,CODE1990';
 
@@ -36,7 +37,11 @@ export async function writeZipZcta(outDir: string, geo: Geography): Promise<numb
     rows.push([z.code, `${z.code},ZCTA ${z.code},${z.state},${kind},${z.code},${kind}`]);
   }
   rows.sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  return writeLines(join(outDir, 'crosswalks/zip_zcta_crosswalk.csv'), UDS_HEADER, rows.map(([, line]) => line));
+  return writeLines(
+    join(outDir, 'crosswalks/zip_zcta_crosswalk.csv'),
+    UDS_HEADER,
+    rows.map(([, line]) => line),
+  );
 }
 
 /** Writes crosswalks/zcta_county.csv: one row per ZCTA and county (a few ZCTAs have two). */
@@ -48,8 +53,15 @@ export async function writeZctaCounty(outDir: string, geo: Geography, zctaCounti
         const st = stateInfo(c.state);
         // The real file (from the Census relationship file via zctaCrosswalk) lower-cases names.
         yield [
-          quoted(z.code), String(Number(z.code)), quoted(st.name.toLowerCase()), quoted(st.abbr), quoted(st.fips),
-          String(Number(st.fips)), quoted(c.name.toLowerCase()), quoted(c.fips), String(Number(c.fips)),
+          quoted(z.code),
+          String(Number(z.code)),
+          quoted(st.name.toLowerCase()),
+          quoted(st.abbr),
+          quoted(st.fips),
+          String(Number(st.fips)),
+          quoted(c.name.toLowerCase()),
+          quoted(c.fips),
+          String(Number(c.fips)),
         ].join(',');
       }
     }
@@ -66,7 +78,15 @@ export async function writeCountyCbsa(outDir: string, counties: County[], metro:
     const st = stateInfo(c.state);
     lines.push(
       csvLine([
-        c.fips, st.fips, st.name, c.name, a.code, a.title, a.type, a.csa?.code ?? '', a.csa?.title ?? '',
+        c.fips,
+        st.fips,
+        st.name,
+        c.name,
+        a.code,
+        a.title,
+        a.type,
+        a.csa?.code ?? '',
+        a.csa?.title ?? '',
         a.central.has(c) ? 'Central' : 'Outlying',
       ]),
     );
@@ -83,8 +103,14 @@ export async function writeNchs(outDir: string, counties: County[], metro: Metro
     const a = metro.cbsaOf.get(c);
     lines.push(
       csvLine([
-        Number(c.fips.slice(0, 2)), Number(c.fips.slice(2)), c.state, c.name, a?.title ?? '', a ? a.population : '',
-        c.population, ...codes,
+        Number(c.fips.slice(0, 2)),
+        Number(c.fips.slice(2)),
+        c.state,
+        c.name,
+        a?.title ?? '',
+        a ? a.population : '',
+        c.population,
+        ...codes,
       ]),
     );
   }

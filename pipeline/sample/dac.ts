@@ -25,8 +25,17 @@ export const DAC_SHARE = 0.55;
 function addressId(loc: Location): string {
   const zip9 = loc.zip.padEnd(9, '0');
   const number = (loc.address1.match(/^\d+/)?.[0] ?? '').padEnd(4, 'X').slice(0, 4);
-  const street = loc.address1.replace(/^[\d\s]+/, '').replace(/[^A-Z]/g, '').padEnd(6, 'X').slice(0, 6);
-  return `${loc.state}${zip9}${loc.city.replace(/[^A-Z]/g, '').padEnd(2, 'X').slice(0, 2)}${number}${street}00`.padEnd(25, 'X').slice(0, 25);
+  const street = loc.address1
+    .replace(/^[\d\s]+/, '')
+    .replace(/[^A-Z]/g, '')
+    .padEnd(6, 'X')
+    .slice(0, 6);
+  return `${loc.state}${zip9}${loc.city
+    .replace(/[^A-Z]/g, '')
+    .padEnd(2, 'X')
+    .slice(0, 2)}${number}${street}00`
+    .padEnd(25, 'X')
+    .slice(0, 25);
 }
 
 /** The DAC lines of one practitioner (1, sometimes 2 practice addresses); none when not enrolled. */
@@ -38,7 +47,14 @@ export function dacLines(rng: Rng, geo: Geography, facilities: Facilities, p: Pr
   const school = physician && rng.chance(0.85) ? rng.pick(MED_SCHOOLS) : 'OTHER';
   // Graduation years skew to mid-career; NPs and PAs are a younger workforce.
   const year = Math.round(Math.min(2022, Math.max(1965, (physician ? 1999 : 2010) + (physician ? 11 : 7) * rng.normal())));
-  const secondary = [...new Set(p.taxonomies.slice(1).map((t) => SPEC_BY_TAXONOMY.get(t)).filter((s): s is string => !!s && s !== dac.spec))].slice(0, 4);
+  const secondary = [
+    ...new Set(
+      p.taxonomies
+        .slice(1)
+        .map((t) => SPEC_BY_TAXONOMY.get(t))
+        .filter((s): s is string => !!s && s !== dac.spec),
+    ),
+  ].slice(0, 4);
   const pacId = rng.between(1, 9) + rng.digits(9);
   const enrolment = `I${rng.between(Math.max(2004, Math.min(2023, year + 1)), 2023)}${String(rng.between(1, 12)).padStart(2, '0')}${String(rng.between(1, 28)).padStart(2, '0')}${rng.digits(6)}`;
   const telehealth = rng.chance(0.3) ? 'Y' : '';
@@ -54,11 +70,37 @@ export function dacLines(rng: Rng, geo: Geography, facilities: Facilities, p: Pr
     const hospital = rng.chance(0.75) ? facilities.nearestCmsHospital(z.lon, z.lat, 40) : undefined;
     const zip9 = loc.zip.length === 9 ? loc.zip : loc.zip + rng.digits(4);
     return csvLine([
-      p.npi, pacId, enrolment, p.last, p.first, p.middle, p.suffix, p.sex, cred, school, year, dac.spec,
-      secondary[0] ?? '', secondary[1] ?? '', secondary[2] ?? '', secondary[3] ?? '', secondary.join('|'), telehealth,
-      hospital?.name ?? '', hospital?.pacId ?? '', hospital ? Math.max(5, Math.round(hospital.beds * 1.5)) : '',
-      loc.address1, loc.address2, loc.address2 && rng.chance(0.02) ? 'Y' : '', loc.city, loc.state, zip9, loc.phone,
-      rng.chance(0.85) ? 'Y' : 'M', hospital ? (rng.chance(0.6) ? 'Y' : 'M') : '', addressId({ ...loc, zip: zip9 }),
+      p.npi,
+      pacId,
+      enrolment,
+      p.last,
+      p.first,
+      p.middle,
+      p.suffix,
+      p.sex,
+      cred,
+      school,
+      year,
+      dac.spec,
+      secondary[0] ?? '',
+      secondary[1] ?? '',
+      secondary[2] ?? '',
+      secondary[3] ?? '',
+      secondary.join('|'),
+      telehealth,
+      hospital?.name ?? '',
+      hospital?.pacId ?? '',
+      hospital ? Math.max(5, Math.round(hospital.beds * 1.5)) : '',
+      loc.address1,
+      loc.address2,
+      loc.address2 && rng.chance(0.02) ? 'Y' : '',
+      loc.city,
+      loc.state,
+      zip9,
+      loc.phone,
+      rng.chance(0.85) ? 'Y' : 'M',
+      hospital ? (rng.chance(0.6) ? 'Y' : 'M') : '',
+      addressId({ ...loc, zip: zip9 }),
     ]);
   });
 }

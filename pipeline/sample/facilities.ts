@@ -16,8 +16,12 @@ import { facilityName, streetAddress, phoneNumber, postalZip } from './facility-
 
 /** Hospital Type values of the CMS Hospital General Information file. */
 export type CmsHospitalType =
-  | 'Acute Care Hospitals' | 'Critical Access Hospitals' | 'Childrens' | 'Psychiatric'
-  | 'Acute Care - Veterans Administration' | 'Acute Care - Department of Defense';
+  | 'Acute Care Hospitals'
+  | 'Critical Access Hospitals'
+  | 'Childrens'
+  | 'Psychiatric'
+  | 'Acute Care - Veterans Administration'
+  | 'Acute Care - Department of Defense';
 
 /** One hospital; `cmsType` is set for hospitals in the CMS file, `inHifld` for those in HIFLD. */
 export interface Hospital {
@@ -63,21 +67,41 @@ export interface Facilities {
 }
 
 const CMS_MIX: [CmsHospitalType, number][] = [
-  ['Acute Care Hospitals', 0.57], ['Critical Access Hospitals', 0.25], ['Psychiatric', 0.11],
-  ['Acute Care - Veterans Administration', 0.025], ['Childrens', 0.016], ['Acute Care - Department of Defense', 0.007],
+  ['Acute Care Hospitals', 0.57],
+  ['Critical Access Hospitals', 0.25],
+  ['Psychiatric', 0.11],
+  ['Acute Care - Veterans Administration', 0.025],
+  ['Childrens', 0.016],
+  ['Acute Care - Department of Defense', 0.007],
 ];
 const HIFLD_TYPE: Record<CmsHospitalType, string> = {
-  'Acute Care Hospitals': 'GENERAL ACUTE CARE', 'Critical Access Hospitals': 'CRITICAL ACCESS', Childrens: 'CHILDREN',
-  Psychiatric: 'PSYCHIATRIC', 'Acute Care - Veterans Administration': 'MILITARY', 'Acute Care - Department of Defense': 'MILITARY',
+  'Acute Care Hospitals': 'GENERAL ACUTE CARE',
+  'Critical Access Hospitals': 'CRITICAL ACCESS',
+  Childrens: 'CHILDREN',
+  Psychiatric: 'PSYCHIATRIC',
+  'Acute Care - Veterans Administration': 'MILITARY',
+  'Acute Care - Department of Defense': 'MILITARY',
 };
 const HIFLD_ONLY_MIX: [string, number][] = [
-  ['REHABILITATION', 0.3], ['LONG TERM CARE', 0.3], ['PSYCHIATRIC', 0.12], ['MILITARY', 0.1], ['SPECIAL', 0.12], ['WOMEN', 0.03], ['CHRONIC DISEASE', 0.03],
+  ['REHABILITATION', 0.3],
+  ['LONG TERM CARE', 0.3],
+  ['PSYCHIATRIC', 0.12],
+  ['MILITARY', 0.1],
+  ['SPECIAL', 0.12],
+  ['WOMEN', 0.03],
+  ['CHRONIC DISEASE', 0.03],
 ];
 // CCN number ranges by type (the real numbering scheme); VA and DoD use "F" facility numbers.
 const CCN_START: Record<string, number> = { acute: 1, cah: 1300, childrens: 3300, psych: 4000, federal: 1, other: 2000 };
 
 /** Builds hospitals and health center sites; `total` is the --facilities count. */
-export function buildFacilities(geo: Geography, demo: readonly Demographics[], placement: Placement, total: number, seed: number): Facilities {
+export function buildFacilities(
+  geo: Geography,
+  demo: readonly Demographics[],
+  placement: Placement,
+  total: number,
+  seed: number,
+): Facilities {
   const rng = new Rng(seed, 'facilities');
   const nCms = Math.round(total * 0.07);
   const nHifldOnly = Math.round(nCms * 0.3);
@@ -109,16 +133,37 @@ export function buildFacilities(geo: Geography, demo: readonly Demographics[], p
     let z = zctas[s.sample(rng)]!;
     // Critical access hospitals are, by rule, far from other hospitals: retry when one is close.
     for (let tries = 0; kind === 'cah' && tries < 30 && placed.some((h) => near(h, z, 15)); tries++) z = zctas[s.sample(rng)]!;
-    const range = cmsType === 'Critical Access Hospitals' ? 'cah' : cmsType === 'Childrens' ? 'childrens' : cmsType === 'Psychiatric'
-      ? 'psych' : cmsType?.startsWith('Acute Care -') ? 'federal' : cmsType ? 'acute' : 'other';
+    const range =
+      cmsType === 'Critical Access Hospitals'
+        ? 'cah'
+        : cmsType === 'Childrens'
+          ? 'childrens'
+          : cmsType === 'Psychiatric'
+            ? 'psych'
+            : cmsType?.startsWith('Acute Care -')
+              ? 'federal'
+              : cmsType
+                ? 'acute'
+                : 'other';
     const name = facilityName(rng, hifldType, cmsType, z, usedNames);
     const zip = postalZip(rng, geo, z, 0.06);
     const spread = clamp(Math.sqrt(demo[z.index]!.landSqMi) / 69 / 3, 0.002, 0.04);
     const h: Hospital = {
-      cmsType, ccn: nextCcn(z.state, range), hifldType, inHifld: !cmsType || rng.chance(0.95), name,
-      address: streetAddress(rng, true), zcta: z, zip, city: (geo.postalByZip.get(zip)?.city ?? z.city).toUpperCase(),
-      state: z.state, phone: phoneNumber(rng, z), lat: z.lat + rng.uniform(-spread, spread), lon: z.lon + rng.uniform(-spread, spread),
-      beds: hospitalBeds(rng, hifldType, catchment[z.index]!), pacId: rng.between(1, 9) + rng.digits(9),
+      cmsType,
+      ccn: nextCcn(z.state, range),
+      hifldType,
+      inHifld: !cmsType || rng.chance(0.95),
+      name,
+      address: streetAddress(rng, true),
+      zcta: z,
+      zip,
+      city: (geo.postalByZip.get(zip)?.city ?? z.city).toUpperCase(),
+      state: z.state,
+      phone: phoneNumber(rng, z),
+      lat: z.lat + rng.uniform(-spread, spread),
+      lon: z.lon + rng.uniform(-spread, spread),
+      beds: hospitalBeds(rng, hifldType, catchment[z.index]!),
+      pacId: rng.between(1, 9) + rng.digits(9),
     };
     placed.push(h);
   };
@@ -127,8 +172,16 @@ export function buildFacilities(geo: Geography, demo: readonly Demographics[], p
   // Acute hospitals first, so critical access hospitals can keep their distance from them.
   cmsTypes.sort((a, b) => CMS_MIX.findIndex(([t]) => t === a) - CMS_MIX.findIndex(([t]) => t === b));
   for (const t of cmsTypes) {
-    const kind = t === 'Acute Care Hospitals' ? 'acute' : t === 'Critical Access Hospitals' ? 'cah' : t === 'Childrens' ? 'bigCity'
-      : t === 'Acute Care - Department of Defense' ? 'base' : 'city';
+    const kind =
+      t === 'Acute Care Hospitals'
+        ? 'acute'
+        : t === 'Critical Access Hospitals'
+          ? 'cah'
+          : t === 'Childrens'
+            ? 'bigCity'
+            : t === 'Acute Care - Department of Defense'
+              ? 'base'
+              : 'city';
     placeHospital(kind, t, HIFLD_TYPE[t]);
   }
   for (let i = 0; i < nHifldOnly; i++) {
@@ -150,9 +203,14 @@ export function buildFacilities(geo: Geography, demo: readonly Demographics[], p
     const z = zctas[siteSampler.sample(rng)]!;
     const spread = clamp(Math.sqrt(demo[z.index]!.landSqMi) / 69 / 3, 0.002, 0.05);
     sites.push({
-      name: facilityName(rng, 'HEALTH CENTER', undefined, z), zcta: z, city: z.city, state: z.state,
-      address: streetAddress(rng, false), phone: rng.chance(0.03) ? '' : phoneNumber(rng, z).replace(/^\((\d{3})\) (\d{3})-/, '$1-$2-'),
-      lat: z.lat + rng.uniform(-spread, spread), lon: z.lon + rng.uniform(-spread, spread),
+      name: facilityName(rng, 'HEALTH CENTER', undefined, z),
+      zcta: z,
+      city: z.city,
+      state: z.state,
+      address: streetAddress(rng, false),
+      phone: rng.chance(0.03) ? '' : phoneNumber(rng, z).replace(/^\((\d{3})\) (\d{3})-/, '$1-$2-'),
+      lat: z.lat + rng.uniform(-spread, spread),
+      lon: z.lon + rng.uniform(-spread, spread),
     });
   }
 
@@ -178,8 +236,16 @@ function near(h: Hospital, z: Zcta, miles: number): boolean {
 function hospitalBeds(rng: Rng, type: string, catchment: number): number {
   const scale = clamp(Math.log10(Math.max(catchment, 1000)) - 3, 0.3, 3);
   const median: Record<string, number> = {
-    'GENERAL ACUTE CARE': 90 * scale, 'CRITICAL ACCESS': 18, PSYCHIATRIC: 70, CHILDREN: 180, MILITARY: 90,
-    REHABILITATION: 50, 'LONG TERM CARE': 45, SPECIAL: 25, WOMEN: 60, 'CHRONIC DISEASE': 80,
+    'GENERAL ACUTE CARE': 90 * scale,
+    'CRITICAL ACCESS': 18,
+    PSYCHIATRIC: 70,
+    CHILDREN: 180,
+    MILITARY: 90,
+    REHABILITATION: 50,
+    'LONG TERM CARE': 45,
+    SPECIAL: 25,
+    WOMEN: 60,
+    'CHRONIC DISEASE': 80,
   };
   const beds = Math.round((median[type] ?? 50) * Math.exp(0.6 * rng.normal()));
   return type === 'CRITICAL ACCESS' ? clamp(beds, 4, 25) : clamp(beds, 6, 1800);

@@ -20,22 +20,49 @@ export const HRSA_HEADER = 'name,st_abbr,city,address,phone,testing_status,lon,l
 
 const NA = 'Not Available';
 const OWNERSHIP: Record<string, [string, number][]> = {
-  acute: [['Voluntary non-profit - Private', 45], ['Proprietary', 22], ['Voluntary non-profit - Other', 8], ['Voluntary non-profit - Church', 6],
-    ['Government - Hospital District or Authority', 8], ['Government - Local', 6], ['Government - State', 2], ['Physician', 2], ['Tribal', 0.5]],
-  cah: [['Voluntary non-profit - Private', 40], ['Government - Hospital District or Authority', 25], ['Government - Local', 20], ['Proprietary', 8], ['Voluntary non-profit - Church', 5], ['Tribal', 1]],
-  psych: [['Proprietary', 50], ['Government - State', 30], ['Voluntary non-profit - Private', 20]],
+  acute: [
+    ['Voluntary non-profit - Private', 45],
+    ['Proprietary', 22],
+    ['Voluntary non-profit - Other', 8],
+    ['Voluntary non-profit - Church', 6],
+    ['Government - Hospital District or Authority', 8],
+    ['Government - Local', 6],
+    ['Government - State', 2],
+    ['Physician', 2],
+    ['Tribal', 0.5],
+  ],
+  cah: [
+    ['Voluntary non-profit - Private', 40],
+    ['Government - Hospital District or Authority', 25],
+    ['Government - Local', 20],
+    ['Proprietary', 8],
+    ['Voluntary non-profit - Church', 5],
+    ['Tribal', 1],
+  ],
+  psych: [
+    ['Proprietary', 50],
+    ['Government - State', 30],
+    ['Voluntary non-profit - Private', 20],
+  ],
 };
 const HIFLD_OWNER: Record<string, string> = {
-  Proprietary: 'PROPRIETARY', Physician: 'PROPRIETARY', 'Government - Hospital District or Authority': 'GOVERNMENT - DISTRICT/AUTHORITY',
-  'Government - Local': 'GOVERNMENT - LOCAL', 'Government - State': 'GOVERNMENT - STATE', 'Government - Federal': 'GOVERNMENT - FEDERAL',
-  'Veterans Health Administration': 'GOVERNMENT - FEDERAL', 'Department of Defense': 'GOVERNMENT - FEDERAL', Tribal: 'GOVERNMENT - FEDERAL',
+  Proprietary: 'PROPRIETARY',
+  Physician: 'PROPRIETARY',
+  'Government - Hospital District or Authority': 'GOVERNMENT - DISTRICT/AUTHORITY',
+  'Government - Local': 'GOVERNMENT - LOCAL',
+  'Government - State': 'GOVERNMENT - STATE',
+  'Government - Federal': 'GOVERNMENT - FEDERAL',
+  'Veterans Health Administration': 'GOVERNMENT - FEDERAL',
+  'Department of Defense': 'GOVERNMENT - FEDERAL',
+  Tribal: 'GOVERNMENT - FEDERAL',
 };
 const NAICS: Record<string, [string, string]> = {
   PSYCHIATRIC: ['622210', 'PSYCHIATRIC AND SUBSTANCE ABUSE HOSPITALS'],
   REHABILITATION: ['622310', 'REHABILITATION HOSPITALS (EXCEPT ALCOHOLISM, DRUG ADDICTION)'],
   'LONG TERM CARE': ['622310', 'EXTENDED CARE HOSPITALS (EXCEPT MENTAL, SUBSTANCE ABUSE)'],
   SPECIAL: ['622310', 'SPECIALTY (EXCEPT PSYCHIATRIC AND SUBSTANCE ABUSE) HOSPITALS'],
-  'CHRONIC DISEASE': ['622310', 'CHRONIC DISEASE HOSPITALS'], WOMEN: ['622310', 'MATERNITY HOSPITALS'],
+  'CHRONIC DISEASE': ['622310', 'CHRONIC DISEASE HOSPITALS'],
+  WOMEN: ['622310', 'MATERNITY HOSPITALS'],
   CHILDREN: ['622110', "CHILDREN'S HOSPITALS, GENERAL"],
 };
 const COUNTRY: Record<string, string> = { PR: 'PRI', GU: 'GUM', VI: 'VIR', AS: 'ASM', MP: 'MNP' };
@@ -62,15 +89,31 @@ function measures(rng: Rng, type: CmsHospitalType): { rating: string; footnote: 
     const better = Math.min(facility - worse, rng.int(3));
     return [size, facility, better, facility - better - worse, worse, ''];
   };
-  const rating = rated ? String(pickWeighted(rng, [[1, 8], [2, 22], [3, 33], [4, 27], [5, 10]])) : NA;
+  const rating = rated
+    ? String(
+        pickWeighted(rng, [
+          [1, 8],
+          [2, 22],
+          [3, 33],
+          [4, 27],
+          [5, 10],
+        ]),
+      )
+    : NA;
   return {
-    rating, footnote: rated ? '' : '16',
+    rating,
+    footnote: rated ? '' : '16',
     cells: [...group(7), ...group(8), ...group(11), 8, rated ? rng.between(4, 8) : NA, rated ? '' : '5', 12, rng.between(5, 12), ''],
   };
 }
 
 /** Writes cms/Hospital_General_Information.csv (CRLF, like the CMS download); returns the row count. */
-export async function writeHospitalGeneralInformation(outDir: string, f: Facilities, countyOf: (h: Hospital) => County, seed: number): Promise<number> {
+export async function writeHospitalGeneralInformation(
+  outDir: string,
+  f: Facilities,
+  countyOf: (h: Hospital) => County,
+  seed: number,
+): Promise<number> {
   const rng = new Rng(seed, 'hgi');
   const lines = f.hospitals
     .filter((h) => h.cmsType)
@@ -80,7 +123,23 @@ export async function writeHospitalGeneralInformation(outDir: string, f: Facilit
       const er = rng.chance({ Psychiatric: 0.05, Childrens: 0.85, 'Critical Access Hospitals': 0.97 }[type as string] ?? 0.9);
       const birthing = er && (type === 'Acute Care Hospitals' || type === 'Critical Access Hospitals') && rng.chance(0.45) ? 'Y' : '';
       const county = countyOf(h).name.toUpperCase();
-      return csvLine([h.ccn, h.name, h.address, h.city, h.state, h.zip, county, h.phone, type, ownershipOf(h, seed), er ? 'Yes' : 'No', birthing, m.rating, m.footnote, ...m.cells]);
+      return csvLine([
+        h.ccn,
+        h.name,
+        h.address,
+        h.city,
+        h.state,
+        h.zip,
+        county,
+        h.phone,
+        type,
+        ownershipOf(h, seed),
+        er ? 'Yes' : 'No',
+        birthing,
+        m.rating,
+        m.footnote,
+        ...m.cells,
+      ]);
     });
   return writeLines(join(outDir, 'cms/Hospital_General_Information.csv'), HGI_HEADER, lines, { eol: '\r\n' });
 }
@@ -91,7 +150,7 @@ function ownershipOf(h: Hospital, seed: number): string {
 }
 
 const mercatorX = (lon: number) => ((lon * 20037508.34) / 180).toFixed(4);
-const mercatorY = (lat: number) => ((Math.log(Math.tan(((90 + lat) * Math.PI) / 360)) * 6378137)).toFixed(4);
+const mercatorY = (lat: number) => (Math.log(Math.tan(((90 + lat) * Math.PI) / 360)) * 6378137).toFixed(4);
 
 /** Writes facilities/hifld_hospitals.csv (UTF-8 BOM); returns the row count. */
 export async function writeHifld(outDir: string, f: Facilities, countyOf: (h: Hospital) => County, seed: number): Promise<number> {
@@ -103,22 +162,56 @@ export async function writeHifld(outDir: string, f: Facilities, countyOf: (h: Ho
     const county = countyOf(h);
     const [naics, naicsDesc] = NAICS[h.hifldType] ?? ['622110', 'GENERAL MEDICAL AND SURGICAL HOSPITALS'];
     const beds = rng.chance(0.05) ? -999 : h.beds;
-    const owner = h.cmsType ? (HIFLD_OWNER[ownershipOf(h, seed)] ?? 'NON-PROFIT') : rng.pick(['NON-PROFIT', 'PROPRIETARY', 'PROPRIETARY', 'NOT AVAILABLE']);
+    const owner = h.cmsType
+      ? (HIFLD_OWNER[ownershipOf(h, seed)] ?? 'NON-PROFIT')
+      : rng.pick(['NON-PROFIT', 'PROPRIETARY', 'PROPRIETARY', 'NOT AVAILABLE']);
     const closed = !h.cmsType && rng.chance(0.08);
-    const trauma = h.hifldType === 'GENERAL ACUTE CARE' && rng.chance(0.4) ? rng.pick(['LEVEL I', 'LEVEL II', 'LEVEL III', 'LEVEL IV', 'LEVEL IV']) : 'NOT AVAILABLE';
-    const slug = h.name.toLowerCase().replace(/[^a-z]+/g, '').slice(0, 24);
+    const trauma =
+      h.hifldType === 'GENERAL ACUTE CARE' && rng.chance(0.4)
+        ? rng.pick(['LEVEL I', 'LEVEL II', 'LEVEL III', 'LEVEL IV', 'LEVEL IV'])
+        : 'NOT AVAILABLE';
+    const slug = h.name
+      .toLowerCase()
+      .replace(/[^a-z]+/g, '')
+      .slice(0, 24);
     lines.push(
       csvLine([
-        mercatorX(h.lon), mercatorY(h.lat), lines.length + 1, '00' + rng.digits(8), h.name, h.address, h.city, h.state, h.zip,
-        rng.chance(0.98) ? 'NOT AVAILABLE' : rng.digits(4), rng.chance(0.86) ? h.phone : 'NOT AVAILABLE', h.hifldType,
-        closed ? 'CLOSED' : 'OPEN', beds, county.name.toUpperCase(), county.fips, COUNTRY[h.state] ?? 'USA',
-        String(Math.round(h.lat * 1e9) / 1e9), String(Math.round(h.lon * 1e9) / 1e9), naics, naicsDesc,
-        h.hifldType === 'MILITARY' ? 'https://www.va.gov/directory/guide/allstate.asp' : `https://health.${h.state.toLowerCase()}.gov/facilities/hospital-directory`,
+        mercatorX(h.lon),
+        mercatorY(h.lat),
+        lines.length + 1,
+        '00' + rng.digits(8),
+        h.name,
+        h.address,
+        h.city,
+        h.state,
+        h.zip,
+        rng.chance(0.98) ? 'NOT AVAILABLE' : rng.digits(4),
+        rng.chance(0.86) ? h.phone : 'NOT AVAILABLE',
+        h.hifldType,
+        closed ? 'CLOSED' : 'OPEN',
+        beds,
+        county.name.toUpperCase(),
+        county.fips,
+        COUNTRY[h.state] ?? 'USA',
+        String(Math.round(h.lat * 1e9) / 1e9),
+        String(Math.round(h.lon * 1e9) / 1e9),
+        naics,
+        naicsDesc,
+        h.hifldType === 'MILITARY'
+          ? 'https://www.va.gov/directory/guide/allstate.asp'
+          : `https://health.${h.state.toLowerCase()}.gov/facilities/hospital-directory`,
         `2019/${String(rng.between(7, 9)).padStart(2, '0')}/${String(rng.between(1, 28)).padStart(2, '0')} 00:00:00`,
         rng.chance(0.58) ? 'IMAGERY' : 'IMAGERY/OTHER',
         `${rng.between(2014, 2020)}/${String(rng.between(1, 12)).padStart(2, '0')}/${String(rng.between(1, 28)).padStart(2, '0')} 00:00:00`,
-        rng.chance(0.95) ? `http://www.${slug}.org` : 'NOT AVAILABLE', rng.chance(0.5) ? 'NOT AVAILABLE' : rng.digits(rng.between(2, 6)),
-        'NOT AVAILABLE', st.fips, owner, -999, beds, trauma, rng.chance(0.55) ? 'Y' : 'N',
+        rng.chance(0.95) ? `http://www.${slug}.org` : 'NOT AVAILABLE',
+        rng.chance(0.5) ? 'NOT AVAILABLE' : rng.digits(rng.between(2, 6)),
+        'NOT AVAILABLE',
+        st.fips,
+        owner,
+        -999,
+        beds,
+        trauma,
+        rng.chance(0.55) ? 'Y' : 'N',
       ]),
     );
   }

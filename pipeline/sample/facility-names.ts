@@ -9,9 +9,19 @@ import { hashString, type Rng } from './prng.ts';
 import { HOSPITAL_PATRONS, LAST_NAMES, STREETS, STREET_TYPES } from './names.ts';
 
 const HEALTH_CENTER_ORGS = [
-  'Unity Health Care', 'Family Health Centers', 'Community Health Services', 'Primary Health Care', 'Rural Health Group',
-  'Valley Health System', 'La Clinica de la Comunidad', 'Health Care for the Homeless', 'Sunshine Community Health',
-  'Mountain Family Health', 'Tri-County Health Network', 'Neighborhood Health Association', 'Lakeshore Community Health',
+  'Unity Health Care',
+  'Family Health Centers',
+  'Community Health Services',
+  'Primary Health Care',
+  'Rural Health Group',
+  'Valley Health System',
+  'La Clinica de la Comunidad',
+  'Health Care for the Homeless',
+  'Sunshine Community Health',
+  'Mountain Family Health',
+  'Tri-County Health Network',
+  'Neighborhood Health Association',
+  'Lakeshore Community Health',
 ] as const;
 const DIRECTIONS = ['NORTH', 'SOUTH', 'EAST', 'WEST', 'DOWNTOWN', 'MAIN'] as const;
 
@@ -25,8 +35,14 @@ export function facilityName(rng: Rng, type: string, cmsType: CmsHospitalType | 
   if (type === 'HEALTH CENTER') {
     const org = rng.pick(HEALTH_CENTER_ORGS);
     const name = rng.pick([
-      `${z.city} Community Health Center`, `${z.city} Family Health Center`, `${org} - ${z.city}`, `${org} ${z.city} Clinic`,
-      `${org} Dental Clinic`, `${z.city} School-Based Health Center`, `${org}, Inc.`, `${org} Mobile Unit`,
+      `${z.city} Community Health Center`,
+      `${z.city} Family Health Center`,
+      `${org} - ${z.city}`,
+      `${org} ${z.city} Clinic`,
+      `${org} Dental Clinic`,
+      `${z.city} School-Based Health Center`,
+      `${org}, Inc.`,
+      `${org} Mobile Unit`,
     ]);
     return rng.chance(0.3) ? name.toUpperCase() : name;
   }
@@ -34,9 +50,19 @@ export function facilityName(rng: Rng, type: string, cmsType: CmsHospitalType | 
   else if (cmsType === 'Acute Care - Department of Defense' || type === 'MILITARY')
     options = [`NAVAL HOSPITAL ${city}`, `${rng.between(1, 99)}TH MEDICAL GROUP`, `${rng.pick(LAST_NAMES)} ARMY COMMUNITY HOSPITAL`];
   else if (cmsType === 'Critical Access Hospitals')
-    options = [`${city} COMMUNITY HOSPITAL`, `${city} MEMORIAL HOSPITAL`, `${city} AREA HOSPITAL`, `${city} DISTRICT HOSPITAL`, `${city} MEDICAL CENTER`];
+    options = [
+      `${city} COMMUNITY HOSPITAL`,
+      `${city} MEMORIAL HOSPITAL`,
+      `${city} AREA HOSPITAL`,
+      `${city} DISTRICT HOSPITAL`,
+      `${city} MEDICAL CENTER`,
+    ];
   else if (type === 'PSYCHIATRIC')
-    options = [`${city} BEHAVIORAL HEALTH HOSPITAL`, `${patron} BEHAVIORAL HEALTH`, `${stateInfo(z.state).name.toUpperCase()} STATE HOSPITAL`];
+    options = [
+      `${city} BEHAVIORAL HEALTH HOSPITAL`,
+      `${patron} BEHAVIORAL HEALTH`,
+      `${stateInfo(z.state).name.toUpperCase()} STATE HOSPITAL`,
+    ];
   else if (type === 'CHILDREN') options = [`${city} CHILDREN'S HOSPITAL`, `CHILDREN'S MEDICAL CENTER OF ${city}`];
   else if (type === 'REHABILITATION') options = [`${city} REHABILITATION HOSPITAL`, `ENCOMPASS HEALTH REHABILITATION HOSPITAL OF ${city}`];
   else if (type === 'LONG TERM CARE') options = [`${city} SPECIALTY HOSPITAL`, `KINDRED HOSPITAL - ${city}`];
@@ -44,13 +70,20 @@ export function facilityName(rng: Rng, type: string, cmsType: CmsHospitalType | 
   else if (type === 'SPECIAL' || type === 'CHRONIC DISEASE') options = [`${city} SURGICAL HOSPITAL`, `${city} ORTHOPEDIC HOSPITAL`];
   else
     options = [
-      `${city} REGIONAL MEDICAL CENTER`, `${patron} HOSPITAL`, `${patron} MEDICAL CENTER`, `${city} GENERAL HOSPITAL`,
-      `${patron} HOSPITAL - ${city}`, `${city} MEMORIAL HOSPITAL`, `${city} HEALTH SYSTEM, INC`, `${patron} REGIONAL HOSPITAL`,
+      `${city} REGIONAL MEDICAL CENTER`,
+      `${patron} HOSPITAL`,
+      `${patron} MEDICAL CENTER`,
+      `${city} GENERAL HOSPITAL`,
+      `${patron} HOSPITAL - ${city}`,
+      `${city} MEMORIAL HOSPITAL`,
+      `${city} HEALTH SYSTEM, INC`,
+      `${patron} REGIONAL HOSPITAL`,
     ];
   let name = rng.pick(options);
   if (used) {
     // Hospitals are matched across files by name and ZIP, so names must not repeat.
-    for (let n = 0; used.has(name); n++) name = `${name.replace(/ - [A-Z]+ CAMPUS( \d+)?$/, '')} - ${DIRECTIONS[n % DIRECTIONS.length]} CAMPUS${n >= DIRECTIONS.length ? ` ${n}` : ''}`;
+    for (let n = 0; used.has(name); n++)
+      name = `${name.replace(/ - [A-Z]+ CAMPUS( \d+)?$/, '')} - ${DIRECTIONS[n % DIRECTIONS.length]} CAMPUS${n >= DIRECTIONS.length ? ` ${n}` : ''}`;
     used.add(name);
   }
   return name;

@@ -129,8 +129,7 @@ function buildGeography(): Geography {
   });
   const byCode = new Map(zctas.map((z) => [z.code, z]));
   const zctaIndex = buildIndex(zctas);
-  const count = (z: Zcta, miles: number) =>
-    geokdbush.around(zctaIndex, z.lon, z.lat, Infinity, miles * KM_PER_MILE).length - 1;
+  const count = (z: Zcta, miles: number) => geokdbush.around(zctaIndex, z.lon, z.lat, Infinity, miles * KM_PER_MILE).length - 1;
 
   for (const z of zctas) {
     z.neighbors10 = count(z, 10);

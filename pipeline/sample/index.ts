@@ -120,20 +120,42 @@ export async function writeSample(options: SampleOptions): Promise<SampleResult>
   rows.hrsa = await writeHrsaSites(outDir, facilities, seed);
   log(`facilities: ${facilities.hospitals.length} hospitals, ${facilities.sites.length} health center sites`);
 
-  const p = await writeProviderFiles(outDir, geo, placement, facilities, providers, seed, log, undefined, (options.progress ?? silentCountProgress)('synthetic NPPES rows'));
+  const p = await writeProviderFiles(
+    outDir,
+    geo,
+    placement,
+    facilities,
+    providers,
+    seed,
+    log,
+    undefined,
+    (options.progress ?? silentCountProgress)('synthetic NPPES rows'),
+  );
   rows.nppes = p.nppesRows;
   rows.dac = p.dacRows;
   log(`providers: ${p.nppesRows} NPPES rows, ${p.dacRows} DAC rows`);
   rows.places = await writePlaces(outDir, geo, demo, seed);
   // Declared to the build (manifest providers.sample_fraction_file) so supply is scaled to the full nation.
-  await writeFile(join(outDir, 'synthetic-providers.json'), `${JSON.stringify({ sample_fraction: Math.min(1, +(p.individuals / NATIONAL_PROVIDERS).toPrecision(6)), providers: p.individuals, synthetic: true }, null, 2)}\n`);
+  await writeFile(
+    join(outDir, 'synthetic-providers.json'),
+    `${JSON.stringify({ sample_fraction: Math.min(1, +(p.individuals / NATIONAL_PROVIDERS).toPrecision(6)), providers: p.individuals, synthetic: true }, null, 2)}\n`,
+  );
   log('done');
 
   const files = Object.fromEntries(
-    Object.entries(SAMPLE_FILES).map(([name, rel]) => [name, { path: join(outDir, rel), rows: rows[name as keyof typeof SAMPLE_FILES] ?? 0 }]),
+    Object.entries(SAMPLE_FILES).map(([name, rel]) => [
+      name,
+      { path: join(outDir, rel), rows: rows[name as keyof typeof SAMPLE_FILES] ?? 0 },
+    ]),
   );
   return {
-    files, zctas: geo.zctas.length, providers: p.individuals, facilities: facilities.hospitals.length + facilities.sites.length,
-    organizations: p.organizations, deactivated: p.deactivated, brokenRows: p.broken, seed,
+    files,
+    zctas: geo.zctas.length,
+    providers: p.individuals,
+    facilities: facilities.hospitals.length + facilities.sites.length,
+    organizations: p.organizations,
+    deactivated: p.deactivated,
+    brokenRows: p.broken,
+    seed,
   };
 }

@@ -66,7 +66,10 @@ function title(counties: County[], cityCount: number, taken: Set<string>): strin
   }
   const ranked = [...cities].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k]) => k.split('|')[0]!);
   const unique = [...new Set(ranked)];
-  const stateList = [...states].sort((a, b) => b[1] - a[1]).map(([s]) => s).join('-');
+  const stateList = [...states]
+    .sort((a, b) => b[1] - a[1])
+    .map(([s]) => s)
+    .join('-');
   // Fall back to more city names when a title is already used (two areas named after the same town).
   for (let n = Math.min(cityCount, unique.length); n <= unique.length; n++) {
     const text = `${unique.slice(0, n).join('-')}, ${stateList}`;
@@ -99,7 +102,8 @@ export function buildMetro(counties: County[], seed: number): MetroModel {
     const centrals = eligible.filter((c) => assigned.get(c)?.type === type && assigned.get(c)!.central.has(c));
     for (const c of eligible) {
       if (assigned.has(c)) continue;
-      let best: County | undefined, bestMiles = Infinity;
+      let best: County | undefined,
+        bestMiles = Infinity;
       for (const k of centrals) {
         const d = distanceMiles(c.lon, c.lat, k.lon, k.lat);
         if (d < bestMiles) [best, bestMiles] = [k, d];
@@ -112,9 +116,17 @@ export function buildMetro(counties: County[], seed: number): MetroModel {
     }
   };
 
-  addAreas('Metro', eligible.filter((c) => core(c) >= METRO_CORE), 25);
+  addAreas(
+    'Metro',
+    eligible.filter((c) => core(c) >= METRO_CORE),
+    25,
+  );
   attachOutlying('Metro', 40, 0.75);
-  addAreas('Micro', eligible.filter((c) => !assigned.has(c) && core(c) >= MICRO_CORE), 15);
+  addAreas(
+    'Micro',
+    eligible.filter((c) => !assigned.has(c) && core(c) >= MICRO_CORE),
+    15,
+  );
   attachOutlying('Micro', 22, 0.3);
 
   const taken = new Set<string>();

@@ -64,29 +64,65 @@ const P = 'Provider Business Practice Location Address';
 const M = 'Provider Business Mailing Address';
 const TAXONOMY_SLOTS = 3;
 const USED = [
-  'NPI', 'Entity Type Code', 'Employer Identification Number (EIN)', 'Provider Organization Name (Legal Business Name)',
-  'Provider Last Name (Legal Name)', 'Provider First Name', 'Provider Middle Name', 'Provider Name Prefix Text',
-  'Provider Name Suffix Text', 'Provider Credential Text', 'Provider Other Organization Name', 'Provider Other Organization Name Type Code',
-  'Provider First Line Business Mailing Address', 'Provider Second Line Business Mailing Address', `${M} City Name`, `${M} State Name`,
-  `${M} Postal Code`, `${M} Country Code (If outside U.S.)`, `${M} Telephone Number`, `${M} Fax Number`,
-  'Provider First Line Business Practice Location Address', 'Provider Second Line Business Practice Location Address',
-  `${P} City Name`, `${P} State Name`, `${P} Postal Code`, `${P} Country Code (If outside U.S.)`, `${P} Telephone Number`, `${P} Fax Number`,
-  'Provider Enumeration Date', 'Last Update Date', 'NPI Deactivation Date', 'Provider Sex Code',
-  'Authorized Official Last Name', 'Authorized Official First Name', 'Authorized Official Middle Name',
-  'Authorized Official Title or Position', 'Authorized Official Telephone Number',
+  'NPI',
+  'Entity Type Code',
+  'Employer Identification Number (EIN)',
+  'Provider Organization Name (Legal Business Name)',
+  'Provider Last Name (Legal Name)',
+  'Provider First Name',
+  'Provider Middle Name',
+  'Provider Name Prefix Text',
+  'Provider Name Suffix Text',
+  'Provider Credential Text',
+  'Provider Other Organization Name',
+  'Provider Other Organization Name Type Code',
+  'Provider First Line Business Mailing Address',
+  'Provider Second Line Business Mailing Address',
+  `${M} City Name`,
+  `${M} State Name`,
+  `${M} Postal Code`,
+  `${M} Country Code (If outside U.S.)`,
+  `${M} Telephone Number`,
+  `${M} Fax Number`,
+  'Provider First Line Business Practice Location Address',
+  'Provider Second Line Business Practice Location Address',
+  `${P} City Name`,
+  `${P} State Name`,
+  `${P} Postal Code`,
+  `${P} Country Code (If outside U.S.)`,
+  `${P} Telephone Number`,
+  `${P} Fax Number`,
+  'Provider Enumeration Date',
+  'Last Update Date',
+  'NPI Deactivation Date',
+  'Provider Sex Code',
+  'Authorized Official Last Name',
+  'Authorized Official First Name',
+  'Authorized Official Middle Name',
+  'Authorized Official Title or Position',
+  'Authorized Official Telephone Number',
   ...Array.from({ length: TAXONOMY_SLOTS }, (_, i) => [
-    `Healthcare Provider Taxonomy Code_${i + 1}`, `Provider License Number_${i + 1}`,
-    `Provider License Number State Code_${i + 1}`, `Healthcare Provider Primary Taxonomy Switch_${i + 1}`,
+    `Healthcare Provider Taxonomy Code_${i + 1}`,
+    `Provider License Number_${i + 1}`,
+    `Provider License Number State Code_${i + 1}`,
+    `Healthcare Provider Primary Taxonomy Switch_${i + 1}`,
   ]).flat(),
-  'Is Sole Proprietor', 'Is Organization Subpart', 'Parent Organization LBN', 'Parent Organization TIN',
-  'Authorized Official Name Prefix Text', 'Healthcare Provider Taxonomy Group_1', 'Certification Date',
+  'Is Sole Proprietor',
+  'Is Organization Subpart',
+  'Parent Organization LBN',
+  'Parent Organization TIN',
+  'Authorized Official Name Prefix Text',
+  'Healthcare Provider Taxonomy Group_1',
+  'Certification Date',
 ];
 
 const row = new SparseRow(NPPES_COLUMNS, USED);
 const S = Object.fromEntries(USED.map((name) => [name, row.slot(name)])) as Record<string, number>;
 const TAX = Array.from({ length: TAXONOMY_SLOTS }, (_, i) => ({
-  code: S[`Healthcare Provider Taxonomy Code_${i + 1}`]!, license: S[`Provider License Number_${i + 1}`]!,
-  state: S[`Provider License Number State Code_${i + 1}`]!, primary: S[`Healthcare Provider Primary Taxonomy Switch_${i + 1}`]!,
+  code: S[`Healthcare Provider Taxonomy Code_${i + 1}`]!,
+  license: S[`Provider License Number_${i + 1}`]!,
+  state: S[`Provider License Number State Code_${i + 1}`]!,
+  primary: S[`Healthcare Provider Primary Taxonomy Switch_${i + 1}`]!,
 }));
 
 function setLocations(v: string[], practice: Location, mailing: Location): void {
@@ -150,7 +186,17 @@ export function individualLine(rng: Rng, p: Practitioner): string {
   return row.format();
 }
 
-const OFFICIAL_TITLES = ['PRESIDENT', 'CEO', 'DIRECTOR', 'CREDENTIALING MANAGER', 'OFFICE MANAGER', 'OWNER', 'ADMINISTRATOR', 'CFO', 'MEDICAL DIRECTOR'];
+const OFFICIAL_TITLES = [
+  'PRESIDENT',
+  'CEO',
+  'DIRECTOR',
+  'CREDENTIALING MANAGER',
+  'OFFICE MANAGER',
+  'OWNER',
+  'ADMINISTRATOR',
+  'CFO',
+  'MEDICAL DIRECTOR',
+];
 
 /** The NPPES line of an organization (EIN masked as "<UNAVAIL>" like the public file). */
 export function organizationLine(rng: Rng, o: Organization, parent?: string): string {
@@ -177,7 +223,8 @@ export function organizationLine(rng: Rng, o: Organization, parent?: string): st
   const group = TAXONOMY_BY_CODE.get(o.taxonomy);
   if (group?.grouping === 'Group') {
     // The real file writes the group code and its upper-cased classification, with a double space in one case.
-    v[S['Healthcare Provider Taxonomy Group_1']!] = o.taxonomy === '193400000X' ? '193400000X SINGLE SPECIALTY  GROUP' : '193200000X MULTI-SPECIALTY GROUP';
+    v[S['Healthcare Provider Taxonomy Group_1']!] =
+      o.taxonomy === '193400000X' ? '193400000X SINGLE SPECIALTY  GROUP' : '193200000X MULTI-SPECIALTY GROUP';
   }
   return row.format();
 }

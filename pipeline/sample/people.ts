@@ -119,9 +119,20 @@ export function makePractitioner(rng: Rng, geo: Geography, npi: string, kind: Pr
   const practice = practiceLocation(rng, geo, z);
   const enumerated = enumerationDay(rng);
   return {
-    npi, kind, last: rng.pick(LAST_NAMES), first: rng.pick(names), middle, prefix, suffix,
-    credential: rng.pick(kind.credentials), sex, taxonomies, practice, mailing: mailingLocation(rng, practice),
-    enumerated, updated: dayBetween(rng, enumerated, FILE_DATE),
+    npi,
+    kind,
+    last: rng.pick(LAST_NAMES),
+    first: rng.pick(names),
+    middle,
+    prefix,
+    suffix,
+    credential: rng.pick(kind.credentials),
+    sex,
+    taxonomies,
+    practice,
+    mailing: mailingLocation(rng, practice),
+    enumerated,
+    updated: dayBetween(rng, enumerated, FILE_DATE),
   };
 }
 
@@ -134,7 +145,15 @@ export function makeOrganization(rng: Rng, geo: Geography, npi: string, kind: Or
     .replace('{LAST2}', rng.pick(LAST_NAMES));
   const practice = practiceLocation(rng, geo, z);
   const enumerated = enumerationDay(rng);
-  return { npi, taxonomy: kind.taxonomy, name, practice, mailing: mailingLocation(rng, practice), enumerated, updated: dayBetween(rng, enumerated, FILE_DATE) };
+  return {
+    npi,
+    taxonomy: kind.taxonomy,
+    name,
+    practice,
+    mailing: mailingLocation(rng, practice),
+    enumerated,
+    updated: dayBetween(rng, enumerated, FILE_DATE),
+  };
 }
 
 /** A state license number in one of the common shapes ("12637", "MD045123", "A123456"). */

@@ -91,7 +91,7 @@ export function placementWeights(geo: Geography, placement: Placement, kind: Pla
     const cores = w.reduce((a, b) => a + b, 0);
     let squared = 0;
     for (const b of beds) squared += b * b;
-    for (let i = 0; i < w.length; i++) w[i] = 0.5 * (beds[i]! * beds[i]!) / squared + (cores > 0 ? (0.5 * w[i]!) / cores : 0);
+    for (let i = 0; i < w.length; i++) w[i] = (0.5 * (beds[i]! * beds[i]!)) / squared + (cores > 0 ? (0.5 * w[i]!) / cores : 0);
   }
   return w;
 }

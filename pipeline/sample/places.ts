@@ -11,7 +11,19 @@ import { Rng, clamp } from './prng.ts';
 import { writeLines } from './writer.ts';
 
 /** Measures written, in column order. */
-export const PLACES_MEASURES = ['ACCESS2', 'ARTHRITIS', 'BPHIGH', 'CANCER', 'CASTHMA', 'CHD', 'COPD', 'DIABETES', 'OBESITY', 'CSMOKING', 'DEPRESSION'] as const;
+export const PLACES_MEASURES = [
+  'ACCESS2',
+  'ARTHRITIS',
+  'BPHIGH',
+  'CANCER',
+  'CASTHMA',
+  'CHD',
+  'COPD',
+  'DIABETES',
+  'OBESITY',
+  'CSMOKING',
+  'DEPRESSION',
+] as const;
 /** PLACES header. */
 export const PLACES_HEADER = ['ZCTA5', 'TotalPopulation', ...PLACES_MEASURES.map((m) => `${m}_CrudePrev`)].join(',');
 

@@ -37,10 +37,7 @@ export class Rng {
   readonly label: string;
 
   /** Creates a stream from a numeric seed and an optional label (the label selects an independent stream). */
-  constructor(
-    seed: number,
-    label = '',
-  ) {
+  constructor(seed: number, label = '') {
     this.seed = seed;
     this.label = label;
     let s = (seed ^ hashString(label)) >>> 0;

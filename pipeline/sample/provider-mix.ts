@@ -29,10 +29,24 @@ const PA = ['PA-C', 'PA-C', 'PA', 'P.A.-C', 'MPAS, PA-C'];
 const PCP2 = ['207Q00000X', '207R00000X', '208M00000X'];
 const NP2 = ['363L00000X', '363LF0000X', '363LA2200X'];
 
-function physician(taxonomy: string, share: number, spec: string, placement: PlacementKind, female: number, secondary = PCP2): ProviderKind {
+function physician(
+  taxonomy: string,
+  share: number,
+  spec: string,
+  placement: PlacementKind,
+  female: number,
+  secondary = PCP2,
+): ProviderKind {
   return { taxonomy, share, placement, credentials: MD, dac: { cred: 'MD', spec }, secondary, female };
 }
-function other(taxonomy: string, share: number, credentials: string, placement: PlacementKind, female: number, secondary: readonly string[] = []): ProviderKind {
+function other(
+  taxonomy: string,
+  share: number,
+  credentials: string,
+  placement: PlacementKind,
+  female: number,
+  secondary: readonly string[] = [],
+): ProviderKind {
   return { taxonomy, share, placement, credentials: credentials.split('|'), secondary, female };
 }
 
@@ -48,13 +62,69 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = [
   physician('207RG0300X', 0.3, 'GERIATRIC MEDICINE', 'primary', 0.5, ['207R00000X']),
   physician('208M00000X', 0.8, 'HOSPITALIST', 'hospital', 0.4, ['207R00000X']),
   // Nurse practitioners and physician assistants (~14%)
-  { taxonomy: '363LF0000X', share: 5.0, placement: 'primary', credentials: NP, dac: { cred: 'NP', spec: 'NURSE PRACTITIONER' }, secondary: NP2, female: 0.9 },
-  { taxonomy: '363L00000X', share: 2.5, placement: 'primary', credentials: NP, dac: { cred: 'NP', spec: 'NURSE PRACTITIONER' }, secondary: NP2, female: 0.9 },
-  { taxonomy: '363LA2200X', share: 1.0, placement: 'primary', credentials: NP, dac: { cred: 'NP', spec: 'NURSE PRACTITIONER' }, secondary: NP2, female: 0.88 },
-  { taxonomy: '363LP0808X', share: 0.8, placement: 'community', credentials: NP, dac: { cred: 'NP', spec: 'NURSE PRACTITIONER' }, secondary: NP2, female: 0.85 },
-  { taxonomy: '363LP0200X', share: 0.5, placement: 'primary', credentials: NP, dac: { cred: 'NP', spec: 'NURSE PRACTITIONER' }, secondary: NP2, female: 0.95 },
-  { taxonomy: '363A00000X', share: 3.0, placement: 'primary', credentials: PA, dac: { cred: 'PA', spec: 'PHYSICIAN ASSISTANT' }, secondary: ['363AM0700X'], female: 0.68 },
-  { taxonomy: '363AM0700X', share: 1.0, placement: 'primary', credentials: PA, dac: { cred: 'PA', spec: 'PHYSICIAN ASSISTANT' }, secondary: ['363A00000X'], female: 0.68 },
+  {
+    taxonomy: '363LF0000X',
+    share: 5.0,
+    placement: 'primary',
+    credentials: NP,
+    dac: { cred: 'NP', spec: 'NURSE PRACTITIONER' },
+    secondary: NP2,
+    female: 0.9,
+  },
+  {
+    taxonomy: '363L00000X',
+    share: 2.5,
+    placement: 'primary',
+    credentials: NP,
+    dac: { cred: 'NP', spec: 'NURSE PRACTITIONER' },
+    secondary: NP2,
+    female: 0.9,
+  },
+  {
+    taxonomy: '363LA2200X',
+    share: 1.0,
+    placement: 'primary',
+    credentials: NP,
+    dac: { cred: 'NP', spec: 'NURSE PRACTITIONER' },
+    secondary: NP2,
+    female: 0.88,
+  },
+  {
+    taxonomy: '363LP0808X',
+    share: 0.8,
+    placement: 'community',
+    credentials: NP,
+    dac: { cred: 'NP', spec: 'NURSE PRACTITIONER' },
+    secondary: NP2,
+    female: 0.85,
+  },
+  {
+    taxonomy: '363LP0200X',
+    share: 0.5,
+    placement: 'primary',
+    credentials: NP,
+    dac: { cred: 'NP', spec: 'NURSE PRACTITIONER' },
+    secondary: NP2,
+    female: 0.95,
+  },
+  {
+    taxonomy: '363A00000X',
+    share: 3.0,
+    placement: 'primary',
+    credentials: PA,
+    dac: { cred: 'PA', spec: 'PHYSICIAN ASSISTANT' },
+    secondary: ['363AM0700X'],
+    female: 0.68,
+  },
+  {
+    taxonomy: '363AM0700X',
+    share: 1.0,
+    placement: 'primary',
+    credentials: PA,
+    dac: { cred: 'PA', spec: 'PHYSICIAN ASSISTANT' },
+    secondary: ['363A00000X'],
+    female: 0.68,
+  },
   // Specialists (~15%), concentrated in large urban catchments
   physician('207RC0000X', 1.3, 'CARDIOVASCULAR DISEASE (CARDIOLOGY)', 'specialist', 0.15, ['207R00000X', '207RI0011X']),
   physician('207RI0011X', 0.3, 'INTERVENTIONAL CARDIOLOGY', 'specialist', 0.1, ['207RC0000X']),
@@ -134,19 +204,54 @@ export interface OrganizationKind {
 
 /** Organization kinds; hospitals come from the facility list instead of these patterns. */
 export const ORGANIZATION_KINDS: readonly OrganizationKind[] = [
-  { taxonomy: '193200000X', share: 10, placement: 'primary', names: ['{CITY} MULTISPECIALTY GROUP', '{LAST} MEDICAL ASSOCIATES, PC', '{CITY} MEDICAL GROUP LLC'] },
-  { taxonomy: '193400000X', share: 12, placement: 'specialist', names: ['{LAST} CARDIOLOGY ASSOCIATES', '{CITY} ORTHOPAEDIC SPECIALISTS PA', '{LAST} & {LAST2} PSYCHIATRY LLC'] },
-  { taxonomy: '261QP2300X', share: 10, placement: 'primary', names: ['{CITY} FAMILY MEDICINE PLLC', '{LAST} FAMILY PRACTICE', '{CITY} PRIMARY CARE CENTER'] },
-  { taxonomy: '261QF0400X', share: 3, placement: 'primary', names: ['{CITY} COMMUNITY HEALTH CENTER, INC.', '{CITY} FAMILY HEALTH CENTER'] },
+  {
+    taxonomy: '193200000X',
+    share: 10,
+    placement: 'primary',
+    names: ['{CITY} MULTISPECIALTY GROUP', '{LAST} MEDICAL ASSOCIATES, PC', '{CITY} MEDICAL GROUP LLC'],
+  },
+  {
+    taxonomy: '193400000X',
+    share: 12,
+    placement: 'specialist',
+    names: ['{LAST} CARDIOLOGY ASSOCIATES', '{CITY} ORTHOPAEDIC SPECIALISTS PA', '{LAST} & {LAST2} PSYCHIATRY LLC'],
+  },
+  {
+    taxonomy: '261QP2300X',
+    share: 10,
+    placement: 'primary',
+    names: ['{CITY} FAMILY MEDICINE PLLC', '{LAST} FAMILY PRACTICE', '{CITY} PRIMARY CARE CENTER'],
+  },
+  {
+    taxonomy: '261QF0400X',
+    share: 3,
+    placement: 'primary',
+    names: ['{CITY} COMMUNITY HEALTH CENTER, INC.', '{CITY} FAMILY HEALTH CENTER'],
+  },
   { taxonomy: '261QR1300X', share: 2, placement: 'primary', names: ['{CITY} RURAL HEALTH CLINIC', '{CITY} MEDICAL CLINIC'] },
-  { taxonomy: '261QM0801X', share: 4, placement: 'community', names: ['{CITY} COUNSELING CENTER', '{CITY} BEHAVIORAL HEALTH SERVICES INC'] },
+  {
+    taxonomy: '261QM0801X',
+    share: 4,
+    placement: 'community',
+    names: ['{CITY} COUNSELING CENTER', '{CITY} BEHAVIORAL HEALTH SERVICES INC'],
+  },
   { taxonomy: '261QU0200X', share: 3, placement: 'community', names: ['{CITY} URGENT CARE LLC', 'URGENT CARE OF {CITY}'] },
-  { taxonomy: '3336C0003X', share: 14, placement: 'community', names: ['{CITY} PHARMACY', 'WALGREEN CO', 'CVS PHARMACY INC', '{LAST} DRUG STORE'] },
+  {
+    taxonomy: '3336C0003X',
+    share: 14,
+    placement: 'community',
+    names: ['{CITY} PHARMACY', 'WALGREEN CO', 'CVS PHARMACY INC', '{LAST} DRUG STORE'],
+  },
   { taxonomy: '332B00000X', share: 8, placement: 'community', names: ['{CITY} MEDICAL SUPPLY LLC', '{LAST} HOME MEDICAL EQUIPMENT'] },
   { taxonomy: '291U00000X', share: 4, placement: 'community', names: ['{CITY} CLINICAL LABORATORY', '{LAST} DIAGNOSTICS LLC'] },
   { taxonomy: '251E00000X', share: 6, placement: 'community', names: ['{CITY} HOME HEALTH CARE INC', '{LAST} HOME HEALTH SERVICES'] },
   { taxonomy: '251G00000X', share: 3, placement: 'community', names: ['{CITY} HOSPICE', 'HOSPICE OF {CITY}'] },
-  { taxonomy: '314000000X', share: 6, placement: 'community', names: ['{CITY} NURSING AND REHABILITATION CENTER', '{LAST} HEALTH CARE CENTER'] },
+  {
+    taxonomy: '314000000X',
+    share: 6,
+    placement: 'community',
+    names: ['{CITY} NURSING AND REHABILITATION CENTER', '{LAST} HEALTH CARE CENTER'],
+  },
   { taxonomy: '261QR0200X', share: 2, placement: 'specialist', names: ['{CITY} IMAGING CENTER', '{LAST} RADIOLOGY LLC'] },
   { taxonomy: '261QA1903X', share: 2, placement: 'specialist', names: ['{CITY} SURGERY CENTER LLC', '{CITY} ENDOSCOPY CENTER'] },
   { taxonomy: '341600000X', share: 3, placement: 'primary', names: ['{CITY} AMBULANCE SERVICE', '{CITY} EMERGENCY MEDICAL SERVICES'] },

@@ -48,29 +48,61 @@ const BROKEN_REASONS: readonly BrokenReason[] = ['invalid NPI check digit', 'mal
 const SHORT_ROW_FIELDS = 40;
 
 const HOSPITAL_TAXONOMY: Record<string, string> = {
-  'GENERAL ACUTE CARE': '282N00000X', 'CRITICAL ACCESS': '282NC0060X', CHILDREN: '282NC2000X', PSYCHIATRIC: '283Q00000X',
-  REHABILITATION: '283X00000X', 'LONG TERM CARE': '282E00000X', MILITARY: '286500000X',
+  'GENERAL ACUTE CARE': '282N00000X',
+  'CRITICAL ACCESS': '282NC0060X',
+  CHILDREN: '282NC2000X',
+  PSYCHIATRIC: '283Q00000X',
+  REHABILITATION: '283X00000X',
+  'LONG TERM CARE': '282E00000X',
+  MILITARY: '286500000X',
 };
 
 /** The NPPES organization of a sample hospital (same name and address, so files agree). */
 function hospitalOrganization(rng: Rng, npi: string, h: Hospital): Organization {
   const phone = h.phone.replace(/\D/g, '');
-  const practice = { address1: h.address, address2: '', city: h.city, state: h.state, zip: h.zip + rng.digits(4), phone, fax: '', zcta: h.zcta };
+  const practice = {
+    address1: h.address,
+    address2: '',
+    city: h.city,
+    state: h.state,
+    zip: h.zip + rng.digits(4),
+    phone,
+    fax: '',
+    zcta: h.zcta,
+  };
   const enumerated = dayBetween(rng, Date.UTC(2005, 4, 23) / 86_400_000, Date.UTC(2008, 0, 1) / 86_400_000);
   const taxonomy = h.cmsType === 'Acute Care - Veterans Administration' ? '282N00000X' : (HOSPITAL_TAXONOMY[h.hifldType] ?? '282N00000X');
-  return { npi, taxonomy, name: h.name, practice, mailing: mailingLocation(rng, practice), enumerated, updated: dayBetween(rng, enumerated, FILE_DATE) };
+  return {
+    npi,
+    taxonomy,
+    name: h.name,
+    practice,
+    mailing: mailingLocation(rng, practice),
+    enumerated,
+    updated: dayBetween(rng, enumerated, FILE_DATE),
+  };
 }
 
 /** Writes the NPPES and DAC files for `providers` individual providers. */
 export async function writeProviderFiles(
-  outDir: string, geo: Geography, placement: Placement, facilities: Facilities, providers: number, seed: number,
-  log?: (line: string) => void, kinds: readonly ProviderKind[] = PROVIDER_KINDS, progress: CountProgress = silentCountProgress('nppes'),
+  outDir: string,
+  geo: Geography,
+  placement: Placement,
+  facilities: Facilities,
+  providers: number,
+  seed: number,
+  log?: (line: string) => void,
+  kinds: readonly ProviderKind[] = PROVIDER_KINDS,
+  progress: CountProgress = silentCountProgress('nppes'),
 ): Promise<ProviderFilesResult> {
   const rng = new Rng(seed, 'providers');
   const dacRng = new Rng(seed, 'dac'); // its own stream: DAC choices never shift NPPES content
   const issuer = new NpiIssuer(new Rng(seed, 'npi'));
   const samplers = new Map<PlacementKind, WeightedSampler>(
-    (['primary', 'community', 'specialist', 'hospital'] as const).map((k) => [k, placementSampler(geo, placement, k, facilities.bedsByZcta)]),
+    (['primary', 'community', 'specialist', 'hospital'] as const).map((k) => [
+      k,
+      placementSampler(geo, placement, k, facilities.bedsByZcta),
+    ]),
   );
   const kindSampler = new WeightedSampler(kinds.map((k) => k.share));
   const orgSampler = new WeightedSampler(ORGANIZATION_KINDS.map((k) => k.share));

@@ -46,25 +46,57 @@ export async function writeRealSample(options: RealSampleOptions): Promise<RealS
   const log = (line: string) => options.log?.(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${line}`);
   const geo = loadGeography();
   const world = await loadRealWorld(options.manifest, geo);
-  log(`real world: ${world.population.toLocaleString('en-US')} residents, ${world.facilities.hospitals.length} hospitals, ${world.facilities.sites.length} health centre sites`);
+  log(
+    `real world: ${world.population.toLocaleString('en-US')} residents, ${world.facilities.hospitals.length} hospitals, ${world.facilities.sites.length} health centre sites`,
+  );
   const kinds = densityMix();
   const nationalProviders = Math.round((mixDensity(kinds) * world.population) / 100_000);
   if (options.providers > nationalProviders) {
-    throw new Error(`--providers ${options.providers} is more than the ${nationalProviders} individual providers the documented densities give the whole country`);
+    throw new Error(
+      `--providers ${options.providers} is more than the ${nationalProviders} individual providers the documented densities give the whole country`,
+    );
   }
   const sampleFraction = options.providers / nationalProviders;
   const placement = buildPlacement(geo, world.demographics);
   const progress = (options.progress ?? silentCountProgress)('synthetic NPPES rows');
-  const files = await writeProviderFiles(options.outDir, geo, placement, world.facilities, options.providers, options.seed, log, kinds, progress);
+  const files = await writeProviderFiles(
+    options.outDir,
+    geo,
+    placement,
+    world.facilities,
+    options.providers,
+    options.seed,
+    log,
+    kinds,
+    progress,
+  );
   const declaration = join(options.outDir, DECLARATION_PATH);
-  await writeFile(declaration, `${JSON.stringify({
-    sample_fraction: +sampleFraction.toPrecision(6),
-    providers: options.providers,
-    national_providers: nationalProviders,
-    seed: options.seed,
-    synthetic: true,
-    model: 'Synthetic individual providers at the documented national densities per clinician category (pipeline/score/config.ts EXPECTED_DENSITY), placed by population and real hospital locations (pipeline/sample/real-sample.ts).',
-  }, null, 2)}\n`);
-  log(`providers: ${files.individuals} individuals (${(sampleFraction * 100).toFixed(2)}% of ${nationalProviders.toLocaleString('en-US')}), ${files.nppesRows} NPPES rows, ${files.dacRows} DAC rows`);
-  return { providers: files.individuals, sampleFraction, nationalProviders, nppesRows: files.nppesRows, dacRows: files.dacRows, brokenRows: files.broken, declaration };
+  await writeFile(
+    declaration,
+    `${JSON.stringify(
+      {
+        sample_fraction: +sampleFraction.toPrecision(6),
+        providers: options.providers,
+        national_providers: nationalProviders,
+        seed: options.seed,
+        synthetic: true,
+        model:
+          'Synthetic individual providers at the documented national densities per clinician category (pipeline/score/config.ts EXPECTED_DENSITY), placed by population and real hospital locations (pipeline/sample/real-sample.ts).',
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  log(
+    `providers: ${files.individuals} individuals (${(sampleFraction * 100).toFixed(2)}% of ${nationalProviders.toLocaleString('en-US')}), ${files.nppesRows} NPPES rows, ${files.dacRows} DAC rows`,
+  );
+  return {
+    providers: files.individuals,
+    sampleFraction,
+    nationalProviders,
+    nppesRows: files.nppesRows,
+    dacRows: files.dacRows,
+    brokenRows: files.broken,
+    declaration,
+  };
 }

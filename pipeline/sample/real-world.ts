@@ -30,8 +30,11 @@ export interface RealWorld {
 
 const FACILITY_LAYOUTS = new Set(['cms_hospitals', 'hifld_hospitals', 'covidcaremap_hospitals', 'hrsa_sites']);
 const CMS_TYPES: Record<string, CmsHospitalType> = {
-  'Acute Care Hospital': 'Acute Care Hospitals', 'Critical Access Hospital': 'Critical Access Hospitals', "Children's Hospital": 'Childrens',
-  'Psychiatric Hospital': 'Psychiatric', 'Acute Care - Veterans Administration': 'Acute Care - Veterans Administration',
+  'Acute Care Hospital': 'Acute Care Hospitals',
+  'Critical Access Hospital': 'Critical Access Hospitals',
+  "Children's Hospital": 'Childrens',
+  'Psychiatric Hospital': 'Psychiatric',
+  'Acute Care - Veterans Administration': 'Acute Care - Veterans Administration',
   'Acute Care - Department of Defense': 'Acute Care - Department of Defense',
 };
 
@@ -47,15 +50,21 @@ export async function loadRealWorld(manifestFile: string, geo: Geography, root?:
   for (const spec of manifest.sources.filter((s) => s.layout === 'acs_zcta' && 'population' in s.columns)) {
     const measures = acsMeasures(spec.columns, spec.key);
     spec.options = { ...spec.options, measures };
-    await read<AcsRow>(spec, (row) => {
-      const value = row.values.population;
-      if (value != null && !population.has(row.zcta)) population.set(row.zcta, value);
-    }, measures);
+    await read<AcsRow>(
+      spec,
+      (row) => {
+        const value = row.values.population;
+        if (value != null && !population.has(row.zcta)) population.set(row.zcta, value);
+      },
+      measures,
+    );
   }
-  if (population.size === 0) throw new BuildError(`manifest ${manifestFile} maps no ACS "population" column: the synthetic providers are placed by population`);
+  if (population.size === 0)
+    throw new BuildError(`manifest ${manifestFile} maps no ACS "population" column: the synthetic providers are placed by population`);
 
   const zipToZcta = new Map<string, string>();
-  for (const spec of manifest.sources.filter((s) => s.layout === 'zip_zcta')) await read<ZipZctaRow>(spec, (row) => void zipToZcta.set(row.zip, row.zcta));
+  for (const spec of manifest.sources.filter((s) => s.layout === 'zip_zcta'))
+    await read<ZipZctaRow>(spec, (row) => void zipToZcta.set(row.zip, row.zcta));
   const zctaOf = (zip: string | null) => (zip ? geo.byCode.get(zipToZcta.get(zip) ?? zip) : undefined);
 
   const rows: SourcedFacilityRow[] = [];
@@ -87,9 +96,21 @@ function realFacilities(roster: Facility[], geo: Geography, zctaOf: (zip: string
       continue;
     }
     hospitals.push({
-      cmsType: CMS_TYPES[f.type], ccn: f.ccn ?? '', hifldType: f.type.toUpperCase(), inHifld: f.sources.includes('hifld'),
-      name: f.name.toUpperCase(), address: f.address.toUpperCase(), zcta, zip: f.zip ?? zcta.code, city: f.city.toUpperCase(), state: f.state,
-      phone: f.phone, lat, lon, beds: staffedBeds(f), pacId: String(1_000_000_000 + f.id * 7919).slice(0, 10),
+      cmsType: CMS_TYPES[f.type],
+      ccn: f.ccn ?? '',
+      hifldType: f.type.toUpperCase(),
+      inHifld: f.sources.includes('hifld'),
+      name: f.name.toUpperCase(),
+      address: f.address.toUpperCase(),
+      zcta,
+      zip: f.zip ?? zcta.code,
+      city: f.city.toUpperCase(),
+      state: f.state,
+      phone: f.phone,
+      lat,
+      lon,
+      beds: staffedBeds(f),
+      pacId: String(1_000_000_000 + f.id * 7919).slice(0, 10),
     });
   }
   const bedsByZcta = new Float64Array(geo.zctas.length);
@@ -99,7 +120,9 @@ function realFacilities(roster: Facility[], geo: Geography, zctaOf: (zip: string
   for (const h of cms) index.add(h.lon, h.lat);
   index.finish();
   return {
-    hospitals, sites, bedsByZcta,
+    hospitals,
+    sites,
+    bedsByZcta,
     nearestCmsHospital(lon: number, lat: number, miles: number) {
       if (cms.length === 0) return undefined;
       const [id] = around(index, lon, lat, 1, miles * 1.609344) as number[];

@@ -20,7 +20,10 @@ interface Stamp {
 
 /** The identity of a sample: its options, the checksums of the real files it reads, the package and pipeline code. */
 export function sampleKey(options: Record<string, unknown>, inputChecksums: ReadonlyArray<string | null>): string {
-  return createHash('sha256').update(JSON.stringify({ options, inputs: inputChecksums, version: packageVersion(), code: codeFingerprint() })).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify({ options, inputs: inputChecksums, version: packageVersion(), code: codeFingerprint() }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** True when `outDir` holds the sample of this key, every file as it was written. */
@@ -55,4 +58,3 @@ export async function writeStamp(outDir: string, key: string): Promise<void> {
   for (const name of names) files[name] = (await fileChecksum(path.join(outDir, name))).sha256;
   writeFileSync(path.join(outDir, STAMP_FILE), `${JSON.stringify({ key, files } satisfies Stamp, null, 2)}\n`);
 }
-

@@ -36,12 +36,7 @@ export class OutputFile {
   private readonly done: Promise<void>;
   readonly eol: string;
 
-  private constructor(
-    path: string,
-    target: Writable,
-    done: Promise<void>,
-    eol: string,
-  ) {
+  private constructor(path: string, target: Writable, done: Promise<void>, eol: string) {
     this.path = path;
     this.target = target;
     this.done = done;
@@ -106,12 +101,7 @@ export class OutputFile {
 }
 
 /** Writes a header and lines to a file, flushing as it goes; returns the number of data lines. */
-export async function writeLines(
-  path: string,
-  header: string,
-  lines: Iterable<string>,
-  options: OutputOptions = {},
-): Promise<number> {
+export async function writeLines(path: string, header: string, lines: Iterable<string>, options: OutputOptions = {}): Promise<number> {
   const out = OutputFile.open(path, options);
   out.header(header);
   for (const text of lines) if (out.line(text)) await out.flush();

@@ -6,8 +6,16 @@ import type { Category } from './specialties.ts';
  */
 
 /** E2SFCA distance steps [maxMiles, weight] (Luo & Qi's 1.00 / 0.68 / 0.22 weights over three zones). */
-export const PROVIDER_STEPS: Array<[number, number]> = [[10, 1], [20, 0.68], [30, 0.22]];
-export const HOSPITAL_STEPS: Array<[number, number]> = [[15, 1], [30, 0.68], [60, 0.22]];
+export const PROVIDER_STEPS: Array<[number, number]> = [
+  [10, 1],
+  [20, 0.68],
+  [30, 0.22],
+];
+export const HOSPITAL_STEPS: Array<[number, number]> = [
+  [15, 1],
+  [30, 0.68],
+  [60, 0.22],
+];
 /** The longest catchment: the ZIP-to-ZIP network is built once out to this distance. */
 export const NETWORK_MAX_MILES = 60;
 
@@ -56,7 +64,13 @@ export const EXPECTED_DENSITY: Record<Category, number> = {
  */
 export const PROVIDER_BENCHMARK_SPAN = { zeroAtShare: 0.1, fullAtShare: 2 } as const;
 export const PROVIDER_BENCHMARKS = Object.fromEntries(
-  Object.entries(EXPECTED_DENSITY).map(([category, density]) => [category, { zeroAt: +(density * PROVIDER_BENCHMARK_SPAN.zeroAtShare).toPrecision(6), fullAt: +(density * PROVIDER_BENCHMARK_SPAN.fullAtShare).toPrecision(6) }]),
+  Object.entries(EXPECTED_DENSITY).map(([category, density]) => [
+    category,
+    {
+      zeroAt: +(density * PROVIDER_BENCHMARK_SPAN.zeroAtShare).toPrecision(6),
+      fullAt: +(density * PROVIDER_BENCHMARK_SPAN.fullAtShare).toPrecision(6),
+    },
+  ]),
 ) as Record<Category, Benchmark>;
 
 /**
@@ -65,7 +79,12 @@ export const PROVIDER_BENCHMARKS = Object.fromEntries(
  * more, between a third and three times the expected primary care density: wide enough for the real
  * differences between states, narrow enough to catch files that cover some states and not others.
  */
-export const COVERAGE = { minNationalShare: 0.5, minCategoriesShare: 0.75, stateMinPopulation: 500_000, stateShareRange: [1 / 3, 3] } as const;
+export const COVERAGE = {
+  minNationalShare: 0.5,
+  minCategoriesShare: 0.75,
+  stateMinPopulation: 500_000,
+  stateShareRange: [1 / 3, 3],
+} as const;
 
 /** Each health centre (HRSA) site counts as this many primary care clinicians: a floor for safety-net capacity. */
 export const HEALTH_CENTER_CLINICIANS = 1;
@@ -169,17 +188,94 @@ export interface ScoreTypeSpec {
 }
 
 export const SCORE_TYPES: ScoreTypeSpec[] = [
-  { id: 1, name: 'Overall Health Score', slug: 'overall', description: 'Access to primary care, specialists, hospitals and emergency care overall.', providers: { primary_care: 0.6, psychiatry: 0.1, cardiology: 0.1, obgyn: 0.1, pediatrics: 0.1 }, prevalence: null },
-  { id: 2, name: 'Type 1 Diabetes Score', slug: 'type-1-diabetes', description: 'Access to endocrinology (adult and paediatric) and primary care for Type 1 diabetes.', providers: { endocrinology: 0.6, pediatrics: 0.15, primary_care: 0.25 }, prevalence: 'DIABETES' },
-  { id: 3, name: 'Type 2 Diabetes Score', slug: 'type-2-diabetes', description: 'Access to primary care, endocrinology and dietitians for Type 2 diabetes.', providers: { primary_care: 0.5, endocrinology: 0.3, dietetics: 0.2 }, prevalence: 'DIABETES' },
-  { id: 4, name: 'Alzheimers Score', slug: 'alzheimers', description: "Access to neurology, geriatric medicine and psychiatry for Alzheimer's disease and dementia.", providers: { neurology: 0.45, geriatrics: 0.3, psychiatry: 0.25 }, prevalence: null },
-  { id: 5, name: 'Arthritis Score', slug: 'arthritis', description: 'Access to rheumatology, orthopaedics and primary care for arthritis.', providers: { rheumatology: 0.5, orthopaedics: 0.3, primary_care: 0.2 }, prevalence: 'ARTHRITIS' },
-  { id: 6, name: 'Asthma Score', slug: 'asthma', description: 'Access to pulmonology, allergy and immunology, paediatrics and primary care for asthma.', providers: { pulmonology: 0.35, allergy: 0.3, pediatrics: 0.15, primary_care: 0.2 }, prevalence: 'CASTHMA' },
-  { id: 7, name: 'Breast Cancer Score', slug: 'breast-cancer', description: 'Access to oncology, breast imaging (radiology), surgical oncology and gynaecology for breast cancer.', providers: { oncology: 0.45, radiology: 0.25, obgyn: 0.15, radiation_oncology: 0.15 }, prevalence: 'CANCER' },
-  { id: 8, name: 'COPD Score', slug: 'copd', description: 'Access to pulmonology and primary care for chronic obstructive pulmonary disease.', providers: { pulmonology: 0.6, primary_care: 0.4 }, prevalence: 'COPD' },
-  { id: 9, name: 'Hypertension Score', slug: 'hypertension', description: 'Access to primary care, cardiology and nephrology for high blood pressure.', providers: { primary_care: 0.5, cardiology: 0.35, nephrology: 0.15 }, prevalence: 'BPHIGH' },
-  { id: 10, name: 'Lung Cancer Score', slug: 'lung-cancer', description: 'Access to oncology, pulmonology, radiation oncology and thoracic surgery for lung cancer.', providers: { oncology: 0.4, pulmonology: 0.25, radiation_oncology: 0.2, thoracic_surgery: 0.15 }, prevalence: 'CSMOKING' },
-  { id: 11, name: 'Prostate Cancer Score', slug: 'prostate-cancer', description: 'Access to urology, oncology and radiation oncology for prostate cancer.', providers: { urology: 0.5, oncology: 0.3, radiation_oncology: 0.2 }, prevalence: 'CANCER' },
+  {
+    id: 1,
+    name: 'Overall Health Score',
+    slug: 'overall',
+    description: 'Access to primary care, specialists, hospitals and emergency care overall.',
+    providers: { primary_care: 0.6, psychiatry: 0.1, cardiology: 0.1, obgyn: 0.1, pediatrics: 0.1 },
+    prevalence: null,
+  },
+  {
+    id: 2,
+    name: 'Type 1 Diabetes Score',
+    slug: 'type-1-diabetes',
+    description: 'Access to endocrinology (adult and paediatric) and primary care for Type 1 diabetes.',
+    providers: { endocrinology: 0.6, pediatrics: 0.15, primary_care: 0.25 },
+    prevalence: 'DIABETES',
+  },
+  {
+    id: 3,
+    name: 'Type 2 Diabetes Score',
+    slug: 'type-2-diabetes',
+    description: 'Access to primary care, endocrinology and dietitians for Type 2 diabetes.',
+    providers: { primary_care: 0.5, endocrinology: 0.3, dietetics: 0.2 },
+    prevalence: 'DIABETES',
+  },
+  {
+    id: 4,
+    name: 'Alzheimers Score',
+    slug: 'alzheimers',
+    description: "Access to neurology, geriatric medicine and psychiatry for Alzheimer's disease and dementia.",
+    providers: { neurology: 0.45, geriatrics: 0.3, psychiatry: 0.25 },
+    prevalence: null,
+  },
+  {
+    id: 5,
+    name: 'Arthritis Score',
+    slug: 'arthritis',
+    description: 'Access to rheumatology, orthopaedics and primary care for arthritis.',
+    providers: { rheumatology: 0.5, orthopaedics: 0.3, primary_care: 0.2 },
+    prevalence: 'ARTHRITIS',
+  },
+  {
+    id: 6,
+    name: 'Asthma Score',
+    slug: 'asthma',
+    description: 'Access to pulmonology, allergy and immunology, paediatrics and primary care for asthma.',
+    providers: { pulmonology: 0.35, allergy: 0.3, pediatrics: 0.15, primary_care: 0.2 },
+    prevalence: 'CASTHMA',
+  },
+  {
+    id: 7,
+    name: 'Breast Cancer Score',
+    slug: 'breast-cancer',
+    description: 'Access to oncology, breast imaging (radiology), surgical oncology and gynaecology for breast cancer.',
+    providers: { oncology: 0.45, radiology: 0.25, obgyn: 0.15, radiation_oncology: 0.15 },
+    prevalence: 'CANCER',
+  },
+  {
+    id: 8,
+    name: 'COPD Score',
+    slug: 'copd',
+    description: 'Access to pulmonology and primary care for chronic obstructive pulmonary disease.',
+    providers: { pulmonology: 0.6, primary_care: 0.4 },
+    prevalence: 'COPD',
+  },
+  {
+    id: 9,
+    name: 'Hypertension Score',
+    slug: 'hypertension',
+    description: 'Access to primary care, cardiology and nephrology for high blood pressure.',
+    providers: { primary_care: 0.5, cardiology: 0.35, nephrology: 0.15 },
+    prevalence: 'BPHIGH',
+  },
+  {
+    id: 10,
+    name: 'Lung Cancer Score',
+    slug: 'lung-cancer',
+    description: 'Access to oncology, pulmonology, radiation oncology and thoracic surgery for lung cancer.',
+    providers: { oncology: 0.4, pulmonology: 0.25, radiation_oncology: 0.2, thoracic_surgery: 0.15 },
+    prevalence: 'CSMOKING',
+  },
+  {
+    id: 11,
+    name: 'Prostate Cancer Score',
+    slug: 'prostate-cancer',
+    description: 'Access to urology, oncology and radiation oncology for prostate cancer.',
+    providers: { urology: 0.5, oncology: 0.3, radiation_oncology: 0.2 },
+    prevalence: 'CANCER',
+  },
 ];
 
 /**
@@ -211,6 +307,12 @@ export const GENERAL_HOSPITAL_TYPES = ['acute', 'critical', 'children', 'general
 export const EMERGENCY_ONLY_TYPES = ['rural emergency'] as const;
 
 /** Weights of the five TVI sub-scores in `tvi_score` (they sum to 1). */
-export const TVI_WEIGHTS = { vehicle: 0.25, transit: 0.15, facility_distance: 0.25, population_vulnerability: 0.2, health_outcome: 0.15 } as const;
+export const TVI_WEIGHTS = {
+  vehicle: 0.25,
+  transit: 0.15,
+  facility_distance: 0.25,
+  population_vulnerability: 0.2,
+  health_outcome: 0.15,
+} as const;
 /** PLACES measures averaged (as percentile ranks) into the TVI health outcome sub-score, those the build has. */
 export const TVI_HEALTH_MEASURES = ['DIABETES', 'COPD', 'CHD', 'BPHIGH', 'CASTHMA', 'OBESITY', 'CSMOKING', 'DEPRESSION'] as const;

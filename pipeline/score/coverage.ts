@@ -38,7 +38,12 @@ export function measureCoverage(places: ZipPlace[], supply: Record<Category, Flo
     return { observed: round(observed), expected: EXPECTED_DENSITY[category], share: round(observed / EXPECTED_DENSITY[category], 3) };
   };
   const national = {} as Record<Category, Density>;
-  for (const category of CATEGORY_NAMES) national[category] = density(supply[category].reduce((a, b) => a + b, 0), population, category);
+  for (const category of CATEGORY_NAMES)
+    national[category] = density(
+      supply[category].reduce((a, b) => a + b, 0),
+      population,
+      category,
+    );
 
   const byState = new Map<string, { residents: number; primaryCare: number }>();
   places.forEach((p, i) => {
@@ -59,7 +64,9 @@ export function measureCoverage(places: ZipPlace[], supply: Record<Category, Flo
     return { complete: false, shortfalls, sampleFraction, national, states };
   }
   if (national.primary_care.share < COVERAGE.minNationalShare) {
-    shortfalls.push(`they count ${percent(national.primary_care.share)} of the primary care clinicians expected nationally (${national.primary_care.observed} per 100,000 residents against about ${national.primary_care.expected})`);
+    shortfalls.push(
+      `they count ${percent(national.primary_care.share)} of the primary care clinicians expected nationally (${national.primary_care.observed} per 100,000 residents against about ${national.primary_care.expected})`,
+    );
   }
   const covered = CATEGORY_NAMES.filter((c) => national[c].share >= COVERAGE.minNationalShare).length;
   if (covered < COVERAGE.minCategoriesShare * CATEGORY_NAMES.length) {
@@ -68,8 +75,13 @@ export function measureCoverage(places: ZipPlace[], supply: Record<Category, Flo
   const [low, high] = COVERAGE.stateShareRange;
   const uneven = Object.entries(states).filter(([, s]) => s.population >= COVERAGE.stateMinPopulation && (s.share < low || s.share > high));
   if (uneven.length) {
-    const examples = uneven.sort((a, b) => a[1].share - b[1].share).slice(0, 4).map(([state, s]) => `${state} ${percent(s.share)}`);
-    shortfalls.push(`coverage is uneven: ${uneven.length} states of 500,000 residents or more fall outside ${percent(low)}-${percent(high)} of the expected primary care density (${examples.join(', ')}${uneven.length > 4 ? ', ...' : ''})`);
+    const examples = uneven
+      .sort((a, b) => a[1].share - b[1].share)
+      .slice(0, 4)
+      .map(([state, s]) => `${state} ${percent(s.share)}`);
+    shortfalls.push(
+      `coverage is uneven: ${uneven.length} states of 500,000 residents or more fall outside ${percent(low)}-${percent(high)} of the expected primary care density (${examples.join(', ')}${uneven.length > 4 ? ', ...' : ''})`,
+    );
   }
   return { complete: shortfalls.length === 0, shortfalls, sampleFraction, national, states };
 }

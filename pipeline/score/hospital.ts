@@ -18,9 +18,18 @@ export interface HospitalParts {
  * minutes to the nearest emergency department and to the nearest major hospital, and the mean CMS star
  * rating of rated hospitals within `RATING_RADIUS_MILES`.
  */
-export function hospitalParts(places: ZipPlace[], hospitals: ScoredHospital[], bedAccess: Float64Array, emergency: Minutes, major: Minutes): HospitalParts[] {
+export function hospitalParts(
+  places: ZipPlace[],
+  hospitals: ScoredHospital[],
+  bedAccess: Float64Array,
+  emergency: Minutes,
+  major: Minutes,
+): HospitalParts[] {
   const rated = hospitals.filter((h) => h.rating !== null);
-  const ratedIndex = new PointIndex(Float64Array.from(rated, (h) => h.longitude), Float64Array.from(rated, (h) => h.latitude));
+  const ratedIndex = new PointIndex(
+    Float64Array.from(rated, (h) => h.longitude),
+    Float64Array.from(rated, (h) => h.latitude),
+  );
   return places.map((place, i) => {
     const ratings = ratedIndex.within(place.longitude, place.latitude, RATING_RADIUS_MILES).map((hit) => rated[hit.id].rating!);
     return {

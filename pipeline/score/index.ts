@@ -4,7 +4,15 @@ import type { SourcedValue } from '../ingest/index.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { PointIndex } from '../geo/point-index.ts';
 import { composite, type Components } from './composite.ts';
-import { HOSPITAL_STEPS, MINUTES_PER_STRAIGHT_MILE, NETWORK_MAX_MILES, PROVIDER_BENCHMARKS, PROVIDER_STEPS, SCORE_TYPES, SMALL_POPULATION } from './config.ts';
+import {
+  HOSPITAL_STEPS,
+  MINUTES_PER_STRAIGHT_MILE,
+  NETWORK_MAX_MILES,
+  PROVIDER_BENCHMARKS,
+  PROVIDER_STEPS,
+  SCORE_TYPES,
+  SMALL_POPULATION,
+} from './config.ts';
 import { hospitalParts, hospitalScore, type HospitalParts } from './hospital.ts';
 import { mobilityGapPct } from './mobility.ts';
 import { buildNetwork, nearestSupplyMiles, stepWeights, type ZipNetwork } from './network.ts';
@@ -116,7 +124,10 @@ export function scoreZips(input: ScoreInput, log: (line: string) => void = () =>
 }
 
 /** Clinician accessibility per 100,000 residents for every category (E2SFCA), scored against its benchmark. */
-function providerScores(supply: Record<Category, Float64Array>, fca: (supply: Float64Array, steps: Array<[number, number]>) => Float64Array): Record<Category, Float64Array> {
+function providerScores(
+  supply: Record<Category, Float64Array>,
+  fca: (supply: Float64Array, steps: Array<[number, number]>) => Float64Array,
+): Record<Category, Float64Array> {
   const scores = {} as Record<Category, Float64Array>;
   for (const category of CATEGORY_NAMES) {
     scores[category] = fca(supply[category], PROVIDER_STEPS).map((a) => logScore(a * 100_000, PROVIDER_BENCHMARKS[category]));
@@ -149,9 +160,23 @@ interface Reach {
 function careReach(input: ScoreInput, network: ZipNetwork): Reach {
   const { places, hospitals, driveTimes } = input;
   const atZip = (zipIndex: number): CarePoint => ({ zipIndex, longitude: places[zipIndex].longitude, latitude: places[zipIndex].latitude });
-  const emergency = toMinutes(nearestMiles(places, hospitals.filter((h) => h.emergency)), driveTimes.hospital);
-  const major = toMinutes(nearestMiles(places, hospitals.filter((h) => h.major)), null);
-  const clinicians = input.providerSupply ? [...input.providerSupply.primary_care.keys()].filter((i) => input.providerSupply!.primary_care[i] > 0).map(atZip) : [];
+  const emergency = toMinutes(
+    nearestMiles(
+      places,
+      hospitals.filter((h) => h.emergency),
+    ),
+    driveTimes.hospital,
+  );
+  const major = toMinutes(
+    nearestMiles(
+      places,
+      hospitals.filter((h) => h.major),
+    ),
+    null,
+  );
+  const clinicians = input.providerSupply
+    ? [...input.providerSupply.primary_care.keys()].filter((i) => input.providerSupply!.primary_care[i] > 0).map(atZip)
+    : [];
   const primaryCareMiles = nearestMiles(places, [...input.healthCenters, ...clinicians]);
   const anyCare = toMinutes(nearestMiles(places, [...input.healthCenters, ...hospitals, ...clinicians]), null);
   // Where a road table covers the ZIP, its drive minutes to hospitals and health centres replace their
@@ -165,13 +190,13 @@ function careReach(input: ScoreInput, network: ZipNetwork): Reach {
   }
   const specialist = input.providerSupply
     ? SCORE_TYPES.map((type) => {
-      const supply = new Float64Array(places.length);
-      // Specialist care: the type's categories other than primary care, which the primary care part already reaches.
-      for (const category of Object.keys(type.providers) as Category[]) {
-        if (category !== 'primary_care') input.providerSupply![category].forEach((count, i) => (supply[i] += count));
-      }
-      return milesToSupply(input, network, supply).map((miles) => miles * MINUTES_PER_STRAIGHT_MILE);
-    })
+        const supply = new Float64Array(places.length);
+        // Specialist care: the type's categories other than primary care, which the primary care part already reaches.
+        for (const category of Object.keys(type.providers) as Category[]) {
+          if (category !== 'primary_care') input.providerSupply![category].forEach((count, i) => (supply[i] += count));
+        }
+        return milesToSupply(input, network, supply).map((miles) => miles * MINUTES_PER_STRAIGHT_MILE);
+      })
     : null;
   return { emergency, major, care, specialist, primaryCareMiles };
 }
@@ -180,7 +205,10 @@ function careReach(input: ScoreInput, network: ZipNetwork): Reach {
 function milesToSupply(input: ScoreInput, network: ZipNetwork, supply: Float64Array): Float64Array {
   const miles = nearestSupplyMiles(network, supply, input.places.length);
   const holders = [...supply.keys()].filter((i) => supply[i] > 0);
-  const holderIndex = new PointIndex(Float64Array.from(holders, (i) => input.places[i].longitude), Float64Array.from(holders, (i) => input.places[i].latitude));
+  const holderIndex = new PointIndex(
+    Float64Array.from(holders, (i) => input.places[i].longitude),
+    Float64Array.from(holders, (i) => input.places[i].latitude),
+  );
   miles.forEach((value, i) => {
     if (Number.isNaN(value)) miles[i] = holderIndex.nearest(input.places[i].longitude, input.places[i].latitude)?.miles ?? Infinity;
   });
@@ -199,13 +227,17 @@ function mobilityGaps(input: ScoreInput): Float64Array {
     if (value !== null && (place.population ?? 0) >= SMALL_POPULATION) worst = Math.max(worst, value);
   }
   return Float64Array.from(input.places, (place) =>
-    mobilityGapPct({ noVehiclePct: measure(place.zip, 'no_vehicle_pct'), transitPct: measure(place.zip, 'transit_commute_pct') }, worst));
+    mobilityGapPct({ noVehiclePct: measure(place.zip, 'no_vehicle_pct'), transitPct: measure(place.zip, 'transit_commute_pct') }, worst),
+  );
 }
 
 /** Nearest hospital (the same own-ZIP rule as the scores), hospitals and primary care within 10 miles. */
 function accessFacts(input: ScoreInput, reach: Reach): Array<Omit<ZipAccess, 'bedsPer1000' | 'meanRatingNearby'>> {
   const { places, hospitals } = input;
-  const hospitalIndex = new PointIndex(Float64Array.from(hospitals, (h) => h.longitude), Float64Array.from(hospitals, (h) => h.latitude));
+  const hospitalIndex = new PointIndex(
+    Float64Array.from(hospitals, (h) => h.longitude),
+    Float64Array.from(hospitals, (h) => h.latitude),
+  );
   const byZip = new Map<number, ScoredHospital[]>();
   for (const h of hospitals) byZip.set(h.zipIndex, [...(byZip.get(h.zipIndex) ?? []), h]);
   const primaryCare = input.providerSupply?.primary_care ?? null;
@@ -213,10 +245,15 @@ function accessFacts(input: ScoreInput, reach: Reach): Array<Omit<ZipAccess, 'be
   return places.map((place, i) => {
     const own = byZip.get(i) ?? [];
     const elsewhere = hospitalIndex.nearest(place.longitude, place.latitude, (id) => hospitals[id].zipIndex !== i);
-    const nearestId = own.length && (!elsewhere || nearestHospital[i] < elsewhere.miles) ? own[0].id : elsewhere ? hospitals[elsewhere.id].id : null;
-    const within = new Set([...own.map((h) => h.id), ...hospitalIndex.within(place.longitude, place.latitude, 10).map((hit) => hospitals[hit.id].id)]);
+    const nearestId =
+      own.length && (!elsewhere || nearestHospital[i] < elsewhere.miles) ? own[0].id : elsewhere ? hospitals[elsewhere.id].id : null;
+    const within = new Set([
+      ...own.map((h) => h.id),
+      ...hospitalIndex.within(place.longitude, place.latitude, 10).map((hit) => hospitals[hit.id].id),
+    ]);
     let primaryCareWithin10Miles = 0;
-    if (primaryCare) for (const hit of input.index.within(place.longitude, place.latitude, 10)) primaryCareWithin10Miles += primaryCare[hit.id];
+    if (primaryCare)
+      for (const hit of input.index.within(place.longitude, place.latitude, 10)) primaryCareWithin10Miles += primaryCare[hit.id];
     const finite = (miles: number) => (Number.isFinite(miles) ? round1(miles) : null);
     return {
       nearestHospitalMiles: finite(nearestHospital[i]),

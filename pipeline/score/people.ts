@@ -14,8 +14,20 @@ export interface Need {
 }
 
 /** Social need from the census measures of `NEED_MEASURES`; a missing value takes the national median and is listed. */
-export function socialNeed(places: ZipPlace[], census: Map<string, Map<string, SourcedValue>>, prevalence: Map<string, Record<string, number | null>>): Need {
-  const medians = Object.fromEntries(NEED_MEASURES.map(({ measure }) => [measure, median([...census.values()].map((m) => m.get(measure)?.value), 0)]));
+export function socialNeed(
+  places: ZipPlace[],
+  census: Map<string, Map<string, SourcedValue>>,
+  prevalence: Map<string, Record<string, number | null>>,
+): Need {
+  const medians = Object.fromEntries(
+    NEED_MEASURES.map(({ measure }) => [
+      measure,
+      median(
+        [...census.values()].map((m) => m.get(measure)?.value),
+        0,
+      ),
+    ]),
+  );
   const imputed: string[][] = [];
   const base = Float64Array.from(places, (place, i) => {
     const values = census.get(place.zip);
@@ -37,7 +49,10 @@ export function prevalenceMedians(prevalence: Map<string, Record<string, number 
   const medians: Record<string, number> = {};
   for (const type of SCORE_TYPES) {
     if (!type.prevalence || type.prevalence in medians) continue;
-    const typical = median([...prevalence.values()].map((p) => p[type.prevalence!]), NaN);
+    const typical = median(
+      [...prevalence.values()].map((p) => p[type.prevalence!]),
+      NaN,
+    );
     if (Number.isFinite(typical) && typical > 0) medians[type.prevalence] = typical;
   }
   return medians;
@@ -48,11 +63,20 @@ export function prevalenceMedians(prevalence: Map<string, Record<string, number 
  * national median (none at half of it or less, full at twice or more) only where the build has that measure
  * and the ZIP has a value for it; otherwise the social need stands alone (`prevalenceUsed` false).
  */
-export function peopleScore(type: ScoreTypeSpec, zip: string, i: number, need: Need, prevalence: Map<string, Record<string, number | null>>): { score: number; prevalenceUsed: boolean } {
+export function peopleScore(
+  type: ScoreTypeSpec,
+  zip: string,
+  i: number,
+  need: Need,
+  prevalence: Map<string, Record<string, number | null>>,
+): { score: number; prevalenceUsed: boolean } {
   const typical = type.prevalence ? need.prevalenceMedian[type.prevalence] : undefined;
-  const value = typical === undefined ? null : prevalence.get(zip)?.[type.prevalence!] ?? null;
+  const value = typical === undefined ? null : (prevalence.get(zip)?.[type.prevalence!] ?? null);
   if (value === null || typical === undefined) return { score: 100 * (1 - need.base[i]), prevalenceUsed: false };
   const ratio = value / typical;
-  const prevalenceNeed = Math.min(1, Math.max(0, (ratio - PREVALENCE_NEED.noneAtRatio) / (PREVALENCE_NEED.fullAtRatio - PREVALENCE_NEED.noneAtRatio)));
+  const prevalenceNeed = Math.min(
+    1,
+    Math.max(0, (ratio - PREVALENCE_NEED.noneAtRatio) / (PREVALENCE_NEED.fullAtRatio - PREVALENCE_NEED.noneAtRatio)),
+  );
   return { score: 100 * (1 - ((1 - PREVALENCE_WEIGHT) * need.base[i] + PREVALENCE_WEIGHT * prevalenceNeed)), prevalenceUsed: true };
 }

@@ -24,18 +24,34 @@ export interface ProviderInputs {
  * `--allow-partial-providers`) chose to omit the provider component. Health centre sites then add their
  * primary care capacity to a supply that is scored.
  */
-export function providerInputs(places: ZipPlace[], counted: Record<Category, Float64Array>, policy: ProviderPolicy, healthCenters: CarePoint[], manifestFile: string): ProviderInputs {
+export function providerInputs(
+  places: ZipPlace[],
+  counted: Record<Category, Float64Array>,
+  policy: ProviderPolicy,
+  healthCenters: CarePoint[],
+  manifestFile: string,
+): ProviderInputs {
   const scale = 1 / policy.sampleFraction;
-  const scaled = Object.fromEntries(CATEGORY_NAMES.map((c) => [c, counted[c].map((count) => count * scale)])) as Record<Category, Float64Array>;
+  const scaled = Object.fromEntries(CATEGORY_NAMES.map((c) => [c, counted[c].map((count) => count * scale)])) as Record<
+    Category,
+    Float64Array
+  >;
   const coverage = measureCoverage(places, scaled, policy.sampleFraction);
   if (!coverage.complete) {
     const why = `The provider files do not cover the country: ${coverage.shortfalls.join('; ')}.`;
     if (policy.onPartialCoverage === 'refuse') {
-      throw new BuildError(`${why} Scores built from them would measure which rows the files happen to hold. Use the full national NPPES file (hcas fetch), ` +
-        `declare a uniform sample in ${manifestFile} with "providers": { "sample_fraction": F }, or publish scores without a provider component with ` +
-        `"providers": { "on_partial_coverage": "omit_component" } (or hcas build --allow-partial-providers).`);
+      throw new BuildError(
+        `${why} Scores built from them would measure which rows the files happen to hold. Use the full national NPPES file (hcas fetch), ` +
+          `declare a uniform sample in ${manifestFile} with "providers": { "sample_fraction": F }, or publish scores without a provider component with ` +
+          `"providers": { "on_partial_coverage": "omit_component" } (or hcas build --allow-partial-providers).`,
+      );
     }
-    return { supply: null, status: 'omitted', coverage, note: `${why} The provider component is left out and the score uses people, hospital and travel.` };
+    return {
+      supply: null,
+      status: 'omitted',
+      coverage,
+      note: `${why} The provider component is left out and the score uses people, hospital and travel.`,
+    };
   }
   for (const site of healthCenters) scaled.primary_care[site.zipIndex] += HEALTH_CENTER_CLINICIANS;
   const sample = policy.sampleFraction < 1;

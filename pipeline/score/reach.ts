@@ -31,7 +31,10 @@ export interface Minutes {
  * 40 miles from the town where the hospital and most residents are. Infinity where there is no point.
  */
 export function nearestMiles(places: ZipPlace[], points: CarePoint[]): Float64Array {
-  const index = new PointIndex(Float64Array.from(points, (p) => p.longitude), Float64Array.from(points, (p) => p.latitude));
+  const index = new PointIndex(
+    Float64Array.from(points, (p) => p.longitude),
+    Float64Array.from(points, (p) => p.latitude),
+  );
   const holdsPoint = new Uint8Array(places.length);
   for (const p of points) holdsPoint[p.zipIndex] = 1;
   return Float64Array.from(places, (place, i) => {

@@ -4,8 +4,29 @@
  */
 export const CATEGORIES = {
   primary_care: {
-    codes: ['207Q00000X', '207QA0505X', '207R00000X', '208D00000X', '208000000X', '363LF0000X', '363LA2200X', '363LP2300X', '363LP0200X', '363A00000X', '363AM0700X'],
-    cms: ['FAMILY PRACTICE', 'FAMILY MEDICINE', 'INTERNAL MEDICINE', 'GENERAL PRACTICE', 'PEDIATRIC MEDICINE', 'PEDIATRICS', 'NURSE PRACTITIONER', 'PHYSICIAN ASSISTANT'],
+    codes: [
+      '207Q00000X',
+      '207QA0505X',
+      '207R00000X',
+      '208D00000X',
+      '208000000X',
+      '363LF0000X',
+      '363LA2200X',
+      '363LP2300X',
+      '363LP0200X',
+      '363A00000X',
+      '363AM0700X',
+    ],
+    cms: [
+      'FAMILY PRACTICE',
+      'FAMILY MEDICINE',
+      'INTERNAL MEDICINE',
+      'GENERAL PRACTICE',
+      'PEDIATRIC MEDICINE',
+      'PEDIATRICS',
+      'NURSE PRACTITIONER',
+      'PHYSICIAN ASSISTANT',
+    ],
   },
   endocrinology: { codes: ['207RE0101X', '2080P0205X'], cms: ['ENDOCRINOLOGY'] },
   dietetics: { codes: ['133V*'], cms: ['REGISTERED DIETITIAN/NUTRITION PROFESSIONAL'] },
@@ -17,11 +38,17 @@ export const CATEGORIES = {
   pulmonology: { codes: ['207RP1001X', '2080P0214X', '207RC0200X'], cms: ['PULMONARY DISEASE', 'CRITICAL CARE (INTENSIVISTS)'] },
   allergy: { codes: ['207K*'], cms: ['ALLERGY/IMMUNOLOGY'] },
   pediatrics: { codes: ['2080*'], cms: ['PEDIATRIC MEDICINE', 'PEDIATRICS'] },
-  oncology: { codes: ['207RH0003X', '207RX0202X', '207RH0000X', '2086X0206X', '2080P0207X'], cms: ['HEMATOLOGY/ONCOLOGY', 'MEDICAL ONCOLOGY', 'SURGICAL ONCOLOGY', 'HEMATOLOGY'] },
+  oncology: {
+    codes: ['207RH0003X', '207RX0202X', '207RH0000X', '2086X0206X', '2080P0207X'],
+    cms: ['HEMATOLOGY/ONCOLOGY', 'MEDICAL ONCOLOGY', 'SURGICAL ONCOLOGY', 'HEMATOLOGY'],
+  },
   radiation_oncology: { codes: ['2085R0001X'], cms: ['RADIATION ONCOLOGY'] },
   radiology: { codes: ['2085R0202X', '2085B0100X'], cms: ['DIAGNOSTIC RADIOLOGY'] },
   obgyn: { codes: ['207V*', '363LW0102X'], cms: ['OBSTETRICS/GYNECOLOGY'] },
-  cardiology: { codes: ['207RC0000X', '207RI0011X', '207RC0001X'], cms: ['CARDIOLOGY', 'CARDIOVASCULAR DISEASE (CARDIOLOGY)', 'INTERVENTIONAL CARDIOLOGY'] },
+  cardiology: {
+    codes: ['207RC0000X', '207RI0011X', '207RC0001X'],
+    cms: ['CARDIOLOGY', 'CARDIOVASCULAR DISEASE (CARDIOLOGY)', 'INTERVENTIONAL CARDIOLOGY'],
+  },
   nephrology: { codes: ['207RN0300X'], cms: ['NEPHROLOGY'] },
   urology: { codes: ['2088*'], cms: ['UROLOGY'] },
   thoracic_surgery: { codes: ['208G00000X'], cms: ['THORACIC SURGERY'] },
@@ -35,7 +62,9 @@ export function categoriesOfTaxonomy(code: string | null, cache = taxonomyCache)
   if (!code) return [];
   let hit = cache.get(code);
   if (!hit) {
-    hit = CATEGORY_NAMES.filter((name) => CATEGORIES[name].codes.some((rule) => (rule.endsWith('*') ? code.startsWith(rule.slice(0, -1)) : code === rule)));
+    hit = CATEGORY_NAMES.filter((name) =>
+      CATEGORIES[name].codes.some((rule) => (rule.endsWith('*') ? code.startsWith(rule.slice(0, -1)) : code === rule)),
+    );
     cache.set(code, hit);
   }
   return hit;
@@ -50,5 +79,8 @@ export function categoriesOfCmsSpecialty(text: string): Category[] {
 }
 
 function cmsKey(text: string): string {
-  return text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
+  return text
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim();
 }

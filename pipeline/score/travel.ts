@@ -11,5 +11,5 @@ import { linearScore } from './scale.ts';
 export function travelScore(primaryCareMinutes: number, specialistMinutes: number, mobilityGapPct: number): number {
   const primary = linearScore(primaryCareMinutes, CARE_MINUTES.fullAt, CARE_MINUTES.zeroAt);
   const specialist = linearScore(specialistMinutes, SPECIALIST_MINUTES.fullAt, SPECIALIST_MINUTES.zeroAt);
-  return TRAVEL_WEIGHTS.care * (primary + specialist) / 2 + TRAVEL_WEIGHTS.mobility * mobilityScore(mobilityGapPct);
+  return (TRAVEL_WEIGHTS.care * (primary + specialist)) / 2 + TRAVEL_WEIGHTS.mobility * mobilityScore(mobilityGapPct);
 }

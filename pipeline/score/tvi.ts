@@ -37,7 +37,9 @@ export function percentileRanks(values: Array<number | null>, inReference: (i: n
     }
     return lo;
   };
-  return values.map((v) => (v === null || !Number.isFinite(v) ? null : present.length > 1 ? Math.min(100, (100 * below(v)) / (present.length - 1)) : 0));
+  return values.map((v) =>
+    v === null || !Number.isFinite(v) ? null : present.length > 1 ? Math.min(100, (100 * below(v)) / (present.length - 1)) : 0,
+  );
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -56,7 +58,12 @@ const mean = (values: Array<number | null>) => {
  * to the nearest place of care (road-network tables where supplied). Ranks are taken over the ZIPs of at
  * least `SMALL_POPULATION` residents; a sub-score whose every measure is missing is 50, the median.
  */
-export function computeTvi(places: ZipPlace[], census: Map<string, Map<string, SourcedValue>>, prevalence: Map<string, Record<string, number | null>>, scores: ZipScores[]): TviRecord[] {
+export function computeTvi(
+  places: ZipPlace[],
+  census: Map<string, Map<string, SourcedValue>>,
+  prevalence: Map<string, Record<string, number | null>>,
+  scores: ZipScores[],
+): TviRecord[] {
   const ranked = (i: number) => !scores[i].smallPopulation;
   const ranks = (values: Array<number | null>) => percentileRanks(values, ranked);
   const measure = (name: string) => places.map((p) => census.get(p.zip)?.get(name)?.value ?? null);

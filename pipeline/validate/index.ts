@@ -11,14 +11,29 @@ export type { ValidationReport } from './report.ts';
  * The validation report of a build: its overall scores beside the independent measures the manifest
  * supplies (reference drive times, SVI, RUCA, NCHS classes, HUD residential addresses).
  */
-export function validateBuild(places: ZipPlace[], scores: ZipScores[], hospitals: ScoredHospital[], data: Pick<Ingested, 'reference' | 'zctaRuca' | 'zipCounties'>): ValidationReport {
+export function validateBuild(
+  places: ZipPlace[],
+  scores: ZipScores[],
+  hospitals: ScoredHospital[],
+  data: Pick<Ingested, 'reference' | 'zctaRuca' | 'zipCounties'>,
+): ValidationReport {
   const hospitalZips = new Set(hospitals.map((h) => h.zipIndex));
   const zips: ValidationZip[] = places.map((p, i) => {
     const overall = scores[i].byType[0];
     return {
-      zip: p.zip, city: p.city, state: p.state, population: Math.max(0, p.population ?? 0), ranked: !scores[i].smallPopulation,
-      urbanRuralCode: p.urbanRuralCode, ruca: data.zctaRuca.get(p.zip) ?? null, svi: data.reference.svi.get(p.zip) ?? null,
-      healthscore: overall.healthscore, people: overall.people, provider: overall.provider, hospital: overall.hospital, travel: overall.travel,
+      zip: p.zip,
+      city: p.city,
+      state: p.state,
+      population: Math.max(0, p.population ?? 0),
+      ranked: !scores[i].smallPopulation,
+      urbanRuralCode: p.urbanRuralCode,
+      ruca: data.zctaRuca.get(p.zip) ?? null,
+      svi: data.reference.svi.get(p.zip) ?? null,
+      healthscore: overall.healthscore,
+      people: overall.people,
+      provider: overall.provider,
+      hospital: overall.hospital,
+      travel: overall.travel,
       referenceHospitalMinutes: data.reference.hospitalDriveTimes.get(p.zip)?.minutes ?? null,
       hospitalInZip: hospitalZips.has(i),
       residentialState: residentialState(data.zipCounties.get(p.zip)),

@@ -38,11 +38,31 @@ export interface Check {
 export interface ValidationReport {
   checks: Check[];
   bands: Array<{ label: string; zips: number; residents: number; share: number }>;
-  urbanRural: Array<{ code: number; zips: number; residents: number; healthscore: number; people: number; hospital: number; travel: number }>;
+  urbanRural: Array<{
+    code: number;
+    zips: number;
+    residents: number;
+    healthscore: number;
+    people: number;
+    hospital: number;
+    travel: number;
+  }>;
   ruca: Array<{ code: number; zips: number; residents: number; healthscore: number }>;
   correlations: Record<string, { rho: number; n: number }>;
-  academicMedicalCentres: Array<{ zip: string; name: string; city: string; healthscore: number | null; label: string | null; people: number | null; ranked: boolean }>;
-  frontier: { zips: number; inBottomTwo: number; exceptions: Array<{ zip: string; city: string; state: string; healthscore: number; referenceMinutes: number }> };
+  academicMedicalCentres: Array<{
+    zip: string;
+    name: string;
+    city: string;
+    healthscore: number | null;
+    label: string | null;
+    people: number | null;
+    ranked: boolean;
+  }>;
+  frontier: {
+    zips: number;
+    inBottomTwo: number;
+    exceptions: Array<{ zip: string; city: string; state: string; healthscore: number; referenceMinutes: number }>;
+  };
 }
 
 const round = (x: number, digits = 1) => Number(x.toFixed(digits));
@@ -74,12 +94,27 @@ export function validationReport(zips: ValidationZip[]): ValidationReport {
     pass: smallest.share >= T.minBandShare && largest.share <= T.maxBandShare,
   });
 
-  const byClass = (key: 'urbanRuralCode' | 'ruca', codes: number[]) => codes.map((code) => {
-    const members = ranked.filter((z) => z[key] === code);
-    const weights = members.map((z) => z.population);
-    const mean = (field: 'healthscore' | 'people' | 'hospital' | 'travel') => round(weightedMean(members.map((z) => z[field]), weights) ?? NaN);
-    return { code, zips: members.length, residents: weights.reduce((a, b) => a + b, 0), healthscore: mean('healthscore'), people: mean('people'), hospital: mean('hospital'), travel: mean('travel') };
-  });
+  const byClass = (key: 'urbanRuralCode' | 'ruca', codes: number[]) =>
+    codes.map((code) => {
+      const members = ranked.filter((z) => z[key] === code);
+      const weights = members.map((z) => z.population);
+      const mean = (field: 'healthscore' | 'people' | 'hospital' | 'travel') =>
+        round(
+          weightedMean(
+            members.map((z) => z[field]),
+            weights,
+          ) ?? NaN,
+        );
+      return {
+        code,
+        zips: members.length,
+        residents: weights.reduce((a, b) => a + b, 0),
+        healthscore: mean('healthscore'),
+        people: mean('people'),
+        hospital: mean('hospital'),
+        travel: mean('travel'),
+      };
+    });
   const urbanRural = byClass('urbanRuralCode', [1, 2, 3, 4, 5, 6]);
   const falling = urbanRural.every((c, i) => i === 0 || c.healthscore < urbanRural[i - 1].healthscore);
   const drop = urbanRural[0].healthscore - urbanRural[5].healthscore;
@@ -89,15 +124,33 @@ export function validationReport(zips: ValidationZip[]): ValidationReport {
     target: `strictly falling, by at least ${T.minUrbanRuralDrop} points`,
     pass: falling && drop >= T.minUrbanRuralDrop,
   });
-  const ruca = byClass('ruca', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]).map(({ code, zips: n, residents: r, healthscore }) => ({ code, zips: n, residents: r, healthscore }));
+  const ruca = byClass('ruca', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]).map(({ code, zips: n, residents: r, healthscore }) => ({
+    code,
+    zips: n,
+    residents: r,
+    healthscore,
+  }));
 
   const correlate = (pick: (z: ValidationZip) => [number, number] | null) => {
     const pairs = ranked.map(pick).filter((p): p is [number, number] => p !== null);
-    return { rho: round(spearman(pairs.map((p) => p[0]), pairs.map((p) => p[1])), 3), n: pairs.length };
+    return {
+      rho: round(
+        spearman(
+          pairs.map((p) => p[0]),
+          pairs.map((p) => p[1]),
+        ),
+        3,
+      ),
+      n: pairs.length,
+    };
   };
   const correlations = {
-    hospital_vs_reference_drive_minutes: correlate((z) => (z.referenceHospitalMinutes === null ? null : [z.hospital, z.referenceHospitalMinutes])),
-    healthscore_vs_reference_drive_minutes: correlate((z) => (z.referenceHospitalMinutes === null ? null : [z.healthscore, z.referenceHospitalMinutes])),
+    hospital_vs_reference_drive_minutes: correlate((z) =>
+      z.referenceHospitalMinutes === null ? null : [z.hospital, z.referenceHospitalMinutes],
+    ),
+    healthscore_vs_reference_drive_minutes: correlate((z) =>
+      z.referenceHospitalMinutes === null ? null : [z.healthscore, z.referenceHospitalMinutes],
+    ),
     healthscore_vs_ruca: correlate((z) => (z.ruca === null ? null : [z.healthscore, z.ruca])),
     healthscore_vs_svi: correlate((z) => (z.svi === null ? null : [z.healthscore, z.svi])),
     people_vs_svi: correlate((z) => (z.svi === null ? null : [z.people, z.svi])),
@@ -113,7 +166,15 @@ export function validationReport(zips: ValidationZip[]): ValidationReport {
   const byZip = new Map(zips.map((z) => [z.zip, z]));
   const academicMedicalCentres = ACADEMIC_MEDICAL_CENTRES.map(({ zip, name }) => {
     const z = byZip.get(zip);
-    return { zip, name, city: z?.city ?? '', healthscore: z?.healthscore ?? null, label: z ? bandFor(z.healthscore).label : null, people: z?.people ?? null, ranked: z?.ranked ?? false };
+    return {
+      zip,
+      name,
+      city: z?.city ?? '',
+      healthscore: z?.healthscore ?? null,
+      label: z ? bandFor(z.healthscore).label : null,
+      people: z?.people ?? null,
+      ranked: z?.ranked ?? false,
+    };
   });
   const present = academicMedicalCentres.filter((a) => a.healthscore !== null);
   const topTwo = (score: number) => score >= 70;
@@ -128,7 +189,8 @@ export function validationReport(zips: ValidationZip[]): ValidationReport {
   });
 
   const frontierZips = ranked.filter((z) => z.referenceHospitalMinutes !== null && z.referenceHospitalMinutes >= T.frontierMinutes);
-  const exceptions = frontierZips.filter((z) => z.healthscore >= 50)
+  const exceptions = frontierZips
+    .filter((z) => z.healthscore >= 50)
     .map((z) => ({ zip: z.zip, city: z.city, state: z.state, healthscore: z.healthscore, referenceMinutes: z.referenceHospitalMinutes! }));
   const frontier = { zips: frontierZips.length, inBottomTwo: frontierZips.length - exceptions.length, exceptions };
   checks.push({
@@ -136,7 +198,9 @@ export function validationReport(zips: ValidationZip[]): ValidationReport {
     value: `${frontier.inBottomTwo} of ${frontier.zips}`,
     target: `at least ${percent(T.minFrontierInBottomTwo)}`,
     pass: frontier.zips > 0 && frontier.inBottomTwo >= T.minFrontierInBottomTwo * frontier.zips,
-    note: exceptions.length ? `above 50: ${exceptions.map((e) => `${e.zip} ${e.city} ${e.state} ${e.healthscore} (${Math.round(e.referenceMinutes)} min)`).join(', ')}` : undefined,
+    note: exceptions.length
+      ? `above 50: ${exceptions.map((e) => `${e.zip} ${e.city} ${e.state} ${e.healthscore} (${Math.round(e.referenceMinutes)} min)`).join(', ')}`
+      : undefined,
   });
 
   const towns = ranked.filter((z) => z.population >= T.townMinPopulation && z.hospitalInZip);
@@ -156,7 +220,12 @@ export function validationReport(zips: ValidationZip[]): ValidationReport {
     value: `${misplaced.length} of ${placed.length} elsewhere`,
     target: '0',
     pass: misplaced.length === 0,
-    note: misplaced.length ? misplaced.slice(0, 10).map((z) => `${z.zip} ${z.state} vs ${z.residentialState}`).join(', ') : undefined,
+    note: misplaced.length
+      ? misplaced
+          .slice(0, 10)
+          .map((z) => `${z.zip} ${z.state} vs ${z.residentialState}`)
+          .join(', ')
+      : undefined,
   });
 
   return { checks, bands, urbanRural, ruca, correlations, academicMedicalCentres, frontier };

@@ -29,7 +29,7 @@ export const ACADEMIC_MEDICAL_CENTRES: ReadonlyArray<{ zip: string; name: string
   { zip: '10065', name: 'Upper East Side, New York (NewYork-Presbyterian, HSS)' },
   { zip: '10016', name: 'Kips Bay, New York (NYU Langone, Bellevue)' },
   { zip: '10032', name: 'Washington Heights, New York (Columbia, NewYork-Presbyterian)' },
-  { zip: '02115', name: 'Longwood, Boston (Brigham, Beth Israel Deaconess, Boston Children\'s)' },
+  { zip: '02115', name: "Longwood, Boston (Brigham, Beth Israel Deaconess, Boston Children's)" },
   { zip: '02114', name: 'West End, Boston (Massachusetts General)' },
   { zip: '77030', name: 'Texas Medical Center, Houston' },
   { zip: '21205', name: 'East Baltimore (Johns Hopkins)' },

@@ -19,11 +19,14 @@ function getAutocomplete({ query, queries }: Context<NoParams, typeof autocomple
 const SUGGESTIONS: JsonSchema = {
   type: 'array',
   maxItems: 10,
-  items: record({
-    type: { type: 'string', enum: ['zip', 'city', 'provider', 'facility'] },
-    label: string,
-    url: { type: 'string', description: 'The API path of the suggested record or list, relative to this server.' },
-  }, 'An autocomplete suggestion (2.10).'),
+  items: record(
+    {
+      type: { type: 'string', enum: ['zip', 'city', 'provider', 'facility'] },
+      label: string,
+      url: { type: 'string', description: 'The API path of the suggested record or list, relative to this server.' },
+    },
+    'An autocomplete suggestion (2.10).',
+  ),
 };
 
 export const routes: readonly Route[] = [

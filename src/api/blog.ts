@@ -12,9 +12,15 @@ const tag = { name: 'Blog', description: 'Published posts about the methodology 
 
 const blogQuery = { page, page_size: pageSize };
 
-const slug = param('a post slug: lower-case words joined by hyphens', (raw) => (/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(raw) ? raw : undefined), '', {
-  type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
-});
+const slug = param(
+  'a post slug: lower-case words joined by hyphens',
+  (raw) => (/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(raw) ? raw : undefined),
+  '',
+  {
+    type: 'string',
+    pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
+  },
+);
 const blogPath = { slug };
 
 /**
@@ -26,7 +32,10 @@ function listBlogPosts({ query, queries, url, now }: Context<NoParams, typeof bl
   const count = queries.blog.count(time);
   const window = pageWindow(count, query.page, query.page_size);
   const next = queries.blog.nextPublication(time);
-  return { ...ok(envelope(url, window, count, queries.blog.page(time, window.pageSize, window.offset))), validUntil: next === undefined ? undefined : Date.parse(next) };
+  return {
+    ...ok(envelope(url, window, count, queries.blog.page(time, window.pageSize, window.offset))),
+    validUntil: next === undefined ? undefined : Date.parse(next),
+  };
 }
 
 /** `blog/{slug}/`: one published post with its HTML body; a scheduled post is a 404 until it is published. */
@@ -40,8 +49,14 @@ const publishedAt: JsonSchema = { type: 'string', format: 'date-time' };
 
 /** The answers' shared schemas (openapi.json `components/schemas`). */
 export const schemas: Record<string, JsonSchema> = {
-  BlogPostSummary: record({ id: integer, title: string, slug: string, excerpt: string, published_at: publishedAt }, 'A blog post summary (2.17).'),
-  BlogPost: record({ id: integer, title: string, slug: string, excerpt: string, published_at: publishedAt, html: string }, 'A blog post with its body as HTML.'),
+  BlogPostSummary: record(
+    { id: integer, title: string, slug: string, excerpt: string, published_at: publishedAt },
+    'A blog post summary (2.17).',
+  ),
+  BlogPost: record(
+    { id: integer, title: string, slug: string, excerpt: string, published_at: publishedAt, html: string },
+    'A blog post with its body as HTML.',
+  ),
 };
 
 export const routes: readonly Route[] = [

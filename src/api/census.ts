@@ -18,21 +18,37 @@ const zipPath = { zip };
  */
 export const CENSUS_GROUPS = {
   demographics: {
-    population: 'population', median_age_years: 'median_age', age_65_plus_pct: 'age65_pct', disability_pct: 'disability_pct',
-    white_pct: 'white_pct', black_pct: 'black_pct', asian_pct: 'asian_pct', hispanic_pct: 'hispanic_pct',
+    population: 'population',
+    median_age_years: 'median_age',
+    age_65_plus_pct: 'age65_pct',
+    disability_pct: 'disability_pct',
+    white_pct: 'white_pct',
+    black_pct: 'black_pct',
+    asian_pct: 'asian_pct',
+    hispanic_pct: 'hispanic_pct',
   },
   income: {
-    median_household_income_usd: 'median_household_income', per_capita_income_usd: 'per_capita_income',
-    poverty_pct: 'poverty_pct', unemployment_pct: 'unemployment_pct',
+    median_household_income_usd: 'median_household_income',
+    per_capita_income_usd: 'per_capita_income',
+    poverty_pct: 'poverty_pct',
+    unemployment_pct: 'unemployment_pct',
   },
-  insurance: { uninsured_pct: 'uninsured_pct', public_insurance_pct: 'public_insurance_pct', private_insurance_pct: 'private_insurance_pct' },
+  insurance: {
+    uninsured_pct: 'uninsured_pct',
+    public_insurance_pct: 'public_insurance_pct',
+    private_insurance_pct: 'private_insurance_pct',
+  },
   housing: {
-    housing_units: 'housing_units', owner_occupied_pct: 'owner_occupied_pct', renter_occupied_pct: 'renter_occupied_pct',
+    housing_units: 'housing_units',
+    owner_occupied_pct: 'owner_occupied_pct',
+    renter_occupied_pct: 'renter_occupied_pct',
     median_home_value_usd: 'median_home_value',
   },
   transportation: {
-    households_without_vehicle_pct: 'no_vehicle_pct', transit_commute_pct: 'transit_commute_pct',
-    walk_commute_pct: 'walk_commute_pct', broadband_pct: 'broadband_pct',
+    households_without_vehicle_pct: 'no_vehicle_pct',
+    transit_commute_pct: 'transit_commute_pct',
+    walk_commute_pct: 'walk_commute_pct',
+    broadband_pct: 'broadband_pct',
   },
 } as const satisfies Record<string, Record<string, CensusMeasure>>;
 
@@ -59,7 +75,8 @@ function getCensus({ params, queries }: Context<typeof zipPath, NoParams>): Hand
       values[field] = row?.value ?? null;
       if (row && row.value !== null) sources.add(row.source);
     }
-    values.sources = [...sources].sort((a, b) => (order.get(a)?.index ?? Infinity) - (order.get(b)?.index ?? Infinity) || a.localeCompare(b))
+    values.sources = [...sources]
+      .sort((a, b) => (order.get(a)?.index ?? Infinity) - (order.get(b)?.index ?? Infinity) || a.localeCompare(b))
       .map((key): CensusSource => ({ key, vintage: order.get(key)?.vintage ?? null }));
     body[group] = values;
   }
@@ -71,31 +88,41 @@ function sourceOrder(queries: Queries): Map<string, { index: number; vintage: st
   const order = new Map<string, { index: number; vintage: string | null }>();
   queries.meta.sources.forEach((entry, index) => {
     const source = entry as { key?: unknown; vintage?: unknown };
-    if (typeof source.key === 'string') order.set(source.key, { index, vintage: typeof source.vintage === 'string' ? source.vintage : null });
+    if (typeof source.key === 'string')
+      order.set(source.key, { index, vintage: typeof source.vintage === 'string' ? source.vintage : null });
   });
   return order;
 }
 
 const censusSources: JsonSchema = {
   type: 'array',
-  description: 'The sources the group\'s values came from (manifest keys), with their vintages, in manifest order; empty when every value is null.',
+  description:
+    "The sources the group's values came from (manifest keys), with their vintages, in manifest order; empty when every value is null.",
   items: record({ key: string, vintage: nullable(string) }),
 };
 
 function censusGroup(fields: Record<string, string>): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const [field, measure] of Object.entries(fields)) {
-    properties[field] = { type: ['number', 'null'], description: `ACS measure \`${measure}\`; null when the source suppressed it or has no value.` };
+    properties[field] = {
+      type: ['number', 'null'],
+      description: `ACS measure \`${measure}\`; null when the source suppressed it or has no value.`,
+    };
   }
   return record({ ...properties, sources: censusSources });
 }
 
 /** The answer's schema (openapi.json `components/schemas`). */
 export const schemas: Record<string, JsonSchema> = {
-  Census: record({
-    zip_code: zipCode, city: string, state: stateCode,
-    ...Object.fromEntries(Object.entries(CENSUS_GROUPS).map(([group, fields]) => [group, censusGroup(fields)])),
-  }, 'ACS values of a ZIP by group; each field name carries its unit (_pct 0-100, _usd, _years; counts otherwise).'),
+  Census: record(
+    {
+      zip_code: zipCode,
+      city: string,
+      state: stateCode,
+      ...Object.fromEntries(Object.entries(CENSUS_GROUPS).map(([group, fields]) => [group, censusGroup(fields)])),
+    },
+    'ACS values of a ZIP by group; each field name carries its unit (_pct 0-100, _usd, _years; counts otherwise).',
+  ),
 };
 
 export const routes: readonly Route[] = [

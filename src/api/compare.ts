@@ -18,7 +18,11 @@ const zipList: Param<string[]> = {
   read(name, raw) {
     if (raw === undefined) throw invalidParameter(`${name} is required: give ${ACCEPTS}, e.g. ${name}=10001,94110`);
     const zips = raw.split(',');
-    const valid = zips.length >= MIN_COMPARED && zips.length <= MAX_COMPARED && zips.every((z) => /^\d{5}$/.test(z)) && new Set(zips).size === zips.length;
+    const valid =
+      zips.length >= MIN_COMPARED &&
+      zips.length <= MAX_COMPARED &&
+      zips.every((z) => /^\d{5}$/.test(z)) &&
+      new Set(zips).size === zips.length;
     if (!valid) throw mustBe(name, ACCEPTS, raw);
     return zips;
   },

@@ -19,10 +19,15 @@ export const EXPORT_FORMATS = {
 } as const;
 type Format = keyof typeof EXPORT_FORMATS;
 
-const format = param<Format>('csv or ndjson', (raw) => {
-  const name = raw.toLowerCase();
-  return name === 'csv' || name === 'ndjson' ? name : undefined;
-}, 'csv', { type: 'string', enum: Object.keys(EXPORT_FORMATS), default: 'csv' });
+const format = param<Format>(
+  'csv or ndjson',
+  (raw) => {
+    const name = raw.toLowerCase();
+    return name === 'csv' || name === 'ndjson' ? name : undefined;
+  },
+  'csv',
+  { type: 'string', enum: Object.keys(EXPORT_FORMATS), default: 'csv' },
+);
 
 const healthScoresExportQuery = { format, score_type: scoreType, state };
 const providersExportQuery = { format, state };
@@ -84,7 +89,8 @@ function ndjsonEncoder(columns: readonly ExportColumn[]): (values: unknown[]) =>
     for (let i = 0; i < columns.length; i++) {
       const value = values[i];
       const { kind } = columns[i];
-      record[columns[i].name] = value === null ? null : kind === 'boolean' ? value === 1 : kind === 'json' ? JSON.parse(value as string) : value;
+      record[columns[i].name] =
+        value === null ? null : kind === 'boolean' ? value === 1 : kind === 'json' ? JSON.parse(value as string) : value;
     }
     return `${JSON.stringify(record)}\n`;
   };
@@ -98,7 +104,12 @@ function exportDoc(name: string, rowSchema: string): ResponseDoc {
     media: {
       'text/csv; charset=utf-8': { type: 'string', description: `CSV: a header row, then one row per record with the columns of ${row}` },
       // OpenAPI 3.1 has no item schema for a sequence of JSON texts; contentSchema names what each line is.
-      'application/x-ndjson': { type: 'string', contentMediaType: 'application/x-ndjson', contentSchema: { $ref: row }, description: `One JSON object per line, each matching ${row}` },
+      'application/x-ndjson': {
+        type: 'string',
+        contentMediaType: 'application/x-ndjson',
+        contentSchema: { $ref: row },
+        description: `One JSON object per line, each matching ${row}`,
+      },
     },
     headers: {
       'Content-Disposition': { description: 'attachment; filename="hcas-NAME-BUILD_ID.csv" (or .ndjson)', schema: { type: 'string' } },
@@ -107,7 +118,11 @@ function exportDoc(name: string, rowSchema: string): ResponseDoc {
 }
 
 const EXPORT_TYPES: Record<ExportKind, JsonSchema> = {
-  text: string, integer, number, boolean, json: { type: 'array', items: string },
+  text: string,
+  integer,
+  number,
+  boolean,
+  json: { type: 'array', items: string },
 };
 
 /** JSON columns that are not lists of names: the data quality of a score row, without the prose note of single records. */

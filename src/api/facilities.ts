@@ -9,7 +9,10 @@ import { API_BASE } from './paths.ts';
 import { boolean as booleanSchema, stateCode, string } from './schemas.ts';
 
 /** A facility id, path segment of `facilities/{id}/`. */
-const facilityId = plainInteger('a facility id, an integer of 1 or more', (id) => id >= 1 && id <= 2 ** 31 - 1, 0, { type: 'integer', minimum: 1 });
+const facilityId = plainInteger('a facility id, an integer of 1 or more', (id) => id >= 1 && id <= 2 ** 31 - 1, 0, {
+  type: 'integer',
+  minimum: 1,
+});
 
 /** A facility type, or `hospital` for every hospital type. */
 const facilityType = text(`a facility type of 1 to ${MAX_TEXT_CHARACTERS} characters, such as hospital or Critical Access Hospital`, true);
@@ -18,9 +21,16 @@ const facilityType = text(`a facility type of 1 to ${MAX_TEXT_CHARACTERS} charac
 const search = text(`text of 1 to ${MAX_TEXT_CHARACTERS} characters with a letter or digit`, true);
 
 /** A CMS star rating bound, 1-5. */
-const minRating = param('an integer from 1 to 5', (raw) => (/^[1-5]$/.test(raw) ? Number(raw) : undefined), undefined as number | undefined, {
-  type: 'integer', minimum: 1, maximum: 5,
-});
+const minRating = param(
+  'an integer from 1 to 5',
+  (raw) => (/^[1-5]$/.test(raw) ? Number(raw) : undefined),
+  undefined as number | undefined,
+  {
+    type: 'integer',
+    minimum: 1,
+    maximum: 5,
+  },
+);
 
 const facilitiesQuery = { type: facilityType, state, emergency: boolean, min_rating: minRating, search, page, page_size: pageSize };
 
@@ -51,21 +61,31 @@ const facilityFields = {
   state_code: stateCode,
   latitude: nullable({ type: 'number' }),
   longitude: nullable({ type: 'number' }),
-  facility_rating: { ...nullable({ type: 'integer', minimum: 1, maximum: 5 }), description: 'CMS overall star rating; null when not rated.' },
+  facility_rating: {
+    ...nullable({ type: 'integer', minimum: 1, maximum: 5 }),
+    description: 'CMS overall star rating; null when not rated.',
+  },
   emergency_services: booleanSchema,
   telehealth: { type: 'boolean', description: 'Always false: no facility source carries it.' },
 };
 
 const FACILITY_SUMMARY = record(facilityFields, 'A facility summary (2.8).');
 
-const FACILITY_DETAIL = record({
-  ...facilityFields,
-  address: string,
-  phone_number: string,
-  website: { type: 'string', description: 'URL; empty when no source has one.' },
-  staffed_beds: nullable({ type: 'integer', minimum: 0 }),
-  provider_count: { type: 'integer', minimum: 0, description: 'Distinct clinicians that Doctors and Clinicians affiliates with the facility (same state).' },
-}, 'A facility detail (2.9).');
+const FACILITY_DETAIL = record(
+  {
+    ...facilityFields,
+    address: string,
+    phone_number: string,
+    website: { type: 'string', description: 'URL; empty when no source has one.' },
+    staffed_beds: nullable({ type: 'integer', minimum: 0 }),
+    provider_count: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Distinct clinicians that Doctors and Clinicians affiliates with the facility (same state).',
+    },
+  },
+  'A facility detail (2.9).',
+);
 
 export const routes: readonly Route[] = [
   route({

@@ -29,10 +29,15 @@ const geojsonQuery = { state, min_score: scoreBound };
 export const MAX_RADIUS_MILES = 100;
 
 /** Search radius in miles: a decimal number greater than 0 and at most 100, default 10. */
-const radiusMiles = param(`a number of miles greater than 0 and at most ${MAX_RADIUS_MILES}`, (raw) => {
-  const value = /^\d{1,6}(\.\d{1,6})?$|^\.\d{1,6}$/.test(raw) ? Number(raw) : NaN;
-  return value > 0 && value <= MAX_RADIUS_MILES ? value : undefined;
-}, 10, { type: 'number', exclusiveMinimum: 0, maximum: MAX_RADIUS_MILES, default: 10 });
+const radiusMiles = param(
+  `a number of miles greater than 0 and at most ${MAX_RADIUS_MILES}`,
+  (raw) => {
+    const value = /^\d{1,6}(\.\d{1,6})?$|^\.\d{1,6}$/.test(raw) ? Number(raw) : NaN;
+    return value > 0 && value <= MAX_RADIUS_MILES ? value : undefined;
+  },
+  10,
+  { type: 'number', exclusiveMinimum: 0, maximum: MAX_RADIUS_MILES, default: 10 },
+);
 
 const nearbyQuery = { radius: radiusMiles, limit: integer(1, 50, 10) };
 
@@ -112,24 +117,57 @@ export function noScore(zipCode: string): Error {
 
 /** The answers' shared schemas (openapi.json `components/schemas`). */
 export const schemas: Record<string, JsonSchema> = {
-  HealthScoreRecord: record({
-    id: integerSchema, zip_code: zipCode, state: stateCode, state_name: string, city: string, latitude: number, longitude: number,
-    healthscore: score, people_score: score, provider_score: providerScore, hospital_score: score, travel_score: score,
-    label: string, grade: string, color, score_type: string, data_quality: ref('DataQuality'),
-  }, 'A health score record (interface specification 2.2), with what it rests on (data_quality).'),
+  HealthScoreRecord: record(
+    {
+      id: integerSchema,
+      zip_code: zipCode,
+      state: stateCode,
+      state_name: string,
+      city: string,
+      latitude: number,
+      longitude: number,
+      healthscore: score,
+      people_score: score,
+      provider_score: providerScore,
+      hospital_score: score,
+      travel_score: score,
+      label: string,
+      grade: string,
+      color,
+      score_type: string,
+      data_quality: ref('DataQuality'),
+    },
+    'A health score record (interface specification 2.2), with what it rests on (data_quality).',
+  ),
   DataQuality: dataQuality,
-  ScoreSummary: record({ zip_code: zipCode, healthscore: score, label: string, grade: string, score_type: string }, 'One score type of a ZIP (2.3).'),
-  NearbyEntry: record({
-    zip_code: zipCode, city: string, state: stateCode, healthscore: score, label: string, distance_miles: { type: 'number', minimum: 0 },
-  }, 'A nearby ZIP (2.4).'),
-  GeoJsonCollection: record({
-    type: { const: 'FeatureCollection' },
-    features: arrayOf(record({
-      type: { const: 'Feature' },
-      geometry: record({ type: { const: 'Point' }, coordinates: arrayOf(number, { minItems: 2, maxItems: 2 }) }),
-      properties: record({ zip_code: zipCode, healthscore: score, label: string, color }),
-    })),
-  }, 'GeoJSON points, coordinates [longitude, latitude] (2.5).'),
+  ScoreSummary: record(
+    { zip_code: zipCode, healthscore: score, label: string, grade: string, score_type: string },
+    'One score type of a ZIP (2.3).',
+  ),
+  NearbyEntry: record(
+    {
+      zip_code: zipCode,
+      city: string,
+      state: stateCode,
+      healthscore: score,
+      label: string,
+      distance_miles: { type: 'number', minimum: 0 },
+    },
+    'A nearby ZIP (2.4).',
+  ),
+  GeoJsonCollection: record(
+    {
+      type: { const: 'FeatureCollection' },
+      features: arrayOf(
+        record({
+          type: { const: 'Feature' },
+          geometry: record({ type: { const: 'Point' }, coordinates: arrayOf(number, { minItems: 2, maxItems: 2 }) }),
+          properties: record({ zip_code: zipCode, healthscore: score, label: string, color }),
+        }),
+      ),
+    },
+    'GeoJSON points, coordinates [longitude, latitude] (2.5).',
+  ),
 };
 
 const noScoreFor = 'no health score for the ZIP code';
@@ -169,7 +207,11 @@ export const routes: readonly Route[] = [
     tag,
     pathParams: zipPath,
     query: NO_PARAMS,
-    response: { description: 'One summary per score type, in id order', schema: arrayOf(ref('ScoreSummary'), { minItems: 1 }), notFound: noScoreFor },
+    response: {
+      description: 'One summary per score type, in id order',
+      schema: arrayOf(ref('ScoreSummary'), { minItems: 1 }),
+      notFound: noScoreFor,
+    },
     handle: getAllScores,
   }),
   route({

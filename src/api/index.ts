@@ -28,7 +28,20 @@ interface EndpointGroup {
 }
 
 /** The groups in the order openapi.json and docs/api.md list them. */
-const GROUPS: readonly EndpointGroup[] = [healthScores, reference, census, tvi, widget, compare, blog, providers, facilities, autocomplete, rankings, exports];
+const GROUPS: readonly EndpointGroup[] = [
+  healthScores,
+  reference,
+  census,
+  tvi,
+  widget,
+  compare,
+  blog,
+  providers,
+  facilities,
+  autocomplete,
+  rankings,
+  exports,
+];
 
 /**
  * The JSON API: every endpoint under /api/v1/, one row each (path, parameters, handler, docs), and

@@ -18,14 +18,18 @@ const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
 const ERRORS: readonly ErrorDoc[] = [
   {
     status: 400,
-    description: '`invalid_parameter` (the message names the parameter and what it accepts, e.g. an unknown or repeated parameter) or `conflicting_credentials`',
+    description:
+      '`invalid_parameter` (the message names the parameter and what it accepts, e.g. an unknown or repeated parameter) or `conflicting_credentials`',
   },
   { status: 401, description: '`invalid_api_key`: an unknown, revoked or malformed API key' },
-  { status: 403, description: '`plan_upgrade_required`: the caller\'s plan does not include this endpoint; the message names the plan that does' },
+  {
+    status: 403,
+    description: "`plan_upgrade_required`: the caller's plan does not include this endpoint; the message names the plan that does",
+  },
   { status: 404, description: '`not_found`' },
   {
     status: 429,
-    description: '`rate_limited`: the plan\'s quota for the current window is used up',
+    description: "`rate_limited`: the plan's quota for the current window is used up",
     headers: { 'Retry-After': { description: 'Seconds until the quota resets.', schema: { type: 'integer', minimum: 0 } } },
   },
   { status: 500, description: '`internal_error`: logged; the body carries no details' },
@@ -33,18 +37,23 @@ const ERRORS: readonly ErrorDoc[] = [
 
 const INFO = {
   title: 'hcas: Healthcare Access Scoring Service',
-  description: 'A read-only JSON API of healthcare access scores per US ZIP code, the Transportation Vulnerability Index, census data and bulk exports. Every path ends in `/` (a GET without it is a 301 to it). Every answer is JSON except the exports (CSV or NDJSON); errors are always `{error, message, status}`. Data answers carry a strong ETag derived from the dataset build and answer `If-None-Match` with 304.',
+  description:
+    'A read-only JSON API of healthcare access scores per US ZIP code, the Transportation Vulnerability Index, census data and bulk exports. Every path ends in `/` (a GET without it is a 301 to it). Every answer is JSON except the exports (CSV or NDJSON); errors are always `{error, message, status}`. Data answers carry a strong ETag derived from the dataset build and answer `If-None-Match` with 304.',
   license: { name: 'MIT', identifier: 'MIT' },
 };
 
 const SECURITY_SCHEMES = {
   ApiKeyHeader: {
-    type: 'apiKey', in: 'header', name: 'X-API-Key',
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
     description: 'An API key. Without a key the caller is on the anonymous tier (100 calls per day per IP, Free plan features).',
   },
   BearerKey: {
-    type: 'http', scheme: 'bearer',
-    description: 'The same API key as `Authorization: Bearer <key>`; sending both forms with different keys is a 400 `conflicting_credentials`.',
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The same API key as `Authorization: Bearer <key>`; sending both forms with different keys is a 400 `conflicting_credentials`.',
   },
 };
 
@@ -55,25 +64,28 @@ const SECURITY_SCHEMES = {
 export function withOpenApi(routes: readonly Route[], schemas: Record<string, JsonSchema>): readonly Route[] {
   let document: Record<string, unknown> | undefined;
   const all: Route[] = [...routes];
-  const describe = () => openApiDocument(all, {
-    basePath: API_BASE.slice(0, -1),
-    info: { title: INFO.title, version: packageVersion(), description: INFO.description, license: INFO.license },
-    security: [{}, { ApiKeyHeader: [] }, { BearerKey: [] }],
-    securitySchemes: SECURITY_SCHEMES,
-    schemas: { ...schemas, OpenApiDocument: DOCUMENT_SCHEMA },
-    everyAnswer: RATE_LIMIT_HEADERS,
-    errors: ERRORS,
-  });
-  all.push(route({
-    // The one path without a trailing slash: a document name, as OpenAPI tooling expects it.
-    path: `${API_BASE}openapi.json`,
-    summary: 'This API as an OpenAPI 3.1 document, generated from the route table',
-    tag: REFERENCE_TAG,
-    pathParams: NO_PARAMS,
-    query: NO_PARAMS,
-    response: { description: 'The OpenAPI document', schema: { $ref: '#/components/schemas/OpenApiDocument' } },
-    handle: () => ok((document ??= describe())),
-  }));
+  const describe = () =>
+    openApiDocument(all, {
+      basePath: API_BASE.slice(0, -1),
+      info: { title: INFO.title, version: packageVersion(), description: INFO.description, license: INFO.license },
+      security: [{}, { ApiKeyHeader: [] }, { BearerKey: [] }],
+      securitySchemes: SECURITY_SCHEMES,
+      schemas: { ...schemas, OpenApiDocument: DOCUMENT_SCHEMA },
+      everyAnswer: RATE_LIMIT_HEADERS,
+      errors: ERRORS,
+    });
+  all.push(
+    route({
+      // The one path without a trailing slash: a document name, as OpenAPI tooling expects it.
+      path: `${API_BASE}openapi.json`,
+      summary: 'This API as an OpenAPI 3.1 document, generated from the route table',
+      tag: REFERENCE_TAG,
+      pathParams: NO_PARAMS,
+      query: NO_PARAMS,
+      response: { description: 'The OpenAPI document', schema: { $ref: '#/components/schemas/OpenApiDocument' } },
+      handle: () => ok((document ??= describe())),
+    }),
+  );
   return all;
 }
 

@@ -12,28 +12,49 @@ import type { Queries } from '../query/index.ts';
 export const MAX_TEXT_CHARACTERS = 100;
 
 /** A 5-digit ZIP code (path segment). */
-export const zip = param('a 5-digit ZIP code', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), '', { type: 'string', pattern: '^[0-9]{5}$' });
+export const zip = param('a 5-digit ZIP code', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), '', {
+  type: 'string',
+  pattern: '^[0-9]{5}$',
+});
 
 /** A 5-digit ZIP code filter (query string); absent means no filter. */
 export const zipFilter = param('a 5-digit ZIP code', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), undefined as string | undefined, {
-  type: 'string', pattern: '^[0-9]{5}$',
+  type: 'string',
+  pattern: '^[0-9]{5}$',
 });
 
 /** A two-letter state code, any case; read as upper case. An unknown but well-formed code matches nothing. */
-export const state = param('a two-letter state code such as NY', (raw) => (/^[A-Za-z]{2}$/.test(raw) ? raw.toUpperCase() : undefined), undefined, {
-  type: 'string', pattern: '^[A-Za-z]{2}$',
-});
+export const state = param(
+  'a two-letter state code such as NY',
+  (raw) => (/^[A-Za-z]{2}$/.test(raw) ? raw.toUpperCase() : undefined),
+  undefined,
+  {
+    type: 'string',
+    pattern: '^[A-Za-z]{2}$',
+  },
+);
 
 /** A city name, matched case-insensitively and exactly; surrounding spaces are ignored. */
-export const city = param('a city name of 1 to 100 characters', (raw) => {
-  const name = raw.trim();
-  return name.length >= 1 && name.length <= 100 ? name : undefined;
-}, undefined, { type: 'string', minLength: 1, maxLength: 100 });
+export const city = param(
+  'a city name of 1 to 100 characters',
+  (raw) => {
+    const name = raw.trim();
+    return name.length >= 1 && name.length <= 100 ? name : undefined;
+  },
+  undefined,
+  { type: 'string', minLength: 1, maxLength: 100 },
+);
 
 /** A score type id or slug; defaults to the overall score (id 1). */
 export const scoreType: Param<number, Queries> = {
   accepts: 'a score type id from 1 to 11 or its slug (see score-types/)',
-  schema: { anyOf: [{ type: 'integer', minimum: 1, maximum: 11 }, { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }], default: 1 },
+  schema: {
+    anyOf: [
+      { type: 'integer', minimum: 1, maximum: 11 },
+      { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' },
+    ],
+    default: 1,
+  },
   // The slug, the spelling links show (`score_type=asthma`), whether the id or the slug was sent.
   canonical: (id, queries) => queries.scoreTypes.all.find((type) => type.id === id)?.slug ?? String(id),
   read(name, raw, queries) {
@@ -62,7 +83,8 @@ export function text(accepts: string, needsWord: boolean, required = false): Par
       }
       const value = raw.trim();
       const characters = [...value].length;
-      if (characters < 1 || characters > MAX_TEXT_CHARACTERS || (needsWord && searchKey(value) === '')) throw mustBe(paramName, accepts, value === '' ? '' : raw);
+      if (characters < 1 || characters > MAX_TEXT_CHARACTERS || (needsWord && searchKey(value) === ''))
+        throw mustBe(paramName, accepts, value === '' ? '' : raw);
       return value;
     },
   };

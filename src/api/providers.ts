@@ -11,7 +11,9 @@ import { boolean, string } from './schemas.ts';
 
 /** A 10-digit NPI with a valid check digit (Luhn over `80840` + the NPI), path segment of `providers/{npi}/`. */
 const npi = param('a 10-digit NPI with a valid check digit', (raw) => (npiIsValid(raw) ? raw : undefined), '', {
-  type: 'string', pattern: '^[12][0-9]{9}$', description: 'Luhn check digit over the prefix 80840 and the first 9 digits',
+  type: 'string',
+  pattern: '^[12][0-9]{9}$',
+  description: 'Luhn check digit over the prefix 80840 and the first 9 digits',
 });
 
 /** A specialty name or alias; an unknown one matches nothing (200, empty), it is not an error. */
@@ -47,19 +49,30 @@ const providerFields = {
   last_name: string,
   credential: { type: 'string', description: 'As the provider wrote it in NPPES (free text); empty when none.' },
   gender: { type: 'string', enum: ['M', 'F', ''], description: 'Empty when the source has none.' },
-  primary_specialty: { type: 'string', description: 'NUCC specialization (or classification) of the primary taxonomy; the CMS specialty for clinicians known only from Doctors and Clinicians; empty when unknown.' },
+  primary_specialty: {
+    type: 'string',
+    description:
+      'NUCC specialization (or classification) of the primary taxonomy; the CMS specialty for clinicians known only from Doctors and Clinicians; empty when unknown.',
+  },
   telehealth: boolean,
 };
 
 const PROVIDER_SUMMARY = record(providerFields, 'A provider summary (2.6).');
 
-const PROVIDER_PROFILE = record({
-  ...providerFields,
-  medical_school: { ...nullable(string), description: 'Doctors and Clinicians; null when absent.' },
-  residency: { type: 'null', description: 'Always null: no public source carries residency.' },
-  graduation_year: { ...nullable({ type: 'integer' }), description: 'Doctors and Clinicians; null when absent.' },
-  facility_names: { type: 'array', items: string, description: 'Facility and hospital affiliations from Doctors and Clinicians; empty when none.' },
-}, 'A provider profile (2.7).');
+const PROVIDER_PROFILE = record(
+  {
+    ...providerFields,
+    medical_school: { ...nullable(string), description: 'Doctors and Clinicians; null when absent.' },
+    residency: { type: 'null', description: 'Always null: no public source carries residency.' },
+    graduation_year: { ...nullable({ type: 'integer' }), description: 'Doctors and Clinicians; null when absent.' },
+    facility_names: {
+      type: 'array',
+      items: string,
+      description: 'Facility and hospital affiliations from Doctors and Clinicians; empty when none.',
+    },
+  },
+  'A provider profile (2.7).',
+);
 
 export const routes: readonly Route[] = [
   route({

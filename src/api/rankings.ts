@@ -22,18 +22,38 @@ function getStateRankings({ queries }: Context<NoParams, NoParams>): HandlerResu
 
 const STATE_RANKINGS: JsonSchema = {
   type: 'array',
-  items: record({
-    rank: { type: 'integer', minimum: 1 }, state: string, state_code: stateCode, avg_score: { type: 'integer', minimum: 0, maximum: 100 },
-    label: string, grade: string, color: { type: 'string', pattern: '^#[0-9a-f]{6}$' }, zip_count: { type: 'integer', minimum: 1 },
-  }, 'A state ranking entry (2.11).'),
+  items: record(
+    {
+      rank: { type: 'integer', minimum: 1 },
+      state: string,
+      state_code: stateCode,
+      avg_score: { type: 'integer', minimum: 0, maximum: 100 },
+      label: string,
+      grade: string,
+      color: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
+      zip_count: { type: 'integer', minimum: 1 },
+    },
+    'A state ranking entry (2.11).',
+  ),
 };
 
 const HOSPITAL_RANKINGS: JsonSchema = {
   type: 'array',
-  items: record({
-    id: { type: 'integer', minimum: 1 }, rank: { type: 'integer', minimum: 1 }, facility_name: string, facility_type: string, city_name: string,
-    state_name: string, state_code: stateCode, facility_rating: { type: 'integer', minimum: 1, maximum: 5 }, emergency_services: boolean, telehealth: boolean,
-  }, 'A hospital ranking entry (2.12).'),
+  items: record(
+    {
+      id: { type: 'integer', minimum: 1 },
+      rank: { type: 'integer', minimum: 1 },
+      facility_name: string,
+      facility_type: string,
+      city_name: string,
+      state_name: string,
+      state_code: stateCode,
+      facility_rating: { type: 'integer', minimum: 1, maximum: 5 },
+      emergency_services: boolean,
+      telehealth: boolean,
+    },
+    'A hospital ranking entry (2.12).',
+  ),
 };
 
 export const routes: readonly Route[] = [

@@ -37,14 +37,31 @@ export const schemas: Record<string, JsonSchema> = {
   StateRecord: record({ state_code: stateCode, state_name: string, zip_count: integer, avg_healthscore: score }, 'A state (2.16).'),
   Meta: {
     type: 'object',
-    description: 'The dataset build: id (the prefix of every ETag), time, sources with vintages and row counts, reconciliation, ' +
+    description:
+      'The dataset build: id (the prefix of every ETag), time, sources with vintages and row counts, reconciliation, ' +
       'what the scores rest on (data_quality, provider_coverage) and the validation report (docs/VALIDATION.md).',
     properties: {
-      build_id: { type: 'string', pattern: '^[0-9a-f]{16}$' }, built_at: { type: 'string', format: 'date-time' }, dataset: {},
-      sources: arrayOf({ type: 'object' }), reconciliation: arrayOf({ type: 'object' }), row_counts: {},
-      data_quality: { type: ['object', 'null'] }, provider_coverage: { type: ['object', 'null'] }, validation: { type: ['object', 'null'] },
+      build_id: { type: 'string', pattern: '^[0-9a-f]{16}$' },
+      built_at: { type: 'string', format: 'date-time' },
+      dataset: {},
+      sources: arrayOf({ type: 'object' }),
+      reconciliation: arrayOf({ type: 'object' }),
+      row_counts: {},
+      data_quality: { type: ['object', 'null'] },
+      provider_coverage: { type: ['object', 'null'] },
+      validation: { type: ['object', 'null'] },
     },
-    required: ['build_id', 'built_at', 'dataset', 'sources', 'reconciliation', 'row_counts', 'data_quality', 'provider_coverage', 'validation'],
+    required: [
+      'build_id',
+      'built_at',
+      'dataset',
+      'sources',
+      'reconciliation',
+      'row_counts',
+      'data_quality',
+      'provider_coverage',
+      'validation',
+    ],
   },
 };
 

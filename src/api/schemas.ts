@@ -22,16 +22,31 @@ export const nullableCount: JsonSchema = nullable({ type: 'integer', minimum: 0 
 export const providerScore: JsonSchema = nullable(score);
 
 /** What a score rests on (decisions.md, "Scores"; docs/api.md, "Data quality"). */
-export const dataQuality: JsonSchema = record({
-  components: record({
-    people: { enum: ['measured', 'estimated'], description: '`estimated` when a census need measure took the national median.' },
-    provider: { enum: ['measured', 'sample', 'missing'], description: '`sample`: from a declared uniform sample, scaled up; `missing`: the build publishes no provider component.' },
-    hospital: { const: 'measured' },
-    travel: { const: 'measured' },
-  }),
-  small_population: { type: 'boolean', description: 'Fewer residents than the build\'s threshold (100): kept out of rankings, state averages and top-vulnerable lists.' },
-  travel_times: { enum: ['road', 'straight_line'], description: 'Whether the travel minutes come from a road-network table or from straight-line miles.' },
-  prevalence: { enum: ['used', 'missing', 'none'], description: 'The score type\'s CDC PLACES measure: used, missing (from the build or the ZIP), or none for this score type.' },
-  imputed: { ...arrayOf(string), description: 'Census need measures without a value for the ZIP (the national median stands in).' },
-  note: { type: 'string', description: 'What the above means, in plain words.' },
-}, 'What the score rests on: which components are measured, missing or from a declared sample, and why.');
+export const dataQuality: JsonSchema = record(
+  {
+    components: record({
+      people: { enum: ['measured', 'estimated'], description: '`estimated` when a census need measure took the national median.' },
+      provider: {
+        enum: ['measured', 'sample', 'missing'],
+        description: '`sample`: from a declared uniform sample, scaled up; `missing`: the build publishes no provider component.',
+      },
+      hospital: { const: 'measured' },
+      travel: { const: 'measured' },
+    }),
+    small_population: {
+      type: 'boolean',
+      description: "Fewer residents than the build's threshold (100): kept out of rankings, state averages and top-vulnerable lists.",
+    },
+    travel_times: {
+      enum: ['road', 'straight_line'],
+      description: 'Whether the travel minutes come from a road-network table or from straight-line miles.',
+    },
+    prevalence: {
+      enum: ['used', 'missing', 'none'],
+      description: "The score type's CDC PLACES measure: used, missing (from the build or the ZIP), or none for this score type.",
+    },
+    imputed: { ...arrayOf(string), description: 'Census need measures without a value for the ZIP (the national median stands in).' },
+    note: { type: 'string', description: 'What the above means, in plain words.' },
+  },
+  'What the score rests on: which components are measured, missing or from a declared sample, and why.',
+);

@@ -21,10 +21,15 @@ export const TIER_NAMES = TVI_TIER_NAMES;
 const tviPath = { zip };
 
 /** A TVI tier, any case; read as upper case. */
-const tier = param(`one of ${TIER_NAMES.join(', ')} (any case)`, (raw) => {
-  const name = raw.toUpperCase();
-  return (TIER_NAMES as readonly string[]).includes(name) ? name : undefined;
-}, undefined, { type: 'string', enum: TIER_NAMES });
+const tier = param(
+  `one of ${TIER_NAMES.join(', ')} (any case)`,
+  (raw) => {
+    const name = raw.toUpperCase();
+    return (TIER_NAMES as readonly string[]).includes(name) ? name : undefined;
+  },
+  undefined,
+  { type: 'string', enum: TIER_NAMES },
+);
 
 const topVulnerableQuery = { state, tier, page, page_size: pageSize };
 
@@ -58,29 +63,66 @@ const nearestHospitalMiles = nullable({ type: 'number', minimum: 0 });
 
 /** The answers' shared schemas (openapi.json `components/schemas`). */
 export const schemas: Record<string, JsonSchema> = {
-  TviRecord: record({
-    zip_code: zipCode, tvi_score: score, tvi_tier: tierSchema, vehicle_score: subScore, transit_score: subScore, facility_distance_score: subScore,
-    population_vulnerability_score: subScore, health_outcome_score: subScore,
-    health_outcome_basis: {
-      type: 'string',
-      enum: ['places', 'disability_fallback'],
-      description: 'What the health outcome sub-score ranks: CDC PLACES prevalence, or the disability share where PLACES has no value.',
+  TviRecord: record(
+    {
+      zip_code: zipCode,
+      tvi_score: score,
+      tvi_tier: tierSchema,
+      vehicle_score: subScore,
+      transit_score: subScore,
+      facility_distance_score: subScore,
+      population_vulnerability_score: subScore,
+      health_outcome_score: subScore,
+      health_outcome_basis: {
+        type: 'string',
+        enum: ['places', 'disability_fallback'],
+        description: 'What the health outcome sub-score ranks: CDC PLACES prevalence, or the disability share where PLACES has no value.',
+      },
+      zero_vehicle_pct: zeroVehiclePct,
+      nearest_hospital_miles: nearestHospitalMiles,
+      population: nullable({ type: 'integer', minimum: 0 }),
     },
-    zero_vehicle_pct: zeroVehiclePct, nearest_hospital_miles: nearestHospitalMiles,
-    population: nullable({ type: 'integer', minimum: 0 }),
-  }, 'The Transportation Vulnerability Index of a ZIP (2.13); sub-scores are percentile ranks, higher = more vulnerable.'),
-  TviListEntry: record({
-    zip_code: zipCode, city: string, state: stateCode, tvi_score: score, tvi_tier: tierSchema,
-    zero_vehicle_pct: zeroVehiclePct, nearest_hospital_miles: nearestHospitalMiles,
-  }, 'A ZIP in the most-vulnerable list (2.14).'),
-  TviRankings: record({
-    metros: arrayOf(record({
-      rank: { type: 'integer', minimum: 1 }, cbsa_code: { type: 'string', pattern: '^[0-9]{5}$' }, cbsa_title: string,
-      cbsa_type: { type: 'string', enum: ['Metro', 'Micro'] }, tvi_score: { type: 'number', minimum: 0, maximum: 100 }, tvi_tier: tierSchema,
-      zip_count: { type: 'integer', minimum: 1 }, population: { type: 'integer', minimum: 0 },
-    })),
-    zip_codes: arrayOf(record({ rank: { type: 'integer', minimum: 1 }, zip_code: zipCode, city: string, state: stateCode, tvi_score: score, tvi_tier: tierSchema })),
-  }, 'Metro/micro areas (population-weighted TVI, one decimal) and ZIP codes, most vulnerable first.'),
+    'The Transportation Vulnerability Index of a ZIP (2.13); sub-scores are percentile ranks, higher = more vulnerable.',
+  ),
+  TviListEntry: record(
+    {
+      zip_code: zipCode,
+      city: string,
+      state: stateCode,
+      tvi_score: score,
+      tvi_tier: tierSchema,
+      zero_vehicle_pct: zeroVehiclePct,
+      nearest_hospital_miles: nearestHospitalMiles,
+    },
+    'A ZIP in the most-vulnerable list (2.14).',
+  ),
+  TviRankings: record(
+    {
+      metros: arrayOf(
+        record({
+          rank: { type: 'integer', minimum: 1 },
+          cbsa_code: { type: 'string', pattern: '^[0-9]{5}$' },
+          cbsa_title: string,
+          cbsa_type: { type: 'string', enum: ['Metro', 'Micro'] },
+          tvi_score: { type: 'number', minimum: 0, maximum: 100 },
+          tvi_tier: tierSchema,
+          zip_count: { type: 'integer', minimum: 1 },
+          population: { type: 'integer', minimum: 0 },
+        }),
+      ),
+      zip_codes: arrayOf(
+        record({
+          rank: { type: 'integer', minimum: 1 },
+          zip_code: zipCode,
+          city: string,
+          state: stateCode,
+          tvi_score: score,
+          tvi_tier: tierSchema,
+        }),
+      ),
+    },
+    'Metro/micro areas (population-weighted TVI, one decimal) and ZIP codes, most vulnerable first.',
+  ),
 };
 
 export const routes: readonly Route[] = [
@@ -90,7 +132,10 @@ export const routes: readonly Route[] = [
     tag,
     pathParams: NO_PARAMS,
     query: topVulnerableQuery,
-    response: { description: 'A page of TVI list entries, highest tvi_score first, ties by ZIP code', schema: envelopeOf(ref('TviListEntry')) },
+    response: {
+      description: 'A page of TVI list entries, highest tvi_score first, ties by ZIP code',
+      schema: envelopeOf(ref('TviListEntry')),
+    },
     handle: listTopVulnerable,
   }),
   route({

@@ -21,7 +21,12 @@ function getWidgetScript(): HandlerResult {
   if (!script) {
     const body = readFileSync(WIDGET_SCRIPT_FILE);
     const etag = `"widget-v1-${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`;
-    script = { status: 200, body, etag, headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': WIDGET_SCRIPT_CACHE } };
+    script = {
+      status: 200,
+      body,
+      etag,
+      headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': WIDGET_SCRIPT_CACHE },
+    };
   }
   return script;
 }
@@ -30,7 +35,7 @@ function getWidgetScript(): HandlerResult {
 export const routes: readonly Route[] = [
   route({
     path: WIDGET_SCRIPT_PATH,
-    summary: 'The widget\'s embed script (browser JavaScript)',
+    summary: "The widget's embed script (browser JavaScript)",
     pathParams: NO_PARAMS,
     query: IGNORED_QUERY,
     asset: true,

@@ -29,7 +29,12 @@ export function widgetSummary(facts: SummaryFacts): string {
   const hospitals = count(facts.hospitals, 'hospital', 'hospitals');
   if (facts.clinicians === null) {
     const within = facts.hospitals > 0 ? hospitals : 'no hospital';
-    const nearest = facts.hospitals > 0 ? '' : facts.nearestHospitalMiles === null ? '; no hospital is on record nearby' : `; the nearest hospital is ${miles(facts.nearestHospitalMiles)} away`;
+    const nearest =
+      facts.hospitals > 0
+        ? ''
+        : facts.nearestHospitalMiles === null
+          ? '; no hospital is on record nearby'
+          : `; the nearest hospital is ${miles(facts.nearestHospitalMiles)} away`;
     return `${lead}: ${within} within 10 miles${nearest}`;
   }
   const clinicians = count(facts.clinicians, 'primary care clinician', 'primary care clinicians');
@@ -40,7 +45,10 @@ export function widgetSummary(facts: SummaryFacts): string {
   else within = 'no hospital or primary care clinician';
   let sentence = `${lead}: ${within} within 10 miles`;
   if (facts.hospitals === 0) {
-    sentence += facts.nearestHospitalMiles === null ? '; no hospital is on record nearby' : `; the nearest hospital is ${miles(facts.nearestHospitalMiles)} away`;
+    sentence +=
+      facts.nearestHospitalMiles === null
+        ? '; no hospital is on record nearby'
+        : `; the nearest hospital is ${miles(facts.nearestHospitalMiles)} away`;
   }
   return sentence;
 }

@@ -43,9 +43,10 @@ function getWidgetScore({ params, queries, features }: Context<typeof widgetPath
     grade: found.grade,
     color: found.color,
     summary: widgetSummary({ label: found.label, hospitals, clinicians, nearestHospitalMiles: nearestMiles }),
-    nearest_hospital: access && access.nearest_hospital_id !== null && nearestMiles !== null
-      ? { id: access.nearest_hospital_id, name: access.nearest_hospital_name ?? '', distance_miles: nearestMiles }
-      : null,
+    nearest_hospital:
+      access && access.nearest_hospital_id !== null && nearestMiles !== null
+        ? { id: access.nearest_hospital_id, name: access.nearest_hospital_name ?? '', distance_miles: nearestMiles }
+        : null,
     within_10_miles: { hospitals, primary_care_clinicians: clinicians },
     components: { people: found.people_score, provider: found.provider_score, hospital: found.hospital_score, travel: found.travel_score },
     data_quality: found.data_quality,
@@ -68,17 +69,28 @@ const WIDGET_RESPONSE_HEADERS: Record<string, HeaderDoc> = {
 
 /** The answer's schema (openapi.json `components/schemas`). */
 export const schemas: Record<string, JsonSchema> = {
-  WidgetScore: record({
-    zip_code: zipCode, city: string, state: stateCode, score, label: string, grade: string, color,
-    summary: { type: 'string', description: 'One plain-English sentence about the score and what lies within 10 miles.' },
-    nearest_hospital: { oneOf: [record({ id: integer, name: string, distance_miles: { type: 'number', minimum: 0 } }), { type: 'null' }] },
-    within_10_miles: record({ hospitals: { type: 'integer', minimum: 0 }, primary_care_clinicians: nullableCount }),
-    components: record({ people: score, provider: providerScore, hospital: score, travel: score }),
-    data_quality: ref('DataQuality'),
-    report_url: { type: 'string', description: 'Path of the full score record, relative to this server.' },
-    white_label: { type: 'boolean', description: 'True when the caller\'s plan has the white-label widget: show no hcas branding.' },
-    attribution: record({ text: string, url: { type: 'string', description: 'Path relative to this server.' } }),
-  }, 'The overall score as the embeddable widget shows it.'),
+  WidgetScore: record(
+    {
+      zip_code: zipCode,
+      city: string,
+      state: stateCode,
+      score,
+      label: string,
+      grade: string,
+      color,
+      summary: { type: 'string', description: 'One plain-English sentence about the score and what lies within 10 miles.' },
+      nearest_hospital: {
+        oneOf: [record({ id: integer, name: string, distance_miles: { type: 'number', minimum: 0 } }), { type: 'null' }],
+      },
+      within_10_miles: record({ hospitals: { type: 'integer', minimum: 0 }, primary_care_clinicians: nullableCount }),
+      components: record({ people: score, provider: providerScore, hospital: score, travel: score }),
+      data_quality: ref('DataQuality'),
+      report_url: { type: 'string', description: 'Path of the full score record, relative to this server.' },
+      white_label: { type: 'boolean', description: "True when the caller's plan has the white-label widget: show no hcas branding." },
+      attribution: record({ text: string, url: { type: 'string', description: 'Path relative to this server.' } }),
+    },
+    'The overall score as the embeddable widget shows it.',
+  ),
 };
 
 export const routes: readonly Route[] = [

@@ -40,7 +40,8 @@ export class AccessTable {
       this.byPath.set(route.path, { shownPath, open, plans: new Set(opening.map((p) => p.id)), cheapest: opening[0], widget });
     }
     if (uncovered.length > 0) {
-      const fix = 'add each path (or a pattern such as "rankings/*") to the endpoints of the cheapest plan that should have it, or to "open"';
+      const fix =
+        'add each path (or a pattern such as "rankings/*") to the endpoints of the cheapest plan that should have it, or to "open"';
       throw new PlanError(`plan file ${planSet.source}: no plan opens ${uncovered.join(', ')}; ${fix}`);
     }
   }

@@ -53,7 +53,10 @@ export function withHeaders(response: ApiResponse, headers: Record<string, strin
 
 /** 400: the two credential headers carry different keys. */
 export function conflictingCredentials(): ApiError {
-  return new ApiError('conflicting_credentials', 'X-API-Key and Authorization: Bearer carry different keys; send one key, in either header (or the same key in both)');
+  return new ApiError(
+    'conflicting_credentials',
+    'X-API-Key and Authorization: Bearer carry different keys; send one key, in either header (or the same key in both)',
+  );
 }
 
 /** 401: a header that does not carry a key at all. */
@@ -73,14 +76,22 @@ export function refusedKey(why: string): ApiError {
  * client must not get more than its credentials prove, nor silently less than they are worth.
  */
 export function unverifiableKey(): ApiError {
-  return new ApiError('invalid_api_key', 'The API key sent cannot be checked right now: the key store does not answer. Retry in a moment (see Retry-After); the key itself may be fine', {
-    ...CHALLENGE, 'Retry-After': '1',
-  });
+  return new ApiError(
+    'invalid_api_key',
+    'The API key sent cannot be checked right now: the key store does not answer. Retry in a moment (see Retry-After); the key itself may be fine',
+    {
+      ...CHALLENGE,
+      'Retry-After': '1',
+    },
+  );
 }
 
 /** 429: an address that sent too many requests with bad credentials in a short time (each costs a key lookup). */
 export function badCredentialsThrottled(seconds: number): ApiError {
-  return new ApiError('rate_limited', `Too many requests with invalid API keys from this address; retry in ${seconds} s (see Retry-After) with a valid key, or with none for the anonymous tier`);
+  return new ApiError(
+    'rate_limited',
+    `Too many requests with invalid API keys from this address; retry in ${seconds} s (see Retry-After) with a valid key, or with none for the anonymous tier`,
+  );
 }
 
 /** 429: the quota, when it resets (see Retry-After), and what gives more. */
@@ -88,23 +99,34 @@ export function rateLimited(caller: Caller, window: QuotaWindow): ApiError {
   const quota = `${caller.quota!.toLocaleString('en-US')} calls per ${caller.window}`;
   const reset = new Date(window.resetSeconds * 1000).toISOString().replace('.000Z', 'Z');
   const more = caller.anonymous ? ' per client address; send an API key for a larger quota' : '; a larger plan has a larger quota';
-  return new ApiError('rate_limited', `${caller.who} ${caller.anonymous ? 'get' : 'allows'} ${quota}${more}. The quota resets at ${reset} (see Retry-After)`);
+  return new ApiError(
+    'rate_limited',
+    `${caller.who} ${caller.anonymous ? 'get' : 'allows'} ${quota}${more}. The quota resets at ${reset} (see Retry-After)`,
+  );
 }
 
 /** 403: the route (`shown` as in the docs) needs a plan the caller does not have; names the cheapest that opens it. */
 export function planUpgradeRequired(caller: Caller, shown: string, cheapest: Plan | undefined): ApiError {
   const needs = cheapest ? `the ${cheapest.name} plan (the cheapest that opens it)` : 'a plan that opens it';
-  const tier = caller.anonymous ? `Anonymous callers have the ${caller.plan.name} plan's endpoints; send an API key on a plan that opens it` : `${caller.who} does not open it`;
+  const tier = caller.anonymous
+    ? `Anonymous callers have the ${caller.plan.name} plan's endpoints; send an API key on a plan that opens it`
+    : `${caller.who} does not open it`;
   return new ApiError('plan_upgrade_required', `${shown} needs ${needs}. ${tier}`);
 }
 
 /** 403: a key limited to some page origins, sent from another page (or without Origin and Referer). */
 export function originNotAllowed(origin: string | undefined): ApiError {
   const from = origin === undefined ? 'a request without an Origin or Referer header' : `the page origin ${origin}`;
-  return new ApiError('origin_not_allowed', `The API key sent is limited to the page origins it was created for, and ${from} is not one of them. Create a widget key for this origin with \`hcas keys create --widget-only --origin ORIGIN\``);
+  return new ApiError(
+    'origin_not_allowed',
+    `The API key sent is limited to the page origins it was created for, and ${from} is not one of them. Create a widget key for this origin with \`hcas keys create --widget-only --origin ORIGIN\``,
+  );
 }
 
 /** 403: a widget key used for an endpoint other than the widget's. */
 export function endpointNotAllowed(shown: string): ApiError {
-  return new ApiError('endpoint_not_allowed', `The API key sent is a widget key: it opens only widget-score/{zip}/, not ${shown}, so a key copied from a page opens nothing else. Call ${shown} with a full key, from a server`);
+  return new ApiError(
+    'endpoint_not_allowed',
+    `The API key sent is a widget key: it opens only widget-score/{zip}/, not ${shown}, so a key copied from a page opens nothing else. Call ${shown} with a full key, from a server`,
+  );
 }

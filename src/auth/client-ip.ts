@@ -25,7 +25,12 @@ export class TrustedProxies {
 
   /** Parses the comma-separated form of `--trust-proxy` and `HCAS_TRUST_PROXY`. */
   static parse(text: string | undefined): TrustedProxies {
-    return new TrustedProxies((text ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+    return new TrustedProxies(
+      (text ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
   }
 
   /** True when `address` (a valid IP) is a trusted proxy. */

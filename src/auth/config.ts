@@ -59,7 +59,9 @@ export async function openState(location: StateLocation, now: () => number = lim
     try {
       return new SqliteStore(path.resolve(location.file), now);
     } catch (error) {
-      throw new Error(`cannot open the state file ${location.file} (${(error as Error).message}): pass --state-file FILE with a writable path, or set REDIS_URL`);
+      throw new Error(
+        `cannot open the state file ${location.file} (${(error as Error).message}): pass --state-file FILE with a writable path, or set REDIS_URL`,
+      );
     }
   }
   // Loaded only for Redis: its client is the heaviest module of the command line.
@@ -81,14 +83,20 @@ export interface Limits {
  * leaves a route of `routes` in no plan, so a server never starts with an endpoint nobody decided on.
  * `basePath` is what the plan file's relative patterns are relative to.
  */
-export async function createLimits(flags: LimitsFlags, routes: readonly Route[], basePath: string, options: Partial<GateOptions> = {}): Promise<Limits> {
+export async function createLimits(
+  flags: LimitsFlags,
+  routes: readonly Route[],
+  basePath: string,
+  options: Partial<GateOptions> = {},
+): Promise<Limits> {
   const planSet = selectedPlans(flags);
   const access = new AccessTable(planSet, routes, basePath);
   const proxies = TrustedProxies.parse(flags.trustProxy ?? process.env.HCAS_TRUST_PROXY);
   const now = options.now ?? limitsClock();
   const store = await openState(stateLocation(flags), now);
   const gate = new Gate({ store, access, proxies, now, ...options });
-  if (store.backend === 'redis' && !(store as RedisStore).connected) gate.degrade(new Error(`Redis at ${store.location} did not answer at startup`));
+  if (store.backend === 'redis' && !(store as RedisStore).connected)
+    gate.degrade(new Error(`Redis at ${store.location} did not answer at startup`));
   return {
     gate,
     store,

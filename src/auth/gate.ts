@@ -5,8 +5,18 @@ import { jsonResponse, type ApiResponse } from '../http/response.ts';
 import type { Route } from '../http/route.ts';
 import type { AccessTable } from './access.ts';
 import {
-  badCredentialsThrottled, conflictingCredentials, endpointNotAllowed, malformedKey, originNotAllowed, planUpgradeRequired, rateHeaders, rateLimited, refusedKey,
-  unverifiableKey, withHeaders, type Caller,
+  badCredentialsThrottled,
+  conflictingCredentials,
+  endpointNotAllowed,
+  malformedKey,
+  originNotAllowed,
+  planUpgradeRequired,
+  rateHeaders,
+  rateLimited,
+  refusedKey,
+  unverifiableKey,
+  withHeaders,
+  type Caller,
 } from './answers.ts';
 import { anonymousSubject, clientAddress, TrustedProxies } from './client-ip.ts';
 import { StoreHealth, type EventLog } from './health.ts';
@@ -154,7 +164,10 @@ const UNKNOWN_KEY_ENTRY_BYTES = 256;
 export class Gate {
   private readonly clock: WindowClock;
   /** By the key itself, so a cached key costs no hash; bounded by bytes, since clients can send any number of keys. */
-  private readonly keys = new BoundedMap<CachedKey>(KEY_CACHE_BYTES, (key, entry) => keyBytes(key) + (entry.key ? KEY_ENTRY_BYTES : UNKNOWN_KEY_ENTRY_BYTES));
+  private readonly keys = new BoundedMap<CachedKey>(
+    KEY_CACHE_BYTES,
+    (key, entry) => keyBytes(key) + (entry.key ? KEY_ENTRY_BYTES : UNKNOWN_KEY_ENTRY_BYTES),
+  );
   /** Hashes of every key this process has learned is revoked: it only grows (revoked keys are few and final). */
   private readonly revoked = new Set<string>();
   private revocationsSeen = 0;
@@ -207,7 +220,13 @@ export class Gate {
 
   /** The limits' backend and health, as `meta/` reports them. */
   status(): { rate_limits: { backend: string; status: 'ok' | 'degraded'; plans: string } } {
-    return { rate_limits: { backend: this.options.store.backend, status: this.health.degraded ? 'degraded' : 'ok', plans: this.options.access.planSet.name } };
+    return {
+      rate_limits: {
+        backend: this.options.store.backend,
+        status: this.health.degraded ? 'degraded' : 'ok',
+        plans: this.options.access.planSet.name,
+      },
+    };
   }
 
   /** Marks the state as failing (a Redis that did not answer at startup); the probe notices its return. */
@@ -217,7 +236,12 @@ export class Gate {
 
   /** Counts so far, for the metrics. */
   stats(): GateStats {
-    return { backend: this.options.store.backend, degraded: this.health.degraded, stateErrors: this.health.errors, quotaDenials: this.quotaDenials };
+    return {
+      backend: this.options.store.backend,
+      degraded: this.health.degraded,
+      stateErrors: this.health.errors,
+      quotaDenials: this.quotaDenials,
+    };
   }
 
   /** True when `address` (a socket peer) is a trusted proxy, whose X-Forwarded-For and X-Request-Id are believed. */
@@ -253,7 +277,9 @@ export class Gate {
         return this.refuse(request, malformedKey(credentials.header), this.anonymous(address));
     }
     const found = this.lookup(credentials.key, anonymousSubject(address));
-    return found instanceof Promise ? found.then((entry) => this.keyed(api, request, address, entry, route)) : this.keyed(api, request, address, found, route);
+    return found instanceof Promise
+      ? found.then((entry) => this.keyed(api, request, address, entry, route))
+      : this.keyed(api, request, address, found, route);
   }
 
   /** The rate-limit headers of an address's anonymous bucket, without counting (for errors of the HTTP parser). */
@@ -263,9 +289,16 @@ export class Gate {
     return rateHeaders(caller, window, await this.callsSoFar(caller, window));
   }
 
-  private keyed(api: Responder, request: GateRequest, address: string, entry: CachedKey | 'unverified' | 'throttled', route: Route | undefined): ApiResponse | Promise<ApiResponse> {
+  private keyed(
+    api: Responder,
+    request: GateRequest,
+    address: string,
+    entry: CachedKey | 'unverified' | 'throttled',
+    route: Route | undefined,
+  ): ApiResponse | Promise<ApiResponse> {
     if (entry === 'throttled') return this.throttled(request, this.anonymous(address));
-    if (entry === 'unverified') return this.refuse(request, unverifiableKey(), this.anonymous(address), { spend: false, plan: 'unverified' });
+    if (entry === 'unverified')
+      return this.refuse(request, unverifiableKey(), this.anonymous(address), { spend: false, plan: 'unverified' });
     const { caller } = entry;
     if (caller) {
       const origins = caller.restrictions?.origins;
@@ -276,9 +309,13 @@ export class Gate {
       return this.counted(api, request, caller, route);
     }
     const { key } = entry;
-    const why = entry.revoked ? (key?.revokedAt ? `was revoked at ${key.revokedAt}` : 'was revoked')
-      : !key ? 'is not a key of this service'
-      : `is on the plan "${key.plan}", which ${this.options.access.planSet.name} does not offer (ask for the key to be reissued)`;
+    const why = entry.revoked
+      ? key?.revokedAt
+        ? `was revoked at ${key.revokedAt}`
+        : 'was revoked'
+      : !key
+        ? 'is not a key of this service'
+        : `is on the plan "${key.plan}", which ${this.options.access.planSet.name} does not offer (ask for the key to be reissued)`;
     return this.refuse(request, refusedKey(why), this.anonymous(address));
   }
 
@@ -313,7 +350,12 @@ export class Gate {
     });
   }
 
-  private answer(api: Responder, request: GateRequest, caller: Caller, headers: Record<string, string>): ApiResponse | Promise<ApiResponse> {
+  private answer(
+    api: Responder,
+    request: GateRequest,
+    caller: Caller,
+    headers: Record<string, string>,
+  ): ApiResponse | Promise<ApiResponse> {
     const extra = request.responseHeaders;
     const forward: ApiRequest = { method: request.method, url: request.url, headers: request.headers, features: caller.plan.features };
     const failed = (error: unknown) => {
@@ -322,7 +364,9 @@ export class Gate {
     };
     try {
       const response = api.respond(forward);
-      return response instanceof Promise ? response.then((settled) => withHeaders(settled, headers, extra), failed) : withHeaders(response, headers, extra);
+      return response instanceof Promise
+        ? response.then((settled) => withHeaders(settled, headers, extra), failed)
+        : withHeaders(response, headers, extra);
     } catch (error) {
       return failed(error);
     }
@@ -337,7 +381,12 @@ export class Gate {
    * the state (the count for the headers), so it spends one of the address's bad-credential reads; past
    * them, the headers show the count last read, and nothing is read.
    */
-  private async refuse(request: GateRequest, error: ApiError, caller: Caller, { spend = true, plan = 'invalid' } = {}): Promise<ApiResponse> {
+  private async refuse(
+    request: GateRequest,
+    error: ApiError,
+    caller: Caller,
+    { spend = true, plan = 'invalid' } = {},
+  ): Promise<ApiResponse> {
     request.plan = plan;
     const window = this.clock.window(caller.window);
     const nowMs = this.clock.now();
@@ -355,7 +404,10 @@ export class Gate {
     request.plan = 'invalid';
     const window = this.clock.window(caller.window);
     const seconds = this.throttle.retryAfterSeconds(caller.subject, this.clock.now());
-    const headers = { ...rateHeaders(caller, window, this.throttle.known(caller.subject, window.startSeconds)), 'Retry-After': String(seconds) };
+    const headers = {
+      ...rateHeaders(caller, window, this.throttle.known(caller.subject, window.startSeconds)),
+      'Retry-After': String(seconds),
+    };
     return this.error(request, badCredentialsThrottled(seconds), headers);
   }
 
@@ -387,12 +439,23 @@ export class Gate {
     this.behindTimer = undefined;
     const waiting = [...this.behind.values()];
     this.behind.clear();
-    return Promise.all(waiting.map(({ caller, window, calls }) => this.options.store.hit(caller.subject, window, { calls }).catch((error: unknown) => this.health.fail(error))));
+    return Promise.all(
+      waiting.map(({ caller, window, calls }) =>
+        this.options.store.hit(caller.subject, window, { calls }).catch((error: unknown) => this.health.fail(error)),
+      ),
+    );
   }
 
   private anonymous(address: string): Caller {
     const { anonymous } = this.options.access.planSet;
-    return { subject: anonymousSubject(address), plan: anonymous.access, quota: anonymous.quota, window: anonymous.window, who: 'Anonymous callers', anonymous: true };
+    return {
+      subject: anonymousSubject(address),
+      plan: anonymous.access,
+      quota: anonymous.quota,
+      window: anonymous.window,
+      who: 'Anonymous callers',
+      anonymous: true,
+    };
   }
 
   /**
@@ -407,10 +470,13 @@ export class Gate {
     if (!this.throttle.allows(subject, nowMs)) return 'throttled';
     const hash = cached?.hash ?? hashKey(key);
     // The refusal of a key that is not valid spends the address's read (refuse), whether it was read now or cached.
-    return this.options.store.findKey(hash).then((found) => this.remember(key, hash, found, nowMs), (error: unknown) => {
-      this.health.fail(error);
-      return 'unverified' as const;
-    });
+    return this.options.store.findKey(hash).then(
+      (found) => this.remember(key, hash, found, nowMs),
+      (error: unknown) => {
+        this.health.fail(error);
+        return 'unverified' as const;
+      },
+    );
   }
 
   /**
@@ -434,12 +500,19 @@ export class Gate {
     if (found?.revokedAt) this.revoked.add(hash);
     const revoked = this.revoked.has(hash);
     const plan = found && !revoked ? this.options.access.planSet.plans.find((p) => p.id === found.plan) : undefined;
-    const caller: Caller | undefined = found && plan
-      ? {
-        subject: `key:${found.id}`, plan, quota: plan.quota, window: plan.window, who: `The ${plan.name} plan`, anonymous: false, keyId: found.id,
-        restrictions: found.restrictions ?? undefined,
-      }
-      : undefined;
+    const caller: Caller | undefined =
+      found && plan
+        ? {
+            subject: `key:${found.id}`,
+            plan,
+            quota: plan.quota,
+            window: plan.window,
+            who: `The ${plan.name} plan`,
+            anonymous: false,
+            keyId: found.id,
+            restrictions: found.restrictions ?? undefined,
+          }
+        : undefined;
     const entry: CachedKey = { key: found, caller, fetchedMs: nowMs, hash, revoked };
     this.keys.set(key, entry);
     return entry;
@@ -449,7 +522,8 @@ export class Gate {
   private count(caller: Caller, window: QuotaWindow, requestId: string | undefined): Promise<number | undefined> {
     if (this.health.degraded) return NOT_COUNTED;
     const { store } = this.options;
-    const counted = this.countCalls ? store.hit(caller.subject, window, requestId === undefined ? undefined : { requestId })
+    const counted = this.countCalls
+      ? store.hit(caller.subject, window, requestId === undefined ? undefined : { requestId })
       : store.peek(caller.subject, window).then((calls) => calls + 1);
     return counted.catch((error: unknown) => {
       this.health.fail(error);
@@ -472,7 +546,8 @@ export class Gate {
   private denied(caller: Caller, request: GateRequest, route: Route | undefined): ApiError | undefined {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
     const access = route && this.options.access.of(route.path);
-    if (caller.restrictions?.widgetOnly && route && !route.asset && !access?.widget) return endpointNotAllowed(access?.shownPath ?? route.path);
+    if (caller.restrictions?.widgetOnly && route && !route.asset && !access?.widget)
+      return endpointNotAllowed(access?.shownPath ?? route.path);
     if (!access || access.open || access.plans.has(caller.plan.id)) return undefined;
     return planUpgradeRequired(caller, access.shownPath, access.cheapest);
   }

@@ -47,14 +47,26 @@ export class StoreHealth {
     this.failing = true;
     const { backend, location } = this.store;
     const message = error instanceof Error ? error.message : String(error);
-    this.log({ time: new Date().toISOString(), level: 'warn', event: 'limits_degraded', backend, location, pid: process.pid, error: message, detail: 'calls are answered without being counted until the state is back' });
+    this.log({
+      time: new Date().toISOString(),
+      level: 'warn',
+      event: 'limits_degraded',
+      backend,
+      location,
+      pid: process.pid,
+      error: message,
+      detail: 'calls are answered without being counted until the state is back',
+    });
     this.probe = setInterval(() => {
-      this.store.ping().then(() => {
-        if (!this.failing) return;
-        this.failing = false;
-        clearInterval(this.probe);
-        this.log({ time: new Date().toISOString(), level: 'info', event: 'limits_recovered', backend, location, pid: process.pid });
-      }, () => {});
+      this.store.ping().then(
+        () => {
+          if (!this.failing) return;
+          this.failing = false;
+          clearInterval(this.probe);
+          this.log({ time: new Date().toISOString(), level: 'info', event: 'limits_recovered', backend, location, pid: process.pid });
+        },
+        () => {},
+      );
     }, PROBE_EVERY_MS).unref();
   }
 

@@ -50,11 +50,7 @@ export function redactKeys(text: string): string {
 }
 
 /** What the credential headers of a request say. */
-export type Credentials =
-  | { kind: 'none' }
-  | { kind: 'key'; key: string }
-  | { kind: 'conflicting' }
-  | { kind: 'malformed'; header: string };
+export type Credentials = { kind: 'none' } | { kind: 'key'; key: string } | { kind: 'conflicting' } | { kind: 'malformed'; header: string };
 
 /**
  * Reads `X-API-Key` and `Authorization: Bearer`. Both may be sent if they carry the same key; different

@@ -7,7 +7,9 @@ import type { RequestHeaders } from '../http/response.ts';
  */
 export function parseOrigin(text: string): string {
   const fail = (): never => {
-    throw new Error(`--origin takes a page origin such as https://example.org, http://localhost:8080 or https://*.example.org (scheme and host, no path), got ${text}`);
+    throw new Error(
+      `--origin takes a page origin such as https://example.org, http://localhost:8080 or https://*.example.org (scheme and host, no path), got ${text}`,
+    );
   };
   const match = /^(https?):\/\/(\*\.)?([^/:?#*]+)(?::(\d{1,5}))?\/?$/i.exec(text.trim());
   if (!match) return fail();

@@ -44,12 +44,16 @@ export class PlanError extends Error {
 
 /** Reads a preset (`a`, `b`) or a plan file. */
 export function loadPlans(choice: string): PlanSet {
-  const file = (PLAN_PRESETS as readonly string[]).includes(choice.toLowerCase()) ? path.join(PRESET_DIR, `${choice.toLowerCase()}.json`) : choice;
+  const file = (PLAN_PRESETS as readonly string[]).includes(choice.toLowerCase())
+    ? path.join(PRESET_DIR, `${choice.toLowerCase()}.json`)
+    : choice;
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new PlanError(`cannot read plan file ${file} (${(error as NodeJS.ErrnoException).code ?? error}): pass --plans a, --plans b or the path of a plan file`);
+    throw new PlanError(
+      `cannot read plan file ${file} (${(error as NodeJS.ErrnoException).code ?? error}): pass --plans a, --plans b or the path of a plan file`,
+    );
   }
   let json: unknown;
   try {
@@ -67,10 +71,12 @@ export function parsePlans(json: unknown, source: string): PlanSet {
   const fail = (where: string, problem: string): never => {
     throw new PlanError(`plan file ${source}: ${where} ${problem}`);
   };
-  const object = (value: unknown, where: string): Json => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : fail(where, 'must be an object'));
+  const object = (value: unknown, where: string): Json =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : fail(where, 'must be an object');
   const strings = (value: unknown, where: string): string[] =>
     Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : fail(where, 'must be a list of strings');
-  const window = (value: unknown, where: string): WindowUnit => (value === 'day' || value === 'month' ? value : fail(where, `must be "day" or "month", got ${JSON.stringify(value)}`));
+  const window = (value: unknown, where: string): WindowUnit =>
+    value === 'day' || value === 'month' ? value : fail(where, `must be "day" or "month", got ${JSON.stringify(value)}`);
   const patterns = (value: unknown, where: string): string[] => {
     const list = strings(value, where);
     for (const pattern of list) checkPattern(pattern, (problem) => fail(where, problem));
@@ -78,20 +84,29 @@ export function parsePlans(json: unknown, source: string): PlanSet {
   };
 
   const root = object(json, 'the file');
-  const rawPlans = Array.isArray(root.plans) && root.plans.length > 0 ? root.plans : fail('"plans"', 'must be a non-empty list, cheapest plan first');
+  const rawPlans =
+    Array.isArray(root.plans) && root.plans.length > 0 ? root.plans : fail('"plans"', 'must be a non-empty list, cheapest plan first');
   const plans: Plan[] = [];
   for (const [rank, raw] of rawPlans.entries()) {
     const spec = object(raw, `plans[${rank}]`);
-    const id = typeof spec.id === 'string' && /^[a-z][a-z0-9_-]*$/.test(spec.id) ? spec.id : fail(`plans[${rank}].id`, 'must be a lower-case name such as "free"');
+    const id =
+      typeof spec.id === 'string' && /^[a-z][a-z0-9_-]*$/.test(spec.id)
+        ? spec.id
+        : fail(`plans[${rank}].id`, 'must be a lower-case name such as "free"');
     const where = `plan "${id}"`;
     if (plans.some((p) => p.id === id)) fail(where, 'appears twice; give each plan its own id');
-    const quota = spec.quota === 'unlimited' ? null
-      : Number.isSafeInteger(spec.quota) && (spec.quota as number) >= 0 ? (spec.quota as number)
-      : fail(`${where} quota`, `must be a whole number of calls or "unlimited", got ${JSON.stringify(spec.quota)}`);
+    const quota =
+      spec.quota === 'unlimited'
+        ? null
+        : Number.isSafeInteger(spec.quota) && (spec.quota as number) >= 0
+          ? (spec.quota as number)
+          : fail(`${where} quota`, `must be a whole number of calls or "unlimited", got ${JSON.stringify(spec.quota)}`);
     let endpoints = patterns(spec.endpoints ?? [], `${where} endpoints`);
     let features = strings(spec.features ?? [], `${where} features`);
     if (spec.includes !== undefined) {
-      const included = plans.find((p) => p.id === spec.includes) ?? fail(`${where} includes`, `must name a plan listed before it, got ${JSON.stringify(spec.includes)}`);
+      const included =
+        plans.find((p) => p.id === spec.includes) ??
+        fail(`${where} includes`, `must name a plan listed before it, got ${JSON.stringify(spec.includes)}`);
       endpoints = [...included.endpoints, ...endpoints];
       features = [...new Set([...included.features, ...features])];
     }
@@ -99,8 +114,12 @@ export function parsePlans(json: unknown, source: string): PlanSet {
     plans.push({ id, name, quota, window: window(spec.window, `${where} window`), endpoints, features: new Set(features), rank });
   }
   const anonymous = object(root.anonymous, '"anonymous"');
-  const anonymousQuota = Number.isSafeInteger(anonymous.quota) && (anonymous.quota as number) >= 0 ? (anonymous.quota as number) : fail('"anonymous".quota', 'must be a whole number of calls');
-  const access = plans.find((p) => p.id === anonymous.access) ?? fail('"anonymous".access', `must name a plan, got ${JSON.stringify(anonymous.access)}`);
+  const anonymousQuota =
+    Number.isSafeInteger(anonymous.quota) && (anonymous.quota as number) >= 0
+      ? (anonymous.quota as number)
+      : fail('"anonymous".quota', 'must be a whole number of calls');
+  const access =
+    plans.find((p) => p.id === anonymous.access) ?? fail('"anonymous".access', `must name a plan, got ${JSON.stringify(anonymous.access)}`);
   return {
     name: typeof root.name === 'string' ? root.name : path.basename(source),
     source,
@@ -115,7 +134,8 @@ function checkPattern(pattern: string, fail: (problem: string) => never): void {
   if (star >= 0 && (star !== pattern.length - 1 || !(pattern.endsWith('/*') || pattern === '*'))) {
     fail(`has ${JSON.stringify(pattern)}: '*' may only be the last segment, as in "rankings/*"`);
   }
-  if (pattern.startsWith('./') || pattern.includes('//') || pattern.includes('?')) fail(`has ${JSON.stringify(pattern)}: give a route path such as "health-scores/:zip/"`);
+  if (pattern.startsWith('./') || pattern.includes('//') || pattern.includes('?'))
+    fail(`has ${JSON.stringify(pattern)}: give a route path such as "health-scores/:zip/"`);
 }
 
 /**

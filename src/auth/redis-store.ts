@@ -1,5 +1,16 @@
 import { Redis } from 'ioredis';
-import { bySubject, callsOf, COUNTER_RETENTION_SECONDS, settle, type HitOptions, type KeyRestrictions, type NewKey, type PendingHit, type StateStore, type StoredKey } from './store.ts';
+import {
+  bySubject,
+  callsOf,
+  COUNTER_RETENTION_SECONDS,
+  settle,
+  type HitOptions,
+  type KeyRestrictions,
+  type NewKey,
+  type PendingHit,
+  type StateStore,
+  type StoredKey,
+} from './store.ts';
 import type { QuotaWindow } from './windows.ts';
 
 /**
@@ -148,7 +159,14 @@ export class RedisStore implements StateStore {
 
   hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ subject, windowStart: window.startSeconds, calls: options?.calls ?? 1, requestId: options?.requestId, resolve, reject });
+      this.pending.push({
+        subject,
+        windowStart: window.startSeconds,
+        calls: options?.calls ?? 1,
+        requestId: options?.requestId,
+        resolve,
+        reject,
+      });
       this.expireAt.set(window.startSeconds, window.resetSeconds + COUNTER_RETENTION_SECONDS);
       this.schedule();
     });
@@ -189,11 +207,18 @@ export class RedisStore implements StateStore {
       const key = this.counterKey(subject, windowStart);
       if (group.some((call) => call.requestId !== undefined)) {
         const args = group.flatMap((call) => [call.calls, call.requestId ?? '']);
-        target.hcasHitOnce(key, ttlSeconds, REQUEST_ID_TTL_SECONDS, `${this.prefix}request:`, ...args, (error: Error | null | undefined, totals?: number[]) => {
-          if (error || !totals) group.forEach((call) => call.reject(error ?? new Error('Redis answered no counts')));
-          else group.forEach((call, i) => call.resolve(Number(totals[i])));
-          answered();
-        });
+        target.hcasHitOnce(
+          key,
+          ttlSeconds,
+          REQUEST_ID_TTL_SECONDS,
+          `${this.prefix}request:`,
+          ...args,
+          (error: Error | null | undefined, totals?: number[]) => {
+            if (error || !totals) group.forEach((call) => call.reject(error ?? new Error('Redis answered no counts')));
+            else group.forEach((call, i) => call.resolve(Number(totals[i])));
+            answered();
+          },
+        );
         continue;
       }
       target.hcasHit(key, ttlSeconds, callsOf(group), (error, total) => {
@@ -218,10 +243,16 @@ export class RedisStore implements StateStore {
     const id = await this.redis.incr(`${this.prefix}next-key-id`);
     const stored: StoredKey = { id, ...key, restrictions: key.restrictions ?? null, revokedAt: null };
     const fields = {
-      id: String(id), name: key.name, plan: key.plan, hint: key.hint, created_at: key.createdAt, revoked_at: '',
+      id: String(id),
+      name: key.name,
+      plan: key.plan,
+      hint: key.hint,
+      created_at: key.createdAt,
+      revoked_at: '',
       restrictions: key.restrictions ? JSON.stringify(key.restrictions) : '',
     };
-    const created = await this.redis.multi()
+    const created = await this.redis
+      .multi()
       .hset(`${this.prefix}key:${hash}`, fields)
       .set(`${this.prefix}key-id:${id}`, hash)
       .sadd(`${this.prefix}key-ids`, String(id))
@@ -278,7 +309,12 @@ export class RedisStore implements StateStore {
 function fromHash(fields: Record<string, string>): StoredKey | undefined {
   if (!fields.id) return undefined;
   return {
-    id: Number(fields.id), name: fields.name, plan: fields.plan, hint: fields.hint, createdAt: fields.created_at, revokedAt: fields.revoked_at || null,
+    id: Number(fields.id),
+    name: fields.name,
+    plan: fields.plan,
+    hint: fields.hint,
+    createdAt: fields.created_at,
+    revokedAt: fields.revoked_at || null,
     restrictions: fields.restrictions ? (JSON.parse(fields.restrictions) as KeyRestrictions) : null,
   };
 }

@@ -1,7 +1,18 @@
 import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { bySubject, callsOf, COUNTER_RETENTION_SECONDS, settle, type HitOptions, type KeyRestrictions, type NewKey, type PendingHit, type StateStore, type StoredKey } from './store.ts';
+import {
+  bySubject,
+  callsOf,
+  COUNTER_RETENTION_SECONDS,
+  settle,
+  type HitOptions,
+  type KeyRestrictions,
+  type NewKey,
+  type PendingHit,
+  type StateStore,
+  type StoredKey,
+} from './store.ts';
 import type { QuotaWindow } from './windows.ts';
 
 const SCHEMA = `
@@ -38,9 +49,23 @@ const PRUNE_EVERY_MS = 6 * 3600_000;
 /** Tries at the write lock when pinging, 2 ms apart. */
 const PING_LOCK_TRIES = 25;
 
-type KeyRow = { id: number; key_sha256: string; name: string; plan: string; hint: string; created_at: string; revoked_at: string | null; restrictions: string | null };
+type KeyRow = {
+  id: number;
+  key_sha256: string;
+  name: string;
+  plan: string;
+  hint: string;
+  created_at: string;
+  revoked_at: string | null;
+  restrictions: string | null;
+};
 const toKey = (row: KeyRow): StoredKey => ({
-  id: row.id, name: row.name, plan: row.plan, hint: row.hint, createdAt: row.created_at, revokedAt: row.revoked_at,
+  id: row.id,
+  name: row.name,
+  plan: row.plan,
+  hint: row.hint,
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at,
   restrictions: row.restrictions ? (JSON.parse(row.restrictions) as KeyRestrictions) : null,
 });
 
@@ -96,13 +121,17 @@ export class SqliteStore implements StateStore {
       begin: this.writer.prepare('BEGIN IMMEDIATE'),
       commit: this.writer.prepare('COMMIT'),
       rollback: this.writer.prepare('ROLLBACK'),
-      hit: this.writer.prepare('INSERT INTO counters VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET calls = calls + excluded.calls RETURNING calls').pluck(),
+      hit: this.writer
+        .prepare('INSERT INTO counters VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET calls = calls + excluded.calls RETURNING calls')
+        .pluck(),
       prune: this.writer.prepare('DELETE FROM counters WHERE window_start < ?'),
       peek: this.reader.prepare('SELECT calls FROM counters WHERE subject = ? AND window_start = ?').pluck(),
       findKey: this.reader.prepare('SELECT * FROM api_keys WHERE key_sha256 = ?'),
       getKey: this.reader.prepare('SELECT * FROM api_keys WHERE id = ?'),
       listKeys: this.reader.prepare('SELECT * FROM api_keys ORDER BY id'),
-      addKey: this.reader.prepare('INSERT INTO api_keys (key_sha256, hint, name, plan, created_at, restrictions) VALUES (?, ?, ?, ?, ?, ?) RETURNING *'),
+      addKey: this.reader.prepare(
+        'INSERT INTO api_keys (key_sha256, hint, name, plan, created_at, restrictions) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
+      ),
       revokeKey: this.reader.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING *'),
       listRevocation: this.reader.prepare('INSERT INTO revocations (key_sha256) VALUES (?)'),
       revocations: this.reader.prepare('SELECT seq, key_sha256 FROM revocations WHERE seq > ? ORDER BY seq'),
@@ -173,7 +202,10 @@ export class SqliteStore implements StateStore {
     } catch {
       now = 'missing';
     }
-    if (now !== this.identity) throw new Error(`the state file ${this.location} was deleted or replaced since the server opened it; restart the server to use the file at that path`);
+    if (now !== this.identity)
+      throw new Error(
+        `the state file ${this.location} was deleted or replaced since the server opened it; restart the server to use the file at that path`,
+      );
     this.statements.ping.get();
     // Other workers hold the lock for microseconds at a time: a few tries over a few milliseconds tell a
     // busy lock from one held too long (what makes counting fail).

@@ -12,7 +12,9 @@ import { CliError, dataError, exitCodeOfStatus } from './errors.ts';
 export function openApi(flag: string | undefined): Api {
   const file = databaseFile(flag);
   if (!existsSync(file)) {
-    throw dataError(`no database at ${file}: run \`hcas sample && hcas build\` to create it (npm start does), or name one with --db FILE or HCAS_DB`);
+    throw dataError(
+      `no database at ${file}: run \`hcas sample && hcas build\` to create it (npm start does), or name one with --db FILE or HCAS_DB`,
+    );
   }
   try {
     return Api.open(file);

@@ -12,13 +12,19 @@ export function table(rows: ReadonlyArray<Record<string, unknown>>, columns: rea
   const widths = columns.map((_, i) => Math.max(headings[i].length, ...cells.map((line) => line[i].length)));
   const numeric = columns.map((column) => rows.every((row) => typeof row[column.key] === 'number'));
   const line = (values: string[]) =>
-    values.map((value, i) => (numeric[i] ? value.padStart(widths[i]) : value.padEnd(widths[i]))).join('  ').trimEnd();
+    values
+      .map((value, i) => (numeric[i] ? value.padStart(widths[i]) : value.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(headings), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line)].join('\n') + '\n';
 }
 
 /** A two-column table of one record's fields. */
 export function recordTable(record: Record<string, unknown>): string {
-  return table(Object.entries(record).map(([field, value]) => ({ field, value: text(value) })), [{ key: 'field' }, { key: 'value' }]);
+  return table(
+    Object.entries(record).map(([field, value]) => ({ field, value: text(value) })),
+    [{ key: 'field' }, { key: 'value' }],
+  );
 }
 
 /** One RFC 4180 CSV line: fields with a comma, quote or line break are quoted, quotes doubled. */
@@ -58,5 +64,7 @@ function text(value: unknown): string {
 
 /** What score records rest on: the distinct data-quality notes of the records shown. */
 export function qualityNotes(records: ReadonlyArray<{ data_quality?: { note: string } }>): string[] {
-  return [...new Set(records.map((r) => r.data_quality?.note).filter((note): note is string => note !== undefined))].map((note) => `data quality: ${note}`);
+  return [...new Set(records.map((r) => r.data_quality?.note).filter((note): note is string => note !== undefined))].map(
+    (note) => `data quality: ${note}`,
+  );
 }

@@ -23,13 +23,22 @@ export interface LimitsCliOptions extends LimitsFlags {
  * the new name rather than read as a file.
  */
 export function limitsOptions(command: Command, { server = false, plans = true } = {}): Command {
-  command.option('--state-file <file>', 'key and counter state (default: Redis when REDIS_URL is set, else $HCAS_STATE or var/state.sqlite)');
-  command.addOption(new Option('--state <file>').hideHelp().argParser((value: string) => {
-    const inPath = command.name() === 'get' ? `; to ask for one state, put it in the path: hcas get 'providers/?state=${value}'` : '';
-    throw new CliError(`${commandPath(command)} has no --state: the key and counter state file is --state-file FILE${inPath}`);
-  }));
+  command.option(
+    '--state-file <file>',
+    'key and counter state (default: Redis when REDIS_URL is set, else $HCAS_STATE or var/state.sqlite)',
+  );
+  command.addOption(
+    new Option('--state <file>').hideHelp().argParser((value: string) => {
+      const inPath = command.name() === 'get' ? `; to ask for one state, put it in the path: hcas get 'providers/?state=${value}'` : '';
+      throw new CliError(`${commandPath(command)} has no --state: the key and counter state file is --state-file FILE${inPath}`);
+    }),
+  );
   if (plans) command.option('--plans <a|b|file>', 'plan file: preset a (default, or $HCAS_PLANS), preset b, or a JSON file');
-  if (server) command.option('--trust-proxy <addrs>', 'proxies whose X-Forwarded-For is believed, e.g. 127.0.0.1,::1,10.0.0.0/8 (default: none, or $HCAS_TRUST_PROXY)');
+  if (server)
+    command.option(
+      '--trust-proxy <addrs>',
+      'proxies whose X-Forwarded-For is believed, e.g. 127.0.0.1,::1,10.0.0.0/8 (default: none, or $HCAS_TRUST_PROXY)',
+    );
   // src/auth reads the file as `state` (LimitsFlags); the flag is spelt --state-file on the command line.
   command.hook('preAction', (_, action) => {
     const file = action.getOptionValue('stateFile') as string | undefined;
@@ -95,7 +104,10 @@ export async function openStateOrFail(options: LimitsFlags): Promise<StateStore>
   }
   if (store.backend === 'redis' && !(store as RedisStore).connected) {
     await store.close();
-    throw new CliError(`Redis at ${store.location} (REDIS_URL) did not answer; start it, or unset REDIS_URL to use the state file`, EXIT.data);
+    throw new CliError(
+      `Redis at ${store.location} (REDIS_URL) did not answer; start it, or unset REDIS_URL to use the state file`,
+      EXIT.data,
+    );
   }
   return store;
 }

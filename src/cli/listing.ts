@@ -32,14 +32,20 @@ export function listOptions(command: Command, { paged = false, json: jsonHelp }:
       .option('--all', 'every page, streamed as it is read (with --tsv, --csv, --json as one array, or --ndjson)');
   }
   command.option('--db <file>', DB_HELP);
-  return outputOptions(command, { json: jsonHelp ?? (paged ? 'print the page envelope as JSON (with --all: one array of every record)' : 'print JSON') });
+  return outputOptions(command, {
+    json: jsonHelp ?? (paged ? 'print the page envelope as JSON (with --all: one array of every record)' : 'print JSON'),
+  });
 }
 
 /**
  * The API path of a list from the command's options (`pageSize` -> `page_size`), and the option flag of
  * each API parameter, so an API error names `--page-size`, not `page_size`.
  */
-export function listQuery(path: string, parameters: Readonly<Record<string, string>>, given: object): { path: string; query: URLSearchParams; flags: Record<string, string> } {
+export function listQuery(
+  path: string,
+  parameters: Readonly<Record<string, string>>,
+  given: object,
+): { path: string; query: URLSearchParams; flags: Record<string, string> } {
   const options = given as Record<string, unknown>;
   const query = new URLSearchParams();
   const flags: Record<string, string> = {};
@@ -95,7 +101,13 @@ export async function runPagedList(spec: ListSpec, options: ListOptions): Promis
 }
 
 /** Streams every page of a list through `writer`; returns how many records there were. */
-async function writeAllPages(api: Api, path: string, query: URLSearchParams, names: Record<string, string>, writer: RowWriter): Promise<number> {
+async function writeAllPages(
+  api: Api,
+  path: string,
+  query: URLSearchParams,
+  names: Record<string, string>,
+  writer: RowWriter,
+): Promise<number> {
   query.set('page_size', String(MAX_PAGE_SIZE));
   let count = 0;
   for (let page = 1; ; page++) {
@@ -121,7 +133,11 @@ function footer(spec: ListSpec, page: Envelope<unknown>, number: number, pageSiz
  * Prints a list that is one answer (no pages): nearby ZIPs, states, rankings, suggestions. An empty list
  * prints its header (TSV, CSV) or `[]` (JSON) and exits 1.
  */
-export async function printList(spec: Pick<ListSpec, 'tableColumns' | 'fields' | 'noun'>, records: ReadonlyArray<Record<string, unknown>>, options: ListOptions): Promise<void> {
+export async function printList(
+  spec: Pick<ListSpec, 'tableColumns' | 'fields' | 'noun'>,
+  records: ReadonlyArray<Record<string, unknown>>,
+  options: ListOptions,
+): Promise<void> {
   const format = chooseFormat(options);
   const columns = pickColumns(options.fields, spec.fields, format === 'table' ? spec.tableColumns : spec.fields.map((key) => ({ key })));
   if (format === 'json' && options.fields === undefined) await emit(json(records));

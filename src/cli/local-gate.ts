@@ -23,7 +23,9 @@ export async function localGate(options: LimitsCliOptions & { key?: string }): P
   const limits = await openLimits(options, { countCalls: false });
   if (limits.gate.status().rate_limits.status === 'degraded') {
     await limits.close();
-    throw new CliError(`the key state (${limits.store.location}) did not answer, so --key cannot be checked; start Redis or unset REDIS_URL`);
+    throw new CliError(
+      `the key state (${limits.store.location}) did not answer, so --key cannot be checked; start Redis or unset REDIS_URL`,
+    );
   }
   return { respond: async (api, request) => limits.gate.respond(api, request), close: () => limits.close() };
 }

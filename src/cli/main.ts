@@ -22,7 +22,10 @@ export async function main(argv: string[], commands: readonly CommandEntry[]): P
     .option('-V, --version', 'print the version, and the database commands read by default with its build id')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage and an example)')
-    .addHelpText('after', '\nExit status: 0 ok, 1 not found or empty, 2 usage error, 3 data or database problem.\nEach command has examples: hcas COMMAND --help');
+    .addHelpText(
+      'after',
+      '\nExit status: 0 ok, 1 not found or empty, 2 usage error, 3 data or database problem.\nEach command has examples: hcas COMMAND --help',
+    );
   const named = commands.filter((entry) => entry.names.includes(argv[2]));
   for (const entry of named.length > 0 ? named : commands) (await entry.load())(program);
   try {
@@ -40,7 +43,9 @@ export async function main(argv: string[], commands: readonly CommandEntry[]): P
       return EXIT.data;
     }
     // A failure nobody foresaw: its stack is for a bug report, and its status must not read as "not found" (1).
-    process.stderr.write(`hcas: unexpected failure (please report it with this trace):\n${error instanceof Error ? error.stack : String(error)}\n`);
+    process.stderr.write(
+      `hcas: unexpected failure (please report it with this trace):\n${error instanceof Error ? error.stack : String(error)}\n`,
+    );
     return EXIT.data;
   }
 }

@@ -28,7 +28,8 @@ const HELP: Record<Format, string> = {
 /** Adds the output flags to a command; `json` describes what `--json` prints when it is more than the records. */
 export function outputOptions(command: Command, { json: jsonHelp, fields = true }: { json?: string; fields?: boolean } = {}): Command {
   for (const format of FORMATS) command.option(`--${format}`, format === 'json' && jsonHelp ? jsonHelp : HELP[format]);
-  if (fields) command.option('--fields <names>', 'print only these fields, in this order (comma-separated field names, as --json shows them)');
+  if (fields)
+    command.option('--fields <names>', 'print only these fields, in this order (comma-separated field names, as --json shows them)');
   return command;
 }
 
@@ -39,7 +40,10 @@ export function outputOptions(command: Command, { json: jsonHelp, fields = true 
 export function chooseFormat(flags: OutputFlags, { streaming = false, tty = Boolean(process.stdout.isTTY) } = {}): Format {
   const chosen = FORMATS.filter((format) => flags[format]);
   if (chosen.length > 1) throw new CliError(`choose one of ${chosen.map((format) => `--${format}`).join(' and ')}`);
-  if (chosen[0] === 'table' && streaming) throw new CliError('--all streams every page, which a table cannot (its widths wait for the last row): use --tsv, --csv, --json or --ndjson');
+  if (chosen[0] === 'table' && streaming)
+    throw new CliError(
+      '--all streams every page, which a table cannot (its widths wait for the last row): use --tsv, --csv, --json or --ndjson',
+    );
   return chosen[0] ?? (tty && !streaming ? 'table' : 'tsv');
 }
 
@@ -49,7 +53,10 @@ export function chooseFormat(flags: OutputFlags, { streaming = false, tty = Bool
  */
 export function pickColumns(fields: string | undefined, available: readonly string[], defaults: readonly Column[]): Column[] {
   if (fields === undefined) return [...defaults];
-  const names = fields.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = fields
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new CliError(`--fields needs at least one field name; the fields are ${available.join(', ')}`);
   const unknown = names.filter((name) => !available.includes(name));
   if (unknown.length) throw new CliError(`--fields: no field ${unknown.join(', ')}; the fields are ${available.join(', ')}`);
@@ -126,7 +133,11 @@ export class RowWriter {
 
 /** Prints one record: fields down on a terminal, one header row and one row for programs, or JSON. */
 export async function printRecord(record: Record<string, unknown>, format: Format, fields: string | undefined): Promise<void> {
-  const columns = pickColumns(fields, Object.keys(record), Object.keys(record).map((key) => ({ key })));
+  const columns = pickColumns(
+    fields,
+    Object.keys(record),
+    Object.keys(record).map((key) => ({ key })),
+  );
   const shown = pick(record, columns);
   if (format === 'table') {
     // A table shows data quality as a closing note, not a JSON cell.

@@ -28,7 +28,10 @@ export class ResponseCache {
   private readonly map: BoundedMap<Representation | Alias>;
 
   constructor(maxBytes = DEFAULT_CACHE_BYTES) {
-    this.map = new BoundedMap(maxBytes, (key, value) => keyBytes(key) + ('canonical' in value ? ALIAS_OVERHEAD_BYTES : ENTRY_OVERHEAD_BYTES + value.bytes));
+    this.map = new BoundedMap(
+      maxBytes,
+      (key, value) => keyBytes(key) + ('canonical' in value ? ALIAS_OVERHEAD_BYTES : ENTRY_OVERHEAD_BYTES + value.bytes),
+    );
   }
 
   /** The cached response of a key, canonical or an alias of one. */

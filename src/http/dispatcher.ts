@@ -125,7 +125,8 @@ export class Dispatcher<D = unknown> {
     let match = this.router.match(path);
     if (!match) {
       const slashed = path.endsWith('/') ? undefined : this.router.match(`${path}/`);
-      if (!slashed) return this.fail(method, request, notFound(`No endpoint at ${shorten(path)}; every path starts with /api/v1/ and ends with /`));
+      if (!slashed)
+        return this.fail(method, request, notFound(`No endpoint at ${shorten(path)}; every path starts with /api/v1/ and ends with /`));
       if (read) return redirect(method, `${path}/${search}`);
       match = slashed;
     }
@@ -210,7 +211,9 @@ export class Dispatcher<D = unknown> {
     const { route } = match;
     const params = readPath(route.pathParams, match.params, this.data) as Record<string, unknown>;
     const query = readQuery(route.query, new URLSearchParams(search), this.data, path) as Record<string, unknown>;
-    const canonicalPath = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(canonicalText(route.pathParams[name], params[name], this.data)));
+    const canonicalPath = route.path.replace(/:(\w+)/g, (_, name: string) =>
+      encodeURIComponent(canonicalText(route.pathParams[name], params[name], this.data)),
+    );
     const canonicalSearch = new URLSearchParams();
     if (route.query !== IGNORED_QUERY) {
       const defaults = this.defaultsOf(route);
@@ -222,7 +225,12 @@ export class Dispatcher<D = unknown> {
       }
     }
     const text = canonicalSearch.toString();
-    return { params, query, url: { path: canonicalPath, search: canonicalSearch }, key: text === '' ? canonicalPath : `${canonicalPath}?${text}` };
+    return {
+      params,
+      query,
+      url: { path: canonicalPath, search: canonicalSearch },
+      key: text === '' ? canonicalPath : `${canonicalPath}?${text}`,
+    };
   }
 
   private defaultsOf(route: Route): Record<string, string | undefined> {
@@ -242,8 +250,20 @@ export class Dispatcher<D = unknown> {
     return defaults;
   }
 
-  private handle(route: Route, parsed: ParsedRequest, features: ReadonlySet<string>): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult> {
-    return route.handle({ params: parsed.params, query: parsed.query, queries: this.data, url: parsed.url, now: this.now, features, status: this.status });
+  private handle(
+    route: Route,
+    parsed: ParsedRequest,
+    features: ReadonlySet<string>,
+  ): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult> {
+    return route.handle({
+      params: parsed.params,
+      query: parsed.query,
+      queries: this.data,
+      url: parsed.url,
+      now: this.now,
+      features,
+      status: this.status,
+    });
   }
 
   /** A heavy answer: made through the process's work queue, once for every request waiting for the same key. */
@@ -263,7 +283,13 @@ export class Dispatcher<D = unknown> {
    * an alias, until its `validUntil` when it has one; a streamed 200 is sent as it is made; anything else a
    * handler returns is sent as is.
    */
-  private succeed(method: string, key: string, spelled: string, headers: RequestHeaders, result: HandlerResult | StreamResult): ApiResponse | Promise<ApiResponse> {
+  private succeed(
+    method: string,
+    key: string,
+    spelled: string,
+    headers: RequestHeaders,
+    result: HandlerResult | StreamResult,
+  ): ApiResponse | Promise<ApiResponse> {
     if (isStream(result)) return this.stream(method, key, headers, result);
     if (result.status !== 200) return jsonResponse(method, result.status, result.body, result.headers);
     const body = Buffer.isBuffer(result.body) ? result.body : jsonBytes(result.body);

@@ -6,7 +6,13 @@ export type JsonSchema = { [keyword: string]: unknown };
  * added to a handler without its schema fails the test that validates real answers (test/openapi.test.ts).
  */
 export function record(properties: Record<string, JsonSchema>, description?: string): JsonSchema {
-  return { type: 'object', ...(description && { description }), properties, required: Object.keys(properties), additionalProperties: false };
+  return {
+    type: 'object',
+    ...(description && { description }),
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  };
 }
 
 /** The same schema, also allowing null. */

@@ -29,14 +29,18 @@ export interface OpenApiOptions {
 }
 
 /** The one error body (interface specification 2.18). */
-export const ERROR_SCHEMA: JsonSchema = record({
-  error: { type: 'string', enum: Object.keys(ERROR_STATUS) },
-  message: { type: 'string' },
-  status: { type: 'integer', minimum: 400, maximum: 599 },
-}, 'The one error body (interface specification 2.18).');
+export const ERROR_SCHEMA: JsonSchema = record(
+  {
+    error: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+    message: { type: 'string' },
+    status: { type: 'integer', minimum: 400, maximum: 599 },
+  },
+  'The one error body (interface specification 2.18).',
+);
 
 const ETAG: HeaderDoc = {
-  description: 'Strong tag of this answer: the dataset build id and a hash of the URL. Send it back in `If-None-Match` to get a 304 while the data is unchanged.',
+  description:
+    'Strong tag of this answer: the dataset build id and a hash of the URL. Send it back in `If-None-Match` to get a 304 while the data is unchanged.',
   schema: { type: 'string' },
 };
 
@@ -89,7 +93,7 @@ function operation(route: Route, path: string, tag: string, options: OpenApiOpti
   const every = refs(options.everyAnswer);
   const responses: Record<string, unknown> = {
     200: { description: doc.description, headers: { ETag: headerRef('ETag'), ...doc.headers, ...every }, content },
-    304: { description: 'Not modified: `If-None-Match` names this answer\'s ETag.', headers: { ETag: headerRef('ETag'), ...every } },
+    304: { description: "Not modified: `If-None-Match` names this answer's ETag.", headers: { ETag: headerRef('ETag'), ...every } },
   };
   for (const error of options.errors) {
     if (error.status === 404 && notFound.length === 0) continue;
@@ -118,11 +122,17 @@ function parameters(specs: ParamSpecs, location: 'path' | 'query'): Array<Record
 
 /** `getHealthScoresByZipNearby` from `/health-scores/{zip}/nearby/`. */
 function operationId(path: string): string {
-  const words = path.split(/[/.-]/).filter(Boolean).map((word) => {
-    const name = /^\{(\w+)\}$/.exec(word);
-    const text = name ? `by_${name[1]}` : word;
-    return text.split('_').map((part) => part[0].toUpperCase() + part.slice(1)).join('');
-  });
+  const words = path
+    .split(/[/.-]/)
+    .filter(Boolean)
+    .map((word) => {
+      const name = /^\{(\w+)\}$/.exec(word);
+      const text = name ? `by_${name[1]}` : word;
+      return text
+        .split('_')
+        .map((part) => part[0].toUpperCase() + part.slice(1))
+        .join('');
+    });
   return `get${words.join('')}`;
 }
 

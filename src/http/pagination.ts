@@ -54,9 +54,15 @@ export function envelope<T>(url: { path: string; search: URLSearchParams }, wind
   };
 }
 
-const link: JsonSchema = { type: ['string', 'null'], description: 'Relative link that keeps every other parameter; null when there is none.' };
+const link: JsonSchema = {
+  type: ['string', 'null'],
+  description: 'Relative link that keeps every other parameter; null when there is none.',
+};
 
 /** The schema of the pagination envelope (interface specification 2.1) of `item` records. */
 export function envelopeOf(item: JsonSchema, description?: string): JsonSchema {
-  return record({ count: { type: 'integer', minimum: 0 }, next: link, previous: link, results: { type: 'array', items: item } }, description);
+  return record(
+    { count: { type: 'integer', minimum: 0 }, next: link, previous: link, results: { type: 'array', items: item } },
+    description,
+  );
 }

@@ -46,7 +46,13 @@ export function canonicalText<T, D>(spec: Param<T, D>, value: T, data: D): strin
 }
 
 /** A parameter from what it accepts (words and schema), a parser that returns undefined for a bad value, and its default. */
-export function param<T, D = unknown>(accepts: string, parse: (raw: string, data: D) => T | undefined, fallback: T, schema?: JsonSchema, canonical?: (value: T, data: D) => string): Param<T, D> {
+export function param<T, D = unknown>(
+  accepts: string,
+  parse: (raw: string, data: D) => T | undefined,
+  fallback: T,
+  schema?: JsonSchema,
+  canonical?: (value: T, data: D) => string,
+): Param<T, D> {
   return {
     accepts,
     schema,
@@ -94,10 +100,15 @@ export function plainInteger<T>(accepts: string, valid: (value: number) => boole
 }
 
 /** A boolean: true, false, 1 or 0, any case (decisions.md); absent means no filter. */
-export const boolean = param('true, false, 1 or 0', (raw) => {
-  const value = raw.toLowerCase();
-  return value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : undefined;
-}, undefined as boolean | undefined, { type: 'boolean' });
+export const boolean = param(
+  'true, false, 1 or 0',
+  (raw) => {
+    const value = raw.toLowerCase();
+    return value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : undefined;
+  },
+  undefined as boolean | undefined,
+  { type: 'boolean' },
+);
 
 /**
  * Reads a request's query string against a route's specs. Strict: an unknown or repeated parameter is a 400

@@ -13,11 +13,17 @@ export const MAX_PARAMETER_LENGTH = 512;
  */
 export function requestLimitError(url: string): ApiError | undefined {
   if (url.length > MAX_URL_LENGTH) {
-    return new ApiError('uri_too_long', `The request target is ${url.length.toLocaleString('en-US')} characters long; at most ${MAX_URL_LENGTH.toLocaleString('en-US')} are accepted`);
+    return new ApiError(
+      'uri_too_long',
+      `The request target is ${url.length.toLocaleString('en-US')} characters long; at most ${MAX_URL_LENGTH.toLocaleString('en-US')} are accepted`,
+    );
   }
   const queryAt = url.indexOf('?');
   if (queryAt < 0) return undefined;
-  const parameters = url.slice(queryAt + 1).split('&').filter((part) => part !== '');
+  const parameters = url
+    .slice(queryAt + 1)
+    .split('&')
+    .filter((part) => part !== '');
   if (parameters.length > MAX_QUERY_PARAMETERS) {
     return invalidParameter(`the query string has ${parameters.length} parameters; at most ${MAX_QUERY_PARAMETERS} are accepted`);
   }
@@ -25,7 +31,9 @@ export function requestLimitError(url: string): ApiError | undefined {
     if (parameter.length > MAX_PARAMETER_LENGTH) {
       const name = parameter.split('=')[0];
       const shown = name.length > 40 ? `${name.slice(0, 40)}...` : name;
-      return invalidParameter(`the query parameter ${shown} is ${parameter.length} characters long; at most ${MAX_PARAMETER_LENGTH} are accepted`);
+      return invalidParameter(
+        `the query parameter ${shown} is ${parameter.length} characters long; at most ${MAX_PARAMETER_LENGTH} are accepted`,
+      );
     }
   }
   return undefined;

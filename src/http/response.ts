@@ -85,7 +85,14 @@ export class Representation {
     this.compressible = body.length >= COMPRESS_MIN_BYTES;
     const varyOn = [this.compressible ? 'Accept-Encoding' : '', extraHeaders.Vary ?? ''].filter(Boolean).join(', ');
     this.vary = varyOn === '' ? NO_HEADERS : varyOn === VARY_ENCODING.Vary ? VARY_ENCODING : { Vary: varyOn };
-    const headers = { 'Content-Type': JSON_TYPE, 'Content-Length': body.length, ETag: etag, ...COMMON_HEADERS, ...extraHeaders, ...this.vary };
+    const headers = {
+      'Content-Type': JSON_TYPE,
+      'Content-Length': body.length,
+      ETag: etag,
+      ...COMMON_HEADERS,
+      ...extraHeaders,
+      ...this.vary,
+    };
     this.get = { status: 200, headers, body };
     this.head = { status: 200, headers, body: EMPTY };
     this.bytes = body.length;
@@ -106,7 +113,11 @@ export class Representation {
     this.notModified ??= new Map();
     let response = this.notModified.get(coding);
     if (!response) {
-      response = emptyResponse(304, { ...this.extraHeaders, ETag: coding === 'identity' ? this.etag : variantTag(this.etag, coding), ...this.vary });
+      response = emptyResponse(304, {
+        ...this.extraHeaders,
+        ETag: coding === 'identity' ? this.etag : variantTag(this.etag, coding),
+        ...this.vary,
+      });
       this.notModified.set(coding, response);
     }
     return response;
@@ -118,7 +129,12 @@ export class Representation {
     let variant = variants.get(coding);
     if (!variant) {
       const pending = compress(this.get.body, coding).then((body) => {
-        const headers = { ...this.get.headers, 'Content-Length': body.length, 'Content-Encoding': coding, ETag: variantTag(this.etag, coding) };
+        const headers = {
+          ...this.get.headers,
+          'Content-Length': body.length,
+          'Content-Encoding': coding,
+          ETag: variantTag(this.etag, coding),
+        };
         const built = { get: { status: 200, headers, body }, head: { status: 200, headers, body: EMPTY } };
         variants.set(coding, built);
         this.bytes += body.length;

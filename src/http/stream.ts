@@ -22,7 +22,8 @@ export function streamResponse(method: string, etag: string, requestHeaders: Req
   const coding: Record<string, string> = gzip ? { 'Content-Encoding': 'gzip' } : {};
   const headers = { ...COMMON_HEADERS, ...result.headers, ETag: tag, Vary: 'Accept-Encoding', ...coding };
   const ifNoneMatch = requestHeaders['if-none-match'];
-  if (typeof ifNoneMatch === 'string' && matchesIfNoneMatch(ifNoneMatch, etag)) return emptyResponse(304, { ETag: tag, Vary: 'Accept-Encoding' });
+  if (typeof ifNoneMatch === 'string' && matchesIfNoneMatch(ifNoneMatch, etag))
+    return emptyResponse(304, { ETag: tag, Vary: 'Accept-Encoding' });
   if (method === 'HEAD') return { status: 200, headers, body: Buffer.alloc(0) };
   const source = Readable.from(result.chunks(), { objectMode: false, highWaterMark: STREAM_HIGH_WATER_BYTES });
   if (!gzip) return { status: 200, headers, body: Buffer.alloc(0), stream: source };

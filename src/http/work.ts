@@ -21,7 +21,11 @@ export class WorkQueue {
   async run<T>(task: () => T | Promise<T>): Promise<T> {
     if (this.running >= this.concurrency) {
       if (this.waiting.length >= this.maxWaiting) {
-        throw new ApiError('server_busy', `This server process is making ${this.concurrency + this.waiting.length} large answers; retry in a moment`, { 'Retry-After': '1' });
+        throw new ApiError(
+          'server_busy',
+          `This server process is making ${this.concurrency + this.waiting.length} large answers; retry in a moment`,
+          { 'Retry-After': '1' },
+        );
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
@@ -54,7 +58,9 @@ export class StreamSlots {
   /** Takes a slot; returns its release (call once, when the stream closes), or throws the 503. */
   take(): () => void {
     if (this.open >= this.max) {
-      throw new ApiError('server_busy', `This server process is sending ${this.max} exports, its limit; retry in a few seconds`, { 'Retry-After': '5' });
+      throw new ApiError('server_busy', `This server process is sending ${this.max} exports, its limit; retry in a few seconds`, {
+        'Retry-After': '5',
+      });
     }
     this.open++;
     let released = false;

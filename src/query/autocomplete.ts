@@ -15,7 +15,12 @@ export type SuggestionType = 'zip' | 'city' | 'provider' | 'facility';
 /** The interface specification's limit (section 8). */
 export const MAX_SUGGESTIONS = 10;
 /** Suggestions in this order of types; each type first gets up to its quota, then free slots go to the earliest type with more. */
-const QUOTAS: ReadonlyArray<[SuggestionType, number]> = [['zip', 10], ['city', 4], ['provider', 3], ['facility', 3]];
+const QUOTAS: ReadonlyArray<[SuggestionType, number]> = [
+  ['zip', 10],
+  ['city', 4],
+  ['provider', 3],
+  ['facility', 3],
+];
 /** Full-name searches try at most this many ways to split the words into a first and a last name. */
 const MAX_NAME_SPLITS = 3;
 
@@ -75,15 +80,29 @@ export class AutocompleteQueries {
 
   /** ZIP codes starting with the digits, ascending (so a full ZIP code comes alone, or first). */
   private zips(digits: string): Suggestion[] {
-    const rows = this.zipRange.all(digits, digits + PREFIX_END, MAX_SUGGESTIONS) as Array<{ zip_code: string; city: string; state: string }>;
-    return rows.map((row) => ({ type: 'zip', label: `${row.zip_code} - ${row.city}, ${row.state}`, url: `/api/v1/health-scores/${row.zip_code}/` }));
+    const rows = this.zipRange.all(digits, digits + PREFIX_END, MAX_SUGGESTIONS) as Array<{
+      zip_code: string;
+      city: string;
+      state: string;
+    }>;
+    return rows.map((row) => ({
+      type: 'zip',
+      label: `${row.zip_code} - ${row.city}, ${row.state}`,
+      url: `/api/v1/health-scores/${row.zip_code}/`,
+    }));
   }
 
   /** Cities whose name starts with the text, most populous first; `"portland, me"` narrows to a state. */
   private cities(text: string): Suggestion[] {
     const comma = text.indexOf(',');
     const key = searchKey(comma < 0 ? text : text.slice(0, comma));
-    const statePrefix = comma < 0 ? '' : text.slice(comma + 1).trim().toUpperCase();
+    const statePrefix =
+      comma < 0
+        ? ''
+        : text
+            .slice(comma + 1)
+            .trim()
+            .toUpperCase();
     if (key === '') return [];
     const list = this.cityIndex();
     const best: City[] = [];
@@ -126,12 +145,20 @@ export class AutocompleteQueries {
   /** Facilities with a word of their name starting with the text: names that start with it first. */
   private facilitySuggestions(key: string): Suggestion[] {
     const ids = this.facilities.index.byWordPrefix(key, MAX_SUGGESTIONS);
-    return this.facilities.summaries(ids).map((f) => ({ type: 'facility', label: `${f.facility_name} - ${f.city_name}, ${f.state_code}`, url: `/api/v1/facilities/${f.id}/` }));
+    return this.facilities.summaries(ids).map((f) => ({
+      type: 'facility',
+      label: `${f.facility_name} - ${f.city_name}, ${f.state_code}`,
+      url: `/api/v1/facilities/${f.id}/`,
+    }));
   }
 
   /** Every city of a scored ZIP with the population of its ZIPs, sorted by key; loaded on first use. */
   private cityIndex(): City[] {
-    this.cityList ??= (this.db.prepare('SELECT city, state, SUM(ifnull(population, 0)) AS population FROM zips GROUP BY state, city').all() as Array<Omit<City, 'key'>>)
+    this.cityList ??= (
+      this.db.prepare('SELECT city, state, SUM(ifnull(population, 0)) AS population FROM zips GROUP BY state, city').all() as Array<
+        Omit<City, 'key'>
+      >
+    )
       .map((c) => ({ ...c, key: searchKey(c.city) }))
       .filter((c) => c.key !== '')
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

@@ -29,7 +29,9 @@ export class BlogQueries {
 
   constructor(db: Database.Database) {
     this.counted = db.prepare('SELECT count(*) AS n FROM blog_posts WHERE published_at <= ?');
-    this.listed = db.prepare(`SELECT ${SUMMARY} FROM blog_posts WHERE published_at <= ? ORDER BY published_at DESC, id DESC LIMIT ? OFFSET ?`);
+    this.listed = db.prepare(
+      `SELECT ${SUMMARY} FROM blog_posts WHERE published_at <= ? ORDER BY published_at DESC, id DESC LIMIT ? OFFSET ?`,
+    );
     this.one = db.prepare(`SELECT ${SUMMARY}, html FROM blog_posts WHERE slug = ? AND published_at <= ?`);
     this.upcoming = db.prepare('SELECT min(published_at) AS next FROM blog_posts WHERE published_at > ?');
   }

@@ -29,7 +29,9 @@ export function checkHeader(file: string): void {
   const pages = header.readUInt32BE(28);
   // The page count is valid when the change counter matches the version-valid-for number (SQLite 3.7.0+).
   if (pages > 0 && header.readUInt32BE(24) === header.readUInt32BE(92) && size < pages * pageSize) {
-    throw new BadBuildError(`the file is cut short: ${size.toLocaleString('en-US')} bytes of the ${(pages * pageSize).toLocaleString('en-US')} its header counts`);
+    throw new BadBuildError(
+      `the file is cut short: ${size.toLocaleString('en-US')} bytes of the ${(pages * pageSize).toLocaleString('en-US')} its header counts`,
+    );
   }
 }
 

@@ -22,7 +22,8 @@ export interface DataQuality {
 }
 
 /** The columns a score query selects for its data quality (joined `zips` as z and `health_scores` as h). */
-export const QUALITY_COLUMNS = 'z.small_population AS _small, z.road_times AS _road, z.imputed AS _imputed, h.prevalence_used AS _prevalence, h.score_type_id AS _type';
+export const QUALITY_COLUMNS =
+  'z.small_population AS _small, z.road_times AS _road, z.imputed AS _imputed, h.prevalence_used AS _prevalence, h.score_type_id AS _type';
 
 /** A row carrying QUALITY_COLUMNS. */
 export interface QualityColumns {
@@ -50,7 +51,9 @@ export class DataQualityCatalog {
 
   constructor(db: Database.Database) {
     const raw = db.prepare("SELECT value FROM meta WHERE key = 'data_quality'").pluck().get() as string | undefined;
-    this.build = raw ? (JSON.parse(raw) as BuildQuality) : { provider: { status: 'measured' }, prevalence_measures: [], small_population_threshold: 0 };
+    this.build = raw
+      ? (JSON.parse(raw) as BuildQuality)
+      : { provider: { status: 'measured' }, prevalence_measures: [], small_population_threshold: 0 };
     this.measureOf = new Map(this.build.prevalence_measures.map((p) => [p.score_type_id, p]));
   }
 
@@ -61,7 +64,9 @@ export class DataQualityCatalog {
 
   /** Score type ids that have a CDC PLACES measure (present in the build or not). */
   get typesWithPrevalence(): number[] {
-    return this.build.prevalence_measures.filter((p) => p.measure !== null && Number.isInteger(p.score_type_id)).map((p) => p.score_type_id);
+    return this.build.prevalence_measures
+      .filter((p) => p.measure !== null && Number.isInteger(p.score_type_id))
+      .map((p) => p.score_type_id);
   }
 
   /** The data quality of one score record. */
@@ -70,16 +75,31 @@ export class DataQualityCatalog {
     const type = this.measureOf.get(row._type);
     const prevalence = !type?.measure ? 'none' : row._prevalence ? 'used' : 'missing';
     const notes: string[] = [];
-    if (this.provider === 'measured' && this.build.provider.synthetic) notes.push('Clinicians are synthetic, so the provider component shows the method, not this ZIP\'s real clinicians.');
-    if (this.provider === 'missing') notes.push('The provider files cover only part of the country, so this score leaves clinician supply out and rests on people, hospitals and travel.');
+    if (this.provider === 'measured' && this.build.provider.synthetic)
+      notes.push("Clinicians are synthetic, so the provider component shows the method, not this ZIP's real clinicians.");
+    if (this.provider === 'missing')
+      notes.push(
+        'The provider files cover only part of the country, so this score leaves clinician supply out and rests on people, hospitals and travel.',
+      );
     if (this.provider === 'sample') {
-      notes.push(this.build.provider.synthetic
-        ? `Clinicians are synthetic (a declared ${formatShare(this.build.provider.sample_fraction)} sample at documented national densities, scaled up), so the provider component shows the method, not this ZIP's real clinicians.`
-        : `Clinician supply comes from a declared sample of ${formatShare(this.build.provider.sample_fraction)} of clinicians, scaled up.`);
+      notes.push(
+        this.build.provider.synthetic
+          ? `Clinicians are synthetic (a declared ${formatShare(this.build.provider.sample_fraction)} sample at documented national densities, scaled up), so the provider component shows the method, not this ZIP's real clinicians.`
+          : `Clinician supply comes from a declared sample of ${formatShare(this.build.provider.sample_fraction)} of clinicians, scaled up.`,
+      );
     }
-    if (row._small) notes.push(`Fewer than ${this.build.small_population_threshold} people live here, so the census shares rest on a few households and this ZIP is kept out of rankings.`);
-    if (imputed.length) notes.push(`No census value for ${imputed.map((m) => m.replace(/_pct$/, '').replace(/_/g, ' ')).join(', ')} here; the national median stands in.`);
-    if (prevalence === 'missing') notes.push(`No CDC PLACES ${type!.measure} prevalence ${type!.available ? 'for this ZIP' : 'in this build'}, so the score counts no condition prevalence.`);
+    if (row._small)
+      notes.push(
+        `Fewer than ${this.build.small_population_threshold} people live here, so the census shares rest on a few households and this ZIP is kept out of rankings.`,
+      );
+    if (imputed.length)
+      notes.push(
+        `No census value for ${imputed.map((m) => m.replace(/_pct$/, '').replace(/_/g, ' ')).join(', ')} here; the national median stands in.`,
+      );
+    if (prevalence === 'missing')
+      notes.push(
+        `No CDC PLACES ${type!.measure} prevalence ${type!.available ? 'for this ZIP' : 'in this build'}, so the score counts no condition prevalence.`,
+      );
     if (!row._road) notes.push('Travel times are estimated from straight-line miles.');
     return {
       components: { people: imputed.length ? 'estimated' : 'measured', provider: this.provider, hospital: 'measured', travel: 'measured' },
@@ -87,7 +107,7 @@ export class DataQualityCatalog {
       travel_times: row._road ? 'road' : 'straight_line',
       prevalence,
       imputed,
-      note: notes.length ? notes.join(' ') : 'Every component is measured from the build\'s sources.',
+      note: notes.length ? notes.join(' ') : "Every component is measured from the build's sources.",
     };
   }
 

@@ -48,10 +48,23 @@ function healthScoresTable(quality: DataQualityCatalog | null): ExportTable {
       'imputed', json(CASE WHEN z.imputed IS NULL THEN '[]' ELSE '["' || replace(z.imputed, ',', '","') || '"]' END))`;
   return {
     columns: [
-      column('id', 'integer'), column('zip_code', 'text'), column('state', 'text'), column('state_name', 'text'), column('city', 'text'),
-      column('latitude', 'number'), column('longitude', 'number'), column('healthscore', 'integer'), column('people_score', 'integer'),
-      column('provider_score', 'integer', true), column('hospital_score', 'integer'), column('travel_score', 'integer'),
-      column('label', 'text'), column('grade', 'text'), column('color', 'text'), column('score_type', 'text'), column('data_quality', 'json'),
+      column('id', 'integer'),
+      column('zip_code', 'text'),
+      column('state', 'text'),
+      column('state_name', 'text'),
+      column('city', 'text'),
+      column('latitude', 'number'),
+      column('longitude', 'number'),
+      column('healthscore', 'integer'),
+      column('people_score', 'integer'),
+      column('provider_score', 'integer', true),
+      column('hospital_score', 'integer'),
+      column('travel_score', 'integer'),
+      column('label', 'text'),
+      column('grade', 'text'),
+      column('color', 'text'),
+      column('score_type', 'text'),
+      column('data_quality', 'json'),
     ],
     select: `h.id, h.zip_code, z.state, z.state_name, z.city, z.latitude, z.longitude, h.healthscore, h.people_score, h.provider_score,
       h.hospital_score, h.travel_score, h.label, h.grade, h.color, t.name, ${dataQuality}`,
@@ -66,10 +79,22 @@ const TABLES: Record<ExportName, ExportTable> = {
   'health-scores': healthScoresTable(null),
   providers: {
     columns: [
-      column('npi', 'text'), column('first_name', 'text'), column('last_name', 'text'), column('credential', 'text'), column('gender', 'text'),
-      column('primary_taxonomy', 'text', true), column('primary_specialty', 'text'), column('telehealth', 'boolean'),
-      column('address', 'text'), column('city', 'text'), column('state', 'text'), column('zip_code', 'text'), column('phone', 'text'),
-      column('medical_school', 'text', true), column('residency', 'text', true), column('graduation_year', 'integer', true),
+      column('npi', 'text'),
+      column('first_name', 'text'),
+      column('last_name', 'text'),
+      column('credential', 'text'),
+      column('gender', 'text'),
+      column('primary_taxonomy', 'text', true),
+      column('primary_specialty', 'text'),
+      column('telehealth', 'boolean'),
+      column('address', 'text'),
+      column('city', 'text'),
+      column('state', 'text'),
+      column('zip_code', 'text'),
+      column('phone', 'text'),
+      column('medical_school', 'text', true),
+      column('residency', 'text', true),
+      column('graduation_year', 'integer', true),
       column('facility_names', 'json'),
     ],
     select: `npi, first_name, last_name, credential, gender, primary_taxonomy, primary_specialty, telehealth, address, city, state,
@@ -84,11 +109,24 @@ const TABLES: Record<ExportName, ExportTable> = {
   },
   facilities: {
     columns: [
-      column('id', 'integer'), column('facility_name', 'text'), column('facility_type', 'text'), column('address', 'text'),
-      column('city_name', 'text'), column('state_code', 'text'), column('state_name', 'text'), column('zip_code', 'text', true),
-      column('latitude', 'number', true), column('longitude', 'number', true), column('location_precision', 'text'),
-      column('facility_rating', 'integer', true), column('emergency_services', 'boolean'), column('telehealth', 'boolean'),
-      column('phone_number', 'text'), column('website', 'text'), column('staffed_beds', 'integer', true), column('provider_count', 'integer'),
+      column('id', 'integer'),
+      column('facility_name', 'text'),
+      column('facility_type', 'text'),
+      column('address', 'text'),
+      column('city_name', 'text'),
+      column('state_code', 'text'),
+      column('state_name', 'text'),
+      column('zip_code', 'text', true),
+      column('latitude', 'number', true),
+      column('longitude', 'number', true),
+      column('location_precision', 'text'),
+      column('facility_rating', 'integer', true),
+      column('emergency_services', 'boolean'),
+      column('telehealth', 'boolean'),
+      column('phone_number', 'text'),
+      column('website', 'text'),
+      column('staffed_beds', 'integer', true),
+      column('provider_count', 'integer'),
       column('ccn', 'text', true),
     ],
     select: `id, facility_name, facility_type, address, city_name, state_code, state_name, zip_code, latitude, longitude, location_precision,
@@ -131,7 +169,13 @@ export class ExportQueries {
    * Calls `each` with the values (in column order) of up to `limit` rows after key `after`; returns the last
    * row's key, or undefined when there were no more rows.
    */
-  batch(name: ExportName, filter: ExportFilter, after: string | number, limit: number, each: (values: unknown[]) => void): string | number | undefined {
+  batch(
+    name: ExportName,
+    filter: ExportFilter,
+    after: string | number,
+    limit: number,
+    each: (values: unknown[]) => void,
+  ): string | number | undefined {
     const table = this.tables[name];
     const set = (Object.keys(table.filters) as Array<keyof ExportFilter>).filter((f) => filter[f] !== undefined);
     const cacheKey = `${name} ${set.join()}`;
@@ -139,7 +183,9 @@ export class ExportQueries {
     if (!statement) {
       const where = [...set.map((f) => table.filters[f]!), `${table.key} > @after`].join(' AND ');
       // The key is selected last, after the published columns.
-      statement = this.db.prepare(`SELECT ${table.select}, ${table.key} FROM ${table.from} WHERE ${where} ORDER BY ${table.key} LIMIT @limit`).raw(true);
+      statement = this.db
+        .prepare(`SELECT ${table.select}, ${table.key} FROM ${table.from} WHERE ${where} ORDER BY ${table.key} LIMIT @limit`)
+        .raw(true);
       this.statements.set(cacheKey, statement);
     }
     const args: Record<string, unknown> = { after, limit };

@@ -76,8 +76,11 @@ export class FacilityQueries {
   constructor(db: Database.Database) {
     this.db = db;
     this.summary = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM facilities WHERE id = ?`);
-    this.detailRow = db.prepare(`SELECT ${SUMMARY_COLUMNS}, address, phone_number, website, staffed_beds, provider_count FROM facilities WHERE id = ?`);
-    this.rankedRows = db.prepare(`SELECT id, facility_name, facility_type, city_name, state_name, state_code, facility_rating, emergency_services, telehealth, staffed_beds
+    this.detailRow = db.prepare(
+      `SELECT ${SUMMARY_COLUMNS}, address, phone_number, website, staffed_beds, provider_count FROM facilities WHERE id = ?`,
+    );
+    this.rankedRows =
+      db.prepare(`SELECT id, facility_name, facility_type, city_name, state_name, state_code, facility_rating, emergency_services, telehealth, staffed_beds
       FROM facilities WHERE facility_rating IS NOT NULL AND facility_type <> ?`);
   }
 
@@ -117,13 +120,25 @@ export class FacilityQueries {
       const rows = (this.rankedRows.all(HEALTH_CENTER_TYPE) as Array<SummaryRow & { facility_rating: number; staffed_beds: number | null }>)
         .filter((row) => state === undefined || row.state_code === state)
         .map((row) => ({ row, name: searchKey(row.facility_name) }));
-      rows.sort((a, b) =>
-        b.row.facility_rating - a.row.facility_rating || b.row.emergency_services - a.row.emergency_services ||
-        (b.row.staffed_beds ?? -1) - (a.row.staffed_beds ?? -1) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || a.row.id - b.row.id);
+      rows.sort(
+        (a, b) =>
+          b.row.facility_rating - a.row.facility_rating ||
+          b.row.emergency_services - a.row.emergency_services ||
+          (b.row.staffed_beds ?? -1) - (a.row.staffed_beds ?? -1) ||
+          (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+          a.row.id - b.row.id,
+      );
       ranking = rows.map(({ row }, i) => ({
-        id: row.id, rank: i + 1, facility_name: row.facility_name, facility_type: row.facility_type, city_name: row.city_name,
-        state_name: row.state_name, state_code: row.state_code, facility_rating: row.facility_rating,
-        emergency_services: row.emergency_services === 1, telehealth: row.telehealth === 1,
+        id: row.id,
+        rank: i + 1,
+        facility_name: row.facility_name,
+        facility_type: row.facility_type,
+        city_name: row.city_name,
+        state_name: row.state_name,
+        state_code: row.state_code,
+        facility_rating: row.facility_rating,
+        emergency_services: row.emergency_services === 1,
+        telehealth: row.telehealth === 1,
       }));
       this.rankings.set(key, ranking);
     }
@@ -147,9 +162,17 @@ interface SummaryRow {
 
 function summaryOf(row: SummaryRow): FacilitySummary {
   return {
-    id: row.id, facility_name: row.facility_name, facility_type: row.facility_type, city_name: row.city_name,
-    state_name: row.state_name, state_code: row.state_code, latitude: row.latitude, longitude: row.longitude,
-    facility_rating: row.facility_rating, emergency_services: row.emergency_services === 1, telehealth: row.telehealth === 1,
+    id: row.id,
+    facility_name: row.facility_name,
+    facility_type: row.facility_type,
+    city_name: row.city_name,
+    state_name: row.state_name,
+    state_code: row.state_code,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    facility_rating: row.facility_rating,
+    emergency_services: row.emergency_services === 1,
+    telehealth: row.telehealth === 1,
   };
 }
 
@@ -190,7 +213,7 @@ export class FacilityIndex {
   }
 
   static load(db: Database.Database): FacilityIndex {
-    const data = new Map((db.prepare('SELECT name, data FROM facility_index').raw().all() as Array<[string, Buffer]>));
+    const data = new Map(db.prepare('SELECT name, data FROM facility_index').raw().all() as Array<[string, Buffer]>);
     const part = (name: string) => {
       const bytes = data.get(name);
       if (!bytes) throw new Error(`${db.name} has no facility index (${name}); rebuild it with \`hcas build\``);
@@ -198,8 +221,15 @@ export class FacilityIndex {
     };
     const numbers = (name: string) => decodeUint32(part(name));
     const typeKeys = part(FACILITY_INDEX.typeKeys).toString('utf8');
-    return new FacilityIndex(numbers(FACILITY_INDEX.id), part(FACILITY_INDEX.nameKeys).toString('utf8'), numbers(FACILITY_INDEX.type),
-      typeKeys === '' ? [] : typeKeys.split(KEY_SEPARATOR), numbers(FACILITY_INDEX.state), numbers(FACILITY_INDEX.emergency), numbers(FACILITY_INDEX.rating));
+    return new FacilityIndex(
+      numbers(FACILITY_INDEX.id),
+      part(FACILITY_INDEX.nameKeys).toString('utf8'),
+      numbers(FACILITY_INDEX.type),
+      typeKeys === '' ? [] : typeKeys.split(KEY_SEPARATOR),
+      numbers(FACILITY_INDEX.state),
+      numbers(FACILITY_INDEX.emergency),
+      numbers(FACILITY_INDEX.rating),
+    );
   }
 
   /** The exact count of matching facilities and the ids of one window. */

@@ -100,8 +100,10 @@ export class HealthScoreQueries {
   /** One page of matching records, ordered by ZIP code. */
   page(filter: ScoreFilter, limit: number, offset: number): HealthScoreRecord[] {
     const { sql, args } = whereClause(filter);
-    const statement = this.statement(`page ${sql}`, () =>
-      `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE ${sql} ORDER BY h.zip_code LIMIT @limit OFFSET @offset`);
+    const statement = this.statement(
+      `page ${sql}`,
+      () => `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE ${sql} ORDER BY h.zip_code LIMIT @limit OFFSET @offset`,
+    );
     return (statement.all({ ...args, limit, offset }) as RecordRow[]).map((row) => this.quality.publish(row));
   }
 
@@ -111,9 +113,12 @@ export class HealthScoreQueries {
    */
   *pointSlices(filter: ScoreFilter, slice: number): Generator<ScorePoint[]> {
     const { sql, args } = whereClause(filter);
-    const statement = this.statement(`points ${sql}`, () =>
-      `SELECT h.zip_code, z.latitude, z.longitude, h.healthscore, h.label, h.color
-       FROM health_scores h JOIN zips z ON z.zip_code = h.zip_code WHERE ${sql} AND h.zip_code > @after ORDER BY h.zip_code LIMIT @limit`);
+    const statement = this.statement(
+      `points ${sql}`,
+      () =>
+        `SELECT h.zip_code, z.latitude, z.longitude, h.healthscore, h.label, h.color
+       FROM health_scores h JOIN zips z ON z.zip_code = h.zip_code WHERE ${sql} AND h.zip_code > @after ORDER BY h.zip_code LIMIT @limit`,
+    );
     let after = '';
     for (;;) {
       const rows = statement.all({ ...args, after, limit: slice }) as ScorePoint[];

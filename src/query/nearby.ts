@@ -51,9 +51,11 @@ export class NearbyIndex {
     const bytes = new Uint8Array(row.data.byteLength);
     bytes.set(row.data);
     const index = KDBush.from(bytes.buffer);
-    const points = db.prepare(`SELECT z.zip_code, z.city, z.state, z.latitude, z.longitude, h.healthscore, h.label
+    const points = db
+      .prepare(`SELECT z.zip_code, z.city, z.state, z.latitude, z.longitude, h.healthscore, h.label
       FROM zips z LEFT JOIN health_scores h ON h.zip_code = z.zip_code AND h.score_type_id = 1
-      ORDER BY z.kd_index`).all() as ZipPoint[];
+      ORDER BY z.kd_index`)
+      .all() as ZipPoint[];
     if (index.numItems !== points.length) {
       throw new Error(`the KD-tree of ${db.name} has ${index.numItems} points but zips has ${points.length} rows; rebuild it`);
     }
@@ -79,7 +81,10 @@ export class NearbyIndex {
       ids = search(Infinity, haversineMiles(target.longitude, target.latitude, last.longitude, last.latitude));
     }
     return ids
-      .map((id) => ({ point: this.points[id], miles: haversineMiles(target.longitude, target.latitude, this.points[id].longitude, this.points[id].latitude) }))
+      .map((id) => ({
+        point: this.points[id],
+        miles: haversineMiles(target.longitude, target.latitude, this.points[id].longitude, this.points[id].latitude),
+      }))
       .filter(({ miles }) => miles <= radiusMiles)
       .sort((a, b) => a.miles - b.miles || (a.point.zip_code < b.point.zip_code ? -1 : 1))
       .slice(0, limit)

@@ -72,14 +72,20 @@ export class ProviderDirectory {
     this.maxMergedRuns = options.maxMergedRuns ?? 8;
     this.maxSortedFirstNames = options.maxSortedFirstNames ?? 32_768;
     this.nameFilterVisits = options.nameFilterVisits ?? 'cheaper';
-    const size = db.prepare('SELECT length FROM provider_arrays WHERE name = ?').pluck().get(PROVIDER_ARRAYS.npiByRank) as number | undefined;
+    const size = db.prepare('SELECT length FROM provider_arrays WHERE name = ?').pluck().get(PROVIDER_ARRAYS.npiByRank) as
+      | number
+      | undefined;
     if (size === undefined) throw new Error(`${db.name} has no provider directory (table provider_arrays); rebuild it with \`hcas build\``);
     this.size = size;
     this.posting = db.prepare('SELECT ranks FROM provider_postings WHERE kind = ? AND key = ?').pluck();
     this.array = db.prepare('SELECT data FROM provider_arrays WHERE name = ?').pluck();
     this.lastAtOrAfter = db.prepare('SELECT first_rank FROM provider_last_names WHERE name_key >= ? ORDER BY name_key LIMIT 1').pluck();
-    this.firstAtOrAfter = db.prepare('SELECT first_id, start FROM provider_first_names WHERE name_key >= ? ORDER BY name_key LIMIT 1').raw();
-    this.firstRuns = db.prepare('SELECT start, count FROM provider_first_names WHERE first_id >= ? AND first_id < ? ORDER BY first_id').raw();
+    this.firstAtOrAfter = db
+      .prepare('SELECT first_id, start FROM provider_first_names WHERE name_key >= ? ORDER BY name_key LIMIT 1')
+      .raw();
+    this.firstRuns = db
+      .prepare('SELECT start, count FROM provider_first_names WHERE first_id >= ? AND first_id < ? ORDER BY first_id')
+      .raw();
     this.firstNameCount = db.prepare('SELECT COUNT(*) FROM provider_first_names').pluck().get() as number;
   }
 
@@ -177,7 +183,9 @@ export class ProviderDirectory {
   private sortedFirstRanks(match: NameMatch, need: number): Uint32Array {
     const order = this.firstOrder();
     if (match.firstTo - match.firstFrom > this.maxMergedRuns) return order.slice(match.orderFrom, match.orderTo).sort().subarray(0, need);
-    const runs = (this.firstRuns.all(match.firstFrom, match.firstTo) as Array<[number, number]>).map(([start, count]) => order.subarray(start, start + count));
+    const runs = (this.firstRuns.all(match.firstFrom, match.firstTo) as Array<[number, number]>).map(([start, count]) =>
+      order.subarray(start, start + count),
+    );
     return mergeRuns(runs, need);
   }
 
@@ -193,7 +201,8 @@ export class ProviderDirectory {
     if (firstRanks.length === 0) return lastPart;
     const runs = match.firstTo - match.firstFrom;
     const expected = (firstRanks.length * ranks.length) / this.size;
-    const visitName = firstRanks.length * (set.bits ? 1 : Math.log2(ranks.length + 2)) + (runs > 1 ? expected * Math.log2(expected + 2) : 0);
+    const visitName =
+      firstRanks.length * (set.bits ? 1 : Math.log2(ranks.length + 2)) + (runs > 1 ? expected * Math.log2(expected + 2) : 0);
     const visitSet = ranks.length + (this.cache.has(firstNameBitsKey(match)) ? 0 : firstRanks.length);
     if (this.nameFilterVisits === 'name' || (this.nameFilterVisits === 'cheaper' && visitName < visitSet)) {
       const out: number[] = [];

@@ -48,8 +48,12 @@ export class ProviderQueries {
   constructor(db: Database.Database) {
     this.db = db;
     this.summary = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM providers WHERE npi = ?`);
-    this.profileRow = db.prepare(`SELECT ${SUMMARY_COLUMNS}, medical_school, residency, graduation_year, facility_names FROM providers WHERE npi = ?`);
-    this.labelRow = db.prepare('SELECT npi, first_name, last_name, credential, primary_specialty, city, state FROM providers WHERE npi = ?');
+    this.profileRow = db.prepare(
+      `SELECT ${SUMMARY_COLUMNS}, medical_school, residency, graduation_year, facility_names FROM providers WHERE npi = ?`,
+    );
+    this.labelRow = db.prepare(
+      'SELECT npi, first_name, last_name, credential, primary_specialty, city, state FROM providers WHERE npi = ?',
+    );
   }
 
   /** The directory index, opened on first use. */
@@ -71,7 +75,9 @@ export class ProviderQueries {
 
   /** One provider's profile, or undefined when the NPI is not in the build. */
   profile(npi: string): ProviderProfile | undefined {
-    const row = this.profileRow.get(npi) as (SummaryRow & { medical_school: string | null; residency: string | null; graduation_year: number | null; facility_names: string }) | undefined;
+    const row = this.profileRow.get(npi) as
+      | (SummaryRow & { medical_school: string | null; residency: string | null; graduation_year: number | null; facility_names: string })
+      | undefined;
     if (!row) return undefined;
     return {
       ...summaryOf(row),
@@ -100,7 +106,12 @@ interface SummaryRow {
 
 function summaryOf(row: SummaryRow): ProviderSummary {
   return {
-    npi: row.npi, first_name: row.first_name, last_name: row.last_name, credential: row.credential,
-    gender: row.gender, primary_specialty: row.primary_specialty, telehealth: row.telehealth === 1,
+    npi: row.npi,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    credential: row.credential,
+    gender: row.gender,
+    primary_specialty: row.primary_specialty,
+    telehealth: row.telehealth === 1,
   };
 }

@@ -78,7 +78,11 @@ export function intersect(small: Uint32Array, other: RankSet): Uint32Array {
  */
 export function intersectAll(sets: readonly RankSet[]): Uint32Array {
   const sorted = [...sets].sort((a, b) => a.ranks.length - b.ranks.length);
-  if (sorted.length > 1 && sorted.every((set) => set.bits)) return andBitmaps(sorted.map((set) => set.bits!), sorted[0].ranks.length);
+  if (sorted.length > 1 && sorted.every((set) => set.bits))
+    return andBitmaps(
+      sorted.map((set) => set.bits!),
+      sorted[0].ranks.length,
+    );
   let result = sorted[0].ranks;
   for (let i = 1; i < sorted.length && result.length > 0; i++) result = intersect(result, sorted[i]);
   return result;
@@ -126,7 +130,12 @@ export function lowerBound(sorted: Uint32Array, value: number, from = 0): number
  */
 export function mergeRuns(runs: readonly Uint32Array[], limit: number): Uint32Array {
   const heads = new Array<number>(runs.length).fill(0);
-  const out = new Uint32Array(Math.min(limit, runs.reduce((sum, run) => sum + run.length, 0)));
+  const out = new Uint32Array(
+    Math.min(
+      limit,
+      runs.reduce((sum, run) => sum + run.length, 0),
+    ),
+  );
   let n = 0;
   let last = -1;
   while (n < out.length) {

@@ -44,7 +44,5 @@ export class ScoreTypeCatalog {
 
 /** Every state with at least one scored ZIP, by state code. */
 export function listStates(db: Database.Database): StateRecord[] {
-  return db
-    .prepare('SELECT state_code, state_name, zip_count, avg_healthscore FROM states ORDER BY state_code')
-    .all() as StateRecord[];
+  return db.prepare('SELECT state_code, state_name, zip_count, avg_healthscore FROM states ORDER BY state_code').all() as StateRecord[];
 }

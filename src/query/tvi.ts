@@ -75,10 +75,15 @@ export class TviQueries {
       FROM tvi WHERE zip_code = ?`);
     for (const filters of [[], ['state'], ['tier'], ['state', 'tier']]) {
       // ZIPs under the small-population threshold are never ranked (their shares rest on a few households).
-      const where = ['t.ranked = 1', ...filters.map((name) => (name === 'state' ? 't.state = @state' : 't.tvi_tier = @tier'))].join(' AND ');
+      const where = ['t.ranked = 1', ...filters.map((name) => (name === 'state' ? 't.state = @state' : 't.tvi_tier = @tier'))].join(
+        ' AND ',
+      );
       this.counts.set(filters.join(), db.prepare(`SELECT count(*) AS n FROM tvi t WHERE ${where}`));
-      this.pages.set(filters.join(), db.prepare(`SELECT t.zip_code, z.city, z.state, t.tvi_score, t.tvi_tier, t.zero_vehicle_pct, t.nearest_hospital_miles
-        FROM tvi t JOIN zips z ON z.zip_code = t.zip_code WHERE ${where} ${ORDER} LIMIT @limit OFFSET @offset`));
+      this.pages.set(
+        filters.join(),
+        db.prepare(`SELECT t.zip_code, z.city, z.state, t.tvi_score, t.tvi_tier, t.zero_vehicle_pct, t.nearest_hospital_miles
+        FROM tvi t JOIN zips z ON z.zip_code = t.zip_code WHERE ${where} ${ORDER} LIMIT @limit OFFSET @offset`),
+      );
     }
     this.metros = db.prepare(`SELECT cbsa_code, cbsa_title, cbsa_type, tvi_score, tvi_tier, zip_count, population
       FROM tvi_metros ORDER BY tvi_score DESC, cbsa_code LIMIT ?`);

@@ -36,7 +36,8 @@ export function prepareBuild(source: string, target: string | undefined): Checke
   try {
     checkHeader(source);
     copyFileSync(source, target, constants.COPYFILE_FICLONE);
-    if (fileIdentity(source) !== identity) throw new BadBuildError('the file changed while it was being copied (it is still being written)');
+    if (fileIdentity(source) !== identity)
+      throw new BadBuildError('the file changed while it was being copied (it is still being written)');
     return { file: target, identity, ...checkBuild(target) };
   } catch (error) {
     rmSync(target, { force: true });

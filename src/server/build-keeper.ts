@@ -161,11 +161,22 @@ export class BuildKeeper implements BuildSource {
       const message = error instanceof Error ? error.message : String(error);
       this.failedIdentity = identity;
       // Served in place, the file that failed is the one being served.
-      if (!this.folder && (identity === undefined || identity.split(':').slice(0, 2).join(':') === this.current.identity.split(':').slice(0, 2).join(':'))) {
+      if (
+        !this.folder &&
+        (identity === undefined || identity.split(':').slice(0, 2).join(':') === this.current.identity.split(':').slice(0, 2).join(':'))
+      ) {
         this.servedFileDamaged = true;
       }
       this.lastAttempt = { time, reason, ok: false, buildId: this.current.buildId, error: message };
-      this.options.log({ time, level: 'error', event: 'reload_failed', reason, pid: process.pid, error: message, build_id: this.current.buildId });
+      this.options.log({
+        time,
+        level: 'error',
+        event: 'reload_failed',
+        reason,
+        pid: process.pid,
+        error: message,
+        build_id: this.current.buildId,
+      });
       for (const listener of this.listeners) listener.failed(this.lastAttempt);
       return false;
     }

@@ -27,15 +27,16 @@ export function workerMetrics(registry: client.Registry): () => Promise<string> 
     if (message.error !== undefined) pending.reject(new Error(`the cluster primary could not sum the metrics: ${message.error}`));
     else pending.resolve(message.text ?? '');
   });
-  return () => new Promise((resolve, reject) => {
-    const id = next++;
-    const timer = setTimeout(() => {
-      waiting.delete(id);
-      reject(new Error(`the cluster primary did not answer a metrics request within ${TIMEOUT_MS} ms`));
-    }, TIMEOUT_MS);
-    waiting.set(id, { resolve, reject, timer });
-    process.send?.({ type: REQUEST, id });
-  });
+  return () =>
+    new Promise((resolve, reject) => {
+      const id = next++;
+      const timer = setTimeout(() => {
+        waiting.delete(id);
+        reject(new Error(`the cluster primary did not answer a metrics request within ${TIMEOUT_MS} ms`));
+      }, TIMEOUT_MS);
+      waiting.set(id, { resolve, reject, timer });
+      process.send?.({ type: REQUEST, id });
+    });
 }
 
 /** In the cluster primary: answers the workers' metrics requests with the sum over every worker. */

@@ -23,13 +23,23 @@ export const MAX_RESTART_DELAY_MS = 30_000;
 export async function runServer(options: ServerOptions): Promise<void> {
   const log = options.log ?? jsonLines(process.stdout);
   // In a worker, /metrics asks the primary for the sum of every worker's metrics.
-  const metricsText = cluster.isWorker && options.metrics?.enabled !== false ? (local: { registry: Parameters<typeof workerMetrics>[0] }) => workerMetrics(local.registry) : undefined;
+  const metricsText =
+    cluster.isWorker && options.metrics?.enabled !== false
+      ? (local: { registry: Parameters<typeof workerMetrics>[0] }) => workerMetrics(local.registry)
+      : undefined;
   // A worker serves the builds its primary checked; a server on its own checks its own.
   const builds = options.builds ?? PrimaryBuilds.fromEnvironment();
   const server = await startServer({ metricsText, ...options, builds, log });
   const reload = () => server.reload('signal');
   process.on('SIGHUP', reload);
-  const started = { time: new Date().toISOString(), level: 'info', event: 'listening', url: server.url, build_id: server.live.current.buildId, pid: process.pid };
+  const started = {
+    time: new Date().toISOString(),
+    level: 'info',
+    event: 'listening',
+    url: server.url,
+    build_id: server.live.current.buildId,
+    pid: process.pid,
+  };
   if (cluster.isWorker) process.send?.({ ...started, event: 'worker_listening' });
   else log(started);
   // Handlers stay installed until the end: a second signal (Ctrl-C reaches every worker and the primary
@@ -67,11 +77,18 @@ export interface ClusterOptions {
  * every 30 s), never given up on: the primary keeps its last good build (and takes the file again when
  * that build looks damaged), and a new good build restarts the waiting workers at once.
  */
-export async function runCluster(workers: number, log: LineLog & { flush?: () => void } = jsonLines(process.stdout), options: ClusterOptions = {}): Promise<number> {
+export async function runCluster(
+  workers: number,
+  log: LineLog & { flush?: () => void } = jsonLines(process.stdout),
+  options: ClusterOptions = {},
+): Promise<number> {
   const settings = commandLineSettings();
   const file = options.db ?? settings.db;
   if (file === undefined) throw new Error('runCluster needs the database file (options.db)');
-  const snapshotDir = options.snapshotDir === false || (options.snapshotDir === undefined && settings.snapshot === false) ? undefined : (options.snapshotDir || settings.snapshotDir || tmpdir());
+  const snapshotDir =
+    options.snapshotDir === false || (options.snapshotDir === undefined && settings.snapshot === false)
+      ? undefined
+      : options.snapshotDir || settings.snapshotDir || tmpdir();
   const keeper = await BuildKeeper.open({ file, snapshotDir, log });
   const workerEnv = shareBuilds(keeper);
   if (options.watch ?? settings.watch ?? true) keeper.watch();
@@ -87,7 +104,16 @@ export async function runCluster(workers: number, log: LineLog & { flush?: () =>
     worker.on('message', (message: { event?: string; url?: string; build_id?: string }) => {
       if (message.event !== 'worker_listening') return;
       listening++;
-      if (listening === workers) log({ time: new Date().toISOString(), level: 'info', event: 'listening', url: message.url, build_id: message.build_id, workers, pid: process.pid });
+      if (listening === workers)
+        log({
+          time: new Date().toISOString(),
+          level: 'info',
+          event: 'listening',
+          url: message.url,
+          build_id: message.build_id,
+          workers,
+          pid: process.pid,
+        });
     });
   };
   for (let i = 0; i < workers; i++) fork();
@@ -139,7 +165,12 @@ export async function runCluster(workers: number, log: LineLog & { flush?: () =>
         // A worker that could not start may have found the build it was handed damaged: take the file again.
         if (quickCrashes > 0 && !keeper.currentLooksWhole()) void keeper.refresh('recover');
         if (quickCrashes === MAX_QUICK_CRASHES) {
-          log({ time: new Date().toISOString(), level: 'error', event: 'crash_loop', message: `workers keep dying on start (see the errors above); restarting them at most every ${MAX_RESTART_DELAY_MS / 1000} s until one stays up` });
+          log({
+            time: new Date().toISOString(),
+            level: 'error',
+            event: 'crash_loop',
+            message: `workers keep dying on start (see the errors above); restarting them at most every ${MAX_RESTART_DELAY_MS / 1000} s until one stays up`,
+          });
         }
         const timer = setTimeout(() => {
           restarts.delete(timer);

@@ -55,7 +55,11 @@ export class ConnectionGuard {
     const subject = this.exempt(address) ? undefined : anonymousSubject(address);
     if (this.open >= this.limits.maxConnections) {
       this.refused.busy++;
-      refuse(socket, 'server_busy', `This server process has ${this.limits.maxConnections.toLocaleString('en-US')} connections open, its limit; retry in a moment`);
+      refuse(
+        socket,
+        'server_busy',
+        `This server process has ${this.limits.maxConnections.toLocaleString('en-US')} connections open, its limit; retry in a moment`,
+      );
       return;
     }
     const fromClient = subject === undefined ? 0 : (this.perClient.get(subject) ?? 0);
@@ -82,8 +86,16 @@ function refuse(socket: Socket, code: ErrorCode, message: string): void {
   (socket as Socket & { [REFUSED]?: boolean })[REFUSED] = true;
   const body = `${JSON.stringify(errorBody(code, message))}\n`;
   const status = ERROR_STATUS[code];
-  const headers = { 'Content-Type': JSON_TYPE, 'Content-Length': String(Buffer.byteLength(body)), ...COMMON_HEADERS, 'Retry-After': '1', Connection: 'close' };
-  const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
+  const headers = {
+    'Content-Type': JSON_TYPE,
+    'Content-Length': String(Buffer.byteLength(body)),
+    ...COMMON_HEADERS,
+    'Retry-After': '1',
+    Connection: 'close',
+  };
+  const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n')}\r\n\r\n`;
   socket.on('error', () => {});
   socket.end(head + body);
   setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();

@@ -41,7 +41,14 @@ export class ErrorLog {
       return;
     }
     this.kinds.set(kind, { repeats: 0, quiet: false });
-    this.log({ time: new Date().toISOString(), level: 'error', event: 'error', method: request.method, path: redactKeys(request.url), error: stack });
+    this.log({
+      time: new Date().toISOString(),
+      level: 'error',
+      event: 'error',
+      method: request.method,
+      path: redactKeys(request.url),
+      error: stack,
+    });
   }
 
   /** Writes the repeats counted so far (every minute, and when the server stops). */
@@ -52,7 +59,14 @@ export class ErrorLog {
         else counted.quiet = true;
         continue;
       }
-      this.log({ time: new Date().toISOString(), level: 'error', event: 'error_repeated', error: kind, count: counted.repeats, detail: 'the same error as the one logged in full before' });
+      this.log({
+        time: new Date().toISOString(),
+        level: 'error',
+        event: 'error_repeated',
+        error: kind,
+        count: counted.repeats,
+        detail: 'the same error as the one logged in full before',
+      });
       counted.repeats = 0;
     }
   }
@@ -66,6 +80,10 @@ export class ErrorLog {
 /** An error's kind: class, message (redacted, cut to 300 characters) and the first frame of its stack. */
 function kindOf(error: unknown, stack: string): string {
   const head = error instanceof Error ? `${error.name}: ${error.message}` : stack.split('\n')[0];
-  const frame = stack.split('\n').find((line) => line.trimStart().startsWith('at '))?.trim() ?? '';
+  const frame =
+    stack
+      .split('\n')
+      .find((line) => line.trimStart().startsWith('at '))
+      ?.trim() ?? '';
   return redactKeys(`${head.slice(0, 300)} ${frame.slice(0, 200)}`);
 }

@@ -73,7 +73,12 @@ export class LiveApi {
       return { status: 'failing', detail, file, ...last };
     }
     if (this.lastReload && !this.lastReload.ok) {
-      return { status: 'degraded', detail: `${file} changed and is not a valid build (${this.lastReload.error}); serving the last good build, ${this.current.buildId}`, file, ...last };
+      return {
+        status: 'degraded',
+        detail: `${file} changed and is not a valid build (${this.lastReload.error}); serving the last good build, ${this.current.buildId}`,
+        file,
+        ...last,
+      };
     }
     return { status: 'ok', file, ...last };
   }
@@ -105,7 +110,15 @@ export class LiveApi {
     this.state.build = servedBuild(next);
     this.lastReload = { time, reason, ok: true, buildId: next.buildId };
     this.reloads.ok++;
-    this.events({ time, level: 'info', event: 'reload', reason, pid: process.pid, build_id: next.buildId, previous_build_id: previous.buildId });
+    this.events({
+      time,
+      level: 'info',
+      event: 'reload',
+      reason,
+      pid: process.pid,
+      build_id: next.buildId,
+      previous_build_id: previous.buildId,
+    });
     return true;
   }
 

@@ -23,7 +23,13 @@ type Value = { labels: Record<string, string | number>; value: number; metricNam
  * path only adds to plain numbers: prom-client's own Counter and Histogram cost one to two microseconds
  * per call with labels, about a tenth of an answer's whole cost.
  */
-function collected(name: string, help: string, type: 'counter' | 'gauge' | 'histogram', values: () => Value[], aggregator: client.Aggregator = 'sum') {
+function collected(
+  name: string,
+  help: string,
+  type: 'counter' | 'gauge' | 'histogram',
+  values: () => Value[],
+  aggregator: client.Aggregator = 'sum',
+) {
   const metric = { name, help, type, aggregator, get: async () => ({ name, help, type, aggregator, values: values() }) };
   return metric as unknown as client.Metric;
 }
@@ -41,32 +47,102 @@ export class ServerMetrics {
   constructor(live: LiveApi, gate: (() => GateStats) | undefined) {
     const registry = this.registry;
     client.collectDefaultMetrics({ register: registry });
-    registry.registerMetric(collected('hcas_http_requests_total', 'Requests answered, by route pattern, HTTP status and plan (anonymous, a plan id, invalid for bad credentials, none when limits are off).', 'counter', () => this.requestValues()));
-    registry.registerMetric(collected('hcas_http_request_duration_seconds', 'Time from the request to the last byte of the answer handed to the socket, by route pattern.', 'histogram', () => this.latencyValues()));
-    registry.registerMetric(collected('hcas_response_cache_requests_total', 'Lookups in the response cache of the builds served, by result (hit or miss).', 'counter', () => {
-      const { hits, misses } = live.cacheStats();
-      return [{ labels: { result: 'hit' }, value: hits }, { labels: { result: 'miss' }, value: misses }];
-    }));
-    registry.registerMetric(collected('hcas_response_cache_bytes', 'Bytes held by the response cache of the current build.', 'gauge', () => [{ labels: {}, value: live.cacheStats().bytes }]));
-    registry.registerMetric(collected('hcas_build_info', 'The build served: 1, labelled with its id and build time.', 'gauge', () => {
-      const { buildId, builtAt } = live.state.build;
-      return [{ labels: { build_id: buildId, built_at: builtAt }, value: 1 }];
-    }, 'max'));
-    registry.registerMetric(collected('hcas_build_age_seconds', 'Seconds since the build served was made.', 'gauge', () => [{ labels: {}, value: live.state.buildAgeSeconds() ?? Number.NaN }], 'max'));
-    registry.registerMetric(collected('hcas_reloads_total', 'Reloads of the database file, by result (ok, or failed: the previous build kept serving).', 'counter', () => [
-      { labels: { result: 'ok' }, value: live.reloads.ok }, { labels: { result: 'failed' }, value: live.reloads.failed },
-    ]));
+    registry.registerMetric(
+      collected(
+        'hcas_http_requests_total',
+        'Requests answered, by route pattern, HTTP status and plan (anonymous, a plan id, invalid for bad credentials, none when limits are off).',
+        'counter',
+        () => this.requestValues(),
+      ),
+    );
+    registry.registerMetric(
+      collected(
+        'hcas_http_request_duration_seconds',
+        'Time from the request to the last byte of the answer handed to the socket, by route pattern.',
+        'histogram',
+        () => this.latencyValues(),
+      ),
+    );
+    registry.registerMetric(
+      collected(
+        'hcas_response_cache_requests_total',
+        'Lookups in the response cache of the builds served, by result (hit or miss).',
+        'counter',
+        () => {
+          const { hits, misses } = live.cacheStats();
+          return [
+            { labels: { result: 'hit' }, value: hits },
+            { labels: { result: 'miss' }, value: misses },
+          ];
+        },
+      ),
+    );
+    registry.registerMetric(
+      collected('hcas_response_cache_bytes', 'Bytes held by the response cache of the current build.', 'gauge', () => [
+        { labels: {}, value: live.cacheStats().bytes },
+      ]),
+    );
+    registry.registerMetric(
+      collected(
+        'hcas_build_info',
+        'The build served: 1, labelled with its id and build time.',
+        'gauge',
+        () => {
+          const { buildId, builtAt } = live.state.build;
+          return [{ labels: { build_id: buildId, built_at: builtAt }, value: 1 }];
+        },
+        'max',
+      ),
+    );
+    registry.registerMetric(
+      collected(
+        'hcas_build_age_seconds',
+        'Seconds since the build served was made.',
+        'gauge',
+        () => [{ labels: {}, value: live.state.buildAgeSeconds() ?? Number.NaN }],
+        'max',
+      ),
+    );
+    registry.registerMetric(
+      collected(
+        'hcas_reloads_total',
+        'Reloads of the database file, by result (ok, or failed: the previous build kept serving).',
+        'counter',
+        () => [
+          { labels: { result: 'ok' }, value: live.reloads.ok },
+          { labels: { result: 'failed' }, value: live.reloads.failed },
+        ],
+      ),
+    );
     if (gate) {
-      registry.registerMetric(collected('hcas_quota_denials_total', 'Calls refused with 429 rate_limited, by plan.', 'counter', () =>
-        [...gate().quotaDenials].map(([plan, value]) => ({ labels: { plan }, value }))));
-      registry.registerMetric(collected('hcas_state_errors_total', 'Failed operations of the key and counter state (Redis or the state file), by backend.', 'counter', () => {
-        const stats = gate();
-        return [{ labels: { backend: stats.backend }, value: stats.stateErrors }];
-      }));
-      registry.registerMetric(collected('hcas_state_degraded', '1 while the key and counter state is unreachable and calls are served uncounted (fail open), else 0.', 'gauge', () => {
-        const stats = gate();
-        return [{ labels: { backend: stats.backend }, value: stats.degraded ? 1 : 0 }];
-      }, 'max'));
+      registry.registerMetric(
+        collected('hcas_quota_denials_total', 'Calls refused with 429 rate_limited, by plan.', 'counter', () =>
+          [...gate().quotaDenials].map(([plan, value]) => ({ labels: { plan }, value })),
+        ),
+      );
+      registry.registerMetric(
+        collected(
+          'hcas_state_errors_total',
+          'Failed operations of the key and counter state (Redis or the state file), by backend.',
+          'counter',
+          () => {
+            const stats = gate();
+            return [{ labels: { backend: stats.backend }, value: stats.stateErrors }];
+          },
+        ),
+      );
+      registry.registerMetric(
+        collected(
+          'hcas_state_degraded',
+          '1 while the key and counter state is unreachable and calls are served uncounted (fail open), else 0.',
+          'gauge',
+          () => {
+            const stats = gate();
+            return [{ labels: { backend: stats.backend }, value: stats.degraded ? 1 : 0 }];
+          },
+          'max',
+        ),
+      );
     }
   }
 

@@ -69,21 +69,42 @@ export class OpsEndpoints {
 
   answer(endpoint: OpsEndpoint, method: string, headers: RequestHeaders, peer: string | undefined): ApiResponse | Promise<ApiResponse> {
     if (endpoint === 'metrics' && !this.access.enabled) {
-      return jsonResponse(method, 404, errorBody('not_found', 'No endpoint at /metrics: this server was started with --no-metrics (HCAS_METRICS=false)'));
+      return jsonResponse(
+        method,
+        404,
+        errorBody('not_found', 'No endpoint at /metrics: this server was started with --no-metrics (HCAS_METRICS=false)'),
+      );
     }
     if (method !== 'GET' && method !== 'HEAD') {
-      return jsonResponse(method, 405, errorBody('method_not_allowed', `${method.slice(0, 20)} is not allowed: ${OPS_PATHS[endpoint]} answers ${ALLOW}`), { Allow: ALLOW, ...NO_STORE });
+      return jsonResponse(
+        method,
+        405,
+        errorBody('method_not_allowed', `${method.slice(0, 20)} is not allowed: ${OPS_PATHS[endpoint]} answers ${ALLOW}`),
+        { Allow: ALLOW, ...NO_STORE },
+      );
     }
     if (endpoint === 'healthz') {
-      return jsonResponse(method, 200, { status: 'ok', pid: process.pid, uptime_seconds: Math.round((Date.now() - this.state.startedAtMs) / 1000) }, NO_STORE);
+      return jsonResponse(
+        method,
+        200,
+        { status: 'ok', pid: process.pid, uptime_seconds: Math.round((Date.now() - this.state.startedAtMs) / 1000) },
+        NO_STORE,
+      );
     }
     if (endpoint === 'readyz') {
       const { httpStatus, body } = this.state.readiness();
       return jsonResponse(method, httpStatus, body, NO_STORE);
     }
     if (!isLocalCaller(peer, headers) && !tokenMatches(this.access.token, headers.authorization)) {
-      const how = this.access.token ? 'send Authorization: Bearer TOKEN with the token of HCAS_METRICS_TOKEN' : 'start the server with HCAS_METRICS_TOKEN set and send it as Authorization: Bearer TOKEN';
-      return jsonResponse(method, 403, errorBody('forbidden', `/metrics answers callers on this machine that do not come through a proxy; from elsewhere, ${how}`), NO_STORE);
+      const how = this.access.token
+        ? 'send Authorization: Bearer TOKEN with the token of HCAS_METRICS_TOKEN'
+        : 'start the server with HCAS_METRICS_TOKEN set and send it as Authorization: Bearer TOKEN';
+      return jsonResponse(
+        method,
+        403,
+        errorBody('forbidden', `/metrics answers callers on this machine that do not come through a proxy; from elsewhere, ${how}`),
+        NO_STORE,
+      );
     }
     return this.metricsText().then((text) => {
       const body = Buffer.from(text);

@@ -97,7 +97,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const reportError = (error: unknown, request: { method: string; url: string }) => errors.report(error, request);
   const { gate } = options;
   gate?.attach(log, reportError);
-  const builds = options.builds ?? await BuildKeeper.open({ file: options.db, snapshotDir: snapshotFolder(options.snapshotDir), log });
+  const builds = options.builds ?? (await BuildKeeper.open({ file: options.db, snapshotDir: snapshotFolder(options.snapshotDir), log }));
   // One work queue and one set of stream slots for the process, whichever build answers.
   const workload = options.api?.workload ?? defaultWorkload();
   const live = new LiveApi(builds, { ...options.api, workload, reportError, ...(gate && { status: () => gate.status() }) }, log);
@@ -105,7 +105,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   state.setCheck('rate_limits', () => {
     if (!gate) return { status: 'ok', backend: 'off' };
     const { backend, status } = gate.status().rate_limits;
-    return status === 'ok' ? { status: 'ok', backend }
+    return status === 'ok'
+      ? { status: 'ok', backend }
       : { status: 'degraded', backend, detail: 'the key and counter state does not answer: calls are served uncounted until it is back' };
   });
   const metrics = new ServerMetrics(live, gate && (() => gate.stats()));
@@ -124,13 +125,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return known;
   };
   const settings = commandLineSettings();
-  const timeouts: TransportTimeouts = { ...DEFAULT_TIMEOUTS, ...(settings.sendTimeout !== undefined && { sendMs: settings.sendTimeout * 1000 }), ...options.timeouts };
-  const guard = new ConnectionGuard({
-    ...DEFAULT_CONNECTION_LIMITS,
-    ...(settings.maxConnections !== undefined && { maxConnections: settings.maxConnections }),
-    ...(settings.maxConnectionsPerClient !== undefined && { maxPerClient: settings.maxConnectionsPerClient }),
-    ...options.connections,
-  }, trusts);
+  const timeouts: TransportTimeouts = {
+    ...DEFAULT_TIMEOUTS,
+    ...(settings.sendTimeout !== undefined && { sendMs: settings.sendTimeout * 1000 }),
+    ...options.timeouts,
+  };
+  const guard = new ConnectionGuard(
+    {
+      ...DEFAULT_CONNECTION_LIMITS,
+      ...(settings.maxConnections !== undefined && { maxConnections: settings.maxConnections }),
+      ...(settings.maxConnectionsPerClient !== undefined && { maxPerClient: settings.maxConnectionsPerClient }),
+      ...options.connections,
+    },
+    trusts,
+  );
   const ids = new RequestIds();
   const logRequests = !options.quiet && logs(log, 'info');
   const logProbes = logs(log, 'debug');
@@ -142,17 +150,32 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     metrics.record(request.route, status, request.plan ?? NO_PLAN, seconds);
     if (level === 'info' ? !logRequests : !logProbes) return;
     const record: RequestRecord = {
-      time: new Date().toISOString(), level, request_id: requestId, method: request.method,
+      time: new Date().toISOString(),
+      level,
+      request_id: requestId,
+      method: request.method,
       // API keys are never logged: they travel in headers, and one sent in the query by mistake is redacted.
-      path: redactKeys(request.url), route: request.route, status, duration_ms: Math.round(seconds * 1e6) / 1000, bytes,
+      path: redactKeys(request.url),
+      route: request.route,
+      status,
+      duration_ms: Math.round(seconds * 1e6) / 1000,
+      bytes,
       client: request.client ?? clientAddress(request.remoteAddress, request.headers?.['x-forwarded-for'], proxies),
-      key_id: request.keyId, plan: request.plan,
+      key_id: request.keyId,
+      plan: request.plan,
     };
     log(record);
   };
 
   // The hot path allocates little: the request object the gate notes the caller on, then a synchronous write.
-  const send = (res: ServerResponse, response: ApiResponse, request: GateRequest, requestId: string, started: number, level: 'info' | 'debug') => {
+  const send = (
+    res: ServerResponse,
+    response: ApiResponse,
+    request: GateRequest,
+    requestId: string,
+    started: number,
+    level: 'info' | 'debug',
+  ) => {
     if (closing) res.setHeader('Connection', 'close');
     // The gate adds X-Request-Id to every answer it makes; anything else gets it here.
     const headers = 'X-Request-Id' in response.headers ? response.headers : withHeaders(response, request.responseHeaders!).headers;
@@ -183,7 +206,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Answers ready at once are written together at the end of the event-loop turn, as the ones that wait for
   // a count are: the server then wakes its clients once per turn rather than once per answer. Measured with
   // wrk (32 connections, a keyed lookup): about a quarter less CPU per request than writing each at once.
-  let queued: Array<{ res: ServerResponse; response: ApiResponse; request: GateRequest; requestId: string; started: number; level: 'info' | 'debug' }> = [];
+  let queued: Array<{
+    res: ServerResponse;
+    response: ApiResponse;
+    request: GateRequest;
+    requestId: string;
+    started: number;
+    level: 'info' | 'debug';
+  }> = [];
   const writeQueued = () => {
     const batch = queued;
     queued = [];
@@ -200,8 +230,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const fromProxy = trusts(peer) ? proxyRequestId(req.headers) : undefined;
     const requestId = fromProxy ?? ids.next();
     const request: GateRequest = {
-      method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, remoteAddress: peer, proxyRequestId: fromProxy,
-      responseHeaders: { 'X-Request-Id': requestId }, invalid: repeatedHeaderError(req.rawHeaders),
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      remoteAddress: peer,
+      proxyRequestId: fromProxy,
+      responseHeaders: { 'X-Request-Id': requestId },
+      invalid: repeatedHeaderError(req.rawHeaders),
     };
     const endpoint = opsEndpoint(request.url);
     let level: 'info' | 'debug' = 'info';
@@ -221,7 +256,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       response = failure(request, error);
     }
     if (response instanceof Promise) {
-      response.then((settled) => send(res, settled, request, requestId, started, level), (error: unknown) => send(res, failure(request, error), request, requestId, started, level));
+      response.then(
+        (settled) => send(res, settled, request, requestId, started, level),
+        (error: unknown) => send(res, failure(request, error), request, requestId, started, level),
+      );
     } else {
       if (queued.length === 0) setImmediate(writeQueued);
       queued.push({ res, response, request, requestId, started, level });

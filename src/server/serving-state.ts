@@ -63,8 +63,10 @@ export class ServingState {
   /** The answer of `/readyz` now. */
   readiness(): Readiness {
     const checks: Record<string, Check> = {
-      server: this.phase === 'serving' ? { status: 'ok' }
-        : { status: 'failing', detail: this.phase === 'starting' ? 'starting up' : 'shutting down: finishing the requests in flight' },
+      server:
+        this.phase === 'serving'
+          ? { status: 'ok' }
+          : { status: 'failing', detail: this.phase === 'starting' ? 'starting up' : 'shutting down: finishing the requests in flight' },
     };
     for (const [name, check] of this.checks) {
       try {

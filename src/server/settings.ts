@@ -45,11 +45,13 @@ export interface Setting<K extends keyof ServeSettings = keyof ServeSettings> {
   parse(text: string): ServeSettings[K];
 }
 
-const wholeNumber = (min: number, max: number) => (text: string): number => {
-  const n = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
-  if (!(n >= min && n <= max)) throw new Error(`must be an integer from ${min} to ${max}, got ${text}`);
-  return n;
-};
+const wholeNumber =
+  (min: number, max: number) =>
+  (text: string): number => {
+    const n = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+    if (!(n >= min && n <= max)) throw new Error(`must be an integer from ${min} to ${max}, got ${text}`);
+    return n;
+  };
 
 /** Booleans in the environment, as the API reads them in query strings (and the usual on/off, yes/no). */
 export function parseBoolean(text: string): boolean {
@@ -59,10 +61,12 @@ export function parseBoolean(text: string): boolean {
   throw new Error(`must be true or false (also 1/0, yes/no, on/off), got ${text}`);
 }
 
-const text = (what: string) => (value: string): string => {
-  if (value.trim() === '') throw new Error(`must be ${what}, got an empty value`);
-  return value.trim();
-};
+const text =
+  (what: string) =>
+  (value: string): string => {
+    if (value.trim() === '') throw new Error(`must be ${what}, got an empty value`);
+    return value.trim();
+  };
 
 /**
  * The settings of `hcas serve`, in the order its help and the README's table list them. The limits settings
@@ -70,56 +74,175 @@ const text = (what: string) => (value: string): string => {
  * read by src/auth/config.ts; `SHARED_SETTINGS` lists them for the docs.
  */
 export const SERVE_SETTINGS: readonly Setting[] = [
-  { key: 'db', flag: '--db <file>', env: 'HCAS_DB', shown: DEFAULT_DATABASE, description: 'database file to serve (read-only)', default: () => DEFAULT_DATABASE, parse: text('a file path') },
-  { key: 'port', flag: '--port <n>', env: 'HCAS_PORT', shown: '8000', description: 'TCP port (0 picks a free one)', default: () => 8000, parse: wholeNumber(0, 65535) },
-  { key: 'host', flag: '--host <addr>', env: 'HCAS_HOST', shown: '127.0.0.1', description: 'address to listen on (0.0.0.0 or :: for every interface, as in a container)', default: () => '127.0.0.1', parse: text('an IP address or host name') },
   {
-    key: 'workers', flag: '--workers <n|auto>', env: 'HCAS_WORKERS', shown: 'auto', description: 'worker processes; auto is one per CPU the process may use, the cgroup CPU quota of a container or systemd unit included (1 serves in this process)',
-    default: () => defaultWorkers(), parse: (value) => (value.trim() === 'auto' ? defaultWorkers() : wholeNumber(1, 256)(value)),
+    key: 'db',
+    flag: '--db <file>',
+    env: 'HCAS_DB',
+    shown: DEFAULT_DATABASE,
+    description: 'database file to serve (read-only)',
+    default: () => DEFAULT_DATABASE,
+    parse: text('a file path'),
   },
   {
-    key: 'logLevel', flag: '--log-level <level>', env: 'HCAS_LOG_LEVEL', shown: 'info', description: 'debug (also health checks), info (requests and lifecycle), warn, or error',
-    default: () => 'info', parse: (value) => {
+    key: 'port',
+    flag: '--port <n>',
+    env: 'HCAS_PORT',
+    shown: '8000',
+    description: 'TCP port (0 picks a free one)',
+    default: () => 8000,
+    parse: wholeNumber(0, 65535),
+  },
+  {
+    key: 'host',
+    flag: '--host <addr>',
+    env: 'HCAS_HOST',
+    shown: '127.0.0.1',
+    description: 'address to listen on (0.0.0.0 or :: for every interface, as in a container)',
+    default: () => '127.0.0.1',
+    parse: text('an IP address or host name'),
+  },
+  {
+    key: 'workers',
+    flag: '--workers <n|auto>',
+    env: 'HCAS_WORKERS',
+    shown: 'auto',
+    description:
+      'worker processes; auto is one per CPU the process may use, the cgroup CPU quota of a container or systemd unit included (1 serves in this process)',
+    default: () => defaultWorkers(),
+    parse: (value) => (value.trim() === 'auto' ? defaultWorkers() : wholeNumber(1, 256)(value)),
+  },
+  {
+    key: 'logLevel',
+    flag: '--log-level <level>',
+    env: 'HCAS_LOG_LEVEL',
+    shown: 'info',
+    description: 'debug (also health checks), info (requests and lifecycle), warn, or error',
+    default: () => 'info',
+    parse: (value) => {
       const level = value.trim().toLowerCase();
       if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`must be one of ${LOG_LEVELS.join(', ')}, got ${value}`);
       return level as LogLevel;
     },
   },
-  { key: 'quiet', flag: '--quiet', env: 'HCAS_QUIET', shown: 'false', description: 'no request log lines (lifecycle events are still logged)', default: () => false, parse: parseBoolean },
-  { key: 'watch', flag: '--no-watch', env: 'HCAS_WATCH', shown: 'true', description: 'reload when the database file is replaced; --no-watch or HCAS_WATCH=false turns it off (SIGHUP always reloads)', default: () => true, parse: parseBoolean },
-  { key: 'limits', flag: '--no-limits', env: 'HCAS_LIMITS', shown: 'true', description: 'API keys, plans and quotas; --no-limits or HCAS_LIMITS=false serves every caller uncounted (benchmarks, private networks)', default: () => true, parse: parseBoolean },
-  { key: 'metrics', flag: '--no-metrics', env: 'HCAS_METRICS', shown: 'true', description: 'serve /metrics (Prometheus text) to loopback callers not behind a proxy and to callers with the token; --no-metrics or HCAS_METRICS=false turns it off', default: () => true, parse: parseBoolean },
-  { key: 'metricsToken', flag: '--metrics-token <token>', env: 'HCAS_METRICS_TOKEN', shown: '(none)', description: 'also serve /metrics to any address sending Authorization: Bearer TOKEN (prefer the variable: flags show in ps)', default: () => undefined, parse: text('a token') },
   {
-    key: 'snapshot', flag: '--no-snapshot', env: 'HCAS_SNAPSHOT', shown: 'true',
-    description: 'serve a private, checked copy of the database file, so the file may be copied over, rsynced or truncated in place without harm; --no-snapshot or HCAS_SNAPSHOT=false serves the file itself (then replace it only by renaming a new file into place)',
-    default: () => true, parse: parseBoolean,
+    key: 'quiet',
+    flag: '--quiet',
+    env: 'HCAS_QUIET',
+    shown: 'false',
+    description: 'no request log lines (lifecycle events are still logged)',
+    default: () => false,
+    parse: parseBoolean,
   },
   {
-    key: 'snapshotDir', flag: '--snapshot-dir <dir>', env: 'HCAS_SNAPSHOT_DIR', shown: '(the system temp folder)',
-    description: 'where the private copies are made: room for two builds (on btrfs or XFS a copy is a reflink and takes none)', default: () => tmpdir(), parse: text('a folder'),
+    key: 'watch',
+    flag: '--no-watch',
+    env: 'HCAS_WATCH',
+    shown: 'true',
+    description: 'reload when the database file is replaced; --no-watch or HCAS_WATCH=false turns it off (SIGHUP always reloads)',
+    default: () => true,
+    parse: parseBoolean,
   },
   {
-    key: 'sendTimeout', flag: '--send-timeout <seconds>', env: 'HCAS_SEND_TIMEOUT', shown: '30',
-    description: 'seconds a response may wait on a client that reads none of it (and an export that sends less than 64 KiB in that time) before the connection is cut', default: () => 30, parse: wholeNumber(1, 3600),
+    key: 'limits',
+    flag: '--no-limits',
+    env: 'HCAS_LIMITS',
+    shown: 'true',
+    description:
+      'API keys, plans and quotas; --no-limits or HCAS_LIMITS=false serves every caller uncounted (benchmarks, private networks)',
+    default: () => true,
+    parse: parseBoolean,
   },
   {
-    key: 'maxConnections', flag: '--max-connections <n>', env: 'HCAS_MAX_CONNECTIONS', shown: '2048',
-    description: 'open connections per server process (each worker); more are answered 503 and closed', default: () => 2048, parse: wholeNumber(1, 1_000_000),
+    key: 'metrics',
+    flag: '--no-metrics',
+    env: 'HCAS_METRICS',
+    shown: 'true',
+    description:
+      'serve /metrics (Prometheus text) to loopback callers not behind a proxy and to callers with the token; --no-metrics or HCAS_METRICS=false turns it off',
+    default: () => true,
+    parse: parseBoolean,
   },
   {
-    key: 'maxConnectionsPerClient', flag: '--max-connections-per-client <n>', env: 'HCAS_MAX_CONNECTIONS_PER_CLIENT', shown: '128',
-    description: 'open connections per client address (IPv6: per /64) and server process; more are answered 429 and closed; trusted proxies count only toward --max-connections', default: () => 128, parse: wholeNumber(1, 1_000_000),
+    key: 'metricsToken',
+    flag: '--metrics-token <token>',
+    env: 'HCAS_METRICS_TOKEN',
+    shown: '(none)',
+    description: 'also serve /metrics to any address sending Authorization: Bearer TOKEN (prefer the variable: flags show in ps)',
+    default: () => undefined,
+    parse: text('a token'),
+  },
+  {
+    key: 'snapshot',
+    flag: '--no-snapshot',
+    env: 'HCAS_SNAPSHOT',
+    shown: 'true',
+    description:
+      'serve a private, checked copy of the database file, so the file may be copied over, rsynced or truncated in place without harm; --no-snapshot or HCAS_SNAPSHOT=false serves the file itself (then replace it only by renaming a new file into place)',
+    default: () => true,
+    parse: parseBoolean,
+  },
+  {
+    key: 'snapshotDir',
+    flag: '--snapshot-dir <dir>',
+    env: 'HCAS_SNAPSHOT_DIR',
+    shown: '(the system temp folder)',
+    description: 'where the private copies are made: room for two builds (on btrfs or XFS a copy is a reflink and takes none)',
+    default: () => tmpdir(),
+    parse: text('a folder'),
+  },
+  {
+    key: 'sendTimeout',
+    flag: '--send-timeout <seconds>',
+    env: 'HCAS_SEND_TIMEOUT',
+    shown: '30',
+    description:
+      'seconds a response may wait on a client that reads none of it (and an export that sends less than 64 KiB in that time) before the connection is cut',
+    default: () => 30,
+    parse: wholeNumber(1, 3600),
+  },
+  {
+    key: 'maxConnections',
+    flag: '--max-connections <n>',
+    env: 'HCAS_MAX_CONNECTIONS',
+    shown: '2048',
+    description: 'open connections per server process (each worker); more are answered 503 and closed',
+    default: () => 2048,
+    parse: wholeNumber(1, 1_000_000),
+  },
+  {
+    key: 'maxConnectionsPerClient',
+    flag: '--max-connections-per-client <n>',
+    env: 'HCAS_MAX_CONNECTIONS_PER_CLIENT',
+    shown: '128',
+    description:
+      'open connections per client address (IPv6: per /64) and server process; more are answered 429 and closed; trusted proxies count only toward --max-connections',
+    default: () => 128,
+    parse: wholeNumber(1, 1_000_000),
   },
 ];
 
 /** Settings of the key and counter state, shared by `serve`, `keys` and `get` (src/auth/config.ts reads them). */
 export const SHARED_SETTINGS: ReadonlyArray<Pick<Setting, 'flag' | 'env' | 'shown' | 'description'>> = [
-  { flag: '--state-file <file>', env: 'HCAS_STATE', shown: 'var/state.sqlite', description: 'SQLite file of keys and counters, shared by every worker of one server' },
-  { flag: '', env: 'REDIS_URL', shown: '(none)', description: 'keys and counters in Redis instead, shared by every replica (a --state-file flag wins over it)' },
+  {
+    flag: '--state-file <file>',
+    env: 'HCAS_STATE',
+    shown: 'var/state.sqlite',
+    description: 'SQLite file of keys and counters, shared by every worker of one server',
+  },
+  {
+    flag: '',
+    env: 'REDIS_URL',
+    shown: '(none)',
+    description: 'keys and counters in Redis instead, shared by every replica (a --state-file flag wins over it)',
+  },
   { flag: '', env: 'HCAS_REDIS_PREFIX', shown: 'hcas:', description: 'prefix of every Redis key' },
   { flag: '--plans <a|b|file>', env: 'HCAS_PLANS', shown: 'a', description: 'plan file: preset a, preset b, or a JSON file' },
-  { flag: '--trust-proxy <addrs>', env: 'HCAS_TRUST_PROXY', shown: '(none)', description: 'proxies whose X-Forwarded-For and X-Request-Id are believed: addresses and CIDR ranges, comma-separated' },
+  {
+    flag: '--trust-proxy <addrs>',
+    env: 'HCAS_TRUST_PROXY',
+    shown: '(none)',
+    description: 'proxies whose X-Forwarded-For and X-Request-Id are believed: addresses and CIDR ranges, comma-separated',
+  },
 ];
 
 /** A setting that cannot be used; the message names the flag or variable, what it accepts, and what it got. */

@@ -21,7 +21,13 @@ export interface TransportTimeouts {
   sendMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: TransportTimeouts = { headersMs: 10_000, requestMs: 15_000, keepAliveMs: 5_000, checkIntervalMs: 1_000, sendMs: 30_000 };
+export const DEFAULT_TIMEOUTS: TransportTimeouts = {
+  headersMs: 10_000,
+  requestMs: 15_000,
+  keepAliveMs: 5_000,
+  checkIntervalMs: 1_000,
+  sendMs: 30_000,
+};
 
 /** Extra headers for an answer to a request that could not be parsed (the gate's rate-limit headers). */
 export type ParserErrorHeaders = (socket: Duplex) => Promise<Record<string, string>> | Record<string, string>;
@@ -32,9 +38,18 @@ export type ParserErrorHeaders = (socket: Duplex) => Promise<Record<string, stri
  * malformed (400), too slow (408), header section over 16 KiB (431). The connection is closed after such
  * an answer.
  */
-export function createHttpServer(handle: http.RequestListener, timeouts: Partial<TransportTimeouts> = {}, extraHeaders?: ParserErrorHeaders, guard?: ConnectionGuard): http.Server {
+export function createHttpServer(
+  handle: http.RequestListener,
+  timeouts: Partial<TransportTimeouts> = {},
+  extraHeaders?: ParserErrorHeaders,
+  guard?: ConnectionGuard,
+): http.Server {
   const limits = { ...DEFAULT_TIMEOUTS, ...timeouts };
-  const options = { headersTimeout: limits.headersMs, requestTimeout: limits.requestMs, connectionsCheckingInterval: limits.checkIntervalMs };
+  const options = {
+    headersTimeout: limits.headersMs,
+    requestTimeout: limits.requestMs,
+    connectionsCheckingInterval: limits.checkIntervalMs,
+  };
   const server = http.createServer(options, handle);
   guard?.attach(server);
   server.keepAliveTimeout = limits.keepAliveMs;
@@ -55,9 +70,18 @@ export function createHttpServer(handle: http.RequestListener, timeouts: Partial
     const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     const write = (headers: Record<string, string>) => {
       if (!socket.writable) return;
-      const lines = Object.entries({ 'Content-Type': JSON_TYPE, 'Content-Length': String(body.length), ...COMMON_HEADERS, ...headers, Connection: 'close' });
+      const lines = Object.entries({
+        'Content-Type': JSON_TYPE,
+        'Content-Length': String(body.length),
+        ...COMMON_HEADERS,
+        ...headers,
+        Connection: 'close',
+      });
       const status = ERROR_STATUS[code];
-      const statusAndHeaders = Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`, 'latin1');
+      const statusAndHeaders = Buffer.from(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`,
+        'latin1',
+      );
       socket.end(head ? statusAndHeaders : Buffer.concat([statusAndHeaders, body]));
     };
     if (!extraHeaders) return write({});

@@ -25,7 +25,12 @@
   var MAX_AGE_SECONDS = 86400;
   var TIMEOUT_MS = 10000;
   var STORAGE_PREFIX = 'hcas-widget:v1:';
-  var COMPONENTS = [['provider', 'Providers'], ['hospital', 'Hospitals'], ['people', 'People'], ['travel', 'Travel']];
+  var COMPONENTS = [
+    ['provider', 'Providers'],
+    ['hospital', 'Hospitals'],
+    ['people', 'People'],
+    ['travel', 'Travel'],
+  ];
 
   // Read now: document.currentScript is only set while this file first runs.
   var script = document.currentScript || document.querySelector('script[src*="/widget/v1/widget.js"]');
@@ -34,7 +39,9 @@
   var defaultBase = null;
   try {
     defaultBase = scriptApi ? apiBase(scriptApi) : script && script.src ? apiBase(new URL('../../', script.src).href) : null;
-  } catch (e) { /* each widget then asks for data-api */ }
+  } catch (e) {
+    /* each widget then asks for data-api */
+  }
 
   var rendered = new WeakMap(); // element -> { root, seq }: each element gets one shadow root, ever
   var requests = {}; // cache key -> promise of the body: one fetch per ZIP per page, shared by its widgets
@@ -55,15 +62,29 @@
     var api = (el.getAttribute('data-api') || '').trim();
     var size = choice(el, 'data-size', SIZES, 'standard');
     var theme = choice(el, 'data-theme', THEMES, 'light');
-    var options = { zip: zip, size: size.value || 'standard', theme: theme.value || 'light', key: (el.getAttribute('data-key') || '').trim(), base: defaultBase };
+    var options = {
+      zip: zip,
+      size: size.value || 'standard',
+      theme: theme.value || 'light',
+      key: (el.getAttribute('data-key') || '').trim(),
+      base: defaultBase,
+    };
     var apiError = null;
     try {
       if (api) options.base = apiBase(api);
     } catch (e) {
       apiError = 'data-api must be an http or https URL of the API, got "' + clip(api) + '"';
     }
-    var zipError = /^\d{5}$/.test(zip) ? null : zip ? 'data-zip must be a 5-digit ZIP code, got "' + clip(zip) + '"' : 'data-zip is missing: it must be a 5-digit ZIP code';
-    options.error = zipError || size.error || theme.error || apiError ||
+    var zipError = /^\d{5}$/.test(zip)
+      ? null
+      : zip
+        ? 'data-zip must be a 5-digit ZIP code, got "' + clip(zip) + '"'
+        : 'data-zip is missing: it must be a 5-digit ZIP code';
+    options.error =
+      zipError ||
+      size.error ||
+      theme.error ||
+      apiError ||
       (options.base ? null : 'data-api is needed: the widget cannot tell which API it was loaded from');
     return options;
   }
@@ -120,7 +141,9 @@
       if (storage && answer.maxAge > 0) {
         try {
           storage.setItem(name, JSON.stringify({ expires: Date.now() + answer.maxAge * 1000, body: answer.body }));
-        } catch (e) { /* full: the next page load asks again */ }
+        } catch (e) {
+          /* full: the next page load asks again */
+        }
       }
       return answer.body;
     });
@@ -133,24 +156,35 @@
   function fetchScore(options) {
     var headers = options.key ? { 'X-API-Key': options.key } : {};
     var controller = window.AbortController ? new AbortController() : null;
-    var timer = controller && setTimeout(function () { controller.abort(); }, TIMEOUT_MS);
+    var timer =
+      controller &&
+      setTimeout(function () {
+        controller.abort();
+      }, TIMEOUT_MS);
     var url = options.base + 'widget-score/' + options.zip + '/';
-    return fetch(url, { headers: headers, credentials: 'omit', signal: controller ? controller.signal : undefined })
-      .then(function (response) {
+    return fetch(url, { headers: headers, credentials: 'omit', signal: controller ? controller.signal : undefined }).then(
+      function (response) {
         clearTimeout(timer);
-        return response.json().catch(function () { return null; }).then(function (body) {
-          if (!response.ok || !isScore(body)) {
-            var failure = new Error((body && body.message) || 'HTTP ' + response.status + ' from ' + url);
-            failure.status = response.ok ? 0 : response.status;
-            throw failure;
-          }
-          var maxAge = /max-age=(\d+)/.exec(response.headers.get('Cache-Control') || '');
-          return { body: body, maxAge: Math.min(maxAge ? Number(maxAge[1]) : MAX_AGE_SECONDS, MAX_AGE_SECONDS) };
-        });
-      }, function (error) {
+        return response
+          .json()
+          .catch(function () {
+            return null;
+          })
+          .then(function (body) {
+            if (!response.ok || !isScore(body)) {
+              var failure = new Error((body && body.message) || 'HTTP ' + response.status + ' from ' + url);
+              failure.status = response.ok ? 0 : response.status;
+              throw failure;
+            }
+            var maxAge = /max-age=(\d+)/.exec(response.headers.get('Cache-Control') || '');
+            return { body: body, maxAge: Math.min(maxAge ? Number(maxAge[1]) : MAX_AGE_SECONDS, MAX_AGE_SECONDS) };
+          });
+      },
+      function (error) {
         clearTimeout(timer);
         throw error;
-      });
+      },
+    );
   }
 
   function isScore(body) {
@@ -167,11 +201,16 @@
   /** What a visitor reads when the score cannot be shown. */
   function failureText(error, options) {
     switch (error && error.status) {
-      case 404: return 'No score for ZIP ' + options.zip;
-      case 429: return 'Too many requests; try again later';
-      case 401: return 'Healthcare score unavailable: data-key is not a valid API key';
-      case 403: return 'Healthcare score unavailable: the API key\'s plan does not include the widget';
-      default: return 'Healthcare score unavailable right now';
+      case 404:
+        return 'No score for ZIP ' + options.zip;
+      case 429:
+        return 'Too many requests; try again later';
+      case 401:
+        return 'Healthcare score unavailable: data-key is not a valid API key';
+      case 403:
+        return "Healthcare score unavailable: the API key's plan does not include the widget";
+      default:
+        return 'Healthcare score unavailable right now';
     }
   }
 
@@ -188,7 +227,8 @@
   }
 
   function contrast(a, b) {
-    var x = luminance(a), y = luminance(b);
+    var x = luminance(a),
+      y = luminance(b);
     return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
   }
 
@@ -252,7 +292,8 @@
       else el.setAttribute(name, value);
     }
     (children || []).forEach(function (child) {
-      if (child !== null && child !== undefined && child !== false) el.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+      if (child !== null && child !== undefined && child !== false)
+        el.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
     });
     return el;
   }
@@ -274,15 +315,28 @@
     var color = /^#[0-9a-f]{6}$/i.test(body.color) ? body.color : '#7b8794';
     var place = [body.city, body.state].filter(Boolean).join(', ');
     var where = 'Healthcare access \u00b7 ' + (place ? place + ' ' + body.zip_code : 'ZIP ' + body.zip_code);
-    var name = 'Healthcare access score for ZIP ' + body.zip_code + ': ' + body.score + ' out of 100, ' + body.label + (body.grade ? ', grade ' + body.grade : '');
+    var name =
+      'Healthcare access score for ZIP ' +
+      body.zip_code +
+      ': ' +
+      body.score +
+      ' out of 100, ' +
+      body.label +
+      (body.grade ? ', grade ' + body.grade : '');
     var tile = h('div', { class: 'tile', 'aria-hidden': 'true', style: { background: color, color: inkOn(color) } }, [String(body.score)]);
-    var attribution = body.white_label || !body.attribution ? null
-      : h('div', { class: 'foot' }, [link(new URL(body.attribution.url, options.base).href, body.attribution.text)]);
+    var attribution =
+      body.white_label || !body.attribution
+        ? null
+        : h('div', { class: 'foot' }, [link(new URL(body.attribution.url, options.base).href, body.attribution.text)]);
 
     if (size === 'compact') {
       return h('div', { class: 'w compact ' + options.theme, role: 'group', 'aria-label': name, lang: 'en' }, [
         tile,
-        h('div', { class: 'main' }, [h('div', { class: 'label' }, [body.label]), h('div', { class: 'cap' }, ['Healthcare access \u00b7 ZIP ' + body.zip_code]), attribution]),
+        h('div', { class: 'main' }, [
+          h('div', { class: 'label' }, [body.label]),
+          h('div', { class: 'cap' }, ['Healthcare access \u00b7 ZIP ' + body.zip_code]),
+          attribution,
+        ]),
       ]);
     }
     var hospital = body.nearest_hospital;
@@ -294,29 +348,54 @@
         body.grade ? h('div', { class: 'grade' }, ['Grade', h('b', {}, [body.grade])]) : null,
       ]),
       body.summary ? h('p', { class: 'summary' }, [body.summary + '.']) : null,
-      h('p', { class: 'near' }, hospital
-        ? ['Nearest hospital: ', h('b', {}, [hospital.name]), ' \u00b7 ' + miles(hospital.distance_miles)]
-        : ['Nearest hospital: none on record nearby']),
+      h(
+        'p',
+        { class: 'near' },
+        hospital
+          ? ['Nearest hospital: ', h('b', {}, [hospital.name]), ' \u00b7 ' + miles(hospital.distance_miles)]
+          : ['Nearest hospital: none on record nearby'],
+      ),
     ];
     if (size === 'full') {
       var components = body.components || {};
-      parts.push(h('div', { class: 'bars' }, COMPONENTS.reduce(function (cells, pair) {
-        // A component the build could not measure (null) is shown as such, never as a zero.
-        var measured = components[pair[0]] !== null && components[pair[0]] !== undefined;
-        var value = measured ? Math.max(0, Math.min(100, Math.round(Number(components[pair[0]]) || 0))) : 0;
-        return cells.concat([
-          h('span', { 'aria-hidden': 'true' }, [pair[1]]),
-          h('div', measured
-            ? { class: 'track', role: 'meter', 'aria-label': pair[1], 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(value), 'aria-valuetext': value + ' out of 100' }
-            : { class: 'track', role: 'img', 'aria-label': pair[1] + ': not measured' },
-          [h('span', { class: 'fill', style: { width: value + '%' } })]),
-          h('span', { class: 'num', 'aria-hidden': 'true' }, [measured ? String(value) : 'n/a']),
-        ]);
-      }, [])));
+      parts.push(
+        h(
+          'div',
+          { class: 'bars' },
+          COMPONENTS.reduce(function (cells, pair) {
+            // A component the build could not measure (null) is shown as such, never as a zero.
+            var measured = components[pair[0]] !== null && components[pair[0]] !== undefined;
+            var value = measured ? Math.max(0, Math.min(100, Math.round(Number(components[pair[0]]) || 0))) : 0;
+            return cells.concat([
+              h('span', { 'aria-hidden': 'true' }, [pair[1]]),
+              h(
+                'div',
+                measured
+                  ? {
+                      class: 'track',
+                      role: 'meter',
+                      'aria-label': pair[1],
+                      'aria-valuemin': '0',
+                      'aria-valuemax': '100',
+                      'aria-valuenow': String(value),
+                      'aria-valuetext': value + ' out of 100',
+                    }
+                  : { class: 'track', role: 'img', 'aria-label': pair[1] + ': not measured' },
+                [h('span', { class: 'fill', style: { width: value + '%' } })],
+              ),
+              h('span', { class: 'num', 'aria-hidden': 'true' }, [measured ? String(value) : 'n/a']),
+            ]);
+          }, []),
+        ),
+      );
       var quality = body.data_quality && body.data_quality.components && body.data_quality.components.provider;
-      if (quality === 'missing') parts.push(h('p', { class: 'near' }, ['Clinician supply is not measured in this data; the score rests on people, hospitals and travel.']));
+      if (quality === 'missing')
+        parts.push(
+          h('p', { class: 'near' }, ['Clinician supply is not measured in this data; the score rests on people, hospitals and travel.']),
+        );
       if (quality === 'sample') parts.push(h('p', { class: 'near' }, ['Clinician supply is estimated from a sample of clinicians.']));
-      if (body.report_url) parts.push(link(new URL(body.report_url, options.base).href, 'Full report for ZIP ' + body.zip_code + ' \u2192', 'report'));
+      if (body.report_url)
+        parts.push(link(new URL(body.report_url, options.base).href, 'Full report for ZIP ' + body.zip_code + ' \u2192', 'report'));
     }
     parts.push(attribution);
     return h('div', { class: 'w ' + size + ' ' + options.theme, role: 'group', 'aria-label': name, lang: 'en' }, parts);
@@ -328,15 +407,30 @@
   }
 
   function messageView(text, options, className) {
-    return h('div', { class: 'w ' + className + ' ' + options.size + ' ' + options.theme, 'aria-busy': className === 'loading' ? 'true' : null, role: 'group', 'aria-label': 'Healthcare access score', lang: 'en' }, [
-      className === 'error' ? h('div', { class: 'mark', 'aria-hidden': 'true' }, ['!']) : null,
-      h('div', { class: 'main' }, [h('div', { class: 'cap' }, ['Healthcare access score']), h('p', { class: 'message' }, unbroken(text))]),
-    ]);
+    return h(
+      'div',
+      {
+        class: 'w ' + className + ' ' + options.size + ' ' + options.theme,
+        'aria-busy': className === 'loading' ? 'true' : null,
+        role: 'group',
+        'aria-label': 'Healthcare access score',
+        lang: 'en',
+      },
+      [
+        className === 'error' ? h('div', { class: 'mark', 'aria-hidden': 'true' }, ['!']) : null,
+        h('div', { class: 'main' }, [
+          h('div', { class: 'cap' }, ['Healthcare access score']),
+          h('p', { class: 'message' }, unbroken(text)),
+        ]),
+      ],
+    );
   }
 
   /** The text with each hyphenated word (data-size, 5-digit) kept on one line. */
   function unbroken(text) {
-    return text.split(/(\S+-\S+)/).map(function (part, i) { return i % 2 ? h('span', { class: 'nw' }, [part]) : part; });
+    return text.split(/(\S+-\S+)/).map(function (part, i) {
+      return i % 2 ? h('span', { class: 'nw' }, [part]) : part;
+    });
   }
 
   function paint(state, el, view, status) {
@@ -357,13 +451,16 @@
       return paint(state, el, messageView(options.error, options, 'error'), 'error');
     }
     paint(state, el, messageView('Loading\u2026', options, 'loading'), 'loading');
-    load(options).then(function (body) {
-      if (seq === state.seq) paint(state, el, scoreView(body, options), 'ready');
-    }, function (error) {
-      if (seq !== state.seq) return;
-      console.warn('[hcas widget] ZIP ' + options.zip + ': ' + (error && error.message), el);
-      paint(state, el, messageView(failureText(error, options), options, 'error'), 'error');
-    });
+    load(options).then(
+      function (body) {
+        if (seq === state.seq) paint(state, el, scoreView(body, options), 'ready');
+      },
+      function (error) {
+        if (seq !== state.seq) return;
+        console.warn('[hcas widget] ZIP ' + options.zip + ': ' + (error && error.message), el);
+        paint(state, el, messageView(failureText(error, options), options, 'error'), 'error');
+      },
+    );
   }
 
   /** Gives the element its shadow root (once) and draws it. */
@@ -389,7 +486,10 @@
 
   new MutationObserver(function (records) {
     records.forEach(function (record) {
-      if (record.type === 'childList') return Array.prototype.forEach.call(record.addedNodes, function (node) { scan(node); });
+      if (record.type === 'childList')
+        return Array.prototype.forEach.call(record.addedNodes, function (node) {
+          scan(node);
+        });
       var el = record.target;
       if (!el.hasAttribute(ATTRIBUTE)) return;
       if (rendered.has(el)) render(el);

@@ -24,7 +24,11 @@ beforeAll(async () => {
   const common = { db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, timeouts: TIMEOUTS };
   perClient = await startServer({ ...common, connections: { maxConnections: 1_000, maxPerClient: PER_CLIENT } });
   // Loopback is a trusted proxy here: its connections carry many clients, so only the total caps them.
-  behindProxy = await startServer({ ...common, proxies: new TrustedProxies(['127.0.0.1']), connections: { maxConnections: TOTAL, maxPerClient: 2 } });
+  behindProxy = await startServer({
+    ...common,
+    proxies: new TrustedProxies(['127.0.0.1']),
+    connections: { maxConnections: TOTAL, maxPerClient: 2 },
+  });
 });
 afterAll(async () => {
   await Promise.all([perClient.close(), behindProxy.close()]);

@@ -1,4 +1,16 @@
-import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -18,11 +30,15 @@ import { attempt, freePort, load, processTree, rebuiltCopy, tally, treeRssMb, un
 const dir = tempDir('hcas-attack-db-');
 const plansFile = path.join(dir, 'plans.json');
 // One plan for everybody, with a quota no test reaches: the counters are what is checked, not the refusals.
-writeFileSync(plansFile, JSON.stringify({
-  name: 'attack plans', open: [],
-  anonymous: { quota: 1_000_000, window: 'day', access: 'all' },
-  plans: [{ id: 'all', name: 'All', quota: 1_000_000, window: 'day', endpoints: ['*'] }],
-}));
+writeFileSync(
+  plansFile,
+  JSON.stringify({
+    name: 'attack plans',
+    open: [],
+    anonymous: { quota: 1_000_000, window: 'day', access: 'all' },
+    plans: [{ id: 'all', name: 'All', quota: 1_000_000, window: 'day', endpoints: ['*'] }],
+  }),
+);
 /** Resident memory the whole server (primary and two workers) may use on the fixture: measured 190-210 MiB. */
 const RSS_BOUND_MB = 450;
 
@@ -32,7 +48,7 @@ const running: ServerProcess[] = [];
 beforeAll(async () => {
   fixture = await fixtureDb();
   const db = new Database(fixture, { readonly: true });
-  zips = (db.prepare('SELECT zip_code FROM zips ORDER BY zip_code').pluck().all() as string[]);
+  zips = db.prepare('SELECT zip_code FROM zips ORDER BY zip_code').pluck().all() as string[];
   db.close();
 });
 afterEach(() => {
@@ -40,13 +56,30 @@ afterEach(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function serve(name: string, extra: string[] = [], port = 0): Promise<{ server: ServerProcess; url: string; file: string; state: string }> {
+async function serve(
+  name: string,
+  extra: string[] = [],
+  port = 0,
+): Promise<{ server: ServerProcess; url: string; file: string; state: string }> {
   const folder = path.join(dir, name);
   mkdirSync(folder, { recursive: true });
   const file = path.join(folder, 'hcas.sqlite');
   copyFileSync(fixture, file);
   const state = path.join(folder, 'state.sqlite');
-  const server = new ServerProcess(['bin/hcas.js', 'serve', '--db', file, '--port', String(port), '--quiet', '--state-file', state, '--plans', plansFile, ...extra]);
+  const server = new ServerProcess([
+    'bin/hcas.js',
+    'serve',
+    '--db',
+    file,
+    '--port',
+    String(port),
+    '--quiet',
+    '--state-file',
+    state,
+    '--plans',
+    plansFile,
+    ...extra,
+  ]);
   running.push(server);
   const listening = await server.waitFor((e) => e.event === 'listening');
   return { server, url: listening.url as string, file, state };
@@ -55,11 +88,22 @@ async function serve(name: string, extra: string[] = [], port = 0): Promise<{ se
 /** Paths that each read the database (distinct URLs, so the response cache does not answer them). */
 const reading = (client: number, i: number) => {
   const zip = zips[(client * 97 + i * 13) % zips.length];
-  return [`/api/v1/health-scores/${zip}/`, `/api/v1/tvi/${zip}/`, `/api/v1/health-scores/${zip}/all-scores/`, `/api/v1/health-scores/${zip}/census/`][(client + i) % 4];
+  return [
+    `/api/v1/health-scores/${zip}/`,
+    `/api/v1/tvi/${zip}/`,
+    `/api/v1/health-scores/${zip}/all-scores/`,
+    `/api/v1/health-scores/${zip}/census/`,
+  ][(client + i) % 4];
 };
 
 const buildIdOf = async (url: string) => (bodyJson(await request(url, '/api/v1/meta/')) as { build_id: string }).build_id;
-const readiness = async (url: string) => bodyJson(await request(url, '/readyz')) as { status: string; build_id: string; pid: number; checks: Record<string, { status: string; detail?: string }> };
+const readiness = async (url: string) =>
+  bodyJson(await request(url, '/readyz')) as {
+    status: string;
+    build_id: string;
+    pid: number;
+    checks: Record<string, { status: string; detail?: string }>;
+  };
 
 /** Calls counted in the state file for every anonymous caller (loopback here). */
 function countedCalls(state: string): number {
@@ -98,8 +142,16 @@ describe('the database file changed in place under a serving cluster', { timeout
     expect(workers).toHaveLength(2);
     process.kill(workers[0], 'SIGKILL');
     await server.waitFor((e) => e.event === 'worker_exit');
-    await until(() => processTree(server.pid).slice(1).filter((pid) => !workers.includes(pid)).length === 1, 'a replacement worker');
-    const fresh = processTree(server.pid).slice(1).find((pid) => !workers.includes(pid))!;
+    await until(
+      () =>
+        processTree(server.pid)
+          .slice(1)
+          .filter((pid) => !workers.includes(pid)).length === 1,
+      'a replacement worker',
+    );
+    const fresh = processTree(server.pid)
+      .slice(1)
+      .find((pid) => !workers.includes(pid))!;
     await until(async () => {
       apiCalls++;
       return (await request(url, '/api/v1/states/')).status === 200 && (await readiness(url)).pid === fresh;

@@ -22,7 +22,16 @@ let server: RunningServer;
 
 beforeAll(async () => {
   const db = nationalCopy(await fixtureDb(), path.join(dir, 'hcas.sqlite'));
-  server = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, snapshotDir: path.join(dir, 'copies'), api: { cacheBytes: CACHE_BYTES } });
+  server = await startServer({
+    db,
+    port: 0,
+    host: '127.0.0.1',
+    quiet: true,
+    watch: false,
+    log: () => {},
+    snapshotDir: path.join(dir, 'copies'),
+    api: { cacheBytes: CACHE_BYTES },
+  });
 });
 afterAll(() => server.close());
 
@@ -31,9 +40,15 @@ describe('one spelling per value', () => {
     for (const spelling of ['+0', '00', '000', '-0']) {
       const answer = await request(server.url, `/api/v1/health-scores/geojson/?min_score=${encodeURIComponent(spelling)}`);
       expect(answer.status, spelling).toBe(400);
-      expect(bodyJson(answer)).toEqual({ error: 'invalid_parameter', status: 400, message: `min_score must be written 0, without a sign or leading zeros, got ${spelling}` });
+      expect(bodyJson(answer)).toEqual({
+        error: 'invalid_parameter',
+        status: 400,
+        message: `min_score must be written 0, without a sign or leading zeros, got ${spelling}`,
+      });
     }
-    expect(bodyJson(await request(server.url, '/api/v1/health-scores/?page=02'))).toMatchObject({ message: 'page must be written 2, without a sign or leading zeros, got 02' });
+    expect(bodyJson(await request(server.url, '/api/v1/health-scores/?page=02'))).toMatchObject({
+      message: 'page must be written 2, without a sign or leading zeros, got 02',
+    });
     expect((await request(server.url, '/api/v1/facilities/007/')).status).toBe(400);
     expect((await request(server.url, '/api/v1/health-scores/?min_score=70')).status).toBe(200);
   });
@@ -41,8 +56,10 @@ describe('one spelling per value', () => {
   it('every spelling of one request is one cache entry and one ETag: the body is made once', async () => {
     const before = server.live.cacheStats();
     const spellings = [
-      '/api/v1/health-scores/geojson/?state=ny&min_score=70', '/api/v1/health-scores/geojson/?min_score=70&state=NY',
-      '/api/v1/health-scores/geojson/?state=Ny&min_score=70', '/api/v1/health-scores/geojson/?state=%4Ey&min_score=70',
+      '/api/v1/health-scores/geojson/?state=ny&min_score=70',
+      '/api/v1/health-scores/geojson/?min_score=70&state=NY',
+      '/api/v1/health-scores/geojson/?state=Ny&min_score=70',
+      '/api/v1/health-scores/geojson/?state=%4Ey&min_score=70',
       '/api/v1/health-scores/geojson/?min_score=70&state=nY',
     ];
     const answers = [];
@@ -60,10 +77,12 @@ describe('one spelling per value', () => {
 /** GET on a keep-alive connection of its own (as a browser loading a page would), resolving with the status and when it ended. */
 function get(agent: http.Agent, url: string): Promise<{ status: number; at: number }> {
   return new Promise((resolve) => {
-    http.get(url, { agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, at: performance.now() }));
-    }).on('error', () => resolve({ status: 0, at: performance.now() }));
+    http
+      .get(url, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, at: performance.now() }));
+      })
+      .on('error', () => resolve({ status: 0, at: performance.now() }));
   });
 }
 

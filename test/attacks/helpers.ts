@@ -76,15 +76,23 @@ export async function attempt(base: string, path: string, headers: Record<string
  * bounded load. `pathOf(client, i)` picks each path; `between(done)` runs after every request (a test
  * sabotages the server at a chosen count).
  */
-export async function load(base: string, clients: number, perClient: number, pathOf: (client: number, i: number) => string,
-  between: (done: number) => void | Promise<void> = () => {}, headers: Record<string, string> = {}): Promise<Outcome[]> {
+export async function load(
+  base: string,
+  clients: number,
+  perClient: number,
+  pathOf: (client: number, i: number) => string,
+  between: (done: number) => void | Promise<void> = () => {},
+  headers: Record<string, string> = {},
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
-  await Promise.all(Array.from({ length: clients }, async (_, client) => {
-    for (let i = 0; i < perClient; i++) {
-      outcomes.push(await attempt(base, pathOf(client, i), headers));
-      await between(outcomes.length);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      for (let i = 0; i < perClient; i++) {
+        outcomes.push(await attempt(base, pathOf(client, i), headers));
+        await between(outcomes.length);
+      }
+    }),
+  );
   return outcomes;
 }
 

@@ -28,7 +28,17 @@ beforeAll(async () => {
   const plans = loadPlans('a');
   (plans.anonymous as { quota: number }).quota = 1_000_000;
   gate = new Gate({ store: new MemoryStore(), access: new AccessTable(plans, ROUTES, API_BASE) });
-  server = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate, snapshotDir: false, api: { cacheBytes: CACHE_BYTES } });
+  server = await startServer({
+    db: await fixtureDb(),
+    port: 0,
+    host: '127.0.0.1',
+    quiet: true,
+    watch: false,
+    log: () => {},
+    gate,
+    snapshotDir: false,
+    api: { cacheBytes: CACHE_BYTES },
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -40,12 +50,16 @@ async function sequence(count: number, pathOf: (i: number) => string): Promise<A
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const statuses: Array<{ status: number }> = [];
   for (let i = 0; i < count; i++) {
-    statuses.push(await new Promise((resolve) => {
-      http.get(`${server.url}${pathOf(i)}`, { agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
-      }).on('error', () => resolve({ status: 0 }));
-    }));
+    statuses.push(
+      await new Promise((resolve) => {
+        http
+          .get(`${server.url}${pathOf(i)}`, { agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+          })
+          .on('error', () => resolve({ status: 0 }));
+      }),
+    );
   }
   agent.destroy();
   return statuses;
@@ -57,7 +71,10 @@ describe('the response cache', { timeout: 120_000 }, () => {
     const before = heldMb();
     for (let i = 0; i < 40_000; i++) {
       const key = `/api/v1/autocomplete/?q=${i.toString(36)}${'k'.repeat(40)}`;
-      cache.set(key, new Representation(jsonBytes({ q: key.slice(25), suggestions: [] }), `"0123456789abcdef-${i.toString(16).padStart(16, '0')}"`));
+      cache.set(
+        key,
+        new Representation(jsonBytes({ q: key.slice(25), suggestions: [] }), `"0123456789abcdef-${i.toString(16).padStart(16, '0')}"`),
+      );
     }
     expect(cache.size.bytes).toBeLessThanOrEqual(CACHE_BYTES);
     // Measured: 5.7 MiB held for a full 8 MiB budget (the charges round up).

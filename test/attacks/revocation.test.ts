@@ -41,7 +41,16 @@ describe('a key revoked just before the state goes away', { timeout: 60_000 }, (
     store = new RedisStore(redis.url, uniquePrefix('revocation'));
     await store.ready();
     gate = new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES, API_BASE) });
-    server = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate, snapshotDir: false });
+    server = await startServer({
+      db: await fixtureDb(),
+      port: 0,
+      host: '127.0.0.1',
+      quiet: true,
+      watch: false,
+      log: () => {},
+      gate,
+      snapshotDir: false,
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -52,7 +61,12 @@ describe('a key revoked just before the state goes away', { timeout: 60_000 }, (
 
   it(`is refused within ${KEY_CACHE_MS / 1000} s and for the rest of a 12 s outage; an unknown key is a 401, never anonymous`, async () => {
     const key = generateKey();
-    const stored = await store.addKey(hashKey(key), { name: 'revoked in time', plan: 'professional', hint: keyHint(key), createdAt: new Date().toISOString() });
+    const stored = await store.addKey(hashKey(key), {
+      name: 'revoked in time',
+      plan: 'professional',
+      hint: keyHint(key),
+      createdAt: new Date().toISOString(),
+    });
     expect((await request(server.url, ALL_SCORES, { headers: { 'X-API-Key': key } })).status).toBe(200);
 
     // Revoked (as `hcas keys revoke` does), then Redis killed at once: no process has read the revocation.
@@ -91,10 +105,24 @@ describe('the revocation list the state cannot make stale', () => {
     const file = path.join(dir, 'state.sqlite');
     const store = new SqliteStore(file, () => nowMs);
     const gate = new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES, API_BASE), now: () => nowMs });
-    const server = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate, snapshotDir: false });
+    const server = await startServer({
+      db: await fixtureDb(),
+      port: 0,
+      host: '127.0.0.1',
+      quiet: true,
+      watch: false,
+      log: () => {},
+      gate,
+      snapshotDir: false,
+    });
     try {
       const key = generateKey();
-      const stored = await store.addKey(hashKey(key), { name: 'restored', plan: 'professional', hint: keyHint(key), createdAt: new Date(nowMs).toISOString() });
+      const stored = await store.addKey(hashKey(key), {
+        name: 'restored',
+        plan: 'professional',
+        hint: keyHint(key),
+        createdAt: new Date(nowMs).toISOString(),
+      });
       expect((await request(server.url, ALL_SCORES, { headers: { 'X-API-Key': key } })).status).toBe(200);
       await store.revokeKey(stored.id, new Date(nowMs).toISOString());
       await gate.syncRevocations();

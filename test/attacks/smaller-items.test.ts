@@ -45,7 +45,10 @@ afterAll(async () => {
 });
 
 /** One raw HTTP/1.1 request (headers exactly as written), and the status, headers and body of its answer. */
-function raw(head: string, port = server.port): Promise<{ status: number; headers: Record<string, string>; body: Record<string, unknown> }> {
+function raw(
+  head: string,
+  port = server.port,
+): Promise<{ status: number; headers: Record<string, string>; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     let text = '';
@@ -66,19 +69,30 @@ describe('headers a request may send only once', () => {
     const before = await raw('GET /api/v1/states/ HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     const answer = await raw('GET /api/v1/states/ HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n');
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ error: 'bad_request', status: 400, message: 'The request has 2 Host headers; send exactly one (RFC 9112, section 3.2)' });
+    expect(answer.body).toEqual({
+      error: 'bad_request',
+      status: 400,
+      message: 'The request has 2 Host headers; send exactly one (RFC 9112, section 3.2)',
+    });
     // Not counted: the anonymous bucket's remaining calls are what the call before left.
     expect(answer.headers['x-ratelimit-remaining']).toBe(before.headers['x-ratelimit-remaining']);
   });
 
   it('two Authorization headers: 400 conflicting_credentials, never the first one silently', async () => {
-    const answer = await raw(`GET /api/v1/health-scores/10001/all-scores/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nAuthorization: Bearer ${generateKey()}\r\n`);
+    const answer = await raw(
+      `GET /api/v1/health-scores/10001/all-scores/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nAuthorization: Bearer ${generateKey()}\r\n`,
+    );
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ error: 'conflicting_credentials', message: 'The request has 2 Authorization headers; send one API key, in one header' });
+    expect(answer.body).toMatchObject({
+      error: 'conflicting_credentials',
+      message: 'The request has 2 Authorization headers; send one API key, in one header',
+    });
     const same = await raw(`GET /api/v1/states/ HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nX-API-Key: ${key}\r\n`);
     expect(same.body).toMatchObject({ error: 'conflicting_credentials', status: 400 });
     // One of each, the same key: still fine (decisions.md).
-    const both = await raw(`GET /api/v1/health-scores/10001/all-scores/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nX-API-Key: ${key}\r\n`);
+    const both = await raw(
+      `GET /api/v1/health-scores/10001/all-scores/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nX-API-Key: ${key}\r\n`,
+    );
     expect(both.status).toBe(200);
   });
 });
@@ -103,11 +117,25 @@ describe('a flood of requests with made-up keys', { timeout: 60_000 }, () => {
   it(`costs at most ${BAD_CREDENTIALS_BURST} state reads per address at once, then one a second; the rest are 429s that read nothing`, async () => {
     const store = countingStore(new MemoryStore());
     // The clock stands still: no read is earned back during the test, so the counts are exact.
-    const flooded = new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES, API_BASE), now: () => Date.parse('2024-05-15T12:00:00Z') });
-    const target = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate: flooded, snapshotDir: false });
+    const flooded = new Gate({
+      store,
+      access: new AccessTable(loadPlans('a'), ROUTES, API_BASE),
+      now: () => Date.parse('2024-05-15T12:00:00Z'),
+    });
+    const target = await startServer({
+      db: await fixtureDb(),
+      port: 0,
+      host: '127.0.0.1',
+      quiet: true,
+      watch: false,
+      log: () => {},
+      gate: flooded,
+      snapshotDir: false,
+    });
     try {
       const answers = [];
-      for (let i = 0; i < 100; i++) answers.push(await raw(`GET /api/v1/states/ HTTP/1.1\r\nHost: x\r\nX-API-Key: ${generateKey()}\r\n`, target.port));
+      for (let i = 0; i < 100; i++)
+        answers.push(await raw(`GET /api/v1/states/ HTTP/1.1\r\nHost: x\r\nX-API-Key: ${generateKey()}\r\n`, target.port));
       expect(tally(answers)).toEqual({ 401: BAD_CREDENTIALS_BURST, 429: 100 - BAD_CREDENTIALS_BURST });
       expect(store.reads).toEqual({ findKey: BAD_CREDENTIALS_BURST, peek: BAD_CREDENTIALS_BURST });
       const throttled = answers.find((a) => a.status === 429)!;
@@ -126,15 +154,31 @@ describe('a flood of requests with made-up keys', { timeout: 60_000 }, () => {
 
   it('5,000 made-up keys from 5,000 addresses cost one read each, and the key cache stays within its 2 MiB', async () => {
     const store = countingStore(new MemoryStore());
-    const flooded = new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES, API_BASE), proxies: new TrustedProxies(['127.0.0.1']) });
-    const target = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate: flooded, snapshotDir: false });
+    const flooded = new Gate({
+      store,
+      access: new AccessTable(loadPlans('a'), ROUTES, API_BASE),
+      proxies: new TrustedProxies(['127.0.0.1']),
+    });
+    const target = await startServer({
+      db: await fixtureDb(),
+      port: 0,
+      host: '127.0.0.1',
+      quiet: true,
+      watch: false,
+      log: () => {},
+      gate: flooded,
+      snapshotDir: false,
+    });
     try {
       for (let i = 0; i < 20; i++) await raw('GET /api/v1/states/ HTTP/1.1\r\nHost: x\r\n', target.port); // warm: what every server makes once
       const before = heldMb();
       const statuses = [];
       for (let i = 0; i < 5_000; i++) {
         const from = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-        const { status } = await raw(`GET /api/v1/states/ HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${from}\r\nX-API-Key: ${generateKey()}\r\n`, target.port);
+        const { status } = await raw(
+          `GET /api/v1/states/ HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${from}\r\nX-API-Key: ${generateKey()}\r\n`,
+          target.port,
+        );
         statuses.push({ status });
       }
       expect(tally(statuses)).toEqual({ 401: 5_000 });
@@ -151,20 +195,38 @@ describe('a flood of requests with made-up keys', { timeout: 60_000 }, () => {
 describe('every 500 logged with its full stack', () => {
   it('1,000 failures of one kind: one stack, then one line with the count', async () => {
     const boom = route({
-      path: '/api/v1/test/boom/', summary: 'Test only: throws', pathParams: NO_PARAMS, query: NO_PARAMS,
+      path: '/api/v1/test/boom/',
+      summary: 'Test only: throws',
+      pathParams: NO_PARAMS,
+      query: NO_PARAMS,
       handle: () => {
         throw new Error('SQLITE_CORRUPT: database disk image is malformed');
       },
     });
     const lines: Array<Record<string, unknown>> = [];
-    const failing = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', quiet: true, watch: false, log: (line) => lines.push(line as Record<string, unknown>), api: { routes: [...ROUTES, boom] }, snapshotDir: false });
+    const failing = await startServer({
+      db: await fixtureDb(),
+      port: 0,
+      host: '127.0.0.1',
+      quiet: true,
+      watch: false,
+      log: (line) => lines.push(line as Record<string, unknown>),
+      api: { routes: [...ROUTES, boom] },
+      snapshotDir: false,
+    });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-    const statuses = await Promise.all(Array.from({ length: 1_000 }, () => new Promise<{ status: number }>((resolve) => {
-      http.get(`${failing.url}/api/v1/test/boom/`, { agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
-      });
-    })));
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 1_000 },
+        () =>
+          new Promise<{ status: number }>((resolve) => {
+            http.get(`${failing.url}/api/v1/test/boom/`, { agent }, (res) => {
+              res.resume();
+              res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+            });
+          }),
+      ),
+    );
     agent.destroy();
     await failing.close();
     expect(tally(statuses)).toEqual({ 500: 1_000 });
@@ -208,11 +270,24 @@ describe('the SQLite state file', () => {
     const file = path.join(dir, 'served.sqlite');
     const store = new SqliteStore(file);
     const probed = new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES, API_BASE) });
-    const target = await startServer({ db: await fixtureDb(), port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate: probed, snapshotDir: false });
+    const target = await startServer({
+      db: await fixtureDb(),
+      port: 0,
+      host: '127.0.0.1',
+      quiet: true,
+      watch: false,
+      log: () => {},
+      gate: probed,
+      snapshotDir: false,
+    });
     try {
       expect((bodyJson(await request(target.url, '/readyz')) as { status: string }).status).toBe('ready');
       rmSync(file);
-      await until(async () => (bodyJson(await request(target.url, '/readyz')) as { status: string }).status === 'degraded', '/readyz to say degraded', CHECK_EVERY_MS * 3);
+      await until(
+        async () => (bodyJson(await request(target.url, '/readyz')) as { status: string }).status === 'degraded',
+        '/readyz to say degraded',
+        CHECK_EVERY_MS * 3,
+      );
     } finally {
       await target.close();
       await probed.close();
@@ -222,14 +297,31 @@ describe('the SQLite state file', () => {
 });
 
 describe('HCAS_TEST_NOW', () => {
-  it('moves the limits\' clock under test only, never in production', async () => {
+  it("moves the limits' clock under test only, never in production", async () => {
     const pinned = { HCAS_TEST_NOW: '2000-01-01T12:00:00Z' };
     expect(limitsClock({ ...pinned, NODE_ENV: 'test' })()).toBeLessThan(Date.parse('2000-01-02T00:00:00Z'));
     expect(limitsClock({ ...pinned, NODE_ENV: 'production' })()).toBeGreaterThanOrEqual(Date.now() - 1_000);
     expect(limitsClock(pinned)()).toBeGreaterThanOrEqual(Date.now() - 1_000);
     // A production server with the variable left set: its windows are today's.
     const dir = tempDir('hcas-attack-clock-');
-    const server = new ServerProcess(['bin/hcas.js', 'serve', '--db', await fixtureDb(), '--port', '0', '--quiet', '--workers', '1', '--state-file', path.join(dir, 'state.sqlite'), '--snapshot-dir', dir], { ...pinned, NODE_ENV: 'production' });
+    const server = new ServerProcess(
+      [
+        'bin/hcas.js',
+        'serve',
+        '--db',
+        await fixtureDb(),
+        '--port',
+        '0',
+        '--quiet',
+        '--workers',
+        '1',
+        '--state-file',
+        path.join(dir, 'state.sqlite'),
+        '--snapshot-dir',
+        dir,
+      ],
+      { ...pinned, NODE_ENV: 'production' },
+    );
     try {
       const { url } = (await server.waitFor((e) => e.event === 'listening')) as { url: string };
       const reset = Number((await request(url, '/api/v1/states/')).headers['x-ratelimit-reset']);
@@ -247,8 +339,9 @@ describe('CSV exports', () => {
     const file = path.join(dir, 'hcas.sqlite');
     copyFileSync(await fixtureDb(), file);
     const db = new Database(file);
-    db.prepare("UPDATE facilities SET facility_name = ?, address = ?, city_name = ?, phone_number = ?, website = ? WHERE state_code = 'RI'")
-      .run('=HYPERLINK("http://evil.example","x")', '@SUM(A1)', '+1', '-2+3', '\tcmd');
+    db.prepare(
+      "UPDATE facilities SET facility_name = ?, address = ?, city_name = ?, phone_number = ?, website = ? WHERE state_code = 'RI'",
+    ).run('=HYPERLINK("http://evil.example","x")', '@SUM(A1)', '+1', '-2+3', '\tcmd');
     db.close();
     const api = Api.open(file);
     try {

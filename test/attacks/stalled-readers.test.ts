@@ -33,7 +33,12 @@ beforeAll(async () => {
     FROM providers p, json_each('[${Array.from({ length: 60 }, (_, i) => i + 1).join(',')}]') n`);
   grow.close();
   server = await startServer({
-    db, port: 0, host: '127.0.0.1', quiet: true, log: () => {}, snapshotDir: path.join(dir, 'copies'),
+    db,
+    port: 0,
+    host: '127.0.0.1',
+    quiet: true,
+    log: () => {},
+    snapshotDir: path.join(dir, 'copies'),
     timeouts: { sendMs: SEND_MS, checkIntervalMs: 200 },
   });
 });
@@ -112,14 +117,16 @@ describe('clients that stop reading', { timeout: 60_000 }, () => {
 
   it('at most 4 exports stream at once per process: 10 paused readers hold 4 answers, the other 6 are refused 503 at once', async () => {
     const held = heldMb();
-    const sockets = await Promise.all(Array.from({ length: 10 }, async () => {
-      const socket = await connect(server.port);
-      socket.on('error', () => {});
-      socket.write('GET /api/v1/exports/providers/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-      const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
-      socket.pause();
-      return { socket, status: Number(first.slice(9, 12)), first };
-    }));
+    const sockets = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const socket = await connect(server.port);
+        socket.on('error', () => {});
+        socket.write('GET /api/v1/exports/providers/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+        const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
+        socket.pause();
+        return { socket, status: Number(first.slice(9, 12)), first };
+      }),
+    );
     expect(tally(sockets)).toEqual({ 200: 4, 503: 6 });
     const refused = sockets.find((s) => s.status === 503)!.first;
     expect(refused).toMatch(/\r\nRetry-After: 5\r\n/);

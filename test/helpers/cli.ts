@@ -47,8 +47,12 @@ function exitCode(error: (Error & { code?: unknown }) | null): number {
 /** Runs `hcas ARGS` in a child process, as a user would. */
 export function hcas(args: string[], options: RunOptions = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, 'bin/hcas.js'), ...args], { cwd: options.cwd ?? ROOT, env: environment(options.env), timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 2 ** 20 },
-      (error, stdout, stderr) => resolve({ code: exitCode(error), stdout, stderr }));
+    execFile(
+      process.execPath,
+      [path.join(ROOT, 'bin/hcas.js'), ...args],
+      { cwd: options.cwd ?? ROOT, env: environment(options.env), timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 2 ** 20 },
+      (error, stdout, stderr) => resolve({ code: exitCode(error), stdout, stderr }),
+    );
   });
 }
 
@@ -63,11 +67,27 @@ export function shell(command: string, options: RunOptions = {}): Promise<Run & 
   rootBin ??= linkedBin();
   const PATH = [options.bin ?? rootBin, path.dirname(process.execPath), process.env.PATH].join(path.delimiter);
   return new Promise((resolve) => {
-    execFile('bash', ['-c', script], { cwd: options.cwd ?? ROOT, env: environment({ ...options.env, PATH }), timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 2 ** 20 },
+    execFile(
+      'bash',
+      ['-c', script],
+      {
+        cwd: options.cwd ?? ROOT,
+        env: environment({ ...options.env, PATH }),
+        timeout: options.timeoutMs ?? 60_000,
+        maxBuffer: 64 * 2 ** 20,
+      },
       (error, stdout, stderr) => {
         const at = stderr.lastIndexOf(marker);
-        const statuses = at < 0 ? [] : stderr.slice(at + marker.length).trim().split(' ').map(Number);
+        const statuses =
+          at < 0
+            ? []
+            : stderr
+                .slice(at + marker.length)
+                .trim()
+                .split(' ')
+                .map(Number);
         resolve({ code: exitCode(error), stdout, stderr: at < 0 ? stderr : stderr.slice(0, at), statuses });
-      });
+      },
+    );
   });
 }

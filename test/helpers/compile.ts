@@ -8,5 +8,8 @@ const root = path.resolve(import.meta.dirname, '../..');
  * takes a moment) before any test runs, so the tests that start `bin/hcas.js` run the code under test.
  */
 export default function compile(): void {
-  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }

@@ -5,7 +5,11 @@ import { ROUTES } from '../../src/api/index.ts';
  * tests that use this table, so every new endpoint gets an example.
  */
 export const ROUTE_EXAMPLES: Record<string, string[]> = {
-  '/api/v1/health-scores/': ['/api/v1/health-scores/', '/api/v1/health-scores/?state=RI&min_score=50&page=2&page_size=10', '/api/v1/health-scores/?city=providence&score_type=7'],
+  '/api/v1/health-scores/': [
+    '/api/v1/health-scores/',
+    '/api/v1/health-scores/?state=RI&min_score=50&page=2&page_size=10',
+    '/api/v1/health-scores/?city=providence&score_type=7',
+  ],
   '/api/v1/health-scores/geojson/': ['/api/v1/health-scores/geojson/', '/api/v1/health-scores/geojson/?state=de&min_score=70'],
   '/api/v1/health-scores/:zip/': ['/api/v1/health-scores/02801/', '/api/v1/health-scores/10001/'],
   '/api/v1/health-scores/:zip/all-scores/': ['/api/v1/health-scores/19901/all-scores/'],
@@ -21,13 +25,25 @@ export const ROUTE_EXAMPLES: Record<string, string[]> = {
   '/api/v1/compare/': ['/api/v1/compare/?zips=02801,10001', '/api/v1/compare/?zips=94110,10001,20001&score_type=copd'],
   '/api/v1/blog/': ['/api/v1/blog/', '/api/v1/blog/?page=2&page_size=1'],
   '/api/v1/blog/:slug/': ['/api/v1/blog/how-the-healthcare-access-score-works/'],
-  '/api/v1/exports/health-scores/': ['/api/v1/exports/health-scores/', '/api/v1/exports/health-scores/?format=ndjson&state=RI&score_type=asthma'],
+  '/api/v1/exports/health-scores/': [
+    '/api/v1/exports/health-scores/',
+    '/api/v1/exports/health-scores/?format=ndjson&state=RI&score_type=asthma',
+  ],
   '/api/v1/exports/providers/': ['/api/v1/exports/providers/', '/api/v1/exports/providers/?format=NDJSON&state=de'],
   '/api/v1/exports/facilities/': ['/api/v1/exports/facilities/', '/api/v1/exports/facilities/?format=ndjson'],
   '/api/v1/openapi.json': ['/api/v1/openapi.json'],
-  '/api/v1/providers/': ['/api/v1/providers/', '/api/v1/providers/?specialty=cardiology&state=ny&page_size=5', '/api/v1/providers/?name=smi&city=wilmington&page=2&page_size=3', '/api/v1/providers/?zip=19901&specialty=Family%20Medicine'],
+  '/api/v1/providers/': [
+    '/api/v1/providers/',
+    '/api/v1/providers/?specialty=cardiology&state=ny&page_size=5',
+    '/api/v1/providers/?name=smi&city=wilmington&page=2&page_size=3',
+    '/api/v1/providers/?zip=19901&specialty=Family%20Medicine',
+  ],
   '/api/v1/providers/:npi/': ['/api/v1/providers/1679576722/'],
-  '/api/v1/facilities/': ['/api/v1/facilities/', '/api/v1/facilities/?type=hospital&state=NY&emergency=true&min_rating=4', '/api/v1/facilities/?search=mercy&page_size=5'],
+  '/api/v1/facilities/': [
+    '/api/v1/facilities/',
+    '/api/v1/facilities/?type=hospital&state=NY&emergency=true&min_rating=4',
+    '/api/v1/facilities/?search=mercy&page_size=5',
+  ],
   '/api/v1/facilities/:id/': ['/api/v1/facilities/1001/', '/api/v1/facilities/4/'],
   '/api/v1/autocomplete/': ['/api/v1/autocomplete/?q=new%20yo', '/api/v1/autocomplete/?q=10001', '/api/v1/autocomplete/?q=%F0%9F%98%80'],
   '/api/v1/rankings/states/': ['/api/v1/rankings/states/'],
@@ -50,7 +66,15 @@ export const BAD_VALUES: Record<string, string[]> = {
   radius: ['0', '-5', '100.5', '1e3', 'abc', ''],
   limit: ['0', '51', '2.5', 'x', ''],
   tier: ['EXTREME', 'high%20', '1', ''],
-  zips: ['10001', '10001,10001', '1000,10001', '10001,,10002', '10001;10002', '', Array.from({ length: 11 }, (_, i) => String(10001 + i)).join(',')],
+  zips: [
+    '10001',
+    '10001,10001',
+    '1000,10001',
+    '10001,,10002',
+    '10001;10002',
+    '',
+    Array.from({ length: 11 }, (_, i) => String(10001 + i)).join(','),
+  ],
   format: ['xml', 'json', 'csv%20', ''],
   slug: ['Upper-Case', 'under_score', '-leading', 'trailing-', 'two--hyphens', 'sp%20ace'],
   npi: ['123456789', '12345678901', 'abcdefghij', '1234567890', '3679576722', '%20679576722'],

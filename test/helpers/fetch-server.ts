@@ -68,7 +68,12 @@ export class FixtureServer {
 
   private answer(request: http.IncomingMessage, response: http.ServerResponse): void {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
-    this.requests.push({ path, range: request.headers.range ?? null, ifRange: (request.headers['if-range'] as string) ?? null, authorization: request.headers.authorization ?? null });
+    this.requests.push({
+      path,
+      range: request.headers.range ?? null,
+      ifRange: (request.headers['if-range'] as string) ?? null,
+      authorization: request.headers.authorization ?? null,
+    });
     const count = (this.served.get(path) ?? 0) + 1;
     this.served.set(path, count);
     let route = this.routes[path];
@@ -83,7 +88,12 @@ export class FixtureServer {
     }
     const body = Buffer.isBuffer(route.body) ? route.body : Buffer.from(route.body ?? '');
     const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
-    const headers: Record<string, string | number> = { etag, 'accept-ranges': route.noRanges ? 'none' : 'bytes', 'content-type': 'application/octet-stream', ...route.headers };
+    const headers: Record<string, string | number> = {
+      etag,
+      'accept-ranges': route.noRanges ? 'none' : 'bytes',
+      'content-type': 'application/octet-stream',
+      ...route.headers,
+    };
     const status = route.status ?? 200;
     if (status !== 200) {
       response.writeHead(status, headers).end(body);
@@ -98,7 +108,11 @@ export class FixtureServer {
         response.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
         return;
       }
-      response.writeHead(206, { ...headers, 'content-length': body.length - start, 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` });
+      response.writeHead(206, {
+        ...headers,
+        'content-length': body.length - start,
+        'content-range': `bytes ${start}-${body.length - 1}/${body.length}`,
+      });
     } else {
       response.writeHead(200, { ...headers, 'content-length': body.length });
     }

@@ -32,7 +32,12 @@ export const FIXTURE_BUILD_ID = createHash('sha256').update('hcas test fixture v
 export const FIXTURE_BUILT_AT = '2024-01-02T03:04:05.000Z';
 
 const STATE_NAMES: Record<string, string> = {
-  AK: 'Alaska', CA: 'California', DC: 'District of Columbia', DE: 'Delaware', NY: 'New York', RI: 'Rhode Island',
+  AK: 'Alaska',
+  CA: 'California',
+  DC: 'District of Columbia',
+  DE: 'Delaware',
+  NY: 'New York',
+  RI: 'Rhode Island',
 };
 const stateName = (code: string) => STATE_NAMES[code] ?? `State ${code}`;
 
@@ -53,11 +58,23 @@ let built: Promise<string> | undefined;
  */
 export function fixtureDb(): Promise<string> {
   built ??= Promise.resolve().then(() => {
-    const sources = ['test/helpers/fixture-db.ts', 'pipeline/emit/schema.ts', 'pipeline/score/bands.ts', 'pipeline/score/config.ts', 'pipeline/score/composite.ts', ...ACCESS_FIXTURE_SOURCES, ...DIRECTORY_FIXTURE_SOURCES];
+    const sources = [
+      'test/helpers/fixture-db.ts',
+      'pipeline/emit/schema.ts',
+      'pipeline/score/bands.ts',
+      'pipeline/score/config.ts',
+      'pipeline/score/composite.ts',
+      ...ACCESS_FIXTURE_SOURCES,
+      ...DIRECTORY_FIXTURE_SOURCES,
+    ];
     const hash = createHash('sha256');
     for (const source of sources) {
       const full = path.join(root, source);
-      const files = statSync(full).isDirectory() ? readdirSync(full).sort().map((name) => path.join(full, name)) : [full];
+      const files = statSync(full).isDirectory()
+        ? readdirSync(full)
+            .sort()
+            .map((name) => path.join(full, name))
+        : [full];
       for (const file of files) hash.update(readFileSync(file));
     }
     const dir = path.join(os.tmpdir(), 'hcas-test-fixtures');
@@ -82,10 +99,16 @@ export function allZips(): ZipCode[] {
 /** The fixture's ZIP codes: all of RI and DE, DC below 20100, and a few from NY, CA and AK (Barrow stands alone). */
 export function fixtureZips(): ZipCode[] {
   const codes = allZips();
-  const chosen = codes.filter((c) =>
-    c.state === 'RI' || c.state === 'DE' || (c.state === 'DC' && c.zip < '20100') ||
-    (c.zip >= '10001' && c.zip <= '10012') || (c.zip >= '94102' && c.zip <= '94110') ||
-    (c.zip >= '99501' && c.zip <= '99509') || c.zip === '99723');
+  const chosen = codes.filter(
+    (c) =>
+      c.state === 'RI' ||
+      c.state === 'DE' ||
+      (c.state === 'DC' && c.zip < '20100') ||
+      (c.zip >= '10001' && c.zip <= '10012') ||
+      (c.zip >= '94102' && c.zip <= '94110') ||
+      (c.zip >= '99501' && c.zip <= '99509') ||
+      c.zip === '99723',
+  );
   return chosen.sort((a, b) => (a.zip < b.zip ? -1 : 1));
 }
 
@@ -105,8 +128,23 @@ export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): voi
       const population = Math.round(random() * 60000);
       // Every 40th ZIP has no census row (fixture-access.ts), so its need measures are imputed; odd ZIPs have road times.
       const imputed = i % 40 === 39 ? 'uninsured_pct,poverty_pct,age65_pct,disability_pct' : null;
-      insertZip.run(zip.zip, zip.state, stateName(zip.state), zip.city, null, null, null, zip.latitude, zip.longitude,
-        landSqMi, population, i, population < SMALL_POPULATION ? 1 : 0, i % 2, imputed);
+      insertZip.run(
+        zip.zip,
+        zip.state,
+        stateName(zip.state),
+        zip.city,
+        null,
+        null,
+        null,
+        zip.latitude,
+        zip.longitude,
+        landSqMi,
+        population,
+        i,
+        population < SMALL_POPULATION ? 1 : 0,
+        i % 2,
+        imputed,
+      );
       // A base per ZIP and component noise spread composites over every band, as real scores are.
       const base = random() * 100;
       for (const type of SCORE_TYPES) {
@@ -116,7 +154,21 @@ export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): voi
         const band = bandFor(healthscore);
         // The fixture's PLACES file has DIABETES and COPD only (fixtureQuality), present for all but the census-less ZIPs.
         const prevalenceUsed = FIXTURE_MEASURES.includes(type.prevalence ?? '') && i % 40 !== 39 ? 1 : 0;
-        insertScore.run(i * SCORE_TYPES.length + type.id, zip.zip, type.id, zip.state, healthscore, people, provider, hospital, travel, band.label, band.grade, band.color, prevalenceUsed);
+        insertScore.run(
+          i * SCORE_TYPES.length + type.id,
+          zip.zip,
+          type.id,
+          zip.state,
+          healthscore,
+          people,
+          provider,
+          hospital,
+          travel,
+          band.label,
+          band.grade,
+          band.color,
+          prevalenceUsed,
+        );
         if (type.id === 1) {
           const state = states.get(zip.state) ?? { sum: 0, count: 0, population: 0 };
           state.sum += healthscore;
@@ -144,26 +196,73 @@ export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): voi
       built_at: FIXTURE_BUILT_AT,
       dataset: { name: 'hcas test fixture', synthetic: true, notice: 'Synthetic scores over real ZIP code locations, for tests only.' },
       // An absolute path, as real builds record, to prove the API publishes only the file name.
-      sources: [{ key: 'zipcodes', layout: 'zipcodes-npm', path: '/build/machine/raw/zipcodes.json', vintage: '2023', sha256: 'f'.repeat(64), bytes: 123456, rows_read: zips.length, rows_landed: zips.length, rows_rejected: 0 }, ...access.sources],
-      reconciliation: [{ key: 'zipcodes', file: '/build/machine/raw/zipcodes.json', read: zips.length, landed: zips.length, rejected: 0, reasons: {} }],
-      row_counts: { zips: zips.length, health_scores: zips.length * SCORE_TYPES.length, score_types: SCORE_TYPES.length, states: states.size, kdtree: 1, ...access.rowCounts },
+      sources: [
+        {
+          key: 'zipcodes',
+          layout: 'zipcodes-npm',
+          path: '/build/machine/raw/zipcodes.json',
+          vintage: '2023',
+          sha256: 'f'.repeat(64),
+          bytes: 123456,
+          rows_read: zips.length,
+          rows_landed: zips.length,
+          rows_rejected: 0,
+        },
+        ...access.sources,
+      ],
+      reconciliation: [
+        { key: 'zipcodes', file: '/build/machine/raw/zipcodes.json', read: zips.length, landed: zips.length, rejected: 0, reasons: {} },
+      ],
+      row_counts: {
+        zips: zips.length,
+        health_scores: zips.length * SCORE_TYPES.length,
+        score_types: SCORE_TYPES.length,
+        states: states.size,
+        kdtree: 1,
+        ...access.rowCounts,
+      },
       scoring: { note: 'internal; not published by meta/' },
       // A report with one failing check, so `hcas validate` shows both outcomes and exits 3 on the fixture.
       validation: {
         checks: [
-          { name: 'every band holds residents, none most of them', value: 'smallest Healthcare Paradise 1.2%, largest Limited Access 41%', target: 'each band 0.5% to 60% of residents', pass: true },
-          { name: 'academic medical centre ZIPs are in the top two bands', value: '0 of 1', target: 'all', pass: false, note: 'below 70: 10001 19 (people 12)' },
+          {
+            name: 'every band holds residents, none most of them',
+            value: 'smallest Healthcare Paradise 1.2%, largest Limited Access 41%',
+            target: 'each band 0.5% to 60% of residents',
+            pass: true,
+          },
+          {
+            name: 'academic medical centre ZIPs are in the top two bands',
+            value: '0 of 1',
+            target: 'all',
+            pass: false,
+            note: 'below 70: 10001 19 (people 12)',
+          },
         ],
         bands: [{ label: 'Limited Access', zips: 10, residents: 1000, share: 0.41 }],
         urbanRural: [{ code: 1, zips: 10, residents: 1000, healthscore: 55.5, people: 60, hospital: 70, travel: 80 }],
         ruca: [{ code: 1, zips: 10, residents: 1000, healthscore: 55.5 }],
         correlations: { hospital_vs_reference_drive_minutes: { rho: -0.7, n: 10 } },
-        academicMedicalCentres: [{ zip: '10001', name: 'Chelsea, New York (fixture)', city: 'New York', healthscore: 19, label: 'Healthcare Desert', people: 12, ranked: true }],
+        academicMedicalCentres: [
+          {
+            zip: '10001',
+            name: 'Chelsea, New York (fixture)',
+            city: 'New York',
+            healthscore: 19,
+            label: 'Healthcare Desert',
+            people: 12,
+            ranked: true,
+          },
+        ],
         frontier: { zips: 0, inBottomTwo: 0, exceptions: [] },
       },
       data_quality: {
         provider: { status: 'measured', note: 'Clinicians come from provider files that cover the country.', sample_fraction: 1 },
-        prevalence_measures: SCORE_TYPES.map((t) => ({ score_type_id: t.id, measure: t.prevalence, available: FIXTURE_MEASURES.includes(t.prevalence ?? '') })),
+        prevalence_measures: SCORE_TYPES.map((t) => ({
+          score_type_id: t.id,
+          measure: t.prevalence,
+          available: FIXTURE_MEASURES.includes(t.prevalence ?? ''),
+        })),
         small_population_threshold: SMALL_POPULATION,
         road_times_zips: Math.ceil(zips.length / 2),
       },

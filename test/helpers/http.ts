@@ -8,7 +8,11 @@ export interface HttpResult {
 }
 
 /** One request on a fresh connection. */
-export function request(base: string, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+export function request(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${base}${path}`, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];

@@ -55,18 +55,36 @@ function npi(index: number): string {
 export function nppesCsv(): string {
   const random = seeded(7);
   const rows: string[][] = [];
-  const people = Array.from({ length: 12 }, (_, i) => ({ place: ZCTAS[i % 3], last: ['SMITH', 'GARCIA', 'NGUYEN', 'JONES'][i % 4], first: ['ANA', 'BEN', 'CHEN', 'DANA'][(i + 1) % 4], taxonomy: ['207Q00000X', '207R00000X', '363L00000X'][i % 3] }));
+  const people = Array.from({ length: 12 }, (_, i) => ({
+    place: ZCTAS[i % 3],
+    last: ['SMITH', 'GARCIA', 'NGUYEN', 'JONES'][i % 4],
+    first: ['ANA', 'BEN', 'CHEN', 'DANA'][(i + 1) % 4],
+    taxonomy: ['207Q00000X', '207R00000X', '363L00000X'][i % 3],
+  }));
   people.forEach((p, i) => {
     const row: Record<string, string> = {
-      NPI: npi(i), 'Entity Type Code': '1', 'Provider Last Name (Legal Name)': p.last, 'Provider First Name': p.first, 'Provider Credential Text': 'MD',
+      NPI: npi(i),
+      'Entity Type Code': '1',
+      'Provider Last Name (Legal Name)': p.last,
+      'Provider First Name': p.first,
+      'Provider Credential Text': 'MD',
       'Provider First Line Business Practice Location Address': `${Math.floor(random() * 900 + 100)} MAIN ST`,
-      'Provider Business Practice Location Address City Name': p.place.city, 'Provider Business Practice Location Address State Name': p.place.state,
-      'Provider Business Practice Location Address Postal Code': `${p.place.zcta}1234`, 'Provider Business Practice Location Address Country Code (If outside U.S.)': 'US',
-      'Provider Sex Code': i % 2 ? 'F' : 'M', 'Healthcare Provider Taxonomy Code_1': p.taxonomy, 'Healthcare Provider Primary Taxonomy Switch_1': 'Y',
+      'Provider Business Practice Location Address City Name': p.place.city,
+      'Provider Business Practice Location Address State Name': p.place.state,
+      'Provider Business Practice Location Address Postal Code': `${p.place.zcta}1234`,
+      'Provider Business Practice Location Address Country Code (If outside U.S.)': 'US',
+      'Provider Sex Code': i % 2 ? 'F' : 'M',
+      'Healthcare Provider Taxonomy Code_1': p.taxonomy,
+      'Healthcare Provider Primary Taxonomy Switch_1': 'Y',
     };
     rows.push(NPPES_COLUMNS.map((name) => row[name] ?? ''));
   });
-  const organisation: Record<string, string> = { NPI: npi(99), 'Entity Type Code': '2', 'Provider Organization Name (Legal Business Name)': 'GENERAL HOSPITAL', 'Provider Business Practice Location Address Postal Code': '10001' };
+  const organisation: Record<string, string> = {
+    NPI: npi(99),
+    'Entity Type Code': '2',
+    'Provider Organization Name (Legal Business Name)': 'GENERAL HOSPITAL',
+    'Provider Business Practice Location Address Postal Code': '10001',
+  };
   rows.push(NPPES_COLUMNS.map((name) => organisation[name] ?? ''));
   return csv([[...NPPES_COLUMNS], ...rows], true);
 }
@@ -75,38 +93,166 @@ export function nppesCsv(): string {
 export function nppesZip(): Buffer {
   const date = '20050523-20261109';
   return zipArchive([
-    { name: `endpoint_pfile_${date}.csv`, data: csv([['NPI', 'Endpoint Type', 'Endpoint'], [npi(1), 'DIRECT', 'a@b.org']]) },
+    {
+      name: `endpoint_pfile_${date}.csv`,
+      data: csv([
+        ['NPI', 'Endpoint Type', 'Endpoint'],
+        [npi(1), 'DIRECT', 'a@b.org'],
+      ]),
+    },
     { name: `endpoint_pfile_${date}_fileheader.csv`, data: csv([['NPI', 'Endpoint Type', 'Endpoint']]) },
     { name: NPPES_MEMBER, data: nppesCsv() },
     { name: `npidata_pfile_${date}_fileheader.csv`, data: csv([[...NPPES_COLUMNS]], true) },
-    { name: `othername_pfile_${date}.csv`, data: csv([['NPI', 'Provider Other Organization Name'], [npi(99), 'GH']]) },
-    { name: `pl_pfile_${date}.csv`, data: csv([['NPI', 'Provider Secondary Practice Location Address- Address Line 1'], [npi(2), '1 ELM ST']]) },
+    {
+      name: `othername_pfile_${date}.csv`,
+      data: csv([
+        ['NPI', 'Provider Other Organization Name'],
+        [npi(99), 'GH'],
+      ]),
+    },
+    {
+      name: `pl_pfile_${date}.csv`,
+      data: csv([
+        ['NPI', 'Provider Secondary Practice Location Address- Address Line 1'],
+        [npi(2), '1 ELM ST'],
+      ]),
+    },
     { name: 'NPPES_Data_Dissemination_Readme_v.2.pdf', data: Buffer.from('%PDF-1.4 fixture'), stored: true },
   ]);
 }
 
 export function hospitalsCsv(renamed?: { from: string; to: string }): string {
-  const header = ['Facility ID', 'Facility Name', 'Address', 'City/Town', 'State', 'ZIP Code', 'County/Parish', 'Telephone Number', 'Hospital Type', 'Hospital Ownership', 'Emergency Services', 'Meets criteria for birthing friendly designation', 'Hospital overall rating'];
+  const header = [
+    'Facility ID',
+    'Facility Name',
+    'Address',
+    'City/Town',
+    'State',
+    'ZIP Code',
+    'County/Parish',
+    'Telephone Number',
+    'Hospital Type',
+    'Hospital Ownership',
+    'Emergency Services',
+    'Meets criteria for birthing friendly designation',
+    'Hospital overall rating',
+  ];
   return csv([
     header.map((name) => (name === renamed?.from ? renamed.to : name)),
-    ['330214', 'NYU LANGONE HOSPITALS', '550 FIRST AVENUE', 'NEW YORK', 'NY', '10016', 'NEW YORK', '(212) 263-7300', 'Acute Care Hospitals', 'Voluntary non-profit - Private', 'Yes', 'Y', '5'],
-    ['271327', 'STILLWATER BILLINGS CLINIC', '1 HOSPITAL ROAD', 'COLUMBUS', 'MT', '59019', 'STILLWATER', '(406) 322-5316', 'Critical Access Hospitals', 'Voluntary non-profit - Other', 'Yes', '', 'Not Available'],
+    [
+      '330214',
+      'NYU LANGONE HOSPITALS',
+      '550 FIRST AVENUE',
+      'NEW YORK',
+      'NY',
+      '10016',
+      'NEW YORK',
+      '(212) 263-7300',
+      'Acute Care Hospitals',
+      'Voluntary non-profit - Private',
+      'Yes',
+      'Y',
+      '5',
+    ],
+    [
+      '271327',
+      'STILLWATER BILLINGS CLINIC',
+      '1 HOSPITAL ROAD',
+      'COLUMBUS',
+      'MT',
+      '59019',
+      'STILLWATER',
+      '(406) 322-5316',
+      'Critical Access Hospitals',
+      'Voluntary non-profit - Other',
+      'Yes',
+      '',
+      'Not Available',
+    ],
   ]);
 }
 
 function dacCsv(): string {
-  const header = ['NPI', 'Ind_PAC_ID', 'Ind_enrl_ID', 'Provider Last Name', 'Provider First Name', 'Provider Middle Name', 'suff', 'gndr', 'Cred', 'Med_sch', 'Grd_yr', 'pri_spec', 'Telehlth', 'Facility Name', 'org_pac_id', 'num_org_mem', 'adr_ln_1', 'adr_ln_2', 'ln_2_sprs', 'City/Town', 'State', 'ZIP Code', 'Telephone Number', 'ind_assgn', 'grp_assgn', 'adrs_id'];
-  return csv([header, [npi(0), '1', 'I1', 'SMITH', 'BEN', '', '', 'M', 'MD', 'OTHER', '2001', 'FAMILY PRACTICE', 'Y', 'CHELSEA MEDICAL', '2', '5', '1 MAIN ST', '', '', 'NEW YORK', 'NY', '100011234', '2125550100', 'Y', 'Y', 'NY100']]);
+  const header = [
+    'NPI',
+    'Ind_PAC_ID',
+    'Ind_enrl_ID',
+    'Provider Last Name',
+    'Provider First Name',
+    'Provider Middle Name',
+    'suff',
+    'gndr',
+    'Cred',
+    'Med_sch',
+    'Grd_yr',
+    'pri_spec',
+    'Telehlth',
+    'Facility Name',
+    'org_pac_id',
+    'num_org_mem',
+    'adr_ln_1',
+    'adr_ln_2',
+    'ln_2_sprs',
+    'City/Town',
+    'State',
+    'ZIP Code',
+    'Telephone Number',
+    'ind_assgn',
+    'grp_assgn',
+    'adrs_id',
+  ];
+  return csv([
+    header,
+    [
+      npi(0),
+      '1',
+      'I1',
+      'SMITH',
+      'BEN',
+      '',
+      '',
+      'M',
+      'MD',
+      'OTHER',
+      '2001',
+      'FAMILY PRACTICE',
+      'Y',
+      'CHELSEA MEDICAL',
+      '2',
+      '5',
+      '1 MAIN ST',
+      '',
+      '',
+      'NEW YORK',
+      'NY',
+      '100011234',
+      '2125550100',
+      'Y',
+      'Y',
+      'NY100',
+    ],
+  ]);
 }
 
 /** The Census API's variables.json for the profile variables a source list checks, labels ending in the expected text. */
 export function censusVariables(labels: Record<string, string>, changed: Record<string, string> = {}): string {
-  const variables = Object.fromEntries(Object.entries(labels).map(([name, expected]) => [name, { label: `Estimate!!SECTION!!Total!!${changed[name] ?? expected}`, concept: 'fixture' }]));
+  const variables = Object.fromEntries(
+    Object.entries(labels).map(([name, expected]) => [
+      name,
+      { label: `Estimate!!SECTION!!Total!!${changed[name] ?? expected}`, concept: 'fixture' },
+    ]),
+  );
   return JSON.stringify({ variables });
 }
 
 function censusJson(variables: string[]): string {
-  const rows = ZCTAS.map((z, i) => [`ZCTA5 ${z.zcta}`, ...variables.map((name) => (name === 'DP05_0001E' ? String([28000, 76000, 900][i]) : name === 'DP03_0062E' && z.zcta === '59001' ? '-666666666' : String(10 + i))), z.zcta]);
+  const rows = ZCTAS.map((z, i) => [
+    `ZCTA5 ${z.zcta}`,
+    ...variables.map((name) =>
+      name === 'DP05_0001E' ? String([28000, 76000, 900][i]) : name === 'DP03_0062E' && z.zcta === '59001' ? '-666666666' : String(10 + i),
+    ),
+    z.zcta,
+  ]);
   return JSON.stringify([['NAME', ...variables, 'zip code tabulation area'], ...rows]);
 }
 
@@ -122,7 +268,8 @@ export function mirrorRoutes(base: string, sourcesText: string, options: { hospi
       handle: (request) => {
         const query = new URL(request.url ?? '', 'http://x').searchParams;
         // The real API answers a missing key with an HTML page and status 200.
-        if (query.get('key') !== SECRETS.CENSUS_API_KEY) return { body: '<html><body>Missing Key</body></html>', headers: { 'content-type': 'text/html;charset=utf-8' } };
+        if (query.get('key') !== SECRETS.CENSUS_API_KEY)
+          return { body: '<html><body>Missing Key</body></html>', headers: { 'content-type': 'text/html;charset=utf-8' } };
         return json(JSON.parse(censusJson((query.get('get') ?? '').split(',').slice(1))));
       },
     },
@@ -130,10 +277,33 @@ export function mirrorRoutes(base: string, sourcesText: string, options: { hospi
     [PATHS.hud]: {
       handle: (request) =>
         request.headers.authorization === `Bearer ${SECRETS.HUD_API_TOKEN}`
-          ? json({ data: { year: 2026, quarter: 2, input: 'All', crosswalk_type: 'zip-county', results: ZCTAS.map((z) => ({ zip: z.zcta, geoid: z.county, res_ratio: 1, bus_ratio: 1, oth_ratio: 1, tot_ratio: 1, city: z.city, state: z.state })) } })
+          ? json({
+              data: {
+                year: 2026,
+                quarter: 2,
+                input: 'All',
+                crosswalk_type: 'zip-county',
+                results: ZCTAS.map((z) => ({
+                  zip: z.zcta,
+                  geoid: z.county,
+                  res_ratio: 1,
+                  bus_ratio: 1,
+                  oth_ratio: 1,
+                  tot_ratio: 1,
+                  city: z.city,
+                  state: z.state,
+                })),
+              },
+            })
           : { status: 401, body: '{"error":"Unauthenticated"}', headers: { 'content-type': 'application/json' } },
     },
-    [PATHS.places]: { body: csv([['StateAbbr', 'ZCTA5', 'TotalPopulation', 'DIABETES_CrudePrev', 'OBESITY_CrudePrev', 'CSMOKING_CrudePrev'], ...ZCTAS.map((z, i) => [z.state, z.zcta, 1000 * (i + 1), 9.1 + i, 30.2, 12.5])]), headers: { 'content-type': 'text/csv' } },
+    [PATHS.places]: {
+      body: csv([
+        ['StateAbbr', 'ZCTA5', 'TotalPopulation', 'DIABETES_CrudePrev', 'OBESITY_CrudePrev', 'CSMOKING_CrudePrev'],
+        ...ZCTAS.map((z, i) => [z.state, z.zcta, 1000 * (i + 1), 9.1 + i, 30.2, 12.5]),
+      ]),
+      headers: { 'content-type': 'text/csv' },
+    },
     [PATHS.nuccListing]: {
       body: `<html><body><a href="/www.nucc.org/images/stories/CSV/nucc_taxonomy_91.csv">9.1</a> <a href="/www.nucc.org/images/stories/CSV/nucc_taxonomy_251.csv">25.1</a> <a href='/www.nucc.org/images/stories/CSV/nucc_taxonomy_261.csv'>26.1</a> <a href="/www.nucc.org/images/stories/PDF/taxonomy_261.pdf">PDF</a></body></html>`,
       headers: { 'content-type': 'text/html' },
@@ -141,12 +311,43 @@ export function mirrorRoutes(base: string, sourcesText: string, options: { hospi
     [PATHS.nucc]: {
       body: csv([
         ['Code', 'Grouping', 'Classification', 'Specialization', 'Definition', 'Notes', 'Display Name', 'Section'],
-        ['207Q00000X', 'Allopathic & Osteopathic Physicians', 'Family Medicine', '', 'Family medicine is ...', '', 'Family Medicine Physician', 'Individual'],
-        ['207R00000X', 'Allopathic & Osteopathic Physicians', 'Internal Medicine', '', 'A physician who ...', '', 'Internal Medicine Physician', 'Individual'],
-        ['363L00000X', 'Physician Assistants & Advanced Practice Nursing Providers', 'Nurse Practitioner', '', 'A registered nurse ...', '', 'Nurse Practitioner', 'Individual'],
+        [
+          '207Q00000X',
+          'Allopathic & Osteopathic Physicians',
+          'Family Medicine',
+          '',
+          'Family medicine is ...',
+          '',
+          'Family Medicine Physician',
+          'Individual',
+        ],
+        [
+          '207R00000X',
+          'Allopathic & Osteopathic Physicians',
+          'Internal Medicine',
+          '',
+          'A physician who ...',
+          '',
+          'Internal Medicine Physician',
+          'Individual',
+        ],
+        [
+          '363L00000X',
+          'Physician Assistants & Advanced Practice Nursing Providers',
+          'Nurse Practitioner',
+          '',
+          'A registered nurse ...',
+          '',
+          'Nurse Practitioner',
+          'Individual',
+        ],
       ]),
     },
-    [PATHS.hospitalsEntry]: json({ identifier: 'xubh-q36u', title: 'Hospital General Information', distribution: [{ data: { downloadURL: `${base}${PATHS.hospitalsRedirect}`, mediaType: 'text/csv' } }] }),
+    [PATHS.hospitalsEntry]: json({
+      identifier: 'xubh-q36u',
+      title: 'Hospital General Information',
+      distribution: [{ data: { downloadURL: `${base}${PATHS.hospitalsRedirect}`, mediaType: 'text/csv' } }],
+    }),
     // The catalogue's address redirects (relatively) to the file, as download links often do.
     [PATHS.hospitalsRedirect]: { redirect: PATHS.hospitals },
     [PATHS.hospitals]: { body: options.hospitals ?? hospitalsCsv(), headers: { 'content-type': 'text/csv' } },
@@ -154,8 +355,30 @@ export function mirrorRoutes(base: string, sourcesText: string, options: { hospi
     [PATHS.dac]: { body: dacCsv(), headers: { 'content-type': 'text/csv' } },
     [PATHS.hrsa]: {
       body: csv([
-        ['Health Center Type Description', 'Site Name', 'Site Address', 'Site City', 'Site State Abbreviation', 'Site Postal Code', 'Site Telephone Number', 'Site Web Address', 'Geocoding Artifact Address Primary X Coordinate', 'Geocoding Artifact Address Primary Y Coordinate'],
-        ['Federally Qualified Health Center (FQHC)', 'ABSAROKEE COMMUNITY CLINIC', '1 MAIN ST', 'ABSAROKEE', 'MT', '59001', '4065550100', '', '-109.44', '45.52'],
+        [
+          'Health Center Type Description',
+          'Site Name',
+          'Site Address',
+          'Site City',
+          'Site State Abbreviation',
+          'Site Postal Code',
+          'Site Telephone Number',
+          'Site Web Address',
+          'Geocoding Artifact Address Primary X Coordinate',
+          'Geocoding Artifact Address Primary Y Coordinate',
+        ],
+        [
+          'Federally Qualified Health Center (FQHC)',
+          'ABSAROKEE COMMUNITY CLINIC',
+          '1 MAIN ST',
+          'ABSAROKEE',
+          'MT',
+          '59001',
+          '4065550100',
+          '',
+          '-109.44',
+          '45.52',
+        ],
       ]),
       headers: { 'content-type': 'text/csv' },
     },
@@ -194,17 +417,53 @@ export function mirroredSources(dir: string, base: string, committed: string): {
   const sourcesFile = path.join(dir, 'national', 'sources.json');
   writeFileSync(sourcesFile, text);
   const layouts: Record<string, string> = {
-    zip_zcta: 'zip_zcta', zip_city: 'zip_city', zip_county: 'zip_county', zcta_county: 'zcta_county', county_cbsa: 'county_cbsa', county_urban_rural: 'county_urban_rural',
-    zip_ruca: 'zip_ruca', hifld_hospitals: 'hifld_hospitals', covidcaremap_hospitals: 'covidcaremap_hospitals', hospital_drive_times: 'drive_times',
-    health_center_drive_times: 'drive_times', reference_hospital_access: 'drive_times', reference_svi: 'svi_zcta',
-    acs_population_income: 'acs_zcta', acs_population_2021: 'acs_zcta', acs_demographics: 'acs_zcta', acs_economics: 'acs_zcta', acs_housing: 'acs_zcta',
-    acs_insurance: 'acs_zcta', acs_commuting: 'acs_zcta', acs_internet: 'acs_zcta',
+    zip_zcta: 'zip_zcta',
+    zip_city: 'zip_city',
+    zip_county: 'zip_county',
+    zcta_county: 'zcta_county',
+    county_cbsa: 'county_cbsa',
+    county_urban_rural: 'county_urban_rural',
+    zip_ruca: 'zip_ruca',
+    hifld_hospitals: 'hifld_hospitals',
+    covidcaremap_hospitals: 'covidcaremap_hospitals',
+    hospital_drive_times: 'drive_times',
+    health_center_drive_times: 'drive_times',
+    reference_hospital_access: 'drive_times',
+    reference_svi: 'svi_zcta',
+    acs_population_income: 'acs_zcta',
+    acs_population_2021: 'acs_zcta',
+    acs_demographics: 'acs_zcta',
+    acs_economics: 'acs_zcta',
+    acs_housing: 'acs_zcta',
+    acs_insurance: 'acs_zcta',
+    acs_commuting: 'acs_zcta',
+    acs_internet: 'acs_zcta',
   };
   const bundle = {
-    name: 'stand-in bundle', root: '../public',
-    sources: Object.fromEntries(Object.entries(layouts).map(([key, layout]) => [key, { layout, path: `${key}.csv`, vintage: `bundled ${key}`, source_url: `https://example.org/${key}`, licence: 'test', retrieved_from: 'fixture' }])),
+    name: 'stand-in bundle',
+    root: '../public',
+    sources: Object.fromEntries(
+      Object.entries(layouts).map(([key, layout]) => [
+        key,
+        {
+          layout,
+          path: `${key}.csv`,
+          vintage: `bundled ${key}`,
+          source_url: `https://example.org/${key}`,
+          licence: 'test',
+          retrieved_from: 'fixture',
+        },
+      ]),
+    ),
   };
   writeFileSync(path.join(dir, 'manifests', 'public.json'), JSON.stringify(bundle));
-  writeFileSync(path.join(dir, 'public', 'zip_zcta.csv'), csv([['ZIP_CODE', 'PO_NAME', 'STATE', 'ZIP_TYPE', 'ZCTA'], ...ZCTAS.map((z) => [z.zcta, z.city, z.state, 'Zip Code Area', z.zcta]), ['10118', 'NEW YORK', 'NY', 'Post Office or large volume customer', '10001']]));
+  writeFileSync(
+    path.join(dir, 'public', 'zip_zcta.csv'),
+    csv([
+      ['ZIP_CODE', 'PO_NAME', 'STATE', 'ZIP_TYPE', 'ZCTA'],
+      ...ZCTAS.map((z) => [z.zcta, z.city, z.state, 'Zip Code Area', z.zcta]),
+      ['10118', 'NEW YORK', 'NY', 'Post Office or large volume customer', '10001'],
+    ]),
+  );
   return { sourcesFile, text };
 }

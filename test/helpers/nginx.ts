@@ -25,7 +25,9 @@ export const NGINX = ['nginx', '/usr/sbin/nginx'].find((candidate) => {
 function substitute(text: string, from: string, to: string, expected: { times?: number; atLeast?: number }, file: string): string {
   const found = text.split(from).length - 1;
   if (expected.times !== undefined ? found !== expected.times : found < (expected.atLeast ?? 1)) {
-    throw new Error(`${file}: expected ${JSON.stringify(expected)} of "${from.trim()}" to substitute for the test, found ${found}; update test/helpers/nginx.ts with the file`);
+    throw new Error(
+      `${file}: expected ${JSON.stringify(expected)} of "${from.trim()}" to substitute for the test, found ${found}; update test/helpers/nginx.ts with the file`,
+    );
   }
   return text.split(from).join(to);
 }
@@ -70,26 +72,30 @@ export class TestNginx {
     site = substitute(site, '    listen [::]:80;\n', '', { times: 1 }, SITE_CONFIG);
     site = substitute(site, '    listen 443 ssl;\n', `    listen 127.0.0.1:${this.httpsPort} ssl;\n`, { times: 1 }, SITE_CONFIG);
     site = substitute(site, '    listen [::]:443 ssl;\n', '', { times: 1 }, SITE_CONFIG);
-    if (/^\s*listen /m.test(site.replace(/listen 127\.0\.0\.1:\d+( ssl)?;/g, ''))) throw new Error(`${SITE_CONFIG}: a listen line the test does not know; update test/helpers/nginx.ts`);
+    if (/^\s*listen /m.test(site.replace(/listen 127\.0\.0\.1:\d+( ssl)?;/g, '')))
+      throw new Error(`${SITE_CONFIG}: a listen line the test does not know; update test/helpers/nginx.ts`);
     writeFileSync(path.join(this.dir, 'site.conf'), site);
 
     const tmp = (name: string) => path.join(this.dir, 'tmp', name);
-    writeFileSync(path.join(this.dir, 'nginx.conf'), [
-      'daemon off;',
-      'worker_processes 1;',
-      `pid ${path.join(this.dir, 'nginx.pid')};`,
-      `error_log ${path.join(this.dir, 'log/error.log')} warn;`,
-      'events { worker_connections 1024; }',
-      'http {',
-      `  client_body_temp_path ${tmp('body')};`,
-      `  proxy_temp_path ${tmp('proxy')};`,
-      `  fastcgi_temp_path ${tmp('fastcgi')};`,
-      `  uwsgi_temp_path ${tmp('uwsgi')};`,
-      `  scgi_temp_path ${tmp('scgi')};`,
-      `  include ${path.join(this.dir, 'site.conf')};`,
-      '}',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      path.join(this.dir, 'nginx.conf'),
+      [
+        'daemon off;',
+        'worker_processes 1;',
+        `pid ${path.join(this.dir, 'nginx.pid')};`,
+        `error_log ${path.join(this.dir, 'log/error.log')} warn;`,
+        'events { worker_connections 1024; }',
+        'http {',
+        `  client_body_temp_path ${tmp('body')};`,
+        `  proxy_temp_path ${tmp('proxy')};`,
+        `  fastcgi_temp_path ${tmp('fastcgi')};`,
+        `  uwsgi_temp_path ${tmp('uwsgi')};`,
+        `  scgi_temp_path ${tmp('scgi')};`,
+        `  include ${path.join(this.dir, 'site.conf')};`,
+        '}',
+        '',
+      ].join('\n'),
+    );
   }
 
   private args(): string[] {
@@ -142,10 +148,29 @@ export function selfSignedCertificate(dir: string, name: string): { cert: string
   const cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', `/CN=${name}`,
-      '-addext', `subjectAltName=DNS:${name},IP:127.0.0.1`, '-keyout', key, '-out', cert,
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        `/CN=${name}`,
+        '-addext',
+        `subjectAltName=DNS:${name},IP:127.0.0.1`,
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
   } catch {
     return undefined;
   }

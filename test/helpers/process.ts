@@ -34,7 +34,10 @@ export class ServerProcess {
   /** Resolves with the first event matching `test`, waiting up to `timeoutMs`. */
   waitFor(test: (event: Record<string, unknown>) => boolean, timeoutMs = 20_000): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching event within ${timeoutMs} ms; events: ${JSON.stringify(this.events)}; stderr: ${this.stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching event within ${timeoutMs} ms; events: ${JSON.stringify(this.events)}; stderr: ${this.stderr}`)),
+        timeoutMs,
+      );
       const check = () => {
         const found = this.events.find(test);
         if (!found) return;

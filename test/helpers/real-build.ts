@@ -21,7 +21,10 @@ function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
  * builds (holding a lock directory) and the others wait for it; a later run with unchanged code reuses it.
  * The real-data build takes about a minute on this machine; five test files read it.
  */
-export async function cachedBuild(manifest: string, options: { allowPartialProviders?: boolean } = {}): Promise<{ out: string; rejectsFile: string }> {
+export async function cachedBuild(
+  manifest: string,
+  options: { allowPartialProviders?: boolean } = {},
+): Promise<{ out: string; rejectsFile: string }> {
   const hash = createHash('sha256').update(readFileSync(manifest)).update(JSON.stringify(options));
   for (const dir of ['pipeline', 'content', 'core']) if (existsSync(path.join(ROOT, dir))) hashTree(hash, path.join(ROOT, dir));
   const dir = path.join(os.tmpdir(), 'hcas-test-builds', hash.digest('hex').slice(0, 16));

@@ -50,7 +50,11 @@ export class OwnRedis {
 
   /** Starts (again) on the same port. */
   async resume(): Promise<void> {
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir], { stdio: 'ignore' });
+    this.child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir],
+      { stdio: 'ignore' },
+    );
     const deadline = Date.now() + 10_000;
     while (!(await canConnect(this.port))) {
       if (Date.now() > deadline) throw new Error(`redis-server did not start on port ${this.port}`);

@@ -20,4 +20,11 @@ const slow = route({
 });
 
 const db = process.argv[process.argv.indexOf('--db') + 1];
-await runServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: !process.argv.includes('--no-watch'), api: { routes: [...ROUTES, slow] } });
+await runServer({
+  db,
+  port: 0,
+  host: '127.0.0.1',
+  quiet: true,
+  watch: !process.argv.includes('--no-watch'),
+  api: { routes: [...ROUTES, slow] },
+});

@@ -4,7 +4,11 @@ import { getJson, openApi } from '../api-client.ts';
 import { listOptions, printList, type ListOptions } from '../listing.ts';
 
 const FIELDS = ['type', 'label', 'url'];
-const SUGGESTIONS = { noun: ['suggestion', 'suggestions'] as [string, string], tableColumns: FIELDS.map((key) => ({ key })), fields: FIELDS };
+const SUGGESTIONS = {
+  noun: ['suggestion', 'suggestions'] as [string, string],
+  tableColumns: FIELDS.map((key) => ({ key })),
+  fields: FIELDS,
+};
 
 /** `hcas autocomplete TEXT`: the suggestions the search box would show. */
 export function registerAutocomplete(program: Command): void {
@@ -17,7 +21,9 @@ export function registerAutocomplete(program: Command): void {
     .action(async (text: string, options: ListOptions) => {
       const api = openApi(options.db);
       try {
-        const suggestions = await getJson<Suggestion[]>(api, `autocomplete/?${new URLSearchParams({ q: text })}`, { q: 'the text argument' });
+        const suggestions = await getJson<Suggestion[]>(api, `autocomplete/?${new URLSearchParams({ q: text })}`, {
+          q: 'the text argument',
+        });
         await printList(SUGGESTIONS, suggestions as unknown as Array<Record<string, unknown>>, options);
       } finally {
         api.retire();

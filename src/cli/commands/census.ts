@@ -15,7 +15,9 @@ const VALUES = {
 export function registerCensus(program: Command): void {
   const command = program
     .command('census')
-    .description('Show the ACS census values of a ZIP code by group, with the sources and vintages of each group; empty where the source has no value')
+    .description(
+      'Show the ACS census values of a ZIP code by group, with the sources and vintages of each group; empty where the source has no value',
+    )
     .argument('<zip>', '5-digit ZIP code');
   listOptions(command, { json: "print the API's JSON" })
     .addHelpText('after', '\nExamples:\n  hcas census 10001\n  hcas census 10001 --json | jq .income')
@@ -23,13 +25,22 @@ export function registerCensus(program: Command): void {
       const format = chooseFormat(options);
       const api = openApi(options.db);
       try {
-        const body = await getJson<Record<string, Record<string, unknown>>>(api, `health-scores/${encodeURIComponent(zip)}/census/`, { zip: 'the ZIP argument' });
+        const body = await getJson<Record<string, Record<string, unknown>>>(api, `health-scores/${encodeURIComponent(zip)}/census/`, {
+          zip: 'the ZIP argument',
+        });
         if (format === 'json' && options.fields === undefined) return emit(json(body));
-        const sourcesOf = (group: string) => (body[group].sources as CensusSource[]).map((s) => `${s.key} (${s.vintage ?? 'vintage unknown'})`).join('; ');
+        const sourcesOf = (group: string) =>
+          (body[group].sources as CensusSource[]).map((s) => `${s.key} (${s.vintage ?? 'vintage unknown'})`).join('; ');
         const rows = Object.entries(CENSUS_GROUPS).flatMap(([group, fields]) =>
-          Object.keys(fields).map((field) => ({ group, field, value: body[group][field], group_sources: sourcesOf(group) })));
+          Object.keys(fields).map((field) => ({ group, field, value: body[group][field], group_sources: sourcesOf(group) })),
+        );
         await printList(VALUES, rows, options);
-        if (format === 'table') note(`sources (vintage):\n${Object.keys(CENSUS_GROUPS).map((group) => `${group}: ${sourcesOf(group) || 'no values'}`).join('\n')}`);
+        if (format === 'table')
+          note(
+            `sources (vintage):\n${Object.keys(CENSUS_GROUPS)
+              .map((group) => `${group}: ${sourcesOf(group) || 'no values'}`)
+              .join('\n')}`,
+          );
       } finally {
         api.retire();
       }

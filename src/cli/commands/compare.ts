@@ -7,9 +7,30 @@ import { listOptions, printList, type ListOptions } from '../listing.ts';
 import { chooseFormat, emit, note, pickColumns } from '../output.ts';
 
 const SHOWN = ['healthscore', 'grade', 'label', 'people_score', 'provider_score', 'hospital_score', 'travel_score', 'city', 'state'];
-const FIELDS = ['id', 'zip_code', 'state', 'state_name', 'city', 'latitude', 'longitude', 'healthscore', 'people_score', 'provider_score',
-  'hospital_score', 'travel_score', 'label', 'grade', 'color', 'score_type', 'data_quality'];
-const RECORDS = { noun: ['ZIP code', 'ZIP codes'] as [string, string], tableColumns: ['zip_code', ...SHOWN].map((key) => ({ key })), fields: FIELDS };
+const FIELDS = [
+  'id',
+  'zip_code',
+  'state',
+  'state_name',
+  'city',
+  'latitude',
+  'longitude',
+  'healthscore',
+  'people_score',
+  'provider_score',
+  'hospital_score',
+  'travel_score',
+  'label',
+  'grade',
+  'color',
+  'score_type',
+  'data_quality',
+];
+const RECORDS = {
+  noun: ['ZIP code', 'ZIP codes'] as [string, string],
+  tableColumns: ['zip_code', ...SHOWN].map((key) => ({ key })),
+  fields: FIELDS,
+};
 
 /** `hcas compare ZIP ZIP...`: score records side by side, one column per ZIP on a terminal. */
 export function registerCompare(program: Command): void {
@@ -31,9 +52,18 @@ export function registerCompare(program: Command): void {
         const rows = records as unknown as Array<Record<string, unknown>>;
         if (format !== 'table') return printList(RECORDS, rows, options);
         // Fields down, ZIP codes across: the way a comparison reads.
-        const fields = pickColumns(options.fields, FIELDS, SHOWN.map((key) => ({ key }))).map((column) => column.key);
+        const fields = pickColumns(
+          options.fields,
+          FIELDS,
+          SHOWN.map((key) => ({ key })),
+        ).map((column) => column.key);
         const columns = [{ key: 'field' }, ...records.map((r) => ({ key: r.zip_code }))];
-        await emit(table(fields.map((field) => ({ field, ...Object.fromEntries(rows.map((r) => [r.zip_code as string, r[field]])) })), columns));
+        await emit(
+          table(
+            fields.map((field) => ({ field, ...Object.fromEntries(rows.map((r) => [r.zip_code as string, r[field]])) })),
+            columns,
+          ),
+        );
         for (const line of qualityNotes(records)) note(line);
       } finally {
         api.retire();

@@ -33,16 +33,19 @@ export function registerExport(program: Command): void {
     .option('--quiet', 'no progress')
     .option('--log-format <text|json>', LOG_FORMAT_HELP)
     .option('--db <file>', DB_HELP)
-    .addHelpText('after', [
-      '',
-      'Progress (records, rate, ETA) goes to stderr when the records go to a file or a pipe: a bar on a terminal,',
-      'a line every 5 seconds otherwise.',
-      '',
-      'Examples:',
-      '  hcas export providers --format csv > providers.csv',
-      '  hcas export health-scores --state RI --score-type asthma --format ndjson --out ri-asthma.ndjson',
-      '  hcas export facilities --format ndjson | jq -s length',
-    ].join('\n'))
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Progress (records, rate, ETA) goes to stderr when the records go to a file or a pipe: a bar on a terminal,',
+        'a line every 5 seconds otherwise.',
+        '',
+        'Examples:',
+        '  hcas export providers --format csv > providers.csv',
+        '  hcas export health-scores --state RI --score-type asthma --format ndjson --out ri-asthma.ndjson',
+        '  hcas export facilities --format ndjson | jq -s length',
+      ].join('\n'),
+    )
     .action(async (resource: string, options: ExportOptions) => {
       if (!RESOURCES.includes(resource)) throw new CliError(`the resource must be one of ${RESOURCES.join(', ')}, got ${resource}`);
       if (options.scoreType !== undefined && resource !== 'health-scores') throw new CliError('--score-type applies to health-scores only');
@@ -75,7 +78,11 @@ export function registerExport(program: Command): void {
 }
 
 /** How many records the export holds: the `count` of the same list, for the progress's share and ETA. */
-async function recordCount(resource: string, exportQuery: URLSearchParams, api: Awaited<ReturnType<typeof openApi>>): Promise<number | null> {
+async function recordCount(
+  resource: string,
+  exportQuery: URLSearchParams,
+  api: Awaited<ReturnType<typeof openApi>>,
+): Promise<number | null> {
   const query = new URLSearchParams({ page_size: '1' });
   for (const name of ['state', 'score_type']) if (exportQuery.has(name)) query.set(name, exportQuery.get(name)!);
   try {

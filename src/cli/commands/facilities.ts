@@ -7,12 +7,37 @@ import { chooseFormat, outputOptions, printRecord, type OutputFlags } from '../o
 const FACILITIES: ListSpec = {
   path: 'facilities/',
   noun: ['facility', 'facilities'],
-  parameters: { type: 'type', state: 'state', emergency: 'emergency', minRating: 'min_rating', search: 'search', page: 'page', pageSize: 'page_size' },
+  parameters: {
+    type: 'type',
+    state: 'state',
+    emergency: 'emergency',
+    minRating: 'min_rating',
+    search: 'search',
+    page: 'page',
+    pageSize: 'page_size',
+  },
   tableColumns: [
-    { key: 'id' }, { key: 'facility_name', heading: 'name' }, { key: 'facility_type', heading: 'type' }, { key: 'city_name', heading: 'city' },
-    { key: 'state_code', heading: 'state' }, { key: 'facility_rating', heading: 'rating' }, { key: 'emergency_services', heading: 'emergency' },
+    { key: 'id' },
+    { key: 'facility_name', heading: 'name' },
+    { key: 'facility_type', heading: 'type' },
+    { key: 'city_name', heading: 'city' },
+    { key: 'state_code', heading: 'state' },
+    { key: 'facility_rating', heading: 'rating' },
+    { key: 'emergency_services', heading: 'emergency' },
   ],
-  fields: ['id', 'facility_name', 'facility_type', 'city_name', 'state_name', 'state_code', 'latitude', 'longitude', 'facility_rating', 'emergency_services', 'telehealth'],
+  fields: [
+    'id',
+    'facility_name',
+    'facility_type',
+    'city_name',
+    'state_name',
+    'state_code',
+    'latitude',
+    'longitude',
+    'facility_rating',
+    'emergency_services',
+    'telehealth',
+  ],
 };
 
 /** `hcas facilities`: the facilities list, a page or every page; `hcas facility ID`: one facility. */
@@ -26,7 +51,10 @@ export function registerFacilities(program: Command): void {
     .option('--min-rating <n>', 'lowest CMS star rating, 1-5')
     .option('--search <text>', 'text the facility name contains');
   listOptions(list, { paged: true })
-    .addHelpText('after', '\nExamples:\n  hcas facilities --state CA --type hospital --emergency\n  hcas facilities --search mercy --min-rating 4 --csv\n  hcas facilities --type hospital --all --fields id,facility_name,state_code > hospitals.tsv')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  hcas facilities --state CA --type hospital --emergency\n  hcas facilities --search mercy --min-rating 4 --csv\n  hcas facilities --type hospital --all --fields id,facility_name,state_code > hospitals.tsv',
+    )
     .action((options: ListOptions) => runPagedList(FACILITIES, options));
 
   const one = program
@@ -40,7 +68,9 @@ export function registerFacilities(program: Command): void {
       const format = chooseFormat(options);
       const api = openApi(options.db);
       try {
-        const detail = await getJson<FacilityDetail & Record<string, unknown>>(api, `facilities/${encodeURIComponent(id)}/`, { id: 'the id argument' });
+        const detail = await getJson<FacilityDetail & Record<string, unknown>>(api, `facilities/${encodeURIComponent(id)}/`, {
+          id: 'the id argument',
+        });
         await printRecord(detail, format, options.fields);
       } finally {
         api.retire();

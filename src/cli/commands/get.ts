@@ -23,27 +23,32 @@ export function registerGet(program: Command): void {
     .option('--key <key>', "answer as the server answers this API key: its plan's endpoints and quota (the call is not counted)")
     .option('--anonymous', "answer as the server answers a caller without a key who has calls left: the anonymous tier's endpoints");
   limitsOptions(command)
-    .addHelpText('after', [
-      '',
-      'The output is exactly the response body (compact JSON ending in a newline). A path without its trailing',
-      'slash is followed to the path with it, as `curl -L` does, and stderr says so. An error response is printed',
-      'too; the exit status is 1 for 404 (and 401, 403, 429), 2 for 400, 3 for a server error.',
-      'Without --key or --anonymous, the local reader sees every endpoint and nothing is counted; with them,',
-      'the same 401, 403 and 429 bodies as the server (quota read from --state-file, never added to).',
-      '',
-      'Examples:',
-      '  hcas get /api/v1/health-scores/10001/',
-      "  hcas get 'health-scores/?state=NY&min_score=70' | jq .count",
-      "  hcas get 'exports/providers/?format=ndjson&state=RI' | head -2",
-      '  hcas get health-scores/10001/ --anonymous      # what a caller without a key gets',
-    ].join('\n'))
+    .addHelpText(
+      'after',
+      [
+        '',
+        'The output is exactly the response body (compact JSON ending in a newline). A path without its trailing',
+        'slash is followed to the path with it, as `curl -L` does, and stderr says so. An error response is printed',
+        'too; the exit status is 1 for 404 (and 401, 403, 429), 2 for 400, 3 for a server error.',
+        'Without --key or --anonymous, the local reader sees every endpoint and nothing is counted; with them,',
+        'the same 401, 403 and 429 bodies as the server (quota read from --state-file, never added to).',
+        '',
+        'Examples:',
+        '  hcas get /api/v1/health-scores/10001/',
+        "  hcas get 'health-scores/?state=NY&min_score=70' | jq .count",
+        "  hcas get 'exports/providers/?format=ndjson&state=RI' | head -2",
+        '  hcas get health-scores/10001/ --anonymous      # what a caller without a key gets',
+      ].join('\n'),
+    )
     .action(async (path: string, options: GetOptions) => {
       if (options.key !== undefined && options.anonymous) throw new CliError('choose one of --key and --anonymous');
       if (options.stateFile !== undefined && options.key === undefined) {
         throw new CliError('--state-file is read only to check a --key: add --key KEY, or leave out --state-file');
       }
       if (options.plans !== undefined && options.key === undefined && !options.anonymous) {
-        throw new CliError('--plans applies with --key or --anonymous (without them the local reader sees every endpoint): add one, or leave out --plans');
+        throw new CliError(
+          '--plans applies with --key or --anonymous (without them the local reader sees every endpoint): add one, or leave out --plans',
+        );
       }
       const api = openApi(options.db);
       const gate = options.key !== undefined || options.anonymous ? await localGate(options) : undefined;
@@ -64,7 +69,12 @@ export function registerGet(program: Command): void {
 }
 
 /** The answer to a GET of `url`, following the trailing-slash redirect (a 301 with `Location`) and saying so on stderr. */
-async function follow(api: Api, gate: LocalGate | undefined, first: string, headers: Record<string, string>): Promise<{ response: ApiResponse; url: string }> {
+async function follow(
+  api: Api,
+  gate: LocalGate | undefined,
+  first: string,
+  headers: Record<string, string>,
+): Promise<{ response: ApiResponse; url: string }> {
   let url = first;
   for (let hops = 0; ; hops++) {
     const request = { method: 'GET', url, headers };

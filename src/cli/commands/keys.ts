@@ -25,8 +25,14 @@ function keyId(text: string): number {
 function shown(key: StoredKey) {
   const limits = key.restrictions;
   return {
-    id: key.id, name: key.name, plan: key.plan, created: key.createdAt, revoked: key.revokedAt, hint: `...${key.hint}`,
-    widget_only: limits?.widgetOnly ?? false, origins: limits?.origins ?? [],
+    id: key.id,
+    name: key.name,
+    plan: key.plan,
+    created: key.createdAt,
+    revoked: key.revokedAt,
+    hint: `...${key.hint}`,
+    widget_only: limits?.widgetOnly ?? false,
+    origins: limits?.origins ?? [],
   };
 }
 
@@ -41,30 +47,41 @@ function print(options: KeysOptions, value: unknown, text: () => string): void {
 export function registerKeys(program: Command): void {
   const keys = program
     .command('keys')
-    .description('Create, list, revoke API keys and show their usage (state: --state-file FILE, $REDIS_URL, $HCAS_STATE or var/state.sqlite)')
-    .addHelpText('after', [
-      '',
-      'A key is shown once, when it is created; the state keeps only its SHA-256 hash and last 4 characters.',
-      'Servers notice a revocation within 5 seconds.',
-      '',
-      'Examples:',
-      '  hcas keys create --plan professional --name "Acme Realty"',
-      '  hcas keys create --plan business --name "Acme widget" --widget-only --origin https://acme.example --origin https://*.acme.example',
-      '  hcas keys list',
-      '  hcas keys usage 1',
-      '  hcas keys revoke 1',
-    ].join('\n'));
+    .description(
+      'Create, list, revoke API keys and show their usage (state: --state-file FILE, $REDIS_URL, $HCAS_STATE or var/state.sqlite)',
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'A key is shown once, when it is created; the state keeps only its SHA-256 hash and last 4 characters.',
+        'Servers notice a revocation within 5 seconds.',
+        '',
+        'Examples:',
+        '  hcas keys create --plan professional --name "Acme Realty"',
+        '  hcas keys create --plan business --name "Acme widget" --widget-only --origin https://acme.example --origin https://*.acme.example',
+        '  hcas keys list',
+        '  hcas keys usage 1',
+        '  hcas keys revoke 1',
+      ].join('\n'),
+    );
 
   limitsOptions(keys.command('create').description('Create a key on a plan and print it (once: only its hash is stored)'))
     .requiredOption('--plan <id>', 'plan id from the plan file, e.g. free, professional, business, enterprise')
     .requiredOption('--name <text>', 'who the key is for, e.g. "Acme Realty"')
-    .option('--widget-only', 'a widget key, for a page\'s HTML: it opens only widget-score/{zip}/ (needs --origin)')
-    .option('--origin <origin>', 'page origin that may use the key (checked against Origin, else Referer), e.g. https://example.org or https://*.example.org; repeat for several', collect, [])
+    .option('--widget-only', "a widget key, for a page's HTML: it opens only widget-score/{zip}/ (needs --origin)")
+    .option(
+      '--origin <origin>',
+      'page origin that may use the key (checked against Origin, else Referer), e.g. https://example.org or https://*.example.org; repeat for several',
+      collect,
+      [],
+    )
     .option('--json', 'print the new key and its fields as JSON')
     .action(async (options: KeysOptions & { plan: string; name: string; widgetOnly?: boolean; origin: string[] }) => {
       const planSet = plansFor(options);
       const plan = planSet.plans.find((p) => p.id === options.plan);
-      if (!plan) throw new CliError(`--plan must be one of ${planSet.plans.map((p) => p.id).join(', ')} (${planSet.name}), got ${options.plan}`);
+      if (!plan)
+        throw new CliError(`--plan must be one of ${planSet.plans.map((p) => p.id).join(', ')} (${planSet.name}), got ${options.plan}`);
       const name = options.name.trim();
       if (name.length < 1 || name.length > 200) throw new CliError(`--name must be 1 to 200 characters, got ${name.length}`);
       let origins: string[];
@@ -74,31 +91,44 @@ export function registerKeys(program: Command): void {
         throw new CliError((error as Error).message);
       }
       if (options.widgetOnly && origins.length === 0) {
-        throw new CliError('--widget-only needs the page origins that may use the key: add --origin https://your.site (repeat it for several)');
+        throw new CliError(
+          '--widget-only needs the page origins that may use the key: add --origin https://your.site (repeat it for several)',
+        );
       }
       const restrictions = options.widgetOnly || origins.length > 0 ? { origins, widgetOnly: Boolean(options.widgetOnly) } : null;
       const key = generateKey();
-      const stored = await withState(options, (store) => store.addKey(hashKey(key), { name, plan: plan.id, hint: keyHint(key), createdAt: new Date().toISOString(), restrictions }));
+      const stored = await withState(options, (store) =>
+        store.addKey(hashKey(key), { name, plan: plan.id, hint: keyHint(key), createdAt: new Date().toISOString(), restrictions }),
+      );
       if (options.json) {
         print(options, { ...shown(stored), key }, () => '');
       } else {
         // The key alone on stdout, so `KEY=$(hcas keys create ...)` works; the rest is for the person.
         process.stdout.write(`${key}\n`);
-        const limited = restrictions ? `, ${restrictions.widgetOnly ? 'widget endpoints only' : 'every endpoint of its plan'}, from ${origins.join(', ')}` : '';
-        process.stderr.write(`created key ${stored.id} for ${name} on the ${plan.name} plan (${quotaText(plan)}${limited}); store it now: it is not shown again\n`);
+        const limited = restrictions
+          ? `, ${restrictions.widgetOnly ? 'widget endpoints only' : 'every endpoint of its plan'}, from ${origins.join(', ')}`
+          : '';
+        process.stderr.write(
+          `created key ${stored.id} for ${name} on the ${plan.name} plan (${quotaText(plan)}${limited}); store it now: it is not shown again\n`,
+        );
       }
     });
 
-  const list = limitsOptions(keys.command('list').description('List keys: id, name, plan, created, revoked, last 4 characters'), { plans: false });
-  outputOptions(list)
-    .action(async (options: KeysOptions & OutputFlags) => {
-      const rows = (await withState(options, (store) => store.listKeys())).map(shown);
-      const withLimits = rows.some((row) => limitsText(row) !== '');
-      const spec = { noun: ['key', 'keys'] as [string, string], tableColumns: columns(withLimits), fields: ['id', 'name', 'plan', 'created', 'revoked', 'hint', 'widget_only', 'origins'] };
-      if (rows.length === 0) note('no keys yet: create one with `hcas keys create --plan free --name NAME`');
-      const table = chooseFormat(options) === 'table';
-      await printList(spec, table ? rows.map((row) => ({ ...row, limits: limitsText(row) })) : rows, options as ListOptions);
-    });
+  const list = limitsOptions(keys.command('list').description('List keys: id, name, plan, created, revoked, last 4 characters'), {
+    plans: false,
+  });
+  outputOptions(list).action(async (options: KeysOptions & OutputFlags) => {
+    const rows = (await withState(options, (store) => store.listKeys())).map(shown);
+    const withLimits = rows.some((row) => limitsText(row) !== '');
+    const spec = {
+      noun: ['key', 'keys'] as [string, string],
+      tableColumns: columns(withLimits),
+      fields: ['id', 'name', 'plan', 'created', 'revoked', 'hint', 'widget_only', 'origins'],
+    };
+    if (rows.length === 0) note('no keys yet: create one with `hcas keys create --plan free --name NAME`');
+    const table = chooseFormat(options) === 'table';
+    await printList(spec, table ? rows.map((row) => ({ ...row, limits: limitsText(row) })) : rows, options as ListOptions);
+  });
 
   limitsOptions(keys.command('revoke').description('Revoke a key: servers refuse it within 5 seconds'), { plans: false })
     .argument('<id>', 'key id, as `hcas keys list` shows it')
@@ -106,10 +136,16 @@ export function registerKeys(program: Command): void {
     .action(async (id: string, options: KeysOptions) => {
       const revoked = await withState(options, (store) => store.revokeKey(keyId(id), new Date().toISOString()));
       if (!revoked) throw notFound(`there is no key ${id}; \`hcas keys list\` shows the ids`);
-      print(options, shown(revoked), () => `revoked key ${revoked.id} (${revoked.name}) at ${revoked.revokedAt}; servers refuse it within 5 seconds\n`);
+      print(
+        options,
+        shown(revoked),
+        () => `revoked key ${revoked.id} (${revoked.name}) at ${revoked.revokedAt}; servers refuse it within 5 seconds\n`,
+      );
     });
 
-  outputOptions(limitsOptions(keys.command('usage').description("A key's calls in its current window, its limit and when the window resets")))
+  outputOptions(
+    limitsOptions(keys.command('usage').description("A key's calls in its current window, its limit and when the window resets")),
+  )
     .argument('<id>', 'key id, as `hcas keys list` shows it')
     .action(async (id: string, options: KeysOptions & OutputFlags) => {
       const planSet = plansFor(options);
@@ -117,20 +153,34 @@ export function registerKeys(program: Command): void {
         const key = await store.getKey(keyId(id));
         if (!key) throw notFound(`there is no key ${id}; \`hcas keys list\` shows the ids`);
         const plan = planSet.plans.find((p) => p.id === key.plan);
-        if (!plan) throw new CliError(`key ${id} is on the plan "${key.plan}", which ${planSet.name} does not offer; pass the --plans it was created with`);
+        if (!plan)
+          throw new CliError(
+            `key ${id} is on the plan "${key.plan}", which ${planSet.name} does not offer; pass the --plans it was created with`,
+          );
         const window = windowAt(plan.window, limitsClock()());
         return { key, plan, window, calls: await store.peek(`key:${key.id}`, window) };
       });
       const { key, plan, window, calls } = usage;
       const value = {
-        id: key.id, name: key.name, plan: plan.id, revoked: key.revokedAt, window: plan.window,
-        window_start: new Date(window.startSeconds * 1000).toISOString(), calls,
-        limit: plan.quota, remaining: plan.quota === null ? null : Math.max(0, plan.quota - calls),
-        reset: window.resetSeconds, reset_at: new Date(window.resetSeconds * 1000).toISOString(),
+        id: key.id,
+        name: key.name,
+        plan: plan.id,
+        revoked: key.revokedAt,
+        window: plan.window,
+        window_start: new Date(window.startSeconds * 1000).toISOString(),
+        calls,
+        limit: plan.quota,
+        remaining: plan.quota === null ? null : Math.max(0, plan.quota - calls),
+        reset: window.resetSeconds,
+        reset_at: new Date(window.resetSeconds * 1000).toISOString(),
       };
       const unlimited = `unlimited (the headers send ${UNLIMITED})`;
       const format = chooseFormat(options);
-      await printRecord(format === 'table' ? { ...value, limit: value.limit ?? unlimited, remaining: value.remaining ?? unlimited } : value, format, options.fields);
+      await printRecord(
+        format === 'table' ? { ...value, limit: value.limit ?? unlimited, remaining: value.remaining ?? unlimited } : value,
+        format,
+        options.fields,
+      );
     });
 }
 
@@ -145,5 +195,7 @@ function limitsText(row: ReturnType<typeof shown>): string {
 }
 
 function quotaText(plan: Plan): string {
-  return plan.quota === null ? `unlimited calls, counted per ${plan.window}` : `${plan.quota.toLocaleString('en-US')} calls per ${plan.window}`;
+  return plan.quota === null
+    ? `unlimited calls, counted per ${plan.window}`
+    : `${plan.quota.toLocaleString('en-US')} calls per ${plan.window}`;
 }

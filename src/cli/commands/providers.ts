@@ -9,7 +9,13 @@ const PROVIDERS: ListSpec = {
   noun: ['provider', 'providers'],
   parameters: { specialty: 'specialty', state: 'state', city: 'city', zip: 'zip', name: 'name', page: 'page', pageSize: 'page_size' },
   tableColumns: [
-    { key: 'npi' }, { key: 'last_name' }, { key: 'first_name' }, { key: 'credential' }, { key: 'gender' }, { key: 'primary_specialty', heading: 'specialty' }, { key: 'telehealth' },
+    { key: 'npi' },
+    { key: 'last_name' },
+    { key: 'first_name' },
+    { key: 'credential' },
+    { key: 'gender' },
+    { key: 'primary_specialty', heading: 'specialty' },
+    { key: 'telehealth' },
   ],
   fields: ['npi', 'first_name', 'last_name', 'credential', 'gender', 'primary_specialty', 'telehealth'],
 };
@@ -25,14 +31,17 @@ export function registerProviders(program: Command): void {
     .option('--zip <zip>', '5-digit practice ZIP code')
     .option('--name <prefix>', 'start of the first or last name (any case)');
   listOptions(list, { paged: true })
-    .addHelpText('after', [
-      '',
-      'Examples:',
-      '  hcas providers --state NY --specialty Cardiology',
-      '  hcas providers --state NY --specialty cardiology --page 2',
-      '  hcas providers --zip 10001 --csv',
-      '  hcas providers --state RI --all --ndjson > ri-providers.ndjson',
-    ].join('\n'))
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  hcas providers --state NY --specialty Cardiology',
+        '  hcas providers --state NY --specialty cardiology --page 2',
+        '  hcas providers --zip 10001 --csv',
+        '  hcas providers --state RI --all --ndjson > ri-providers.ndjson',
+      ].join('\n'),
+    )
     .action((options: ListOptions) => runPagedList(PROVIDERS, options));
 
   const one = program
@@ -46,7 +55,9 @@ export function registerProviders(program: Command): void {
       const format = chooseFormat(options);
       const api = openApi(options.db);
       try {
-        const profile = await getJson<ProviderProfile & Record<string, unknown>>(api, `providers/${encodeURIComponent(npi)}/`, { npi: 'the NPI argument' });
+        const profile = await getJson<ProviderProfile & Record<string, unknown>>(api, `providers/${encodeURIComponent(npi)}/`, {
+          npi: 'the NPI argument',
+        });
         await printRecord(profile, format, options.fields);
       } finally {
         api.retire();

@@ -6,14 +6,41 @@ import { listOptions, printList, type ListOptions } from '../listing.ts';
 const KINDS = {
   states: {
     noun: ['state', 'states'] as [string, string],
-    tableColumns: [{ key: 'rank' }, { key: 'state_code' }, { key: 'state' }, { key: 'avg_score' }, { key: 'grade' }, { key: 'label' }, { key: 'zip_count' }],
+    tableColumns: [
+      { key: 'rank' },
+      { key: 'state_code' },
+      { key: 'state' },
+      { key: 'avg_score' },
+      { key: 'grade' },
+      { key: 'label' },
+      { key: 'zip_count' },
+    ],
     fields: ['rank', 'state', 'state_code', 'avg_score', 'label', 'grade', 'color', 'zip_count'],
   },
   hospitals: {
     noun: ['hospital', 'hospitals'] as [string, string],
-    tableColumns: [{ key: 'rank' }, { key: 'id' }, { key: 'facility_name', heading: 'name' }, { key: 'facility_type', heading: 'type' }, { key: 'city_name', heading: 'city' },
-      { key: 'state_code', heading: 'state' }, { key: 'facility_rating', heading: 'rating' }, { key: 'emergency_services', heading: 'emergency' }],
-    fields: ['rank', 'id', 'facility_name', 'facility_type', 'city_name', 'state_name', 'state_code', 'facility_rating', 'emergency_services', 'telehealth'],
+    tableColumns: [
+      { key: 'rank' },
+      { key: 'id' },
+      { key: 'facility_name', heading: 'name' },
+      { key: 'facility_type', heading: 'type' },
+      { key: 'city_name', heading: 'city' },
+      { key: 'state_code', heading: 'state' },
+      { key: 'facility_rating', heading: 'rating' },
+      { key: 'emergency_services', heading: 'emergency' },
+    ],
+    fields: [
+      'rank',
+      'id',
+      'facility_name',
+      'facility_type',
+      'city_name',
+      'state_name',
+      'state_code',
+      'facility_rating',
+      'emergency_services',
+      'telehealth',
+    ],
   },
 };
 
@@ -25,10 +52,14 @@ export function registerRankings(program: Command): void {
     .argument('<kind>', 'states or hospitals')
     .option('--state <code>', 'hospitals of one state (hospitals only)');
   listOptions(command)
-    .addHelpText('after', '\nExamples:\n  hcas rankings states\n  hcas rankings hospitals --state TX\n  hcas rankings hospitals --csv > hospitals.csv')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  hcas rankings states\n  hcas rankings hospitals --state TX\n  hcas rankings hospitals --csv > hospitals.csv',
+    )
     .action(async (kind: string, options: ListOptions & { state?: string }) => {
       if (kind !== 'states' && kind !== 'hospitals') throw new CliError(`the ranking must be states or hospitals, got ${kind}`);
-      if (kind === 'states' && options.state !== undefined) throw new CliError('--state applies to hospitals only: hcas rankings hospitals --state TX');
+      if (kind === 'states' && options.state !== undefined)
+        throw new CliError('--state applies to hospitals only: hcas rankings hospitals --state TX');
       const query = options.state === undefined ? '' : `?${new URLSearchParams({ state: options.state })}`;
       const api = openApi(options.db);
       try {

@@ -16,7 +16,9 @@ export function registerScore(program: Command): void {
       const format = chooseFormat(options);
       const api = openApi(options.db);
       try {
-        const record = await getJson<HealthScoreRecord & Record<string, unknown>>(api, `health-scores/${encodeURIComponent(zip)}/`, { zip: 'the ZIP argument' });
+        const record = await getJson<HealthScoreRecord & Record<string, unknown>>(api, `health-scores/${encodeURIComponent(zip)}/`, {
+          zip: 'the ZIP argument',
+        });
         await printRecord(record, format, options.fields);
       } finally {
         api.retire();

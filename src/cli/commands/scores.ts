@@ -4,11 +4,34 @@ import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../l
 const SCORES: ListSpec = {
   path: 'health-scores/',
   noun: ['ZIP code', 'ZIP codes'],
-  parameters: { state: 'state', city: 'city', minScore: 'min_score', maxScore: 'max_score', scoreType: 'score_type', page: 'page', pageSize: 'page_size' },
+  parameters: {
+    state: 'state',
+    city: 'city',
+    minScore: 'min_score',
+    maxScore: 'max_score',
+    scoreType: 'score_type',
+    page: 'page',
+    pageSize: 'page_size',
+  },
   tableColumns: [{ key: 'zip_code' }, { key: 'city' }, { key: 'state' }, { key: 'healthscore' }, { key: 'grade' }, { key: 'label' }],
   fields: [
-    'id', 'zip_code', 'state', 'state_name', 'city', 'latitude', 'longitude', 'healthscore', 'people_score', 'provider_score',
-    'hospital_score', 'travel_score', 'label', 'grade', 'color', 'score_type', 'data_quality',
+    'id',
+    'zip_code',
+    'state',
+    'state_name',
+    'city',
+    'latitude',
+    'longitude',
+    'healthscore',
+    'people_score',
+    'provider_score',
+    'hospital_score',
+    'travel_score',
+    'label',
+    'grade',
+    'color',
+    'score_type',
+    'data_quality',
   ],
 };
 
@@ -23,12 +46,15 @@ export function registerScores(program: Command): void {
     .option('--max-score <n>', 'highest score, 0-100')
     .option('--score-type <id|slug>', 'score type id (1-11) or slug, e.g. asthma (default: overall)');
   listOptions(command, { paged: true })
-    .addHelpText('after', [
-      '',
-      'Examples:',
-      '  hcas scores --state NY --min-score 70',
-      '  hcas scores --state RI --score-type asthma --page 2 --csv',
-      '  hcas scores --state RI --all --fields zip_code,city,healthscore > ri.tsv',
-    ].join('\n'))
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  hcas scores --state NY --min-score 70',
+        '  hcas scores --state RI --score-type asthma --page 2 --csv',
+        '  hcas scores --state RI --all --fields zip_code,city,healthscore > ri.tsv',
+      ].join('\n'),
+    )
     .action((options: ListOptions) => runPagedList(SCORES, options));
 }

@@ -13,8 +13,12 @@ function checkCanListen(host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', (error: NodeJS.ErrnoException) => {
-      const fix = error.code === 'EADDRINUSE' ? 'stop the other server or pass --port N (--port 0 picks a free one)'
-        : error.code === 'EADDRNOTAVAIL' ? 'pass an address of this machine with --host' : 'check --host and --port';
+      const fix =
+        error.code === 'EADDRINUSE'
+          ? 'stop the other server or pass --port N (--port 0 picks a free one)'
+          : error.code === 'EADDRNOTAVAIL'
+            ? 'pass an address of this machine with --host'
+            : 'check --host and --port';
       reject(new CliError(`cannot listen on ${host}:${port} (${error.code ?? error.message}): ${fix}`));
     });
     probe.listen(port, host, () => probe.close(() => resolve()));
@@ -25,10 +29,15 @@ function checkCanListen(host: string, port: number): Promise<void> {
 function refuseWithoutEffect(options: ServeSettings & LimitsCliOptions, given: (key: string) => boolean): void {
   if (!options.limits) {
     const unused = [given('plans') && '--plans', given('stateFile') && '--state-file'].filter(Boolean);
-    if (unused.length) throw new CliError(`${unused.join(' and ')} ${unused.length === 1 ? 'has' : 'have'} no effect with limits off (--no-limits or HCAS_LIMITS=false): leave ${unused.length === 1 ? 'it' : 'them'} out, or turn limits on`);
+    if (unused.length)
+      throw new CliError(
+        `${unused.join(' and ')} ${unused.length === 1 ? 'has' : 'have'} no effect with limits off (--no-limits or HCAS_LIMITS=false): leave ${unused.length === 1 ? 'it' : 'them'} out, or turn limits on`,
+      );
   }
   if (!options.metrics && given('metricsToken')) {
-    throw new CliError('--metrics-token has no effect with metrics off (--no-metrics or HCAS_METRICS=false): leave it out, or turn metrics on');
+    throw new CliError(
+      '--metrics-token has no effect with metrics off (--no-metrics or HCAS_METRICS=false): leave it out, or turn metrics on',
+    );
   }
 }
 
@@ -40,27 +49,36 @@ export function registerServe(program: Command): void {
   // Each setting also reads its environment variable (src/server/settings.ts; the README's table): a flag wins.
   for (const setting of SERVE_SETTINGS) command.option(setting.flag, `${setting.description} ($${setting.env}; default ${setting.shown})`);
   limitsOptions(command, { server: true })
-    .addHelpText('after', [
-      '',
-      'Logs one JSON line per request on stdout: time, level, request_id, method, path, route, status, duration_ms,',
-      'bytes, client, key_id, plan. /healthz, /readyz and /metrics are not counted and log at debug level.',
-      'SIGTERM or SIGINT finishes in-flight requests, then exits. SIGHUP reopens the database file.',
-      '',
-      'Examples:',
-      '  hcas serve                                   # then: curl -s http://127.0.0.1:8000/api/v1/health-scores/10001/',
-      '  hcas serve --host 0.0.0.0 --workers 2 --quiet',
-      '  HCAS_LOG_LEVEL=warn HCAS_WORKERS=1 hcas serve',
-      '  hcas serve --plans b --state-file var/state-b.sqlite --trust-proxy 127.0.0.1,::1',
-      '  hcas serve --no-limits --workers 1           # every caller served uncounted (benchmarks, a private network)',
-    ].join('\n'))
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Logs one JSON line per request on stdout: time, level, request_id, method, path, route, status, duration_ms,',
+        'bytes, client, key_id, plan. /healthz, /readyz and /metrics are not counted and log at debug level.',
+        'SIGTERM or SIGINT finishes in-flight requests, then exits. SIGHUP reopens the database file.',
+        '',
+        'Examples:',
+        '  hcas serve                                   # then: curl -s http://127.0.0.1:8000/api/v1/health-scores/10001/',
+        '  hcas serve --host 0.0.0.0 --workers 2 --quiet',
+        '  HCAS_LOG_LEVEL=warn HCAS_WORKERS=1 hcas serve',
+        '  hcas serve --plans b --state-file var/state-b.sqlite --trust-proxy 127.0.0.1,::1',
+        '  hcas serve --no-limits --workers 1           # every caller served uncounted (benchmarks, a private network)',
+      ].join('\n'),
+    )
     .action(async (flags: LimitsCliOptions & Record<string, unknown>, self: Command) => {
-      const options: ServeSettings & LimitsCliOptions = { ...flags, ...resolveSettings((key) => (self.getOptionValueSource(key) === 'cli' ? flags[key] : undefined)) };
+      const options: ServeSettings & LimitsCliOptions = {
+        ...flags,
+        ...resolveSettings((key) => (self.getOptionValueSource(key) === 'cli' ? flags[key] : undefined)),
+      };
       refuseWithoutEffect(options, (key) => self.getOptionValueSource(key) === 'cli');
       // The settings give the default database as the docs show it (in the hcas folder): name the file itself,
       // so the server finds it from any working directory.
       options.db = databaseFile(self.getOptionValueSource('db') === 'cli' ? options.db : undefined);
       // Loaded when the server starts, not for `hcas --help`.
-      const [{ runCluster, runServer }, { jsonLines }] = await Promise.all([import('../../server/cluster.ts'), import('../../server/log.ts')]);
+      const [{ runCluster, runServer }, { jsonLines }] = await Promise.all([
+        import('../../server/cluster.ts'),
+        import('../../server/log.ts'),
+      ]);
       const log = jsonLines(process.stdout, options.logLevel);
       let proxies: TrustedProxies;
       try {
@@ -69,7 +87,13 @@ export function registerServe(program: Command): void {
         throw new CliError((error as Error).message);
       }
       const server = {
-        db: options.db, port: options.port, host: options.host, quiet: options.quiet, watch: options.watch, log, proxies,
+        db: options.db,
+        port: options.port,
+        host: options.host,
+        quiet: options.quiet,
+        watch: options.watch,
+        log,
+        proxies,
         metrics: { enabled: options.metrics, token: options.metricsToken },
       };
       if (cluster.isPrimary) {

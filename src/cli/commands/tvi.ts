@@ -26,16 +26,26 @@ export function registerTvi(program: Command): void {
     .option('--state <code>', 'with --top: two-letter state code')
     .option('--tier <name>', 'with --top: CRITICAL, HIGH, MODERATE, LOW or MINIMAL');
   listOptions(command, { paged: true })
-    .addHelpText('after', '\nExamples:\n  hcas tvi 10001\n  hcas tvi --top --state NY --tier critical --csv > ny-critical.csv\n  hcas tvi --top --all --ndjson > tvi.ndjson')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  hcas tvi 10001\n  hcas tvi --top --state NY --tier critical --csv > ny-critical.csv\n  hcas tvi --top --all --ndjson > tvi.ndjson',
+    )
     .action(async (zip: string | undefined, options: ListOptions & { top?: boolean }) => {
       if (zip !== undefined && options.top) throw new CliError(`give a ZIP code or --top, not both: hcas tvi ${zip}, or hcas tvi --top`);
       if (zip === undefined) return runPagedList(TOP, options);
-      const listOnly = Object.entries(TOP_ONLY).filter(([option]) => options[option] !== undefined).map(([, flag]) => flag);
-      if (listOnly.length) throw new CliError(`${listOnly.join(' and ')} ${listOnly.length === 1 ? 'applies' : 'apply'} to the --top list only, not to one ZIP code: hcas tvi --top ${listOnly.join(' ')} ...`);
+      const listOnly = Object.entries(TOP_ONLY)
+        .filter(([option]) => options[option] !== undefined)
+        .map(([, flag]) => flag);
+      if (listOnly.length)
+        throw new CliError(
+          `${listOnly.join(' and ')} ${listOnly.length === 1 ? 'applies' : 'apply'} to the --top list only, not to one ZIP code: hcas tvi --top ${listOnly.join(' ')} ...`,
+        );
       const format = chooseFormat(options);
       const api = openApi(options.db);
       try {
-        const record = await getJson<TviRecord & Record<string, unknown>>(api, `tvi/${encodeURIComponent(zip)}/`, { zip: 'the ZIP argument' });
+        const record = await getJson<TviRecord & Record<string, unknown>>(api, `tvi/${encodeURIComponent(zip)}/`, {
+          zip: 'the ZIP argument',
+        });
         await printRecord(record, format, options.fields);
       } finally {
         api.retire();

@@ -15,11 +15,23 @@ interface Check {
 export interface Report {
   checks: Check[];
   bands: Array<{ label: string; zips: number; residents: number; share: number }>;
-  urbanRural: Array<{ code: number; zips: number; residents: number; healthscore: number; people: number; hospital: number; travel: number }>;
+  urbanRural: Array<{
+    code: number;
+    zips: number;
+    residents: number;
+    healthscore: number;
+    people: number;
+    hospital: number;
+    travel: number;
+  }>;
   ruca: Array<{ code: number; zips: number; residents: number; healthscore: number }>;
   correlations: Record<string, { rho: number; n: number }>;
   academicMedicalCentres: Array<{ zip: string; name: string; healthscore: number | null; label: string | null; people: number | null }>;
-  frontier: { zips: number; inBottomTwo: number; exceptions: Array<{ zip: string; city: string; state: string; healthscore: number; referenceMinutes: number }> };
+  frontier: {
+    zips: number;
+    inBottomTwo: number;
+    exceptions: Array<{ zip: string; city: string; state: string; healthscore: number; referenceMinutes: number }>;
+  };
 }
 
 export interface Meta {
@@ -45,7 +57,10 @@ export function registerValidate(program: Command): void {
     .option('--db <file>', DB_HELP)
     .option('--json', 'print the report as JSON')
     .option('--markdown', 'print the report as Markdown (docs/VALIDATION.md is this output for the real-data build)')
-    .addHelpText('after', '\nExamples:\n  hcas validate\n  hcas validate --markdown > validation.md   # docs/VALIDATION.md is this, for --db dist-api/real.sqlite')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  hcas validate\n  hcas validate --markdown > validation.md   # docs/VALIDATION.md is this, for --db dist-api/real.sqlite',
+    )
     .action(async (options: { db?: string; json?: boolean; markdown?: boolean }) => {
       if (options.json && options.markdown) throw new CliError('choose one of --json and --markdown');
       const api = openApi(options.db);
@@ -56,33 +71,69 @@ export function registerValidate(program: Command): void {
         api.retire();
       }
       const report = meta.validation;
-      if (!report) throw new CliError(`${options.db ?? 'the database'} holds no validation report: it was built before reports existed; rebuild it with \`hcas build\``, FAILED);
+      if (!report)
+        throw new CliError(
+          `${options.db ?? 'the database'} holds no validation report: it was built before reports existed; rebuild it with \`hcas build\``,
+          FAILED,
+        );
       process.stdout.write(options.json ? json(report) : options.markdown ? markdown(meta, report) : text(meta, report));
       const failed = report.checks.filter((c) => !c.pass);
-      if (failed.length) throw new CliError(`${failed.length} of ${report.checks.length} checks failed: ${failed.map((c) => c.name).join('; ')}`, FAILED);
+      if (failed.length)
+        throw new CliError(`${failed.length} of ${report.checks.length} checks failed: ${failed.map((c) => c.name).join('; ')}`, FAILED);
     });
 }
 
 /** The report as aligned tables for a terminal. */
 function text(meta: Meta, report: Report): string {
-  const checks = table(report.checks.map((c) => ({ result: c.pass ? 'ok' : 'FAIL', check: c.name, value: c.value, target: c.target })),
-    [{ key: 'result' }, { key: 'check' }, { key: 'value' }, { key: 'target' }]);
-  const notes = report.checks.filter((c) => c.note).map((c) => `  ${c.name}: ${c.note}\n`).join('');
-  const bands = table(report.bands.map((b) => ({ band: b.label, zips: b.zips, residents: b.residents, share: percent(b.share) })),
-    [{ key: 'band' }, { key: 'zips' }, { key: 'residents' }, { key: 'share' }]);
-  const classes = table(report.urbanRural.map((c) => ({ nchs: `${c.code} ${NCHS[c.code]}`, zips: c.zips, healthscore: c.healthscore, people: c.people, hospital: c.hospital, travel: c.travel })),
-    [{ key: 'nchs', heading: 'NCHS class' }, { key: 'zips' }, { key: 'healthscore' }, { key: 'people' }, { key: 'hospital' }, { key: 'travel' }]);
-  const correlations = table(Object.entries(report.correlations).map(([name, c]) => ({ measure: name.replace(/_/g, ' '), spearman: c.rho, zips: c.n })),
-    [{ key: 'measure' }, { key: 'spearman' }, { key: 'zips' }]);
-  return `validation of build ${meta.build_id} (${meta.dataset?.name ?? 'unnamed dataset'})\n\n${checks}${notes ? `\nnotes:\n${notes}` : ''}` +
+  const checks = table(
+    report.checks.map((c) => ({ result: c.pass ? 'ok' : 'FAIL', check: c.name, value: c.value, target: c.target })),
+    [{ key: 'result' }, { key: 'check' }, { key: 'value' }, { key: 'target' }],
+  );
+  const notes = report.checks
+    .filter((c) => c.note)
+    .map((c) => `  ${c.name}: ${c.note}\n`)
+    .join('');
+  const bands = table(
+    report.bands.map((b) => ({ band: b.label, zips: b.zips, residents: b.residents, share: percent(b.share) })),
+    [{ key: 'band' }, { key: 'zips' }, { key: 'residents' }, { key: 'share' }],
+  );
+  const classes = table(
+    report.urbanRural.map((c) => ({
+      nchs: `${c.code} ${NCHS[c.code]}`,
+      zips: c.zips,
+      healthscore: c.healthscore,
+      people: c.people,
+      hospital: c.hospital,
+      travel: c.travel,
+    })),
+    [
+      { key: 'nchs', heading: 'NCHS class' },
+      { key: 'zips' },
+      { key: 'healthscore' },
+      { key: 'people' },
+      { key: 'hospital' },
+      { key: 'travel' },
+    ],
+  );
+  const correlations = table(
+    Object.entries(report.correlations).map(([name, c]) => ({ measure: name.replace(/_/g, ' '), spearman: c.rho, zips: c.n })),
+    [{ key: 'measure' }, { key: 'spearman' }, { key: 'zips' }],
+  );
+  return (
+    `validation of build ${meta.build_id} (${meta.dataset?.name ?? 'unnamed dataset'})\n\n${checks}${notes ? `\nnotes:\n${notes}` : ''}` +
     `\nresidents per band (ranked ZIPs):\n${bands}\npopulation-weighted means by NCHS urban-rural class:\n${classes}\nrank correlations:\n${correlations}` +
-    (meta.provider_coverage ? `\nprovider component: ${meta.provider_coverage.status}. ${meta.provider_coverage.note}\n` : '');
+    (meta.provider_coverage ? `\nprovider component: ${meta.provider_coverage.status}. ${meta.provider_coverage.note}\n` : '')
+  );
 }
 
 /** The report as a Markdown page (docs/VALIDATION.md). */
 export function markdown(meta: Meta, report: Report): string {
   const rows = (head: string[], body: Array<Array<string | number | null>>) =>
-    [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((r) => `| ${r.map((v) => (v === null ? '' : String(v))).join(' | ')} |`)].join('\n');
+    [
+      `| ${head.join(' | ')} |`,
+      `|${head.map(() => '---').join('|')}|`,
+      ...body.map((r) => `| ${r.map((v) => (v === null ? '' : String(v))).join(' | ')} |`),
+    ].join('\n');
   const passed = report.checks.filter((c) => c.pass).length;
   return [
     `# Validation: ${meta.dataset?.name ?? 'a build'}`,
@@ -93,54 +144,84 @@ export function markdown(meta: Meta, report: Report): string {
     '',
     '## Checks',
     '',
-    rows(['result', 'check', 'value', 'target'], report.checks.map((c) => [c.pass ? 'ok' : '**FAIL**', c.name, c.value, c.target])),
+    rows(
+      ['result', 'check', 'value', 'target'],
+      report.checks.map((c) => [c.pass ? 'ok' : '**FAIL**', c.name, c.value, c.target]),
+    ),
     '',
     ...report.checks.filter((c) => c.note).map((c) => `- ${c.name}: ${c.note}`),
     '',
     '## Residents per band',
     '',
-    rows(['band', 'ZIPs', 'residents', 'share'], report.bands.map((b) => [b.label, thousands(b.zips), thousands(b.residents), percent(b.share)])),
+    rows(
+      ['band', 'ZIPs', 'residents', 'share'],
+      report.bands.map((b) => [b.label, thousands(b.zips), thousands(b.residents), percent(b.share)]),
+    ),
     '',
     '## By NCHS urban-rural class of the county (population-weighted means)',
     '',
-    rows(['class', 'ZIPs', 'residents', 'healthscore', 'people', 'hospital', 'travel'],
-      report.urbanRural.map((c) => [`${c.code} ${NCHS[c.code]}`, thousands(c.zips), thousands(c.residents), c.healthscore, c.people, c.hospital, c.travel])),
+    rows(
+      ['class', 'ZIPs', 'residents', 'healthscore', 'people', 'hospital', 'travel'],
+      report.urbanRural.map((c) => [
+        `${c.code} ${NCHS[c.code]}`,
+        thousands(c.zips),
+        thousands(c.residents),
+        c.healthscore,
+        c.people,
+        c.hospital,
+        c.travel,
+      ]),
+    ),
     '',
     '## By RUCA code of the ZIP (1 metropolitan core ... 10 rural; population-weighted)',
     '',
-    rows(['RUCA', 'ZIPs', 'residents', 'healthscore'], report.ruca.map((c) => [c.code, thousands(c.zips), thousands(c.residents), c.healthscore])),
+    rows(
+      ['RUCA', 'ZIPs', 'residents', 'healthscore'],
+      report.ruca.map((c) => [c.code, thousands(c.zips), thousands(c.residents), c.healthscore]),
+    ),
     '',
     '## Rank correlations (Spearman)',
     '',
-    rows(['pair', 'rho', 'ZIPs'], Object.entries(report.correlations).map(([name, c]) => [name.replace(/_/g, ' '), c.rho, thousands(c.n)])),
+    rows(
+      ['pair', 'rho', 'ZIPs'],
+      Object.entries(report.correlations).map(([name, c]) => [name.replace(/_/g, ' '), c.rho, thousands(c.n)]),
+    ),
     '',
     '## Academic medical centre ZIPs',
     '',
-    rows(['ZIP', 'where', 'healthscore', 'band', 'people'], report.academicMedicalCentres.map((a) => [a.zip, a.name, a.healthscore, a.label, a.people])),
+    rows(
+      ['ZIP', 'where', 'healthscore', 'band', 'people'],
+      report.academicMedicalCentres.map((a) => [a.zip, a.name, a.healthscore, a.label, a.people]),
+    ),
     '',
     `## Frontier ZIPs: ${report.frontier.inBottomTwo} of ${report.frontier.zips} in the bottom two bands`,
     '',
     report.frontier.exceptions.length
-      ? rows(['ZIP', 'place', 'healthscore', 'reference minutes'], report.frontier.exceptions.map((e) => [e.zip, `${e.city}, ${e.state}`, e.healthscore, Math.round(e.referenceMinutes)]))
+      ? rows(
+          ['ZIP', 'place', 'healthscore', 'reference minutes'],
+          report.frontier.exceptions.map((e) => [e.zip, `${e.city}, ${e.state}`, e.healthscore, Math.round(e.referenceMinutes)]),
+        )
       : 'No exception.',
     '',
-    ...(meta.provider_coverage ? ['## Provider component', '', `${meta.provider_coverage.status}: ${meta.provider_coverage.note}`, ''] : []),
+    ...(meta.provider_coverage
+      ? ['## Provider component', '', `${meta.provider_coverage.status}: ${meta.provider_coverage.note}`, '']
+      : []),
     '## About the measures',
     '',
     '- **Reference drive minutes**: the drive time to the nearest hospital from the OEPS access tables (Access03, 2010 ZCTAs,',
     '  about 2020; 0 where a hospital lies in the ZCTA). They come from the same research group (HEROP) as the 2025 drive-time',
     '  table the scores use, computed years apart over another hospital list, so the correlation is independent of our',
-    '  straight-line fallback but not of HEROP\'s routing; the check shows the hospital component follows the roads.',
+    "  straight-line fallback but not of HEROP's routing; the check shows the hospital component follows the roads.",
     '- **NCHS urban-rural classes** (2023, by county) order counties from large central metro (1) to noncore (6): access',
     '  should fall step by step. **USDA RUCA codes** (2010, by ZIP) group ZIPs by commuting: 1-3 metropolitan, 4-6',
     '  micropolitan, 7-9 small town, 10 rural (within a group the codes are not an order): access should fall by group.',
     '- **CDC/ATSDR SVI** (2022, by ZCTA) measures social vulnerability; the people component should fall as it rises, the',
     '  whole score less so (access to care is best in cities, where vulnerability is often high).',
     '- **Academic medical centre ZIPs**: the ZIPs of the largest academic centres of the largest cities. Realised access',
-    '  there is lowered by the residents\' social need, so the check allows a ZIP outside the top two bands only where its',
+    "  there is lowered by the residents' social need, so the check allows a ZIP outside the top two bands only where its",
     '  people component is below 60, and lists each such ZIP.',
     '- **Frontier ZIPs**: an hour and a half or more from a hospital by the reference table.',
-    '- **States**: the state holding most of each ZIP\'s residential addresses, recomputed from the HUD crosswalk by',
+    "- **States**: the state holding most of each ZIP's residential addresses, recomputed from the HUD crosswalk by",
     '  states (the build picks state, then county), against the state the build publishes.',
     '',
   ].join('\n');
