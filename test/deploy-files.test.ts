@@ -106,8 +106,11 @@ describe('deploy/Dockerfile', () => {
     );
     const inImage = (file: string) => copied.some((source) => file === source || file.startsWith(`${source.replace(/\/$/, '')}/`));
     // The default manifest's own files come from `hcas sample` at run time; the ones it includes must be in the image.
-    const manifest = loadManifest(path.join(root, 'raw/manifests/sample.json'), new Set(LAYOUTS.keys()), path.join(root, 'raw/sample'));
-    const bundled = manifest.sources.map((s) => path.relative(root, s.path)).filter((file) => !file.startsWith('raw/sample/'));
+    const manifests = path.join(root, 'raw/manifests');
+    const included = [JSON.parse(readFileSync(path.join(manifests, 'sample.json'), 'utf8')).include].flat() as string[];
+    const bundled = included.flatMap((file) =>
+      loadManifest(path.join(manifests, file), new Set(LAYOUTS.keys())).sources.map((s) => path.relative(root, s.path)),
+    );
     expect(bundled.length).toBeGreaterThan(10);
     for (const file of bundled) expect(inImage(file), `${file} is not copied into the build stage`).toBe(true);
     expect(inImage('raw/national/sources.json'), 'hcas fetch reads raw/national/sources.json').toBe(true);
