@@ -5,31 +5,13 @@ import { CliError } from '../errors.ts';
 import { qualityNotes, table } from '../format.ts';
 import { listOptions, printList, type ListOptions } from '../listing.ts';
 import { chooseFormat, emit, note, pickColumns } from '../output.ts';
+import { SCORE_RECORD_FIELDS } from './scores.ts';
 
 const SHOWN = ['healthscore', 'grade', 'label', 'people_score', 'provider_score', 'hospital_score', 'travel_score', 'city', 'state'];
-const FIELDS = [
-  'id',
-  'zip_code',
-  'state',
-  'state_name',
-  'city',
-  'latitude',
-  'longitude',
-  'healthscore',
-  'people_score',
-  'provider_score',
-  'hospital_score',
-  'travel_score',
-  'label',
-  'grade',
-  'color',
-  'score_type',
-  'data_quality',
-];
 const RECORDS = {
   noun: ['ZIP code', 'ZIP codes'] as [string, string],
   tableColumns: ['zip_code', ...SHOWN].map((key) => ({ key })),
-  fields: FIELDS,
+  fields: SCORE_RECORD_FIELDS,
 };
 
 /** `hcas compare ZIP ZIP...`: score records side by side, one column per ZIP on a terminal. */
@@ -54,7 +36,7 @@ export function registerCompare(program: Command): void {
         // Fields down, ZIP codes across: the way a comparison reads.
         const fields = pickColumns(
           options.fields,
-          FIELDS,
+          SCORE_RECORD_FIELDS,
           SHOWN.map((key) => ({ key })),
         ).map((column) => column.key);
         const columns = [{ key: 'field' }, ...records.map((r) => ({ key: r.zip_code }))];

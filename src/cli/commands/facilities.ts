@@ -4,6 +4,17 @@ import { DB_HELP, getJson, openApi } from '../api-client.ts';
 import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
 import { chooseFormat, outputOptions, printRecord, type OutputFlags } from '../output.ts';
 
+/** A facility's columns on a terminal (the hospital ranking prints the same, after its rank). */
+export const FACILITY_COLUMNS = [
+  { key: 'id' },
+  { key: 'facility_name', heading: 'name' },
+  { key: 'facility_type', heading: 'type' },
+  { key: 'city_name', heading: 'city' },
+  { key: 'state_code', heading: 'state' },
+  { key: 'facility_rating', heading: 'rating' },
+  { key: 'emergency_services', heading: 'emergency' },
+];
+
 const FACILITIES: ListSpec = {
   path: 'facilities/',
   noun: ['facility', 'facilities'],
@@ -16,15 +27,7 @@ const FACILITIES: ListSpec = {
     page: 'page',
     pageSize: 'page_size',
   },
-  tableColumns: [
-    { key: 'id' },
-    { key: 'facility_name', heading: 'name' },
-    { key: 'facility_type', heading: 'type' },
-    { key: 'city_name', heading: 'city' },
-    { key: 'state_code', heading: 'state' },
-    { key: 'facility_rating', heading: 'rating' },
-    { key: 'emergency_services', heading: 'emergency' },
-  ],
+  tableColumns: FACILITY_COLUMNS,
   fields: [
     'id',
     'facility_name',

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { getJson, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 import { listOptions, printList, type ListOptions } from '../listing.ts';
+import { FACILITY_COLUMNS } from './facilities.ts';
 
 const KINDS = {
   states: {
@@ -19,16 +20,7 @@ const KINDS = {
   },
   hospitals: {
     noun: ['hospital', 'hospitals'] as [string, string],
-    tableColumns: [
-      { key: 'rank' },
-      { key: 'id' },
-      { key: 'facility_name', heading: 'name' },
-      { key: 'facility_type', heading: 'type' },
-      { key: 'city_name', heading: 'city' },
-      { key: 'state_code', heading: 'state' },
-      { key: 'facility_rating', heading: 'rating' },
-      { key: 'emergency_services', heading: 'emergency' },
-    ],
+    tableColumns: [{ key: 'rank' }, ...FACILITY_COLUMNS],
     fields: [
       'rank',
       'id',

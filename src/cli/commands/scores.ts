@@ -1,6 +1,27 @@
 import type { Command } from 'commander';
 import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
 
+/** The fields of a score record, as the API answers them (the list and `compare` print the same record). */
+export const SCORE_RECORD_FIELDS = [
+  'id',
+  'zip_code',
+  'state',
+  'state_name',
+  'city',
+  'latitude',
+  'longitude',
+  'healthscore',
+  'people_score',
+  'provider_score',
+  'hospital_score',
+  'travel_score',
+  'label',
+  'grade',
+  'color',
+  'score_type',
+  'data_quality',
+];
+
 const SCORES: ListSpec = {
   path: 'health-scores/',
   noun: ['ZIP code', 'ZIP codes'],
@@ -14,25 +35,7 @@ const SCORES: ListSpec = {
     pageSize: 'page_size',
   },
   tableColumns: [{ key: 'zip_code' }, { key: 'city' }, { key: 'state' }, { key: 'healthscore' }, { key: 'grade' }, { key: 'label' }],
-  fields: [
-    'id',
-    'zip_code',
-    'state',
-    'state_name',
-    'city',
-    'latitude',
-    'longitude',
-    'healthscore',
-    'people_score',
-    'provider_score',
-    'hospital_score',
-    'travel_score',
-    'label',
-    'grade',
-    'color',
-    'score_type',
-    'data_quality',
-  ],
+  fields: SCORE_RECORD_FIELDS,
 };
 
 /** `hcas scores`: the health-scores list, a page or every page. */
