@@ -3,9 +3,10 @@ import type { ZipPlace } from '../geo/places.ts';
 import { STATE_BY_FIPS } from '../geo/states.ts';
 import type { Ingested } from '../ingest/index.ts';
 import type { ZipScores } from '../score/index.ts';
-import { validationReport, type ValidationReport, type ValidationZip } from './report.ts';
+import type { ValidationReport } from '../../core/validation.ts';
+import { validationReport, type ValidationZip } from './report.ts';
 
-export type { ValidationReport } from './report.ts';
+export type { ValidationReport } from '../../core/validation.ts';
 
 /**
  * The validation report of a build: its overall scores beside the independent measures the manifest

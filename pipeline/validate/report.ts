@@ -1,4 +1,5 @@
 import { BANDS, bandFor } from '../score/bands.ts';
+import type { Check, ValidationReport } from '../../core/validation.ts';
 import { spearman, weightedMean } from './stats.ts';
 import { ACADEMIC_MEDICAL_CENTRES, VALIDATION_TARGETS as T } from './targets.ts';
 
@@ -24,45 +25,6 @@ export interface ValidationZip {
   hospitalInZip: boolean;
   /** The state holding most of the ZIP's residential addresses by the HUD crosswalk, null without HUD rows. */
   residentialState: string | null;
-}
-
-/** One acceptance rule: what is measured, its value, the target, and whether it holds. */
-export interface Check {
-  name: string;
-  value: string;
-  target: string;
-  pass: boolean;
-  note?: string;
-}
-
-export interface ValidationReport {
-  checks: Check[];
-  bands: Array<{ label: string; zips: number; residents: number; share: number }>;
-  urbanRural: Array<{
-    code: number;
-    zips: number;
-    residents: number;
-    healthscore: number;
-    people: number;
-    hospital: number;
-    travel: number;
-  }>;
-  ruca: Array<{ code: number; zips: number; residents: number; healthscore: number }>;
-  correlations: Record<string, { rho: number; n: number }>;
-  academicMedicalCentres: Array<{
-    zip: string;
-    name: string;
-    city: string;
-    healthscore: number | null;
-    label: string | null;
-    people: number | null;
-    ranked: boolean;
-  }>;
-  frontier: {
-    zips: number;
-    inBottomTwo: number;
-    exceptions: Array<{ zip: string; city: string; state: string; healthscore: number; referenceMinutes: number }>;
-  };
 }
 
 const round = (x: number, digits = 1) => Number(x.toFixed(digits));

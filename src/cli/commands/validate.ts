@@ -1,38 +1,11 @@
 import type { Command } from 'commander';
+import type { ValidationReport } from '../../../core/validation.ts';
 import { DB_HELP, getJson, openApi } from '../api-client.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { json, table } from '../format.ts';
 
-interface Check {
-  name: string;
-  value: string;
-  target: string;
-  pass: boolean;
-  note?: string;
-}
-
-/** The report the build stores in `meta.validation` (pipeline/validate/report.ts). */
-export interface Report {
-  checks: Check[];
-  bands: Array<{ label: string; zips: number; residents: number; share: number }>;
-  urbanRural: Array<{
-    code: number;
-    zips: number;
-    residents: number;
-    healthscore: number;
-    people: number;
-    hospital: number;
-    travel: number;
-  }>;
-  ruca: Array<{ code: number; zips: number; residents: number; healthscore: number }>;
-  correlations: Record<string, { rho: number; n: number }>;
-  academicMedicalCentres: Array<{ zip: string; name: string; healthscore: number | null; label: string | null; people: number | null }>;
-  frontier: {
-    zips: number;
-    inBottomTwo: number;
-    exceptions: Array<{ zip: string; city: string; state: string; healthscore: number; referenceMinutes: number }>;
-  };
-}
+/** The report the build stores in `meta.validation`. */
+export type Report = ValidationReport;
 
 export interface Meta {
   build_id: string;
