@@ -8,7 +8,7 @@ export interface PlacesRow {
   prevalence: Record<string, number | null>;
 }
 
-/** PLACES measures the scores use; a file may carry any subset (missing ones fall back, see METHODOLOGY). */
+/** PLACES measures the scores use; a file may carry any subset (a score type whose measure is missing has no prevalence term, see METHODOLOGY). */
 export const PLACES_MEASURES = [
   'ARTHRITIS',
   'BPHIGH',

@@ -7,23 +7,12 @@ import { join } from 'node:path';
 import type { Geography } from './geography.ts';
 import type { Demographics } from './census-model.ts';
 import { ISLAND_AREAS } from './states.ts';
+import { PLACES_MEASURES as MEASURES } from '../layouts/places.ts';
 import { Rng, clamp } from './prng.ts';
 import { writeLines } from './writer.ts';
 
-/** Measures written, in column order. */
-export const PLACES_MEASURES = [
-  'ACCESS2',
-  'ARTHRITIS',
-  'BPHIGH',
-  'CANCER',
-  'CASTHMA',
-  'CHD',
-  'COPD',
-  'DIABETES',
-  'OBESITY',
-  'CSMOKING',
-  'DEPRESSION',
-] as const;
+/** Measures written, in column order: the layout's measures, with ACCESS2 (uninsured) first as in the CDC file. */
+export const PLACES_MEASURES = ['ACCESS2', ...MEASURES.filter((m) => m !== 'ACCESS2')] as const;
 /** PLACES header. */
 export const PLACES_HEADER = ['ZCTA5', 'TotalPopulation', ...PLACES_MEASURES.map((m) => `${m}_CrudePrev`)].join(',');
 
