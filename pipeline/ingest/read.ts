@@ -8,6 +8,7 @@ import { openReference } from './reference.ts';
 import { openBytes, type StreamPosition } from './open.ts';
 import type { FromWorker, Position, ToWorker, WorkerInput } from './reader-protocol.ts';
 import { parseBatch, type ParsedBatch, type ParsePlan } from './parse.ts';
+import { unpackRows } from './row-codec.ts';
 import { LAYOUTS } from '../layouts/index.ts';
 import type { Layout } from '../layouts/types.ts';
 
@@ -164,7 +165,9 @@ async function openInWorker(file: string, sourceKey: string): Promise<RecordSour
         for await (const message of messages()) {
           if (message.type !== 'parsed') throw new Error(`reader worker for ${file}: unexpected ${message.type}`);
           track(message.position);
-          yield message.parsed as ParsedBatch<Row>;
+          const parsed = message.parsed as ParsedBatch<Row>;
+          if (message.packed) parsed.rows = unpackRows<Row>(message.packed);
+          yield parsed;
         }
       })();
     },

@@ -1,6 +1,7 @@
 /** Messages between the threaded reader (read.ts) and its worker (reader-worker.ts). */
 import type { StreamPosition } from './open.ts';
 import type { ParsedBatch, ParsePlan } from './parse.ts';
+import type { PackedRows } from './row-codec.ts';
 
 export interface WorkerInput {
   file: string;
@@ -15,7 +16,8 @@ export type ToWorker = { type: 'columns'; columns: number[] } | { type: 'plan'; 
 export type FromWorker =
   | { type: 'header'; header: string[] }
   | { type: 'batch'; bytes: Uint8Array; index: Int32Array; count: number; width: number; position: Position }
-  | { type: 'parsed'; parsed: ParsedBatch; position: Position }
+  /** A parsed batch; its rows packed by column (row-codec.ts) unless they could not be (then `rows` holds them). */
+  | { type: 'parsed'; parsed: ParsedBatch; packed: PackedRows | null; position: Position }
   | { type: 'end' }
   | { type: 'error'; message: string; buildError: boolean };
 

@@ -10,6 +10,7 @@ import { DelimitedReader } from './delimited.ts';
 import { openBytes } from './open.ts';
 import { parseBatch, type ParsePlan } from './parse.ts';
 import type { FromWorker, ToWorker, WorkerInput } from './reader-protocol.ts';
+import { packRows } from './row-codec.ts';
 
 const port = parentPort!;
 const { file, sourceKey, inFlight } = workerData as WorkerInput;
@@ -42,7 +43,9 @@ try {
     if (layout) {
       // Parsing here leaves the main thread only the rows to store: the two threads share the work.
       const parsed = parseBatch(batch, layout, plan!);
-      post({ type: 'parsed', parsed, position: at }, [parsed.lines.buffer as ArrayBuffer]);
+      const packed = packRows(parsed.rows as object[]);
+      if (packed) parsed.rows = [];
+      post({ type: 'parsed', parsed, packed, position: at }, [parsed.lines.buffer as ArrayBuffer]);
     } else {
       const { bytes, index } = batch.parts;
       post({ type: 'batch', bytes, index, count: batch.count, width: batch.width, position: at }, [
