@@ -42,6 +42,11 @@ export interface RecordSource {
 export interface ReadOptions {
   reader?: 'fast' | 'reference';
   threads?: 'auto' | 'worker' | 'main';
+  /**
+   * With a worker thread, which thread parses records through the layout: `either` (builds) lets the worker
+   * give a batch to the main thread whenever that one keeps up; tests pin `worker` or `main` to check both ways.
+   */
+  parseIn?: 'either' | 'worker' | 'main';
 }
 
 /** Text size from which a file is split in a worker thread (compressed files are counted at 8x). */
@@ -64,7 +69,8 @@ export async function openRecords(file: string, sourceKey: string, options: Read
   const threads = options.threads ?? 'auto';
   const size = statSync(file).size;
   const textBytes = /\.(gz|zip)$/i.test(file) ? size * 8 : size;
-  if (threads === 'worker' || (threads === 'auto' && textBytes >= WORKER_MIN_TEXT_BYTES)) return openInWorker(file, sourceKey);
+  if (threads === 'worker' || (threads === 'auto' && textBytes >= WORKER_MIN_TEXT_BYTES))
+    return openInWorker(file, sourceKey, options.parseIn ?? 'either');
   return openInThread(file, sourceKey);
 }
 
@@ -112,8 +118,8 @@ function startWorker(input: WorkerInput): Worker {
 }
 
 /** Decompresses and splits in a worker thread; this thread only decodes the selected fields it is handed. */
-async function openInWorker(file: string, sourceKey: string): Promise<RecordSource> {
-  const input: WorkerInput = { file, sourceKey, inFlight: WORKER_IN_FLIGHT };
+async function openInWorker(file: string, sourceKey: string, parseIn: WorkerInput['parseIn']): Promise<RecordSource> {
+  const input: WorkerInput = { file, sourceKey, inFlight: WORKER_IN_FLIGHT, parseIn };
   const worker = startWorker(input);
   const inbox = new Inbox(worker);
   const send = (message: ToWorker) => worker.postMessage(message);
@@ -163,6 +169,12 @@ async function openInWorker(file: string, sourceKey: string): Promise<RecordSour
       send({ type: 'plan', plan });
       return (async function* () {
         for await (const message of messages()) {
+          if (message.type === 'batch') {
+            track(message.position);
+            // The worker found this thread idle and left the parsing of this batch to it.
+            yield parseBatch(new RecordBatch(message.bytes, message.index, message.count, message.width), layout, plan);
+            continue;
+          }
           if (message.type !== 'parsed') throw new Error(`reader worker for ${file}: unexpected ${message.type}`);
           track(message.position);
           const parsed = message.parsed as ParsedBatch<Row>;

@@ -8,6 +8,8 @@ export interface WorkerInput {
   sourceKey: string;
   /** Batches the worker may send before the main thread has consumed them. */
   inFlight: number;
+  /** Which thread parses records (ReadOptions.parseIn). */
+  parseIn: 'either' | 'worker' | 'main';
 }
 
 /** `columns`: send raw batches of these columns; `plan`: parse them through the layout here and send the outcomes. */

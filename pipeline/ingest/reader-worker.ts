@@ -13,7 +13,7 @@ import type { FromWorker, ToWorker, WorkerInput } from './reader-protocol.ts';
 import { packRows } from './row-codec.ts';
 
 const port = parentPort!;
-const { file, sourceKey, inFlight } = workerData as WorkerInput;
+const { file, sourceKey, inFlight, parseIn } = workerData as WorkerInput;
 let credits = inFlight;
 let wake: (() => void) | null = null;
 let receiveRequest: (request: { columns: number[]; plan: ParsePlan | null }) => void = () => {};
@@ -40,13 +40,18 @@ try {
     while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
     credits--;
     const at = { ...position, textBytesRead: reader.textBytesRead };
-    if (layout) {
-      // Parsing here leaves the main thread only the rows to store: the two threads share the work.
+    // Whichever thread has time parses. The main thread stores rows; while it keeps up (this batch does not
+    // take the last slot in flight) it also parses, getting the batch raw; once it falls behind, this thread
+    // parses and sends rows ready to store. Measured on 1M NPPES rows: 11.7 s, against 13.9 s with every
+    // batch parsed here and 14-16 s with every batch parsed there.
+    const parseHere = parseIn === 'either' ? credits === 0 : parseIn === 'worker';
+    if (layout && parseHere) {
       const parsed = parseBatch(batch, layout, plan!);
       const packed = packRows(parsed.rows as object[]);
       if (packed) parsed.rows = [];
       post({ type: 'parsed', parsed, packed, position: at }, [parsed.lines.buffer as ArrayBuffer]);
     } else {
+      // Raw: the bytes and the span index, moved (not copied) to the main thread.
       const { bytes, index } = batch.parts;
       post({ type: 'batch', bytes, index, count: batch.count, width: batch.width, position: at }, [
         bytes.buffer as ArrayBuffer,
