@@ -5,16 +5,16 @@ import type { Facility } from '../facilities/roster.ts';
 import { CATEGORY_NAMES, categoriesOfCmsSpecialty, categoriesOfTaxonomy, type Category } from '../score/specialties.ts';
 
 /**
- * Turns the staging tables into the `providers` table: NPPES individuals (the last row of each NPI) joined
- * on NPI with their Doctors and Clinicians rows (school, graduation year, telehealth, facilities), plus
- * clinicians known only from Doctors and Clinicians. Specialty names come from the NUCC code set.
- * Rows go in unsorted; the unique NPI index is built afterwards in one sort (createIndexes).
+ * Completes the `providers` table: the NPPES individuals staged into it (ProviderStage, the last row of each
+ * NPI) get, in place, what their Doctors and Clinicians rows say (school, graduation year, telehealth,
+ * facilities, and the CMS specialty when the NUCC code set does not name theirs); clinicians known only from
+ * Doctors and Clinicians are appended. The unique NPI index is built afterwards in one sort (createIndexes).
  */
 export function emitProviders(db: Database.Database, taxonomy: Map<string, TaxonomyRow>): { providers: number; clinicianOnly: number } {
   db.exec('CREATE TABLE stage.taxonomy (code TEXT PRIMARY KEY, specialty TEXT NOT NULL) WITHOUT ROWID');
   const insertTaxonomy = db.prepare('INSERT INTO taxonomy VALUES (?, ?)');
   db.transaction(() => {
-    for (const row of taxonomy.values()) insertTaxonomy.run(row.code, row.specialization || row.classification);
+    for (const row of taxonomy.values()) insertTaxonomy.run(row.code, specialtyOfTaxonomy(row));
   })();
   db.exec(`
     CREATE INDEX stage.stage_clinicians_npi ON stage_clinicians (npi);
@@ -24,12 +24,12 @@ export function emitProviders(db: Database.Database, taxonomy: Map<string, Taxon
              json_group_array(DISTINCT f.value) FILTER (WHERE f.value IS NOT NULL) AS facility_names
       FROM stage_clinicians s LEFT JOIN json_each(s.facility_names) f GROUP BY s.npi;
     CREATE UNIQUE INDEX stage.clinician_npi ON clinician (npi);
-    INSERT INTO providers
-      SELECT p.npi, p.first_name, p.last_name, p.credential, p.gender, p.taxonomy,
-             COALESCE(t.specialty, c.specialty, ''), COALESCE(c.telehealth, 0), p.address, p.city, p.state, p.zip_code, p.zcta, p.phone,
-             c.medical_school, NULL, c.graduation_year, COALESCE(c.facility_names, '[]')
-      FROM stage_providers p LEFT JOIN taxonomy t ON t.code = p.taxonomy LEFT JOIN clinician c ON c.npi = p.npi
-      WHERE p.rowid NOT IN (SELECT row FROM superseded);
+    UPDATE providers SET
+        primary_specialty = CASE WHEN EXISTS (SELECT 1 FROM taxonomy t WHERE t.code = providers.primary_taxonomy)
+          THEN primary_specialty ELSE COALESCE(c.specialty, '') END,
+        telehealth = COALESCE(c.telehealth, 0), medical_school = c.medical_school, graduation_year = c.graduation_year,
+        facility_names = COALESCE(c.facility_names, '[]')
+      FROM clinician c WHERE c.npi = providers.npi;
   `);
   const clinicianOnly = db
     .prepare(`
@@ -41,6 +41,11 @@ export function emitProviders(db: Database.Database, taxonomy: Map<string, Taxon
     .run().changes;
   const providers = (db.prepare('SELECT COUNT(*) AS n FROM providers').get() as { n: number }).n;
   return { providers, clinicianOnly };
+}
+
+/** The specialty a provider's primary NUCC code names: its specialization, or its classification when it has none. */
+export function specialtyOfTaxonomy(row: Pick<TaxonomyRow, 'classification' | 'specialization'>): string {
+  return row.specialization || row.classification;
 }
 
 /**

@@ -10,16 +10,25 @@ export interface SupersededRow {
 }
 
 /**
- * Streams providers and clinician rows into append-only staging tables (in an attached scratch database)
- * as they are read, so 4 million NPPES rows never sit in memory and each insert is an append, not a
- * B-tree update. Repeated NPIs are caught as they arrive with a compact NPI index (the last row wins), and
- * clinicians per (ZCTA, taxonomy) are counted on the way in, so no pass over the staged rows is needed later.
+ * Streams providers and clinician rows into the output database as they are read, so 4 million NPPES rows
+ * never sit in memory and each insert is an append, not a B-tree update. NPPES individuals go straight into
+ * the `providers` table with the columns NPPES gives (and the NUCC specialty of their primary taxonomy);
+ * emitProviders later adds what Doctors and Clinicians knows about them, in place, instead of copying every
+ * row from a staging table (that copy was 19 s of a national build). Clinician rows go to an append-only
+ * staging table in the attached scratch database. Repeated NPIs are caught as they arrive with a compact
+ * NPI index (the last row wins; the earlier rows are deleted in `finish`), and providers per (ZCTA,
+ * taxonomy) are counted on the way in, so no pass over the rows is needed later.
  */
 export class ProviderStage {
   private readonly insertProvider: Database.Statement;
   private readonly insertClinician: Database.Statement;
-  private readonly insertSuperseded: Database.Statement;
   private readonly npis = new NpiIndex();
+  /** Per providers row id - 1: the source (index in `sources`) and file line it came from, for the superseded report. */
+  private stagedSource = new Uint8Array(1 << 20);
+  private stagedLine = new Int32Array(1 << 20);
+  private readonly sources: string[] = [];
+  /** Rows a later row with the same NPI replaced: [earlier row id, NPI]. */
+  private readonly superseded: Array<[number, string]> = [];
   /** Interned (ZCTA, taxonomy) of every staged row, by row id - 1: small integers, not 4 million objects. */
   private readonly stagedKey: number[] = [];
   /** Key ids by ZCTA, then taxonomy: two lookups of strings that exist anyway, instead of building a key string per row. */
@@ -31,48 +40,51 @@ export class ProviderStage {
   private pending = 0;
 
   private readonly db: Database.Database;
+  private readonly specialtyOf: (taxonomy: string | null) => string | undefined;
 
-  constructor(db: Database.Database) {
+  /**
+   * `specialtyOf` names the NUCC specialty of a taxonomy code (undefined when the code set lacks it): the
+   * code set is read before any provider file. `providers` must exist and be empty.
+   */
+  constructor(db: Database.Database, specialtyOf: (taxonomy: string | null) => string | undefined) {
     this.db = db;
+    this.specialtyOf = specialtyOf;
     db.exec(`
-      CREATE TABLE stage.stage_providers (
-        npi TEXT NOT NULL, source TEXT, line INTEGER, first_name TEXT, last_name TEXT, credential TEXT, gender TEXT,
-        address TEXT, city TEXT, state TEXT, zip_code TEXT, zcta TEXT, phone TEXT, taxonomy TEXT, taxonomies TEXT
-      );
       CREATE TABLE stage.stage_clinicians (
         npi TEXT, line INTEGER, first_name TEXT, last_name TEXT, credential TEXT, gender TEXT, medical_school TEXT,
         graduation_year INTEGER, specialty TEXT, telehealth INTEGER, facility_names TEXT, city TEXT, state TEXT, zip_code TEXT,
         zcta TEXT, in_nppes INTEGER
-      );
-      CREATE TABLE stage.superseded (row INTEGER PRIMARY KEY);`);
-    this.insertProvider = db.prepare(`INSERT INTO stage_providers VALUES (${Array(15).fill('?').join(',')})`);
+      );`);
+    // Telehealth, school, year and facilities come from Doctors and Clinicians (emitProviders); constants until then.
+    this.insertProvider = db.prepare(`INSERT INTO providers (npi, first_name, last_name, credential, gender, primary_taxonomy,
+      primary_specialty, telehealth, address, city, state, zip_code, zcta, phone, medical_school, residency, graduation_year, facility_names)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, '[]')`);
     this.insertClinician = db.prepare(`INSERT INTO stage_clinicians VALUES (${Array(16).fill('?').join(',')})`);
-    this.insertSuperseded = db.prepare('INSERT INTO superseded VALUES (?)');
     db.exec('BEGIN');
   }
 
   addProvider(row: ProviderRow, line: number, sourceKey: string, zcta: string | null): void {
     this.insertProvider.run(
       row.npi,
-      sourceKey,
-      line,
       row.firstName,
       row.lastName,
       row.credential,
       row.gender,
+      row.taxonomy,
+      // '' until emitProviders: a code the NUCC set lacks may take the Doctors and Clinicians specialty there.
+      this.specialtyOf(row.taxonomy) ?? '',
       row.address,
       row.city,
       row.state,
       row.zip,
       zcta,
       row.phone,
-      row.taxonomy,
-      row.taxonomies.join(';'),
     );
     const rowid = ++this.providerRows;
+    this.remember(rowid, sourceKey, line);
     const earlier = this.npis.set(row.npi, rowid);
     if (earlier !== undefined) {
-      this.insertSuperseded.run(earlier);
+      this.superseded.push([earlier, row.npi]);
       this.keyCounts[this.stagedKey[earlier - 1]]--;
     }
     const zctaKey = zcta ?? '';
@@ -89,6 +101,25 @@ export class ProviderStage {
     this.stagedKey.push(key);
     this.keyCounts[key]++;
     this.tick();
+  }
+
+  /** Keeps a row's source and line in typed arrays that grow by doubling (a few bytes a row). */
+  private remember(rowid: number, sourceKey: string, line: number): void {
+    if (rowid > this.stagedLine.length) {
+      const lines = new Int32Array(this.stagedLine.length * 2);
+      lines.set(this.stagedLine);
+      this.stagedLine = lines;
+      const sources = new Uint8Array(this.stagedSource.length * 2);
+      sources.set(this.stagedSource);
+      this.stagedSource = sources;
+    }
+    let source = this.sources.lastIndexOf(sourceKey);
+    if (source === -1) {
+      if (this.sources.length === 256) throw new Error('more than 256 provider sources in one manifest');
+      source = this.sources.push(sourceKey) - 1;
+    }
+    this.stagedSource[rowid - 1] = source;
+    this.stagedLine[rowid - 1] = line;
   }
 
   addClinician(row: ClinicianRow, line: number, zcta: string | null): void {
@@ -126,12 +157,16 @@ export class ProviderStage {
     }
   }
 
-  /** Ends staging and returns the rows that a later row with the same NPI replaced, to report as superseded. */
+  /**
+   * Ends staging: deletes the provider rows that a later row with the same NPI replaced and returns them
+   * (in file order) to report as superseded.
+   */
   finish(): SupersededRow[] {
+    const rows = this.superseded.sort((a, b) => a[0] - b[0]);
+    const remove = this.db.prepare('DELETE FROM providers WHERE rowid = ?');
+    for (const [rowid] of rows) remove.run(rowid);
     this.db.exec('COMMIT');
     this.stagedKey.length = 0;
-    return this.db
-      .prepare('SELECT s.source, s.line, s.npi FROM superseded x JOIN stage_providers s ON s.rowid = x.row ORDER BY x.row')
-      .all() as SupersededRow[];
+    return rows.map(([rowid, npi]) => ({ source: this.sources[this.stagedSource[rowid - 1]], line: this.stagedLine[rowid - 1], npi }));
   }
 }

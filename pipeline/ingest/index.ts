@@ -20,6 +20,7 @@ import type { PlacesRow } from '../layouts/places.ts';
 import type { ClinicianRow, ProviderRow, TaxonomyRow } from '../layouts/providers.ts';
 import type { Layout } from '../layouts/types.ts';
 import { ProviderStage } from '../emit/stage.ts';
+import { specialtyOfTaxonomy } from '../emit/providers.ts';
 import { ingestSource, type IngestOptions, type RowSink } from './source.ts';
 import type { Reconciler } from './reconcile.ts';
 
@@ -110,7 +111,11 @@ export async function ingestAll(
       `manifest ${manifest.file} names no source with layout gazetteer_zcta: the ZCTA Gazetteer defines the ZIP codes to score. Add one under "sources".`,
     );
   }
-  const stage = new ProviderStage(db);
+  // The NUCC code set is read before the provider files (LAYOUT_ORDER), so a provider's specialty is known as it lands.
+  const stage = new ProviderStage(db, (code) => {
+    const row = code === null ? undefined : data.taxonomy.get(code);
+    return row && specialtyOfTaxonomy(row);
+  });
   const ordered = [...manifest.sources].sort((a, b) => LAYOUT_ORDER.indexOf(a.layout) - LAYOUT_ORDER.indexOf(b.layout));
   for (const spec of ordered) {
     const list = data.sourcesByLayout.get(spec.layout) ?? [];
