@@ -30,7 +30,7 @@ export class ProviderStage {
   /** Rows a later row with the same NPI replaced: [earlier row id, NPI]. */
   private readonly superseded: Array<[number, string]> = [];
   /** Interned (ZCTA, taxonomy) of every staged row, by row id - 1: small integers, not 4 million objects. */
-  private readonly stagedKey: number[] = [];
+  private stagedKey = new Int32Array(1 << 20);
   /** Key ids by ZCTA, then taxonomy: two lookups of strings that exist anyway, instead of building a key string per row. */
   private readonly keyIds = new Map<string, Map<string, number>>();
   /** Each key's ZCTA and taxonomy, in the order first seen. */
@@ -98,20 +98,18 @@ export class ProviderStage {
       this.keyNames.push([zctaKey, taxonomyKey]);
       this.keyCounts.push(0);
     }
-    this.stagedKey.push(key);
+    this.stagedKey[rowid - 1] = key;
     this.keyCounts[key]++;
     this.tick();
   }
 
-  /** Keeps a row's source and line in typed arrays that grow by doubling (a few bytes a row). */
+  /** Keeps a row's source and line in typed arrays that grow by doubling (9 bytes a row with its key). */
   private remember(rowid: number, sourceKey: string, line: number): void {
     if (rowid > this.stagedLine.length) {
-      const lines = new Int32Array(this.stagedLine.length * 2);
-      lines.set(this.stagedLine);
-      this.stagedLine = lines;
-      const sources = new Uint8Array(this.stagedSource.length * 2);
-      sources.set(this.stagedSource);
-      this.stagedSource = sources;
+      const size = this.stagedLine.length * 2;
+      this.stagedLine = grown(this.stagedLine, new Int32Array(size));
+      this.stagedSource = grown(this.stagedSource, new Uint8Array(size));
+      this.stagedKey = grown(this.stagedKey, new Int32Array(size));
     }
     let source = this.sources.lastIndexOf(sourceKey);
     if (source === -1) {
@@ -166,7 +164,12 @@ export class ProviderStage {
     const remove = this.db.prepare('DELETE FROM providers WHERE rowid = ?');
     for (const [rowid] of rows) remove.run(rowid);
     this.db.exec('COMMIT');
-    this.stagedKey.length = 0;
+    this.stagedKey = new Int32Array(0);
     return rows.map(([rowid, npi]) => ({ source: this.sources[this.stagedSource[rowid - 1]], line: this.stagedLine[rowid - 1], npi }));
   }
+}
+
+function grown<T extends Int32Array | Uint8Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
