@@ -106,15 +106,16 @@ async function openInThread(file: string, sourceKey: string): Promise<RecordSour
 }
 
 /**
- * Starts the reader worker. Compiled (dist/, as `hcas` runs) its module is JavaScript beside this one; run as
- * TypeScript (tests, benchmarks) the worker first registers the same loader as this thread (tsx).
- */
-/**
  * The worker allocates a string or two per field it parses, millions a second: with V8's default young
  * generation (16 MB semi-spaces) it spends a tenth of its time in scavenges. 96 MB: 1,000,000 NPPES rows in
  * 11.1 s instead of 12.6 s (48 MB 11.4 s, 192 MB no better).
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 96 };
+
+/**
+ * Starts the reader worker. Compiled (dist/, as `hcas` runs) its module is JavaScript beside this one; run as
+ * TypeScript (tests, benchmarks) the worker first registers the same loader as this thread (tsx).
+ */
 function startWorker(input: WorkerInput): Worker {
   if (import.meta.url.endsWith('.js'))
     return new Worker(new URL('./reader-worker.js', import.meta.url), { workerData: input, resourceLimits: WORKER_LIMITS });
@@ -178,7 +179,7 @@ async function openInWorker(file: string, sourceKey: string, parseIn: WorkerInpu
         for await (const message of messages()) {
           if (message.type === 'batch') {
             track(message.position);
-            // The worker found this thread idle and left the parsing of this batch to it.
+            // This thread kept up, so the worker left the parsing of this batch to it.
             yield parseBatch(new RecordBatch(message.bytes, message.index, message.count, message.width), layout, plan);
             continue;
           }
