@@ -119,7 +119,9 @@ describe('the deployment kit: two replicas behind nginx, sharing Redis', { timeo
     let stop = false;
     const loadRun = client.load({
       concurrency: 8,
-      maxRequests: 20_000,
+      // The load must outlast the restart (a passing run sent about 18,000): it stops when the restarted
+      // replica has served again or 20 s after it is ready; this cap only bounds a run that goes wrong.
+      maxRequests: 200_000,
       until: () => stop,
       next: (i): Planned => {
         if (i % 4 === 3) {
@@ -161,7 +163,7 @@ describe('the deployment kit: two replicas behind nginx, sharing Redis', { timeo
     expect(monitor.last(victim)).toBe('ready');
     expect(monitor.notReady(survivor, 0)).toBe(0);
     // The restarted replica serves again.
-    expect(victim.requestLines()).toBeGreaterThanOrEqual(20);
+    expect(victim.requestLines(), `the restarted replica served again (load: ${result.sent} sent)`).toBeGreaterThanOrEqual(20);
     // nginx sent requests to the dead replica and retried them on the other (its log names both upstreams).
     const retried = nginx.accessLog().filter((line) => /upstream=[^ ]+, /.test(line)).length;
     console.log(
@@ -179,7 +181,9 @@ describe('the deployment kit: two replicas behind nginx, sharing Redis', { timeo
     let stop = false;
     const loadRun = client.load({
       concurrency: 8,
-      maxRequests: 20_000,
+      // The load must outlast the restart (a passing run sent about 18,000): it stops when the restarted
+      // replica has served again or 20 s after it is ready; this cap only bounds a run that goes wrong.
+      maxRequests: 200_000,
       until: () => stop,
       next: (i) => ({
         path: i % 2 ? '/api/v1/meta/' : '/api/v1/health-scores/02801/',
