@@ -214,6 +214,59 @@ describe('layouts on small files made here, broken rows included', () => {
 });
 
 describe('displayName', () => {
+  it('gives what the general rule gives for any text (the one-pass fast path changes nothing)', async () => {
+    const { displayName } = await import('../pipeline/layouts/values.ts');
+    // The rule as written before the fast path: collapse whitespace runs, keep mixed case, title-case all caps.
+    const reference = (value: string) => {
+      const text = value.trim();
+      const spaced = text.includes('  ') || /[\t\n]/.test(text) ? text.replace(/\s+/g, ' ') : text;
+      if (spaced !== spaced.toUpperCase()) return spaced;
+      const lower = spaced.toLowerCase();
+      let out = '';
+      let start = 0;
+      let capitalize = true;
+      for (let i = 0; i < lower.length; i++) {
+        const c = lower.charCodeAt(i);
+        if (capitalize && c >= 97 && c <= 122) {
+          out += lower.slice(start, i) + String.fromCharCode(c - 32);
+          start = i + 1;
+        }
+        capitalize = [32, 45, 39, 47, 40, 46].includes(c);
+      }
+      return out + lower.slice(start);
+    };
+    const alphabet = [
+      'A',
+      'Z',
+      'M',
+      'a',
+      'z',
+      'q',
+      ' ',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\r',
+      '-',
+      "'",
+      '/',
+      '(',
+      '.',
+      '7',
+      'É',
+      'é',
+      '\u00a0',
+      'ß',
+    ];
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 20_000; n++) {
+      const text = Array.from({ length: Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      expect(displayName(text), JSON.stringify(text)).toBe(reference(text));
+    }
+  });
+
   it('title-cases all-caps federal names and keeps mixed case', async () => {
     const { displayName } = await import('../pipeline/layouts/values.ts');
     expect(displayName("  O'NEIL-SMITH (JR.)  ")).toBe("O'Neil-Smith (Jr.)");

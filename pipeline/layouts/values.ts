@@ -34,7 +34,10 @@ export function requiredNumber(value: string | undefined, field: string): number
  * by spreadsheet tools ("688482168.0") and codes that lost their leading zeros ("8065" -> "08065").
  */
 export function zip5(value: string | undefined, field: string): string {
-  const text = (value ?? '').trim().replace(/\.0+$/, '');
+  const trimmed = (value ?? '').trim();
+  // Most rows hold 5 or 9 plain digits: answered without the regular expressions below.
+  if ((trimmed.length === 5 || trimmed.length === 9) && allDigits(trimmed)) return trimmed.length === 5 ? trimmed : trimmed.slice(0, 5);
+  const text = trimmed.replace(/\.0+$/, '');
   if (text === '') throw new RowReject(`${field} is missing`);
   const digits = text.replace(/-/g, '');
   if (!/^\d+$/.test(digits)) throw new RowReject(`${field} is not a ZIP code: ${JSON.stringify(value)}`);
@@ -45,7 +48,17 @@ export function zip5(value: string | undefined, field: string): string {
 
 /** Strips a float suffix from an identifier written by a spreadsheet tool ("1679576722.0"). */
 export function identifier(value: string | undefined): string {
-  return (value ?? '').trim().replace(/\.0+$/, '');
+  const text = (value ?? '').trim();
+  // Only text ending in "0" can carry the float suffix.
+  return text.charCodeAt(text.length - 1) === 48 ? text.replace(/\.0+$/, '') : text;
+}
+
+function allDigits(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /** A 10-digit NPI with a valid check digit, or a RowReject naming what is wrong. */
@@ -68,11 +81,30 @@ export function stateCode(value: string | undefined, field: string): string {
 /** Title-cases an all-caps name from a federal file ("NEW YORK" -> "New York") for display; mixed case is kept. */
 export function displayName(value: string | undefined): string {
   const text = (value ?? '').trim();
+  // It runs for every name, city and address of a national file. One pass decides the common cases (plain
+  // ASCII, nothing to collapse): a lower-case letter means mixed case, kept as written; no lower-case letter
+  // means all caps, title-cased below. Anything else (non-ASCII, runs of whitespace) takes the general path.
+  let lower = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 97 && c <= 122) lower = true;
+    else if (c > 127 || c === 9 || c === 10 || (c === 32 && text.charCodeAt(i + 1) === 32)) return displayNameOfAnyText(text);
+  }
+  return lower ? text : titleCase(text);
+}
+
+function displayNameOfAnyText(text: string): string {
   const spaced = text.includes('  ') || /[\t\n]/.test(text) ? text.replace(/\s+/g, ' ') : text;
   if (spaced !== spaced.toUpperCase()) return spaced;
-  // A character loop rather than a regex with a callback: it runs for every name, city and address of a
-  // national file (about four times faster, which is seconds per build).
-  const lower = spaced.toLowerCase();
+  return titleCase(spaced);
+}
+
+/**
+ * Lower case but the first letter of each word. A character loop rather than a regex with a callback (about
+ * four times faster, which is seconds per national build).
+ */
+function titleCase(upper: string): string {
+  const lower = upper.toLowerCase();
   let out = '';
   let start = 0;
   let capitalize = true;
