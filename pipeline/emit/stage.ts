@@ -164,8 +164,16 @@ export class ProviderStage {
     const remove = this.db.prepare('DELETE FROM providers WHERE rowid = ?');
     for (const [rowid] of rows) remove.run(rowid);
     this.db.exec('COMMIT');
+    const report = rows.map(([rowid, npi]) => ({
+      source: this.sources[this.stagedSource[rowid - 1]],
+      line: this.stagedLine[rowid - 1],
+      npi,
+    }));
+    // The per-row arrays (9 bytes a row) are not needed after ingest.
     this.stagedKey = new Int32Array(0);
-    return rows.map(([rowid, npi]) => ({ source: this.sources[this.stagedSource[rowid - 1]], line: this.stagedLine[rowid - 1], npi }));
+    this.stagedLine = new Int32Array(0);
+    this.stagedSource = new Uint8Array(0);
+    return report;
   }
 }
 
