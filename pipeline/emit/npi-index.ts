@@ -33,6 +33,13 @@ export class NpiIndex {
     return undefined;
   }
 
+  /** The value stored for `npi`, or undefined. */
+  get(npi: string): number | undefined {
+    const key = Number(npi);
+    const slot = this.slotOf(key);
+    return this.keys[slot] === key ? this.values[slot] : undefined;
+  }
+
   has(npi: string): boolean {
     const key = Number(npi);
     return this.keys[this.slotOf(key)] === key;

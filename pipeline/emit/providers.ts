@@ -19,7 +19,7 @@ export function emitProviders(db: Database.Database, taxonomy: Map<string, Taxon
   db.exec(`
     CREATE INDEX stage.stage_clinicians_npi ON stage_clinicians (npi);
     CREATE TABLE stage.clinician AS
-      SELECT s.npi AS npi, MIN(s.rowid) AS first_row, MAX(s.in_nppes) AS in_nppes, MAX(s.medical_school) AS medical_school,
+      SELECT s.npi AS npi, MIN(s.rowid) AS first_row, MAX(s.provider_row) AS provider_row, MAX(s.medical_school) AS medical_school,
              MAX(s.graduation_year) AS graduation_year, MAX(s.telehealth) AS telehealth, MAX(s.specialty) AS specialty,
              json_group_array(DISTINCT f.value) FILTER (WHERE f.value IS NOT NULL) AS facility_names
       FROM stage_clinicians s LEFT JOIN json_each(s.facility_names) f GROUP BY s.npi;
@@ -29,7 +29,7 @@ export function emitProviders(db: Database.Database, taxonomy: Map<string, Taxon
           THEN primary_specialty ELSE COALESCE(c.specialty, '') END,
         telehealth = COALESCE(c.telehealth, 0), medical_school = c.medical_school, graduation_year = c.graduation_year,
         facility_names = COALESCE(c.facility_names, '[]')
-      FROM clinician c WHERE c.npi = providers.npi;
+      FROM clinician c WHERE c.provider_row > 0 AND providers.rowid = c.provider_row;
   `);
   const clinicianOnly = db
     .prepare(`
@@ -37,7 +37,7 @@ export function emitProviders(db: Database.Database, taxonomy: Map<string, Taxon
       SELECT c.npi, s.first_name, s.last_name, s.credential, s.gender, NULL, c.specialty, c.telehealth, '', s.city, s.state, s.zip_code, s.zcta, '',
              c.medical_school, NULL, c.graduation_year, c.facility_names
       FROM clinician c JOIN stage_clinicians s ON s.rowid = c.first_row
-      WHERE c.in_nppes = 0`)
+      WHERE c.provider_row = 0`)
     .run().changes;
   const providers = (db.prepare('SELECT COUNT(*) AS n FROM providers').get() as { n: number }).n;
   return { providers, clinicianOnly };
@@ -66,7 +66,7 @@ export function providerSupply(
   for (const row of counts) add(row.zcta, categoriesOfTaxonomy(row.taxonomy || null), row.count);
   const clinicianOnly = db
     .prepare(`SELECT s.zcta AS zcta, c.specialty AS specialty, COUNT(*) AS n FROM clinician c JOIN stage_clinicians s ON s.rowid = c.first_row
-    WHERE c.in_nppes = 0 AND s.zcta IS NOT NULL GROUP BY 1, 2`)
+    WHERE c.provider_row = 0 AND s.zcta IS NOT NULL GROUP BY 1, 2`)
     .all() as Array<{ zcta: string; specialty: string; n: number }>;
   for (const row of clinicianOnly) add(row.zcta, categoriesOfCmsSpecialty(row.specialty), row.n);
   return supply;

@@ -53,7 +53,7 @@ export class ProviderStage {
       CREATE TABLE stage.stage_clinicians (
         npi TEXT, line INTEGER, first_name TEXT, last_name TEXT, credential TEXT, gender TEXT, medical_school TEXT,
         graduation_year INTEGER, specialty TEXT, telehealth INTEGER, facility_names TEXT, city TEXT, state TEXT, zip_code TEXT,
-        zcta TEXT, in_nppes INTEGER
+        zcta TEXT, provider_row INTEGER
       );`);
     // Telehealth, school, year and facilities come from Doctors and Clinicians (emitProviders); constants until then.
     this.insertProvider = db.prepare(`INSERT INTO providers (npi, first_name, last_name, credential, gender, primary_taxonomy,
@@ -137,7 +137,8 @@ export class ProviderStage {
       row.state,
       row.zip,
       zcta,
-      this.npis.has(row.npi) ? 1 : 0,
+      // The providers row of this NPI's NPPES record (0: not in NPPES), so emitProviders seeks it by row id.
+      this.npis.get(row.npi) ?? 0,
     );
     this.tick();
   }
