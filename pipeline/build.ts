@@ -5,6 +5,7 @@ import { buildId as buildIdOf, SCORING_CONFIG, sourceChecksums } from './build-i
 import { createIndexes, createSchema } from './emit/schema.ts';
 import { emitCensus, emitFacilities, emitMeta, emitReference, emitScores, emitTvi } from './emit/tables.ts';
 import { emitProviders, facilityProviderCounts, providerSupply } from './emit/providers.ts';
+import { stopwatch } from './stopwatch.ts';
 import { emitBlog } from './emit/blog.ts';
 import { emitDirectory } from './emit/directory.ts';
 import { emitWidgetScript } from './emit/widget.ts';
@@ -127,14 +128,20 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
 
     log('providers:');
     const providerTotals = emitProviders(db, data.taxonomy);
+    const providerWatch = stopwatch();
     const counts = facilityProviderCounts(db, roster.facilities);
+    const countSeconds = providerWatch();
     const healthCenters = roster.facilities
       .filter((f) => !f.isHospital && located.zipIndexOf.has(f.id))
       .map((f) => ({ zipIndex: located.zipIndexOf.get(f.id)!, longitude: f.longitude!, latitude: f.latitude! }));
     const policy = providerPolicy(manifest, options);
     const providers = providerInputs(places, providerSupply(db, data.providerCounts, zipIndex), policy, healthCenters, manifest.file);
+    const { clinicians, completed, clinicianOnly } = providerTotals.seconds;
     log(
       `  ${providerTotals.providers} providers (${providerTotals.clinicianOnly} known only from Doctors and Clinicians); provider component ${providers.status}: ${providers.note}`,
+    );
+    log(
+      `  steps: clinicians grouped ${clinicians.toFixed(1)} s, NPPES rows completed ${completed.toFixed(1)} s, clinician-only rows ${clinicianOnly.toFixed(1)} s, facility counts ${countSeconds.toFixed(1)} s, supply ${providerWatch().toFixed(1)} s`,
     );
 
     log('scores:');

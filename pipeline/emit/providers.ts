@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { TaxonomyRow } from '../layouts/providers.ts';
 import { nameKey } from '../facilities/names.ts';
 import type { Facility } from '../facilities/roster.ts';
+import { stopwatch } from '../stopwatch.ts';
 import { CATEGORY_NAMES, categoriesOfCmsSpecialty, categoriesOfTaxonomy, type Category } from '../score/specialties.ts';
 
 /**
@@ -10,7 +11,11 @@ import { CATEGORY_NAMES, categoriesOfCmsSpecialty, categoriesOfTaxonomy, type Ca
  * facilities, and the CMS specialty when the NUCC code set does not name theirs); clinicians known only from
  * Doctors and Clinicians are appended. The unique NPI index is built afterwards in one sort (createIndexes).
  */
-export function emitProviders(db: Database.Database, taxonomy: Map<string, TaxonomyRow>): { providers: number; clinicianOnly: number } {
+export function emitProviders(
+  db: Database.Database,
+  taxonomy: Map<string, TaxonomyRow>,
+): { providers: number; clinicianOnly: number; seconds: { clinicians: number; completed: number; clinicianOnly: number } } {
+  const watch = stopwatch();
   db.exec('CREATE TABLE stage.taxonomy (code TEXT PRIMARY KEY, specialty TEXT NOT NULL) WITHOUT ROWID');
   const insertTaxonomy = db.prepare('INSERT INTO taxonomy VALUES (?, ?)');
   db.transaction(() => {
@@ -23,7 +28,9 @@ export function emitProviders(db: Database.Database, taxonomy: Map<string, Taxon
              MAX(s.graduation_year) AS graduation_year, MAX(s.telehealth) AS telehealth, MAX(s.specialty) AS specialty,
              json_group_array(DISTINCT f.value) FILTER (WHERE f.value IS NOT NULL) AS facility_names
       FROM stage_clinicians s LEFT JOIN json_each(s.facility_names) f GROUP BY s.npi;
-    CREATE UNIQUE INDEX stage.clinician_npi ON clinician (npi);
+    CREATE UNIQUE INDEX stage.clinician_npi ON clinician (npi);`);
+  const clinicians = watch();
+  db.exec(`
     UPDATE providers SET
         primary_specialty = CASE WHEN EXISTS (SELECT 1 FROM taxonomy t WHERE t.code = providers.primary_taxonomy)
           THEN primary_specialty ELSE COALESCE(c.specialty, '') END,
@@ -31,6 +38,7 @@ export function emitProviders(db: Database.Database, taxonomy: Map<string, Taxon
         facility_names = COALESCE(c.facility_names, '[]')
       FROM clinician c WHERE c.provider_row > 0 AND providers.rowid = c.provider_row;
   `);
+  const completed = watch();
   const clinicianOnly = db
     .prepare(`
     INSERT INTO providers
@@ -40,7 +48,7 @@ export function emitProviders(db: Database.Database, taxonomy: Map<string, Taxon
       WHERE c.provider_row = 0`)
     .run().changes;
   const providers = (db.prepare('SELECT COUNT(*) AS n FROM providers').get() as { n: number }).n;
-  return { providers, clinicianOnly };
+  return { providers, clinicianOnly, seconds: { clinicians, completed, clinicianOnly: watch() } };
 }
 
 /** The specialty a provider's primary NUCC code names: its specialization, or its classification when it has none. */
