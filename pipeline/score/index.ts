@@ -86,8 +86,12 @@ export function scoreZips(input: ScoreInput, log: (line: string) => void = () =>
   const network = buildNetwork(places, input.index, NETWORK_MAX_MILES);
   log(`  network: ${places.length} ZIPs, ${network.from.length} edges within ${NETWORK_MAX_MILES} miles`);
   const demand = Float64Array.from(places, (p) => Math.max(0, p.population ?? 0));
+  // Every provider category shares one set of steps: weigh the national network's edges once per set.
+  const weightsBySteps = new Map<Array<[number, number]>, Float64Array>();
+  const weightsOf = (steps: Array<[number, number]>) =>
+    weightsBySteps.get(steps) ?? weightsBySteps.set(steps, stepWeights(network, steps)).get(steps)!;
   const fca = (supply: Float64Array, steps: Array<[number, number]>) =>
-    fcaIndexed({ demand, supply, edgeDemand: network.from, edgeSupply: network.to, edgeWeight: stepWeights(network, steps) });
+    fcaIndexed({ demand, supply, edgeDemand: network.from, edgeSupply: network.to, edgeWeight: weightsOf(steps) });
 
   const categoryScore = input.providerSupply ? providerScores(input.providerSupply, fca) : null;
   const reach = careReach(input, network);

@@ -50,10 +50,16 @@ export function internalMiles(place: ZipPlace): number {
 /** The step weight of each edge for a set of E2SFCA steps (0 beyond the last step). */
 export function stepWeights(network: ZipNetwork, steps: Array<[number, number]>): Float64Array {
   const sorted = [...steps].sort((a, b) => a[0] - b[0]);
-  const weights = new Float64Array(network.miles.length);
+  const limits = Float64Array.from(sorted, ([maxMiles]) => maxMiles);
+  const values = Float64Array.from(sorted, ([, weight]) => weight);
+  const { miles } = network;
+  const weights = new Float64Array(miles.length);
+  // A plain loop over the few steps: this runs over millions of edges, once per set of steps.
   for (let e = 0; e < weights.length; e++) {
-    const step = sorted.find(([maxMiles]) => network.miles[e] <= maxMiles);
-    weights[e] = step ? step[1] : 0;
+    const m = miles[e];
+    let s = 0;
+    while (s < limits.length && !(m <= limits[s])) s++;
+    weights[e] = s < limits.length ? values[s] : 0;
   }
   return weights;
 }
