@@ -15,11 +15,15 @@ try {
     import(new URL('src/cli/main.js', dist).href),
     import(new URL('pipeline/cli/index.js', dist).href),
     import(new URL('src/cli/commands/index.js', dist).href),
+    import(new URL('src/cli/rerun.js', dist).href),
   ]);
 } catch (error) {
   if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('/dist/')) throw error;
   process.stderr.write('hcas: the compiled code in dist/ is missing; run `npm run build` (npm install does it too)\n');
   process.exit(3); // not a usage error nor a missing answer: the installation is incomplete (README, "Exit codes")
 }
-const [{ main }, { PIPELINE_COMMANDS }, { API_COMMANDS }] = modules;
-process.exitCode = await main(process.argv, [...PIPELINE_COMMANDS, ...API_COMMANDS]);
+const [{ main }, { PIPELINE_COMMANDS }, { API_COMMANDS }, { missingRuntime, rerunWith }] = modules;
+const commands = [...PIPELINE_COMMANDS, ...API_COMMANDS];
+// A long batch command (hcas build) runs in a child that has the V8 flags it needs; they act only at startup.
+const runtime = missingRuntime(process.argv, commands);
+process.exitCode = runtime ? await rerunWith(runtime) : await main(process.argv, commands);

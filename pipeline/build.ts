@@ -6,6 +6,7 @@ import { createIndexes, createSchema } from './emit/schema.ts';
 import { emitCensus, emitFacilities, emitMeta, emitReference, emitScores, emitTvi } from './emit/tables.ts';
 import { emitProviders, facilityProviderCounts, providerSupply } from './emit/providers.ts';
 import { stopwatch } from './stopwatch.ts';
+import { collectGarbage } from './memory.ts';
 import { emitBlog } from './emit/blog.ts';
 import { emitDirectory } from './emit/directory.ts';
 import { emitWidgetScript } from './emit/widget.ts';
@@ -109,6 +110,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     });
 
     db.pragma(`cache_size = ${CACHE_KIB}`);
+    collectGarbage();
     log('geography:');
     const { places, index, stats: placeStats } = assemblePlaces(data);
     const zipIndex = new Map(places.map((p, i) => [p.zip, i]));
@@ -144,6 +146,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       `  steps: clinicians grouped ${clinicians.toFixed(1)} s, NPPES rows completed ${completed.toFixed(1)} s, clinician-only rows ${clinicianOnly.toFixed(1)} s, facility counts ${countSeconds.toFixed(1)} s, supply ${providerWatch().toFixed(1)} s`,
     );
 
+    collectGarbage();
     log('scores:');
     const hospitals = scoredHospitals(roster.facilities, located.zipIndexOf);
     const driveTimes = {
@@ -182,8 +185,10 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       counts,
       (code) => STATE_NAMES[code] ?? code,
     );
+    collectGarbage(); // the scores' ZIP network (8 million edges, 250 MB of typed arrays) before the directory's 4 million rows
     emitDirectory(db, data.taxonomy, log);
 
+    collectGarbage();
     log('indexes and metadata:');
     db.exec('DETACH DATABASE stage');
     createIndexes(db);
