@@ -22,7 +22,11 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 /** Targets from the issue: NPPES ingest within 1.5x of DuckDB; the full build within 150 s and 1.5 GB. */
 const TARGETS = { nppesPerDuckdb: 1.5, fullBuildSeconds: 150, fullBuildPeakMb: 1536 };
 
-/** Runs a command in a child and reads its wall time and the child's own peak RSS (GNU time). */
+/**
+ * Runs a command in a child and reads its wall time and peak RSS (GNU time's %M: the largest peak among the
+ * process and the children it waited for). `hcas build` builds in a child of its own (src/cli/rerun.ts), so this
+ * is that child's peak; the launcher waiting beside it holds about 50 MB more.
+ */
 function measure(command: string, args: string[]): Run {
   const started = process.hrtime.bigint();
   const child = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
