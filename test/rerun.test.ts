@@ -38,6 +38,10 @@ describe('a command that needs startup flags runs again in a child that has them
     expect(missingRuntime(argv('build'), commands, ['--max-semi-space-size=32', '--expose-gc'], {})).toBeNull();
   });
 
+  it('asks nothing of a process under the inspector: the debugger stays attached to the work', () => {
+    expect(missingRuntime(argv('build'), commands, ['--inspect-brk=9230'], {})).toBeNull();
+  });
+
   it('hcas build asks for a larger young generation and for gc', () => {
     const build = PIPELINE_COMMANDS.find((c) => c.names.includes('build'))!;
     expect(build.runtime?.nodeFlags).toEqual(expect.arrayContaining(['--max-semi-space-size=32', '--expose-gc']));

@@ -7,7 +7,8 @@ const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /**
  * The flags and environment the command in `argv` asks for (its entry's `runtime`) that this process lacks,
  * or null when it has them all, or the command asks for none. A flag the user gave (on the command line
- * or in NODE_OPTIONS) and a variable the user set count as present, whatever their value.
+ * or in NODE_OPTIONS) and a variable the user set count as present, whatever their value. A process started
+ * under the inspector (--inspect...) runs the command itself: the debugger is attached to that process.
  */
 export function missingRuntime(
   argv: readonly string[],
@@ -16,7 +17,7 @@ export function missingRuntime(
   env: NodeJS.ProcessEnv = process.env,
 ): ProcessRuntime | null {
   const runtime = commands.find((entry) => entry.names.includes(argv[2]))?.runtime;
-  if (!runtime) return null;
+  if (!runtime || execArgv.some((flag) => flag.startsWith('--inspect'))) return null;
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)].map((flag) => flag.split('=')[0]);
   const nodeFlags = runtime.nodeFlags.filter((flag) => !given.includes(flag.split('=')[0]));
   // Only a missing flag is worth a second process: variables alone (the C library's) are tuning, not a need.
