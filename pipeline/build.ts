@@ -145,6 +145,20 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     log(
       `  steps: clinicians grouped ${clinicians.toFixed(1)} s, NPPES rows completed ${completed.toFixed(1)} s, clinician-only rows ${clinicianOnly.toFixed(1)} s, facility counts ${countSeconds.toFixed(1)} s, supply ${providerWatch().toFixed(1)} s`,
     );
+    emitFacilities(
+      db,
+      roster.facilities,
+      (f) => places[located.zipIndexOf.get(f.id) ?? -1]?.zip ?? null,
+      (f) => located.precision.get(f.id) ?? 'none',
+      counts,
+      (code) => STATE_NAMES[code] ?? code,
+    );
+
+    // The directory (the build's largest arrays, for 4 million providers) before the scores, so it never
+    // shares memory with their ZIP network; it reads only the providers and facilities tables.
+    collectGarbage();
+    log('directory:');
+    emitDirectory(db, data.taxonomy, log);
 
     collectGarbage();
     log('scores:');
@@ -177,18 +191,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const validation = validateBuild(places, scores, hospitals, data);
     for (const check of validation.checks)
       log(`  validation ${check.pass ? 'ok  ' : 'FAIL'} ${check.name}: ${check.value} (target ${check.target})`);
-    emitFacilities(
-      db,
-      roster.facilities,
-      (f) => places[located.zipIndexOf.get(f.id) ?? -1]?.zip ?? null,
-      (f) => located.precision.get(f.id) ?? 'none',
-      counts,
-      (code) => STATE_NAMES[code] ?? code,
-    );
-    collectGarbage(); // the scores' ZIP network (8 million edges, 250 MB of typed arrays) before the directory's 4 million rows
-    emitDirectory(db, data.taxonomy, log);
-
-    collectGarbage();
+    collectGarbage(); // the scores' ZIP network: 8 million edges, 250 MB of typed arrays
     log('indexes and metadata:');
     db.exec('DETACH DATABASE stage');
     createIndexes(db);
