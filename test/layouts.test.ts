@@ -10,6 +10,7 @@ import { zip5 } from '../pipeline/layouts/values.ts';
 import { traumaLevel } from '../pipeline/layouts/facilities.ts';
 import { NPPES_COLUMNS } from '../pipeline/layouts/nppes-columns.ts';
 import { tempDir, writeInput } from './helpers/files.ts';
+import { seeded } from './helpers/seeded.ts';
 
 /** Ingests `text` written as `fileName` through `layout`; returns landed rows and the reconciliation. */
 async function ingest(layout: string, fileName: string, text: string, extra: Partial<SourceSpec> = {}) {
@@ -259,8 +260,7 @@ describe('displayName', () => {
       '\u00a0',
       'ß',
     ];
-    let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const random = seeded(7);
     for (let n = 0; n < 20_000; n++) {
       const text = Array.from({ length: Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
       expect(displayName(text), JSON.stringify(text)).toBe(reference(text));

@@ -41,8 +41,7 @@ export class NpiIndex {
   }
 
   has(npi: string): boolean {
-    const key = Number(npi);
-    return this.keys[this.slotOf(key)] === key;
+    return this.get(npi) !== undefined;
   }
 
   /** Linear probing from a multiplicative hash; key 0 marks an empty slot (no NPI is 0). */
