@@ -63,7 +63,7 @@ export class ByteSplitter {
     if (!this.started) {
       // A UTF-8 byte order mark is not part of the first column's name.
       if (end - pos < 3 && !final) return pos;
-      if (bytes[pos] === 0xef && bytes[pos + 1] === 0xbb && bytes[pos + 2] === 0xbf) pos += 3;
+      if (end - pos >= 3 && bytes[pos] === 0xef && bytes[pos + 1] === 0xbb && bytes[pos + 2] === 0xbf) pos += 3;
       this.started = true;
     }
     while (pos < end && out.count < maxRecords) {
@@ -82,7 +82,7 @@ export class ByteSplitter {
           pos++;
           continue;
         }
-        if (quoting && head === QUOTE && bytes[pos + 1] === QUOTE && bytes[pos + 2] === delimiter && pos + 3 < end) {
+        if (quoting && head === QUOTE && pos + 3 < end && bytes[pos + 1] === QUOTE && bytes[pos + 2] === delimiter) {
           field++;
           pos += 3;
           continue;
@@ -102,7 +102,7 @@ export class ByteSplitter {
               q++;
             }
             if (q >= end || (q + 1 === end && !final)) break;
-            if (bytes[q + 1] === QUOTE) {
+            if (q + 1 < end && bytes[q + 1] === QUOTE) {
               escaped = true;
               q += 2;
               continue;
@@ -160,7 +160,7 @@ export class ByteSplitter {
         }
         if (c === CR) {
           if (pos + 1 >= end && !final) break; // a LF may follow in the next chunk
-          pos += bytes[pos + 1] === LF ? 2 : 1;
+          pos += pos + 1 < end && bytes[pos + 1] === LF ? 2 : 1;
         } else {
           pos++;
         }
