@@ -24,6 +24,7 @@ import { specialtyOfTaxonomy } from '../emit/providers.ts';
 import { ingestSource, type IngestOptions, type RowSink } from './source.ts';
 import type { Reconciler } from './reconcile.ts';
 import { collectGarbage } from '../memory.ts';
+import { ZctaOfZip } from './zcta-of-zip.ts';
 
 /** Rows read from one file above which its garbage is collected before the next file (a full collection costs a fraction of a second). */
 const LARGE_SOURCE_ROWS = 100_000;
@@ -120,6 +121,7 @@ export async function ingestAll(
     const row = code === null ? undefined : data.taxonomy.get(code);
     return row && specialtyOfTaxonomy(row);
   });
+  let zctaTable: ZctaOfZip | null = null;
   const ordered = [...manifest.sources].sort((a, b) => LAYOUT_ORDER.indexOf(a.layout) - LAYOUT_ORDER.indexOf(b.layout));
   for (const spec of ordered) {
     const list = data.sourcesByLayout.get(spec.layout) ?? [];
@@ -145,7 +147,8 @@ export async function ingestAll(
   function ingestOne(spec: SourceSpec, data: Ingested, stage: ProviderStage) {
     const run = <Row>(sink: RowSink<Row>, extraFields: string[] = []) =>
       ingestSource(spec, LAYOUTS.get(spec.layout) as Layout<Row>, sink, reconciler, extraFields, options);
-    const zctaOfZip = (zip: string): string | null => data.zipToZcta.get(zip)?.zcta ?? (data.zctas.has(zip) ? zip : null);
+    // Built at the first provider file: the crosswalks and the Gazetteer are read before it (LAYOUT_ORDER).
+    const zctaOfZip = (zip: string): string | null => (zctaTable ??= new ZctaOfZip(data.zipToZcta, data.zctas)).of(zip);
     switch (spec.layout) {
       case 'gazetteer_zcta':
         return run<GazetteerRow>((row) => {
