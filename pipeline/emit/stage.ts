@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ClinicianRow, ProviderRow } from '../layouts/providers.ts';
-import { NpiIndex } from './npi-index.ts';
+import { zipNumber } from '../../core/zip-number.ts';
+import { Uint32Index } from './uint32-index.ts';
 
 /** A staged provider row replaced by a later row with the same NPI (the later one is kept). */
 export interface SupersededRow {
@@ -8,6 +9,13 @@ export interface SupersededRow {
   line: number;
   npi: string;
 }
+
+/** Numbers for the ZCTAs of (ZCTA, taxonomy) keys: five-digit codes are their own number (0-99999). */
+const NO_ZCTA = 100_000;
+const OTHER_ZCTAS = NO_ZCTA + 1;
+/** A key packs ZCTA number * TAXONOMY_IDS + taxonomy id + 1 into a positive 32-bit integer. */
+const TAXONOMY_IDS = 1 << 15;
+const MAX_ZCTA_NUMBER = Math.floor((0xffffffff - TAXONOMY_IDS) / TAXONOMY_IDS);
 
 /**
  * Streams providers and clinician rows into the output database as they are read, so 4 million NPPES rows
@@ -22,7 +30,7 @@ export interface SupersededRow {
 export class ProviderStage {
   private readonly insertProvider: Database.Statement;
   private readonly insertClinician: Database.Statement;
-  private readonly npis = new NpiIndex();
+  private readonly npis = new Uint32Index();
   /** Per providers row id - 1: the source (index in `sources`) and file line it came from, for the superseded report. */
   private stagedSource = new Uint8Array(1 << 20);
   private stagedLine = new Int32Array(1 << 20);
@@ -31,8 +39,18 @@ export class ProviderStage {
   private readonly superseded: Array<[number, string]> = [];
   /** Interned (ZCTA, taxonomy) of every staged row, by row id - 1: small integers, not 4 million objects. */
   private stagedKey = new Int32Array(1 << 20);
-  /** Key ids by ZCTA, then taxonomy: two lookups of strings that exist anyway, instead of building a key string per row. */
-  private readonly keyIds = new Map<string, Map<string, number>>();
+  /**
+   * Key ids by a number packing the pair (see keyOf): one probe of a typed-array hash table a row. Maps of
+   * strings (by ZCTA, then by taxonomy) cost a fifth of the main thread's time in a national NPPES read,
+   * mostly cache misses in thousands of small maps.
+   */
+  private readonly keyIds = new Uint32Index();
+  /** Taxonomy codes by id, in the order first seen: a few hundred, so this Map stays in cache. */
+  private readonly taxonomyIds = new Map<string, number>();
+  /** ZCTA names that are not five digits, numbered from OTHER_ZCTAS (none in the Census files; kept exact anyway). */
+  private readonly otherZctas = new Map<string, number>();
+  /** Pairs whose numbers do not pack into 32 bits (more taxonomy codes or odd ZCTA names than any real file has). */
+  private readonly unpackedKeyIds = new Map<string, number>();
   /** Each key's ZCTA and taxonomy, in the order first seen. */
   private readonly keyNames: Array<[string, string]> = [];
   private readonly keyCounts: number[] = [];
@@ -82,25 +100,37 @@ export class ProviderStage {
     );
     const rowid = ++this.providerRows;
     this.remember(rowid, sourceKey, line);
-    const earlier = this.npis.set(row.npi, rowid);
+    const earlier = this.npis.set(Number(row.npi), rowid);
     if (earlier !== undefined) {
       this.superseded.push([earlier, row.npi]);
       this.keyCounts[this.stagedKey[earlier - 1]]--;
     }
-    const zctaKey = zcta ?? '';
-    const taxonomyKey = row.taxonomy ?? '';
-    let byTaxonomy = this.keyIds.get(zctaKey);
-    if (byTaxonomy === undefined) this.keyIds.set(zctaKey, (byTaxonomy = new Map()));
-    let key = byTaxonomy.get(taxonomyKey);
-    if (key === undefined) {
-      key = this.keyCounts.length;
-      byTaxonomy.set(taxonomyKey, key);
-      this.keyNames.push([zctaKey, taxonomyKey]);
-      this.keyCounts.push(0);
-    }
+    const key = this.keyOf(zcta ?? '', row.taxonomy ?? '');
     this.stagedKey[rowid - 1] = key;
     this.keyCounts[key]++;
     this.tick();
+  }
+
+  /** The id of a (ZCTA, taxonomy) pair, made when first seen; ZCTA '' = not located, taxonomy '' = none. */
+  private keyOf(zcta: string, taxonomy: string): number {
+    let taxonomyId = this.taxonomyIds.get(taxonomy);
+    if (taxonomyId === undefined) this.taxonomyIds.set(taxonomy, (taxonomyId = this.taxonomyIds.size));
+    let zctaNumber = zcta === '' ? NO_ZCTA : zipNumber(zcta);
+    if (zctaNumber < 0) {
+      zctaNumber = this.otherZctas.get(zcta) ?? OTHER_ZCTAS + this.otherZctas.size;
+      this.otherZctas.set(zcta, zctaNumber);
+    }
+    const packed = zctaNumber <= MAX_ZCTA_NUMBER && taxonomyId < TAXONOMY_IDS ? zctaNumber * TAXONOMY_IDS + taxonomyId + 1 : 0;
+    const unpacked = packed > 0 ? '' : `${zcta}\n${taxonomy}`;
+    let key = packed > 0 ? this.keyIds.get(packed) : this.unpackedKeyIds.get(unpacked);
+    if (key === undefined) {
+      key = this.keyCounts.length;
+      if (packed > 0) this.keyIds.set(packed, key);
+      else this.unpackedKeyIds.set(unpacked, key);
+      this.keyNames.push([zcta, taxonomy]);
+      this.keyCounts.push(0);
+    }
+    return key;
   }
 
   /** Keeps a row's source and line in typed arrays that grow by doubling (9 bytes a row with its key). */
@@ -138,7 +168,7 @@ export class ProviderStage {
       row.zip,
       zcta,
       // The providers row of this NPI's NPPES record (0: not in NPPES), so emitProviders seeks it by row id.
-      this.npis.get(row.npi) ?? 0,
+      this.npis.get(Number(row.npi)) ?? 0,
     );
     this.tick();
   }

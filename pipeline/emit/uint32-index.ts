@@ -1,9 +1,10 @@
 /**
- * NPI -> staging row id, for millions of NPIs in a few dozen megabytes: an NPI is a 10-digit number below
- * 2^32 (it starts with 1 or 2), so keys and values fit Uint32Arrays in an open-addressing hash table.
- * A Map of 4 million string keys would take about ten times the memory.
+ * Positive 32-bit integer -> 32-bit value, for millions of keys in a few dozen megabytes: an open-addressing
+ * hash table over two Uint32Arrays. Staging keeps NPIs in one (a 10-digit NPI starts with 1 or 2, so it is
+ * below 2^32) and the (ZCTA, taxonomy) pairs it counts in another. A Map of 4 million string keys would take
+ * about ten times the memory, and its lookups miss the cache several times each.
  */
-export class NpiIndex {
+export class Uint32Index {
   private keys: Uint32Array;
   private values: Uint32Array;
   private count = 0;
@@ -17,10 +18,10 @@ export class NpiIndex {
     return this.count;
   }
 
-  /** Stores `value` for `npi` and returns the value it replaces, or undefined for a new NPI. */
-  set(npi: string, value: number): number | undefined {
+  /** Stores `value` for `key` (an integer from 1 to 2^32 - 1) and returns the value it replaces, or undefined for a new key. */
+  set(key: number, value: number): number | undefined {
+    if (!(key >= 1 && key <= 0xffffffff && Number.isInteger(key))) throw new RangeError(`Uint32Index key out of range: ${key}`);
     if (this.count * 2 >= this.keys.length) this.resize(this.keys.length * 2);
-    const key = Number(npi);
     const slot = this.slotOf(key);
     if (this.keys[slot] === key) {
       const previous = this.values[slot];
@@ -33,18 +34,17 @@ export class NpiIndex {
     return undefined;
   }
 
-  /** The value stored for `npi`, or undefined. */
-  get(npi: string): number | undefined {
-    const key = Number(npi);
+  /** The value stored for `key`, or undefined. */
+  get(key: number): number | undefined {
     const slot = this.slotOf(key);
     return this.keys[slot] === key ? this.values[slot] : undefined;
   }
 
-  has(npi: string): boolean {
-    return this.get(npi) !== undefined;
+  has(key: number): boolean {
+    return this.get(key) !== undefined;
   }
 
-  /** Linear probing from a multiplicative hash; key 0 marks an empty slot (no NPI is 0). */
+  /** Linear probing from a multiplicative hash; key 0 marks an empty slot. */
   private slotOf(key: number): number {
     const mask = this.keys.length - 1;
     let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
