@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { TaxonomyRow } from '../layouts/providers.ts';
 import { searchKey } from '../../core/search-key.ts';
+import { zipNumberAt } from '../../core/zip-number.ts';
 import { specialtyNames, type SpecialtyName } from './specialty-keys.ts';
 
 /** Every provider as small integers: NPI, and the id of each of its keys in the key lists beside. */
@@ -165,11 +166,8 @@ export function readProviders(
         stateIdOfCode[code] = stateId;
       }
       rows.state[i] = stateId;
-      let zipNumber = 0;
-      for (let d = 5 * k; d < 5 * k + 5 && zipNumber < 100_000; d++) {
-        const digit = zips.charCodeAt(d) - 48;
-        zipNumber = digit >= 0 && digit <= 9 ? zipNumber * 10 + digit : 100_000; // 100000: no usable ZIP
-      }
+      const number = zipNumberAt(zips, 5 * k);
+      const zipNumber = number < 0 ? 100_000 : number; // 100000: no usable ZIP
       let zipId = zipIdOfNumber[zipNumber];
       if (zipId < 0) {
         zipId = zipIdOfNumber[zipNumber] = zipKeys.length;
