@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ClinicianRow, ProviderRow } from '../layouts/providers.ts';
 import { zipNumber } from '../../core/zip-number.ts';
+import { BatchedInsert } from './batched-insert.ts';
 import { Uint32Index } from './uint32-index.ts';
 
 /** A staged provider row replaced by a later row with the same NPI (the later one is kept). */
@@ -28,8 +29,8 @@ const MAX_ZCTA_NUMBER = Math.floor((0xffffffff - TAXONOMY_IDS) / TAXONOMY_IDS);
  * taxonomy) are counted on the way in, so no pass over the rows is needed later.
  */
 export class ProviderStage {
-  private readonly insertProvider: Database.Statement;
-  private readonly insertClinician: Database.Statement;
+  private readonly insertProvider: BatchedInsert;
+  private readonly insertClinician: BatchedInsert;
   private readonly npis = new Uint32Index();
   /** Per providers row id - 1: the source (index in `sources`) and file line it came from, for the superseded report. */
   private stagedSource = new Uint8Array(1 << 20);
@@ -74,15 +75,19 @@ export class ProviderStage {
         zcta TEXT, provider_row INTEGER
       );`);
     // Telehealth, school, year and facilities come from Doctors and Clinicians (emitProviders); constants until then.
-    this.insertProvider = db.prepare(`INSERT INTO providers (npi, first_name, last_name, credential, gender, primary_taxonomy,
-      primary_specialty, telehealth, address, city, state, zip_code, zcta, phone, medical_school, residency, graduation_year, facility_names)
-      VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, '[]')`);
-    this.insertClinician = db.prepare(`INSERT INTO stage_clinicians VALUES (${Array(16).fill('?').join(',')})`);
+    this.insertProvider = new BatchedInsert(
+      db,
+      `INSERT INTO providers (npi, first_name, last_name, credential, gender, primary_taxonomy, primary_specialty, telehealth,
+        address, city, state, zip_code, zcta, phone, medical_school, residency, graduation_year, facility_names)`,
+      `(?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, '[]')`,
+      13,
+    );
+    this.insertClinician = new BatchedInsert(db, 'INSERT INTO stage_clinicians', `(${Array(16).fill('?').join(', ')})`, 16);
     db.exec('BEGIN');
   }
 
   addProvider(row: ProviderRow, line: number, sourceKey: string, zcta: string | null): void {
-    this.insertProvider.run(
+    this.insertProvider.add(
       row.npi,
       row.firstName,
       row.lastName,
@@ -151,7 +156,7 @@ export class ProviderStage {
   }
 
   addClinician(row: ClinicianRow, line: number, zcta: string | null): void {
-    this.insertClinician.run(
+    this.insertClinician.add(
       row.npi,
       line,
       row.firstName,
@@ -181,9 +186,16 @@ export class ProviderStage {
   /** Commits in batches: one transaction per 100,000 rows keeps inserts fast without a huge journal. */
   private tick(): void {
     if (++this.pending >= 100_000) {
+      this.flush();
       this.db.exec('COMMIT; BEGIN');
       this.pending = 0;
     }
+  }
+
+  /** Inserts the rows the batched statements still hold. */
+  private flush(): void {
+    this.insertProvider.flush();
+    this.insertClinician.flush();
   }
 
   /**
@@ -191,6 +203,7 @@ export class ProviderStage {
    * (in file order) to report as superseded.
    */
   finish(): SupersededRow[] {
+    this.flush();
     const rows = this.superseded.sort((a, b) => a[0] - b[0]);
     const remove = this.db.prepare('DELETE FROM providers WHERE rowid = ?');
     for (const [rowid] of rows) remove.run(rowid);
