@@ -121,7 +121,6 @@ describe('layouts on small files made here, broken rows included', () => {
       lastName: 'Wiebe',
       zip: '68847',
       taxonomy: '207RC0000X',
-      taxonomies: ['207Q00000X', '207RC0000X'],
     });
     expect(tally).toMatchObject({ read: 5, landed: 1, rejected: 4, invalid: 2 });
     expect(rejected.map((r) => r.split(',')[3])).toEqual(['excluded', 'excluded', 'invalid', 'invalid']);

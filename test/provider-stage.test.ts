@@ -25,7 +25,6 @@ function provider(npi: number, taxonomy: string | null): ProviderRow {
     zip: '59601',
     phone: '',
     taxonomy,
-    taxonomies: taxonomy ? [taxonomy] : [],
   };
 }
 

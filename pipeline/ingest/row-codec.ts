@@ -36,7 +36,11 @@ export function packRows(rows: readonly object[]): PackedRows | null {
   if (rows.length === 0) return { count: 0, columns: [] };
   const keys = Object.keys(rows[0]);
   for (const row of rows) {
-    if (Object.keys(row).length !== keys.length) return null;
+    // Counted with for-in, not Object.keys: no array made per row. It also counts inherited enumerable keys,
+    // which only sends such a (never seen) batch unpacked.
+    let keyCount = 0;
+    for (const _ in row) keyCount++;
+    if (keyCount !== keys.length) return null;
     for (const key of keys) if (!(key in row)) return null;
   }
   const columns = keys.map((key) =>

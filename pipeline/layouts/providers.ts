@@ -15,9 +15,12 @@ export interface ProviderRow {
   state: string;
   zip: string;
   phone: string;
-  /** Primary NUCC taxonomy code (the slot whose primary switch is Y), null when the file has none. */
+  /**
+   * Primary NUCC taxonomy code (the slot whose primary switch is Y, else the first code), null when the file
+   * has none. The other codes are checked but not kept: nothing downstream reads them, and every value a
+   * row carries crosses from the reader's thread to the main thread four million times a national build.
+   */
   taxonomy: string | null;
-  taxonomies: string[];
 }
 
 const taxonomySlots: Record<string, FieldSpec> = {};
@@ -56,7 +59,7 @@ export const nppes: Layout<ProviderRow> = {
       throw new RowReject('deactivated NPI (no entity type, deactivation date set)', 'excluded');
     if (entity === '2') throw new RowReject('organization (Entity Type Code 2), not an individual clinician', 'excluded');
     if (entity !== '1') throw new RowReject(`Entity Type Code must be 1 or 2, got ${JSON.stringify(read('entity_type'))}`);
-    const taxonomies: string[] = [];
+    let first: string | null = null;
     let primary: string | null = null;
     for (let n = 1; n <= NPPES_TAXONOMY_SLOTS; n++) {
       const field = TAXONOMY_FIELDS[n - 1];
@@ -64,14 +67,14 @@ export const nppes: Layout<ProviderRow> = {
       if (code === '') continue;
       if (!TAXONOMY_CODE.test(code))
         throw new RowReject(`Healthcare Provider Taxonomy Code_${n} is not a taxonomy code: ${JSON.stringify(code)}`);
-      taxonomies.push(code);
+      first ??= code;
       if (read(field.primarySwitch).toUpperCase() === 'Y') primary ??= code;
     }
-    return person(read, requiredNpi(read('npi'), 'NPI'), primary ?? taxonomies[0] ?? null, taxonomies);
+    return person(read, requiredNpi(read('npi'), 'NPI'), primary ?? first);
   },
 };
 
-function person(read: (field: string) => string, npi: string, taxonomy: string | null, taxonomies: string[]): ProviderRow {
+function person(read: (field: string) => string, npi: string, taxonomy: string | null): ProviderRow {
   const country = read('country').toUpperCase();
   if (country !== '' && country !== 'US') throw new RowReject(`practice location outside the US (country ${country})`, 'excluded');
   const lastName = read('last_name');
@@ -89,7 +92,6 @@ function person(read: (field: string) => string, npi: string, taxonomy: string |
     zip: zip5(read('zip'), 'practice location postal code'),
     phone: identifier(read('phone')),
     taxonomy,
-    taxonomies,
   };
 }
 
@@ -118,12 +120,13 @@ export const nppesFlat: Layout<ProviderRow> = {
     if (!isMissing(read('deactivation_date'))) throw new RowReject('deactivated NPI', 'excluded');
     if (entity === 'O') throw new RowReject('organization (entity O), not an individual clinician', 'excluded');
     if (entity !== 'I') throw new RowReject(`entity must be I or O, got ${JSON.stringify(read('entity_type'))}`);
-    const taxonomies = read('taxonomies')
+    const primary = read('taxonomy').toUpperCase();
+    if (TAXONOMY_CODE.test(primary)) return person(read, requiredNpi(read('npi'), 'npi'), primary);
+    const listed = read('taxonomies')
       .split(';')
       .map((code) => code.trim().toUpperCase())
-      .filter((code) => TAXONOMY_CODE.test(code));
-    const primary = read('taxonomy').toUpperCase();
-    return person(read, requiredNpi(read('npi'), 'npi'), TAXONOMY_CODE.test(primary) ? primary : (taxonomies[0] ?? null), taxonomies);
+      .find((code) => TAXONOMY_CODE.test(code));
+    return person(read, requiredNpi(read('npi'), 'npi'), listed ?? null);
   },
 };
 
