@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Uint32Index } from '../pipeline/emit/uint32-index.ts';
+import { seeded } from './helpers/seeded.ts';
 
 describe('Uint32Index', () => {
   it('agrees with a Map over many NPIs, through resizes, including the largest 10-digit values', () => {
     const index = new Uint32Index(8);
     const reference = new Map<number, number>();
-    let seed = 42;
-    const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0);
+    const random = seeded(42);
     for (let i = 1; i <= 50_000; i++) {
-      const npi = 1_000_000_000 + (next() % 1_999_999_999);
+      const npi = 1_000_000_000 + Math.floor(random() * 1_999_999_999);
       expect(index.set(npi, i)).toBe(reference.get(npi));
       reference.set(npi, i);
     }
