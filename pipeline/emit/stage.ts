@@ -11,12 +11,17 @@ export interface SupersededRow {
   npi: string;
 }
 
-/** Numbers for the ZCTAs of (ZCTA, taxonomy) keys: five-digit codes are their own number (0-99999). */
+/** Numbers for the ZCTAs of (ZCTA, taxonomy) pairs: five-digit codes are their own number (0-99999). */
 const NO_ZCTA = 100_000;
 const OTHER_ZCTAS = NO_ZCTA + 1;
-/** A key packs ZCTA number * TAXONOMY_IDS + taxonomy id + 1 into a positive 32-bit integer. */
-const TAXONOMY_IDS = 1 << 15;
-const MAX_ZCTA_NUMBER = Math.floor((0xffffffff - TAXONOMY_IDS) / TAXONOMY_IDS);
+/**
+ * A pair packs ZCTA number * TAXONOMY_IDS + taxonomy id + 1 into a positive 31-bit integer, so a row's pair
+ * fits an Int32Array slot beside the two markers: 0 for a row a later one replaced, -(id + 1) for a pair that
+ * does not pack (more taxonomy codes or odd ZCTA names than any real file has).
+ */
+const TAXONOMY_IDS = 1 << 14;
+const MAX_ZCTA_NUMBER = Math.floor((0x7fffffff - TAXONOMY_IDS) / TAXONOMY_IDS);
+const SUPERSEDED = 0;
 
 /**
  * Streams providers and clinician rows into the output database as they are read, so 4 million NPPES rows
@@ -25,8 +30,9 @@ const MAX_ZCTA_NUMBER = Math.floor((0xffffffff - TAXONOMY_IDS) / TAXONOMY_IDS);
  * emitProviders later adds what Doctors and Clinicians knows about them, in place, instead of copying every
  * row from a staging table (that copy was 19 s of a national build). Clinician rows go to an append-only
  * staging table in the attached scratch database. Repeated NPIs are caught as they arrive with a compact
- * NPI index (the last row wins; the earlier rows are deleted in `finish`), and providers per (ZCTA,
- * taxonomy) are counted on the way in, so no pass over the rows is needed later.
+ * NPI index (the last row wins; the earlier rows are deleted in `finish`). Each row's (ZCTA, taxonomy) pair
+ * is kept as one packed number, and `finish` counts the kept rows per pair in one sort, so no pass over
+ * the table is needed later.
  */
 export class ProviderStage {
   private readonly insertProvider: BatchedInsert;
@@ -38,23 +44,23 @@ export class ProviderStage {
   private readonly sources: string[] = [];
   /** Rows a later row with the same NPI replaced: [earlier row id, NPI]. */
   private readonly superseded: Array<[number, string]> = [];
-  /** Interned (ZCTA, taxonomy) of every staged row, by row id - 1: small integers, not 4 million objects. */
-  private stagedKey = new Int32Array(1 << 20);
   /**
-   * Key ids by a number packing the pair (see keyOf): one probe of a typed-array hash table a row. Maps of
-   * strings (by ZCTA, then by taxonomy) cost a fifth of the main thread's time in a national NPPES read,
-   * mostly cache misses in thousands of small maps.
+   * The packed (ZCTA, taxonomy) pair of every staged row, by row id - 1 (see TAXONOMY_IDS). Counting per pair
+   * as rows arrived probed a hash table of a million slots a row: 0.7-0.8 s per million NPPES rows of cache
+   * misses on the main thread, the ingest's busiest. Written in row order here, they are counted in `finish`.
    */
-  private readonly keyIds = new Uint32Index();
+  private stagedKey = new Int32Array(1 << 20);
   /** Taxonomy codes by id, in the order first seen: a few hundred, so this Map stays in cache. */
   private readonly taxonomyIds = new Map<string, number>();
+  private readonly taxonomyNames: string[] = [];
   /** ZCTA names that are not five digits, numbered from OTHER_ZCTAS (none in the Census files; kept exact anyway). */
   private readonly otherZctas = new Map<string, number>();
-  /** Pairs whose numbers do not pack into 32 bits (more taxonomy codes or odd ZCTA names than any real file has). */
-  private readonly unpackedKeyIds = new Map<string, number>();
-  /** Each key's ZCTA and taxonomy, in the order first seen. */
-  private readonly keyNames: Array<[string, string]> = [];
-  private readonly keyCounts: number[] = [];
+  private readonly otherZctaNames: string[] = [];
+  /** Pairs that do not pack, by their "ZCTA\ntaxonomy" text, numbered in the order first seen. */
+  private readonly unpackedIds = new Map<string, number>();
+  private readonly unpackedNames: Array<[string, string]> = [];
+  /** Kept rows per pair, made by `finish`. */
+  private counts: Array<{ zcta: string; taxonomy: string; count: number }> = [];
   private providerRows = 0;
   private pending = 0;
 
@@ -106,36 +112,56 @@ export class ProviderStage {
     const rowid = ++this.providerRows;
     this.remember(rowid, sourceKey, line);
     const earlier = this.npis.set(Number(row.npi), rowid);
-    if (earlier !== undefined) {
-      this.superseded.push([earlier, row.npi]);
-      this.keyCounts[this.stagedKey[earlier - 1]]--;
-    }
-    const key = this.keyOf(zcta ?? '', row.taxonomy ?? '');
-    this.stagedKey[rowid - 1] = key;
-    this.keyCounts[key]++;
+    if (earlier !== undefined) this.superseded.push([earlier, row.npi]);
+    this.stagedKey[rowid - 1] = this.keyOf(zcta ?? '', row.taxonomy ?? '');
     this.tick();
   }
 
-  /** The id of a (ZCTA, taxonomy) pair, made when first seen; ZCTA '' = not located, taxonomy '' = none. */
+  /** A (ZCTA, taxonomy) pair as a number (see TAXONOMY_IDS); ZCTA '' = not located, taxonomy '' = none. */
   private keyOf(zcta: string, taxonomy: string): number {
     let taxonomyId = this.taxonomyIds.get(taxonomy);
-    if (taxonomyId === undefined) this.taxonomyIds.set(taxonomy, (taxonomyId = this.taxonomyIds.size));
+    if (taxonomyId === undefined) {
+      this.taxonomyIds.set(taxonomy, (taxonomyId = this.taxonomyNames.length));
+      this.taxonomyNames.push(taxonomy);
+    }
     let zctaNumber = zcta === '' ? NO_ZCTA : zipNumber(zcta);
     if (zctaNumber < 0) {
-      zctaNumber = this.otherZctas.get(zcta) ?? OTHER_ZCTAS + this.otherZctas.size;
-      this.otherZctas.set(zcta, zctaNumber);
+      zctaNumber = this.otherZctas.get(zcta) ?? -1;
+      if (zctaNumber < 0) {
+        this.otherZctas.set(zcta, (zctaNumber = OTHER_ZCTAS + this.otherZctaNames.length));
+        this.otherZctaNames.push(zcta);
+      }
     }
-    const packed = zctaNumber <= MAX_ZCTA_NUMBER && taxonomyId < TAXONOMY_IDS ? zctaNumber * TAXONOMY_IDS + taxonomyId + 1 : 0;
-    const unpacked = packed > 0 ? '' : `${zcta}\n${taxonomy}`;
-    let key = packed > 0 ? this.keyIds.get(packed) : this.unpackedKeyIds.get(unpacked);
-    if (key === undefined) {
-      key = this.keyCounts.length;
-      if (packed > 0) this.keyIds.set(packed, key);
-      else this.unpackedKeyIds.set(unpacked, key);
-      this.keyNames.push([zcta, taxonomy]);
-      this.keyCounts.push(0);
+    if (zctaNumber <= MAX_ZCTA_NUMBER && taxonomyId < TAXONOMY_IDS) return zctaNumber * TAXONOMY_IDS + taxonomyId + 1;
+    const text = `${zcta}\n${taxonomy}`;
+    let id = this.unpackedIds.get(text);
+    if (id === undefined) {
+      this.unpackedIds.set(text, (id = this.unpackedNames.length));
+      this.unpackedNames.push([zcta, taxonomy]);
     }
-    return key;
+    return -(id + 1);
+  }
+
+  /** The kept rows per pair: the packed pairs sorted, then counted in runs (a quarter of a second for 4 million rows). */
+  private countPairs(rows: number): Array<{ zcta: string; taxonomy: string; count: number }> {
+    const keys = this.stagedKey.subarray(0, rows).sort();
+    const counts: Array<{ zcta: string; taxonomy: string; count: number }> = [];
+    for (let start = 0, end = 0; start < keys.length; start = end) {
+      const key = keys[start];
+      while (end < keys.length && keys[end] === key) end++;
+      if (key === SUPERSEDED) continue;
+      const [zcta, taxonomy] = key < 0 ? this.unpackedNames[-key - 1] : this.namesOf(key);
+      counts.push({ zcta, taxonomy, count: end - start });
+    }
+    return counts;
+  }
+
+  private namesOf(packed: number): [string, string] {
+    const zctaNumber = Math.floor((packed - 1) / TAXONOMY_IDS);
+    const taxonomy = this.taxonomyNames[(packed - 1) % TAXONOMY_IDS];
+    if (zctaNumber === NO_ZCTA) return ['', taxonomy];
+    if (zctaNumber >= OTHER_ZCTAS) return [this.otherZctaNames[zctaNumber - OTHER_ZCTAS], taxonomy];
+    return [String(zctaNumber).padStart(5, '0'), taxonomy];
   }
 
   /** Keeps a row's source and line in typed arrays that grow by doubling (9 bytes a row with its key). */
@@ -178,9 +204,12 @@ export class ProviderStage {
     this.tick();
   }
 
-  /** Kept NPPES providers per (ZCTA, primary taxonomy); ZCTA '' = not located, taxonomy '' = none. */
+  /**
+   * Kept NPPES providers per (ZCTA, primary taxonomy), once `finish` has run: one entry for each pair with a
+   * kept row, in no particular order. ZCTA '' = not located, taxonomy '' = none.
+   */
   supplyCounts(): Array<{ zcta: string; taxonomy: string; count: number }> {
-    return this.keyNames.map(([zcta, taxonomy], key) => ({ zcta, taxonomy, count: this.keyCounts[key] }));
+    return this.counts;
   }
 
   /** Commits in batches: one transaction per 100,000 rows keeps inserts fast without a huge journal. */
@@ -206,7 +235,11 @@ export class ProviderStage {
     this.flush();
     const rows = this.superseded.sort((a, b) => a[0] - b[0]);
     const remove = this.db.prepare('DELETE FROM providers WHERE rowid = ?');
-    for (const [rowid] of rows) remove.run(rowid);
+    for (const [rowid] of rows) {
+      remove.run(rowid);
+      this.stagedKey[rowid - 1] = SUPERSEDED;
+    }
+    this.counts = this.countPairs(this.providerRows);
     this.db.exec('COMMIT');
     const report = rows.map(([rowid, npi]) => ({
       source: this.sources[this.stagedSource[rowid - 1]],
