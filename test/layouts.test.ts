@@ -258,6 +258,8 @@ describe('displayName', () => {
       'é',
       '\u00a0',
       'ß',
+      // Lower-cases to two code units (i + combining dot): the ASCII path must not take it.
+      'İ',
     ];
     const random = seeded(7);
     for (let n = 0; n < 20_000; n++) {

@@ -63,8 +63,10 @@ export const nppes: Layout<ProviderRow> = {
     let primary: string | null = null;
     for (let n = 1; n <= NPPES_TAXONOMY_SLOTS; n++) {
       const field = TAXONOMY_FIELDS[n - 1];
-      const code = read(field.code).toUpperCase();
-      if (code === '') continue;
+      // Most of the fifteen slots are empty: those are skipped before any other work.
+      const raw = read(field.code);
+      if (raw === '') continue;
+      const code = raw.toUpperCase();
       if (!TAXONOMY_CODE.test(code))
         throw new RowReject(`Healthcare Provider Taxonomy Code_${n} is not a taxonomy code: ${JSON.stringify(code)}`);
       first ??= code;
