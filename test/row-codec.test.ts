@@ -44,5 +44,13 @@ describe('row codec (parsed rows between the reader worker and the main thread)'
     ]);
     expect(packRows([{ a: '1' }, { b: '2' }])).toBeNull();
     expect(packRows([{ a: '1' }, { a: '2', b: '3' }])).toBeNull();
+    expect(packRows([{ a: '1', b: '2' }, { a: '3' }])).toBeNull();
+    // The same keys in another order: sent as they are, never put under the wrong key.
+    expect(
+      packRows([
+        { a: '1', b: '2' },
+        { b: '3', a: '4' },
+      ]),
+    ).toBeNull();
   });
 });

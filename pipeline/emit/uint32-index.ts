@@ -1,8 +1,8 @@
 /**
  * Positive 32-bit integer -> 32-bit value, for millions of keys in a few dozen megabytes: an open-addressing
- * hash table over two Uint32Arrays. Staging keeps NPIs in one (a 10-digit NPI starts with 1 or 2, so it is
- * below 2^32) and the (ZCTA, taxonomy) pairs it counts in another. A Map of 4 million string keys would take
- * about ten times the memory, and its lookups miss the cache several times each.
+ * hash table over two Uint32Arrays. Staging keeps each NPI's providers row in one (a 10-digit NPI starts with
+ * 1 or 2, so it is below 2^32). A Map of 4 million string keys would take about ten times the memory, and its
+ * lookups miss the cache several times each.
  */
 export class Uint32Index {
   private keys: Uint32Array;

