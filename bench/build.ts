@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
+import { PIPELINE_COMMANDS } from '../pipeline/cli/index.ts';
 
 interface Run {
   seconds: number;
@@ -27,9 +28,14 @@ const TARGETS = { nppesPerDuckdb: 1.5, fullBuildSeconds: 150, fullBuildPeakMb: 1
  * process and the children it waited for). `hcas build` builds in a child of its own (src/cli/rerun.ts), so this
  * is that child's peak; the launcher waiting beside it holds about 50 MB more.
  */
-function measure(command: string, args: string[]): Run {
+function measure(command: string, args: string[], env: Record<string, string> = {}): Run {
   const started = process.hrtime.bigint();
-  const child = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const child = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+    env: { ...process.env, ...env },
+  });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (child.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${child.stdout}\n${child.stderr}`);
   const kb = Number(child.stderr.trim().split('\n').at(-1));
@@ -37,6 +43,9 @@ function measure(command: string, args: string[]): Run {
 }
 
 const node = (args: string[]) => measure(process.execPath, args);
+
+/** Rounds of DuckDB and the NPPES-only ingest, alternating, so both see the same moments of a noisy host. */
+const ALTERNATING_ROUNDS = 3;
 
 /** Each build stage's own time, from the section lines of the build log (`geography:   62.3 s   741 MB`). */
 export function stageTimes(log: string): Array<{ stage: string; seconds: number; rssMb: number }> {
@@ -126,7 +135,7 @@ export async function benchBuild(options: { defaultOnly?: boolean } = {}): Promi
       ['source', 's'],
       [...built.stdout.matchAll(/^ {2}(\S+) +\d+ read .* ([\d.]+)s$/gm)].map((m) => [m[1], m[2]]),
     );
-    benchNppes(size.name, path.join(raw, nppesPath), sourceSeconds(built.stdout, 'nppes'));
+    benchNppes(size.name, path.join(raw, nppesPath), sourceSeconds(built.stdout, 'nppes'), { manifest, root: raw });
     rmSync(dir, { recursive: true, force: true });
   }
   table(
@@ -136,22 +145,35 @@ export async function benchBuild(options: { defaultOnly?: boolean } = {}): Promi
   );
 }
 
-/** The NPPES file read by the contenders, right after the build read it. */
-function benchNppes(name: string, file: string, ingestSeconds: number): void {
+/**
+ * The NPPES file read by the contenders, right after the build read it; then DuckDB and the build's NPPES ingest
+ * alone (bench/nppes-ingest.ts, with the build's runtime) in alternating rounds. The host's speed drifts by a
+ * quarter within minutes, so a ratio of two runs minutes apart moves with it; the rounds' median ratio does not.
+ */
+function benchNppes(name: string, file: string, ingestSeconds: number, inputs: { manifest: string; root: string }): void {
   const contenders: string[][] = [];
   const zcat = measure('/bin/sh', ['-c', `zcat '${file}' | wc -c`]);
   const textBytes = Number(zcat.stdout.trim());
   let duckSeconds = Number.NaN;
+  const rounds: string[][] = [];
+  let medianRatio = Number.NaN;
   if (existsSync(path.join(ROOT, 'node_modules/@duckdb/node-api'))) {
-    const duck = node(['bin/run-ts.js', 'bench/duckdb-read.ts', file, '2']);
-    const result = JSON.parse(duck.stdout.trim().split('\n').at(-1)!) as { rows: number; seconds: number };
+    const duck = duckdbRead(file);
     duckSeconds = duck.seconds;
     contenders.push([
       'DuckDB read_csv, 2 threads (all columns as text)',
       duck.seconds.toFixed(1),
       duck.peakRssMb.toFixed(0),
-      `${result.rows} rows`,
+      `${duck.rows} rows`,
     ]);
+    const ratios: number[] = [];
+    for (let round = 1; round <= ALTERNATING_ROUNDS; round++) {
+      const duckRound = duckdbRead(file);
+      const ingest = nppesIngestAlone(inputs.manifest, inputs.root, duck.rows);
+      ratios.push(ingest.seconds / duckRound.seconds);
+      rounds.push([String(round), duckRound.seconds.toFixed(1), ingest.seconds.toFixed(1), ratios.at(-1)!.toFixed(2)]);
+    }
+    medianRatio = ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
   }
   contenders.push([
     'zcat | wc -c (decompression alone)',
@@ -171,6 +193,32 @@ function benchNppes(name: string, file: string, ingestSeconds: number): void {
     ['contender', 's', 'MB', 'note'],
     contenders,
   );
+  if (rounds.length > 0)
+    table(
+      `NPPES ingest alone against DuckDB, ${name}, alternating (target: <= ${TARGETS.nppesPerDuckdb}x; median ratio = ${medianRatio.toFixed(2)})`,
+      ['round', 'DuckDB s', 'hcas NPPES ingest s', 'ratio'],
+      rounds,
+    );
+}
+
+/** DuckDB's read of the file (bench/duckdb-read.ts), its answer checked: the whole process, startup included. */
+function duckdbRead(file: string): Run & { rows: number } {
+  const duck = node(['bin/run-ts.js', 'bench/duckdb-read.ts', file, '2']);
+  const result = JSON.parse(duck.stdout.trim().split('\n').at(-1)!) as { rows: number };
+  return { ...duck, rows: result.rows };
+}
+
+/** The build's NPPES ingest alone, in a process started as `hcas build` starts its child; it must read every row DuckDB read. */
+function nppesIngestAlone(manifest: string, root: string, rows: number): { seconds: number } {
+  const runtime = PIPELINE_COMMANDS.find((command) => command.names.includes('build'))?.runtime;
+  const run = measure(
+    process.execPath,
+    [...(runtime?.nodeFlags ?? []), 'bin/run-ts.js', 'bench/nppes-ingest.ts', manifest, root],
+    runtime?.env,
+  );
+  const result = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { rows: number; seconds: number };
+  if (result.rows !== rows) throw new Error(`NPPES ingest alone read ${result.rows} rows, DuckDB ${rows}`);
+  return { seconds: result.seconds };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
