@@ -258,7 +258,7 @@ describe('displayName', () => {
       'é',
       '\u00a0',
       'ß',
-      // Lower-cases to two code units (i + combining dot): the ASCII path must not take it.
+      // Lower-cases to two code units (i + combining dot), so lower and upper case do not line up.
       'İ',
     ];
     const random = seeded(7);
