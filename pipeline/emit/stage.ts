@@ -142,7 +142,7 @@ export class ProviderStage {
     return -(id + 1);
   }
 
-  /** The kept rows per pair: the packed pairs sorted, then counted in runs (a quarter of a second for 4 million rows). */
+  /** The kept rows per pair: the packed pairs sorted in place, then counted in runs (0.3-0.4 s for 4.34 million rows). */
   private countPairs(rows: number): Array<{ zcta: string; taxonomy: string; count: number }> {
     const keys = this.stagedKey.subarray(0, rows).sort();
     const counts: Array<{ zcta: string; taxonomy: string; count: number }> = [];
