@@ -62,7 +62,7 @@ export interface Ingested {
 }
 
 /** The order layouts are read in: crosswalks before the providers that are mapped through them. */
-const LAYOUT_ORDER = [
+export const LAYOUT_ORDER = [
   'gazetteer_zcta',
   'zip_zcta',
   'zip_city',
