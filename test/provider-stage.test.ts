@@ -66,4 +66,12 @@ describe('ProviderStage supply counts', () => {
     expect(counted.every((pair) => pair.count > 0)).toBe(true);
     expect([...counted].sort(byPair)).toEqual([...expected.values()].filter((pair) => pair.count > 0).sort(byPair));
   });
+
+  it('refuses to answer before finish, when superseded rows would still be counted', () => {
+    const { stage } = stageOf();
+    stage.addProvider(provider(1234567890, '207Q00000X'), 2, 'nppes', '59601');
+    expect(() => stage.supplyCounts()).toThrow(/before finish/);
+    stage.finish();
+    expect(stage.supplyCounts()).toEqual([{ zcta: '59601', taxonomy: '207Q00000X', count: 1 }]);
+  });
 });

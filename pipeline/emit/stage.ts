@@ -57,7 +57,8 @@ export class ProviderStage {
   /** Pairs that do not pack, by their "ZCTA\ntaxonomy" text. */
   private readonly unpacked = new Numbering<[string, string]>();
   /** Kept rows per pair, made by `finish`. */
-  private counts: Array<{ zcta: string; taxonomy: string; count: number }> = [];
+  /** Set by `finish`; null until then. */
+  private counts: Array<{ zcta: string; taxonomy: string; count: number }> | null = null;
   private providerRows = 0;
   private pending = 0;
 
@@ -190,6 +191,8 @@ export class ProviderStage {
    * kept row, in no particular order. ZCTA '' = not located, taxonomy '' = none.
    */
   supplyCounts(): Array<{ zcta: string; taxonomy: string; count: number }> {
+    // Before `finish` the superseded rows are still counted: an empty or partial answer would be wrong, not early.
+    if (this.counts === null) throw new Error('ProviderStage.supplyCounts() called before finish()');
     return this.counts;
   }
 
