@@ -214,7 +214,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const validation = validateBuild(places, scores, hospitals, data);
     for (const check of validation.checks)
       log(`  validation ${check.pass ? 'ok  ' : 'FAIL'} ${check.name}: ${check.value} (target ${check.target})`);
-    collectGarbage(); // the scores' ZIP network: 8 million edges, 250 MB of typed arrays
+    collectGarbage(); // what emitting scores, TVI and validation left behind, before SQLite sorts the indexes
     log('indexes and metadata:');
     db.exec('DETACH DATABASE stage');
     db.pragma(`cache_size = ${INDEX_CACHE_KIB}`);

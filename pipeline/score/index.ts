@@ -3,6 +3,7 @@ import type { ScoredHospital } from '../facilities/hospitals.ts';
 import type { SourcedValue } from '../ingest/index.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { PointIndex } from '../geo/point-index.ts';
+import { collectGarbage } from '../memory.ts';
 import { composite, type Components } from './composite.ts';
 import {
   HOSPITAL_STEPS,
@@ -83,21 +84,10 @@ const finiteMin = (a: number, b: number) => (Number.isFinite(a) ? (Number.isFini
 /** Scores every ZIP for every score type. Pure: all inputs in memory, no disk. */
 export function scoreZips(input: ScoreInput, log: (line: string) => void = () => {}): ZipScores[] {
   const { places } = input;
-  const network = buildNetwork(places, input.index, NETWORK_MAX_MILES);
-  log(`  network: ${places.length} ZIPs, ${network.from.length} edges within ${NETWORK_MAX_MILES} miles`);
-  const demand = Float64Array.from(places, (p) => Math.max(0, p.population ?? 0));
-  // Every provider category shares one set of steps: weigh the national network's edges once per set.
-  const weightsBySteps = new Map<Array<[number, number]>, Float64Array>();
-  const weightsOf = (steps: Array<[number, number]>) =>
-    weightsBySteps.get(steps) ?? weightsBySteps.set(steps, stepWeights(network, steps)).get(steps)!;
-  const fca = (supply: Float64Array, steps: Array<[number, number]>) =>
-    fcaIndexed({ demand, supply, edgeDemand: network.from, edgeSupply: network.to, edgeWeight: weightsOf(steps) });
-
-  const categoryScore = input.providerSupply ? providerScores(input.providerSupply, fca) : null;
-  const reach = careReach(input, network);
-  const beds = new Float64Array(places.length);
-  for (const h of input.hospitals) beds[h.zipIndex] += h.beds;
-  const bedAccess = fca(beds, HOSPITAL_STEPS);
+  const { categoryScore, reach, bedAccess } = measureOverNetwork(input, log);
+  // The network is garbage now: collected here, its 260 MB of typed arrays (national scale) are not resident
+  // while the per-ZIP results below are assembled, the stage's largest heap (measured: the build's peak).
+  collectGarbage();
   const hospital = hospitalParts(places, input.hospitals, bedAccess, reach.emergency, reach.major);
   const need = socialNeed(places, input.census, input.prevalence);
   const gaps = mobilityGaps(input);
@@ -125,6 +115,29 @@ export function scoreZips(input: ScoreInput, log: (line: string) => void = () =>
     imputed: need.imputed[i],
     smallPopulation: (place.population ?? 0) < SMALL_POPULATION,
   }));
+}
+
+/** What is measured over the ZIP-to-ZIP travel network, which is built here and dropped on return. */
+function measureOverNetwork(
+  input: ScoreInput,
+  log: (line: string) => void,
+): { categoryScore: Record<Category, Float64Array> | null; reach: Reach; bedAccess: Float64Array } {
+  const { places } = input;
+  const network = buildNetwork(places, input.index, NETWORK_MAX_MILES);
+  log(`  network: ${places.length} ZIPs, ${network.from.length} edges within ${NETWORK_MAX_MILES} miles`);
+  const demand = Float64Array.from(places, (p) => Math.max(0, p.population ?? 0));
+  // Every provider category shares one set of steps: weigh the national network's edges once per set.
+  const weightsBySteps = new Map<Array<[number, number]>, Float64Array>();
+  const weightsOf = (steps: Array<[number, number]>) =>
+    weightsBySteps.get(steps) ?? weightsBySteps.set(steps, stepWeights(network, steps)).get(steps)!;
+  const fca = (supply: Float64Array, steps: Array<[number, number]>) =>
+    fcaIndexed({ demand, supply, edgeDemand: network.from, edgeSupply: network.to, edgeWeight: weightsOf(steps) });
+
+  const categoryScore = input.providerSupply ? providerScores(input.providerSupply, fca) : null;
+  const reach = careReach(input, network);
+  const beds = new Float64Array(places.length);
+  for (const h of input.hospitals) beds[h.zipIndex] += h.beds;
+  return { categoryScore, reach, bedAccess: fca(beds, HOSPITAL_STEPS) };
 }
 
 /** Clinician accessibility per 100,000 residents for every category (E2SFCA), scored against its benchmark. */

@@ -33,7 +33,9 @@ export function buildNetwork(places: ZipPlace[], index: PointIndex, maxMiles: nu
       count++;
     }
   });
-  return { from: from.slice(0, count), to: to.slice(0, count), miles: miles.slice(0, count) };
+  // Views of the filled part, not copies: the unused capacity they keep is smaller than a copy, which would hold
+  // the network twice at once (measured: the national build's peak fell with views).
+  return { from: from.subarray(0, count), to: to.subarray(0, count), miles: miles.subarray(0, count) };
 }
 
 function grow<T extends Uint32Array | Float64Array>(array: T, capacity: number): T {
