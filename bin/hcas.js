@@ -2,11 +2,19 @@
 // Entry point of the `hcas` command. It runs the JavaScript that `npm run build` compiles from the
 // TypeScript into dist/ (npm install and npm start build it too), and loads only the command that runs.
 import module from 'node:module';
+import { unsupportedNode } from './supported-node.js';
+
+// Before anything else loads: on an older Node the SQLite binding would crash the process later, natively.
+const unsupported = unsupportedNode();
+if (unsupported) {
+  process.stderr.write(`${unsupported}\n`);
+  process.exit(3); // the installation cannot run here (README, "Exit codes")
+}
 
 // Stack traces name the .ts sources (dist/ carries source maps); Node reads a map only when it prints a trace.
 process.setSourceMapsEnabled(true);
-// Node 22.1+: keep V8's compiled code between runs, so a one-shot command parses less at startup.
-module.enableCompileCache?.();
+// Keep V8's compiled code between runs, so a one-shot command parses less at startup.
+module.enableCompileCache();
 
 const dist = new URL('../dist/', import.meta.url);
 let modules;

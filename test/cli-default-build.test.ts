@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { FixtureServer } from './helpers/fetch-server.ts';
 import { tempDir } from './helpers/files.ts';
 import { mirroredSources, mirrorRoutes } from './helpers/national-mirror.ts';
 import { copyPackage } from './helpers/package-copy.ts';
+import { ServerProcess } from './helpers/process.ts';
 import { hasCommand } from './helpers/services.ts';
 
 /**
@@ -59,6 +60,9 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+/** What a native crash leaves on stderr: an abort from a failed assertion in Node or an addon, a segfault. */
+const NATIVE_CRASH = /Aborted|Assertion failed|Segmentation fault|core dumped|FATAL ERROR/;
 
 /** Runs a `hcas serve` example until it answers a request, then stops it with SIGTERM; its exit status. */
 async function serveExample(line: string): Promise<{ answered: number; code: number | null; stderr: string }> {
@@ -150,7 +154,7 @@ describe('every example of every help text succeeds on the default build', { tim
         seen.add(line);
         if (/(^|\s)hcas serve\b/.test(line)) {
           const served = await serveExample(line);
-          if (served.answered !== 200 || served.code !== 0)
+          if (served.answered !== 200 || served.code !== 0 || NATIVE_CRASH.test(served.stderr))
             failures.push(`${name}: ${line}\n  answered ${served.answered}, exit ${served.code}\n  ${served.stderr}`);
           continue;
         }
@@ -255,5 +259,43 @@ describe('what the default build gives an analyst', { timeout: 600_000 }, () => 
     expect(events[0]).toMatchObject({ event: 'progress', task: 'export providers', unit: 'records', total: 250_000 });
     expect(events.at(-1)).toMatchObject({ event: 'progress_done', task: 'export providers', count: 250_000, total: 250_000 });
     expect(quiet).toMatchObject({ stderr: '', statuses: [0, 0] });
+  });
+});
+
+describe('the default build served on this Node line', { timeout: 120_000 }, () => {
+  it('answers, reloads a new file in every worker (renamed into place, then on SIGHUP) and stops with status 0, no native abort', async () => {
+    // Node 24.19+ with better-sqlite3 12 aborted at statement teardown (issue #32): reloads close a build's
+    // statements in each worker, and shutdown closes the rest, so both are exercised here, on every line CI runs.
+    const file = path.join(copy, 'dist-api/hcas.sqlite');
+    const server = new ServerProcess(
+      ['bin/hcas.js', 'serve', '--port', '0', '--workers', '2', '--quiet', '--no-limits'],
+      { HCAS_STATE: state, REDIS_URL: '', HCAS_DB: '' },
+      copy,
+    );
+    try {
+      const { url } = (await server.waitFor((event) => event.event === 'listening', 60_000)) as { url: string };
+      const buildIdAt = async () => ((await (await fetch(`${url}/api/v1/meta/`)).json()) as { build_id: string }).build_id;
+      expect((await fetch(`${url}/api/v1/health-scores/10001/`)).status).toBe(200);
+      const next = (buildId: string) => {
+        const copyFile = `${file}.next`;
+        copyFileSync(file, copyFile);
+        const db = new Database(copyFile);
+        db.prepare("UPDATE meta SET value = ? WHERE key = 'build_id'").run(JSON.stringify(buildId));
+        db.close();
+        return copyFile;
+      };
+      renameSync(next('aaaaaaaaaaaaaaaa'), file);
+      await server.waitForCount((event) => event.event === 'reload' && event.build_id === 'aaaaaaaaaaaaaaaa', 2, 30_000);
+      expect(await buildIdAt()).toBe('aaaaaaaaaaaaaaaa');
+      renameSync(next('bbbbbbbbbbbbbbbb'), file);
+      server.signal('SIGHUP');
+      await server.waitForCount((event) => event.event === 'reload' && event.build_id === 'bbbbbbbbbbbbbbbb', 2, 30_000);
+      expect((await fetch(`${url}/api/v1/health-scores/10001/`)).status).toBe(200);
+      server.signal('SIGTERM');
+      expect(await server.exited).toBe(0);
+      expect(server.stderr).not.toMatch(NATIVE_CRASH);
+    } finally {
+      server.stop();
+    }
   });
 });

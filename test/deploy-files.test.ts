@@ -6,6 +6,8 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { validate as lintDockerfile } from 'dockerfile-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+// @ts-expect-error: plain JavaScript without declarations, run before anything else by bin/hcas.js
+import { unsupportedNode } from '../bin/supported-node.js';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { loadManifest } from '../pipeline/manifest.ts';
 import { SERVE_SETTINGS, SHARED_SETTINGS } from '../src/server/settings.ts';
@@ -114,6 +116,14 @@ describe('deploy/Dockerfile', () => {
     expect(bundled.length).toBeGreaterThan(10);
     for (const file of bundled) expect(inImage(file), `${file} is not copied into the build stage`).toBe(true);
     expect(inImage('raw/national/sources.json'), 'hcas fetch reads raw/national/sources.json').toBe(true);
+  });
+
+  it('builds on a supported Node line (bin/supported-node.js), from an image with no compiler in it', () => {
+    const version = /^ARG NODE_VERSION=(\d+)$/m.exec(text)?.[1];
+    expect(version, 'ARG NODE_VERSION=<major>').toBeDefined();
+    expect(unsupportedNode(`${version}.0.0`)).toBeNull();
+    for (const stage of stages) expect(of(stage, 'FROM')[0].args).toMatch(/^node:\$\{NODE_VERSION\}-\w+-slim\b/);
+    expect(text).not.toMatch(/g\+\+|node-gyp|npm rebuild/);
   });
 
   it('runs as a user that is not root, with the database and state as volumes, checked on /readyz', () => {

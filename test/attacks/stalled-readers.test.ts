@@ -8,7 +8,7 @@ import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { tempDir } from '../helpers/files.ts';
 import { fixtureDb } from '../helpers/fixture-db.ts';
 import { bodyJson, request } from '../helpers/http.ts';
-import { connect, heldMb, rebuiltCopy, rssMb, tally, until } from './helpers.ts';
+import { connect, heldMb, rebuiltCopy, tally, until } from './helpers.ts';
 
 /**
  * Finding 2 of issue #16: clients that stop reading their answer. Before, 200 paused readers of
@@ -84,8 +84,8 @@ function openHandlesOf(file: string): number {
 describe('clients that stop reading', { timeout: 60_000 }, () => {
   it(`are cut after the send timeout (${SEND_MS} ms here, 30 s by default), and the build their answers held is released after a reload`, async () => {
     expect((await request(server.url, '/api/v1/states/')).status).toBe(200);
-    const rssBefore = rssMb(process.pid);
     const heldBefore = heldMb();
+    const externalBefore = process.memoryUsage().external;
     const started = Date.now();
     const readers = await Promise.all(Array.from({ length: PAUSED_READERS }, () => pausedReader()));
 
@@ -102,8 +102,10 @@ describe('clients that stop reading', { timeout: 60_000 }, () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(SEND_MS);
     expect(openHandlesOf(oldFile)).toBe(0);
     // Nothing stays behind: what the paused answers buffered is gone (measured: 2.2 MiB of heap and buffers while 3 answers were paused, 0.6 MiB after).
+    // Held memory, not RSS: on Node 26 the export's garbage grows V8's young generation by about 80 MB, whose
+    // pages V8 keeps after collecting them, so RSS stays up with nothing held (heap and buffers back within 1 MiB).
     expect(heldMb() - heldBefore).toBeLessThan(8);
-    expect(rssMb(process.pid) - rssBefore).toBeLessThan(64);
+    expect((process.memoryUsage().external - externalBefore) / 2 ** 20).toBeLessThan(8);
     // The paused clients, reading again, find their answers cut short: no end of the chunked body, then the close.
     const full = (await request(server.url, '/api/v1/exports/providers/')).body.length;
     for (const socket of readers) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ROOT } from './cli.ts';
 
 /** What a fresh clone would not have, or what is too big or private to copy: installed packages, outputs, downloads. */
-const LEFT_OUT = new Set(['.git', 'node_modules', 'var', '.scratch', 'test/artifacts', 'raw/sample', 'raw/synthetic']);
+const LEFT_OUT = new Set(['.git', '.node', 'node_modules', 'var', '.scratch', 'test/artifacts', 'raw/sample', 'raw/synthetic']);
 
 /**
  * A copy of this package as a user has it after `npm install` (compiled dist/ included, node_modules

@@ -12,9 +12,9 @@ export class ServerProcess {
   private readonly child: ChildProcess;
   private waiters: Array<() => void> = [];
 
-  /** Starts `node ARGS` in the repository root, with `env` added to this process's environment. */
-  constructor(args: string[], env: NodeJS.ProcessEnv = {}) {
-    this.child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  /** Starts `node ARGS` in `cwd` (the repository root unless given), with `env` added to this process's environment. */
+  constructor(args: string[], env: NodeJS.ProcessEnv = {}, cwd = root) {
+    this.child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let buffered = '';
     this.child.stdout!.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
