@@ -328,7 +328,7 @@ describe('installed like a CLI', { timeout: 120_000 }, () => {
   it('without its compiled code it says how to build it, with status 3', async () => {
     const bare = path.join(dir, 'bare', 'bin');
     mkdirSync(bare, { recursive: true });
-    copyFileSync(path.join(ROOT, 'bin/hcas.js'), path.join(bare, 'hcas.js'));
+    for (const file of ['hcas.js', 'supported-node.js']) copyFileSync(path.join(ROOT, 'bin', file), path.join(bare, file));
     const result = await shell(`node '${path.join(bare, 'hcas.js')}' --version`);
     expect(result).toMatchObject({
       statuses: [3],
