@@ -12,6 +12,43 @@ export interface Check {
   note?: string;
 }
 
+/** Where the residents' points lie (pipeline/validate/residents.ts). */
+export interface ResidentsPointReport {
+  /** ZIPs per point source: `hud_residential` (HUD's residents' point) or `gazetteer_internal` (the middle of the area). */
+  sources: Record<string, number>;
+  /** Miles from the Gazetteer's internal point to the residents' point, over the ZIPs HUD placed: a distribution. */
+  offsetMiles: { p50: number | null; p75: number | null; p90: number | null; p99: number | null; max: number | null };
+  /** Miles to the nearest Census tract centre of population, from each point kind; null without the tract file. */
+  tractCentres: {
+    zips: number;
+    minPopulation: number;
+    residentsMiles: { p50: number | null; p90: number | null };
+    gazetteerMiles: { p50: number | null; p90: number | null };
+    emptyLandMiles: number;
+    /** ZIPs whose residents' point lies farther than `emptyLandMiles` from every tract centre, most residents first. */
+    emptyLand: Array<{ zip: string; city: string; state: string; population: number; residentsMiles: number; gazetteerMiles: number }>;
+  } | null;
+}
+
+/** The straight-line drive estimate against a road table's minutes, where the table describes the residents' trip. */
+export interface CalibrationRow {
+  zips: number;
+  /** The table's own median minutes per straight-line mile. */
+  tableMinutesPerMile: number | null;
+  medianAbsoluteMinutes: number | null;
+  medianAbsolutePct: number | null;
+  /** Median of (estimate - table) / table: positive when the estimate is slower. */
+  medianBiasPct: number | null;
+}
+
+export interface DriveTimeCalibration {
+  zips: number;
+  all: CalibrationRow;
+  /** Densest first: ZIPs of at least `minDensity` residents per square mile (below the previous row's). */
+  byDensity: Array<CalibrationRow & { minDensity: number; minutesPerMile: number }>;
+  byRegion: Array<CalibrationRow & { region: string }>;
+}
+
 export interface ValidationReport {
   checks: Check[];
   bands: Array<{ label: string; zips: number; residents: number; share: number }>;
@@ -40,4 +77,7 @@ export interface ValidationReport {
     inBottomTwo: number;
     exceptions: Array<{ zip: string; city: string; state: string; healthscore: number; referenceMinutes: number }>;
   };
+  /** Absent from builds made before residents' points (hcas validate prints what a report has). */
+  residentsPoints?: ResidentsPointReport;
+  driveTimeCalibration?: DriveTimeCalibration | null;
 }

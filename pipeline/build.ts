@@ -30,8 +30,6 @@ import { computeTvi } from './score/tvi.ts';
 import { validateBuild } from './validate/index.ts';
 import { prevalenceMedians } from './score/people.ts';
 import { SCORE_TYPES, SMALL_POPULATION } from './score/config.ts';
-import type { ZipPlace } from './geo/places.ts';
-import type { DriveTimeRow } from './layouts/access.ts';
 
 export interface BuildOptions {
   manifest: string;
@@ -135,10 +133,13 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     db.pragma(`cache_size = ${CACHE_KIB}`);
     collectGarbage();
     log('geography:');
-    const { places, index, stats: placeStats } = assemblePlaces(data);
+    const { places, index, stats: placeStats, withdrawn: pointsLeftOut } = assemblePlaces(data);
+    for (const { key, line, reason, kind } of pointsLeftOut) reconciler.withdraw(key, line, reason, kind);
     const zipIndex = new Map(places.map((p, i) => [p.zip, i]));
     const zctaOfZip = (zip: string) => data.zipToZcta.get(zip)?.zcta ?? (zipIndex.has(zip) ? zip : null);
-    log(`  ${places.length} ZIP codes (ZCTAs); state from ${JSON.stringify(placeStats.stateFrom)}`);
+    log(
+      `  ${places.length} ZIP codes (ZCTAs); state from ${JSON.stringify(placeStats.stateFrom)}; residents placed at ${JSON.stringify(placeStats.pointFrom)}`,
+    );
 
     log('facilities:');
     const zipPoint = (zip: string) => places[zipIndex.get(zctaOfZip(zip) ?? '') ?? -1] ?? null;
@@ -187,8 +188,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     log('scores:');
     const hospitals = scoredHospitals(roster.facilities, located.zipIndexOf);
     const driveTimes = {
-      hospital: byZipIndex(places, data.driveTimes.get('hospital')),
-      healthCenter: byZipIndex(places, data.driveTimes.get('health_center')),
+      hospital: data.driveTimes.get('hospital') ?? null,
+      healthCenter: data.driveTimes.get('health_center') ?? null,
     };
     const scores = scoreZips(
       {
@@ -211,7 +212,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const cbsaTitles = new Map([...data.countyCbsa.values()].map((c) => [c.cbsaCode, { title: c.cbsaTitle, type: c.cbsaType }]));
     const metros = emitTvi(db, places, tvi, cbsaTitles);
     log(`  TVI for ${tvi.length} ZIPs and ${metros} metro/micro areas`);
-    const validation = validateBuild(places, scores, hospitals, data);
+    const validation = validateBuild(places, scores, hospitals, data, { syntheticProviders: syntheticProviders(manifest.synthetic) });
     for (const check of validation.checks)
       log(`  validation ${check.pass ? 'ok  ' : 'FAIL'} ${check.name}: ${check.value} (target ${check.target})`);
     collectGarbage(); // what emitting scores, TVI and validation left behind, before SQLite sorts the indexes
@@ -307,11 +308,6 @@ function prevalenceUse(prevalence: Map<string, Record<string, number | null>>) {
     measure: t.prevalence,
     available: t.prevalence !== null && t.prevalence in available,
   }));
-}
-
-/** A drive-time table as an array by ZIP index (NaN where it has no minutes for the ZIP); null when not supplied. */
-function byZipIndex(places: ZipPlace[], table: Map<string, DriveTimeRow> | undefined): Float64Array | null {
-  return table ? Float64Array.from(places, (p) => table.get(p.zip)?.minutes ?? NaN) : null;
 }
 
 function checkRejectRatio(reconciler: Reconciler, maxRatio: number, rejectsFile: string): void {

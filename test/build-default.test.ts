@@ -45,7 +45,7 @@ describe('the default build: real public data, synthetic providers', () => {
     expect(record.data_quality.note).toMatch(/^Clinicians are synthetic \(a declared 8\.27% sample/);
     // Everything but the providers comes from raw/public.
     const sources = meta.sources as Array<{ key: string; path: string }>;
-    expect(sources.filter((s) => !['nppes', 'doctors_clinicians'].includes(s.key)).length).toBe(26);
+    expect(sources.filter((s) => !['nppes', 'doctors_clinicians'].includes(s.key)).length).toBe(28);
   });
 
   it('scores the places whose access is known as a researcher would: medical centres high, frontier low', async () => {

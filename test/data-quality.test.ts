@@ -19,7 +19,7 @@ function catalog(provider: object): DataQualityCatalog {
   );
   return new DataQualityCatalog(db);
 }
-const row = { _small: 0, _road: 1, _imputed: null, _prevalence: 0, _type: 1 };
+const row = { _small: 0, _road: 1, _point: 'hud_residential', _imputed: null, _prevalence: 0, _type: 1 };
 
 describe('data_quality of a score record', () => {
   it('says the provider component is missing, and why, when the build published none', () => {
@@ -36,10 +36,11 @@ describe('data_quality of a score record', () => {
     expect(quality.note).toMatch(/declared sample of 8.27% of clinicians/);
   });
 
-  it('flags small populations, imputed census measures, a missing PLACES measure and straight-line travel', () => {
+  it("flags small populations, imputed census measures, a missing PLACES measure, no residents' point and straight-line travel", () => {
     const quality = catalog({ status: 'measured' }).of({
       _small: 1,
       _road: 0,
+      _point: 'gazetteer_internal',
       _imputed: 'uninsured_pct,poverty_pct',
       _prevalence: 0,
       _type: 3,
@@ -47,6 +48,7 @@ describe('data_quality of a score record', () => {
     expect(quality).toMatchObject({
       small_population: true,
       travel_times: 'straight_line',
+      location: 'area',
       prevalence: 'missing',
       imputed: ['uninsured_pct', 'poverty_pct'],
       components: { people: 'estimated' },
@@ -54,11 +56,12 @@ describe('data_quality of a score record', () => {
     expect(quality.note).toBe(
       'Fewer than 100 people live here, so the census shares rest on a few households and this ZIP is kept out of rankings. ' +
         'No census value for uninsured, poverty here; the national median stands in. No CDC PLACES DIABETES prevalence in this build, so the score counts no condition prevalence. ' +
-        'Travel times are estimated from straight-line miles.',
+        "Distances are measured from the middle of the ZIP's area: no point of its residents' addresses is known. Travel times are estimated from straight-line miles.",
     );
     expect(catalog({ status: 'measured' }).of({ ...row, _type: 10, _prevalence: 1 }).prevalence).toBe('used');
     expect(catalog({ status: 'measured' }).of({ ...row, _type: 10 }).note).toMatch(/No CDC PLACES CSMOKING prevalence for this ZIP/);
     expect(catalog({ status: 'measured' }).of(row).note).toBe("Every component is measured from the build's sources.");
+    expect(catalog({ status: 'measured' }).of(row).location).toBe('residents');
   });
 });
 

@@ -64,7 +64,9 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
       'nppes',
       'nucc',
       'places',
+      'reference_tract_centres',
       'zip_county',
+      'zip_residents_point',
     ]);
     expect(summary.fallbacks).toEqual({ zip_zcta: ['zip_zcta'] });
     expect(Object.keys(summary.notIncluded)).toContain('county_cbsa');
@@ -122,7 +124,7 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     const again = server.requests.slice(before).map((r) => r.path);
     // Only the listing pages and catalogue entries are read again, to learn the current addresses.
     expect(again.sort()).toEqual([PATHS.dacEntry, PATHS.hospitalsEntry, PATHS.nppesListing, PATHS.nuccListing].sort());
-    expect(lines.filter((line) => /up to date/.test(line))).toHaveLength(9);
+    expect(lines.filter((line) => /up to date/.test(line))).toHaveLength(11);
   });
 
   it('a connection dropped mid-file resumes with Range and gives an identical file', async () => {
@@ -178,7 +180,7 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     const { run, out } = await mirror({ routes: () => ({ [PATHS.hrsa]: { status: 404, body: 'Not Found' } }) });
     const error = await run().catch((e) => e);
     expect(error.name).toBe('BuildError');
-    expect(error.message).toMatch(/1 of 21 sources failed, so .*manifest\.json was not written/);
+    expect(error.message).toMatch(/1 of 23 sources failed, so .*manifest\.json was not written/);
     expect(error.message).toMatch(
       /source "hrsa_sites": http:\/\/127\.0\.0\.1:\d+\/data\.hrsa\.gov\/DataDownload\/DD_Files\/Health_Center_Service_Delivery_and_LookAlike_Sites\.csv answered 404 Not Found\..*find it on .*data\.hrsa\.gov\/data\/download and update sources\.hrsa_sites\.url in .*sources\.json/s,
     );
@@ -316,13 +318,13 @@ describe('hcas fetch on the command line', () => {
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(
-      /^wrote \S+manifest\.json: 2 official files, 1 bundled extracts standing in, 18 left out \(.*\) in [\d.]+ s; next: hcas build --manifest \S+manifest\.json --out dist-api\/national\.sqlite\n$/,
+      /^wrote \S+manifest\.json: 2 official files, 1 bundled extracts standing in, 20 left out \(.*\) in [\d.]+ s; next: hcas build --manifest \S+manifest\.json --out dist-api\/national\.sqlite\n$/,
     );
 
     server!.routes[PATHS.nuccListing] = { status: 404, body: 'gone' };
     const failed = await hcas(['fetch', '--sources', sourcesFile, '--out', out, '--only', 'nucc'], SECRETS);
     expect(failed.code).toBe(3);
-    expect(failed.stderr).toMatch(/^hcas: 1 of 21 sources failed.*\n {2}source "nucc": \S+csv-mainmenu-57 answered 404 Not Found\./s);
+    expect(failed.stderr).toMatch(/^hcas: 1 of 23 sources failed.*\n {2}source "nucc": \S+csv-mainmenu-57 answered 404 Not Found\./s);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
 
     const unknown = await hcas(['fetch', '--sources', sourcesFile, '--out', out, '--only', 'npi'], SECRETS);

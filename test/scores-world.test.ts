@@ -1,5 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cachedBuild } from './helpers/real-build.ts';
@@ -13,6 +15,20 @@ const VALIDATION_DOC = path.resolve(import.meta.dirname, '../docs/VALIDATION.md'
  * pipeline's own validation code, whose report is checked at the end).
  */
 const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/public.json');
+const BUNDLE = path.resolve(import.meta.dirname, '../raw/public');
+
+/** A bundled CSV file's rows, by header name. */
+function bundled(file: string): Array<Record<string, string>> {
+  return parse(gunzipSync(readFileSync(path.join(BUNDLE, file))), { columns: true, bom: true }) as Array<Record<string, string>>;
+}
+
+/** Great-circle miles, written out here (Earth radius 3,958.8 miles). */
+function miles(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const rad = Math.PI / 180;
+  const a =
+    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
+  return 2 * 3958.8 * Math.asin(Math.sqrt(a));
+}
 
 interface Row {
   zip_code: string;
@@ -243,6 +259,62 @@ describe('scores that match the world (real-data build)', () => {
     expect(
       db.prepare('SELECT COUNT(*) FROM health_scores WHERE score_type_id = 10 AND prevalence_used = 1').pluck().get() as number,
     ).toBeGreaterThan(30_000);
+  });
+
+  it("places each ZIP's residents at HUD's point of its residential addresses, where HUD has a plausible one", () => {
+    const hud = new Map(bundled('crosswalks/hud_zip_pop_weighted_centroids_2021q4.csv.gz').map((r) => [r.STD_ZIP5, r]));
+    const zips = db
+      .prepare('SELECT zip_code, latitude, longitude, point_source, gazetteer_latitude, gazetteer_longitude FROM zips')
+      .all() as Array<{
+      zip_code: string;
+      latitude: number;
+      longitude: number;
+      point_source: string;
+      gazetteer_latitude: number;
+      gazetteer_longitude: number;
+    }>;
+    const fromHud = zips.filter((z) => z.point_source === 'hud_residential');
+    expect(fromHud.length).toBeGreaterThan(31_000);
+    for (const z of fromHud) {
+      const row = hud.get(z.zip_code)!;
+      expect([z.latitude, z.longitude], z.zip_code).toEqual([Number(row.LATITUDE), Number(row.LONGITUDE)]);
+    }
+    for (const z of zips.filter((z) => z.point_source === 'gazetteer_internal'))
+      expect([z.latitude, z.longitude], z.zip_code).toEqual([z.gazetteer_latitude, z.gazetteer_longitude]);
+    // Jackson WY: the town, not the mountains 8.8 miles out; Guam's rows (longitude of the wrong sign) are refused.
+    const jackson = zips.find((z) => z.zip_code === '83001')!;
+    expect(miles(jackson.gazetteer_latitude, jackson.gazetteer_longitude, jackson.latitude, jackson.longitude)).toBeGreaterThan(8);
+    expect(miles(jackson.latitude, jackson.longitude, 43.4799, -110.7624)).toBeLessThan(1.5); // Jackson's town square
+    expect(zips.find((z) => z.zip_code === '96910')!.point_source).toBe('gazetteer_internal');
+  });
+
+  it('gives a town with its own emergency hospital the hospital component it has (Jackson WY, Elko NV, Taos NM: 55 or more)', () => {
+    for (const zip of ['83001', '89801', '87571']) {
+      expect(byZip.get(zip)!.hospital_score, zip).toBeGreaterThanOrEqual(55);
+      expect(byZip.get(zip)!.label, zip).not.toBe('Healthcare Desert');
+    }
+    // The road table's 43 minutes for Jackson average over 481 square miles; the residents' drive is estimated instead.
+    const jackson = db
+      .prepare("SELECT z.road_times, a.emergency_minutes FROM zips z JOIN zip_access a USING (zip_code) WHERE zip_code = '83001'")
+      .get() as {
+      road_times: number;
+      emergency_minutes: number;
+    };
+    expect(jackson).toMatchObject({ road_times: 0 });
+    expect(jackson.emergency_minutes).toBeLessThan(5);
+  });
+
+  it('calls no ZIP of 5,000+ residents that holds an emergency hospital (by the CMS file itself) a desert', () => {
+    const zcta = new Map(bundled('crosswalks/uds_zip_zcta_2021.csv.gz').map((r) => [r.ZIP_CODE, r.ZCTA]));
+    const withEmergency = new Set(
+      bundled('cms/Hospital_General_Information.csv.gz')
+        .filter((r) => /^(Acute Care|Critical Access)/.test(r['Hospital Type']) && r['Emergency Services'] === 'Yes')
+        .map((r) => zcta.get(r['ZIP Code'].padStart(5, '0')) ?? r['ZIP Code'].padStart(5, '0')),
+    );
+    const towns = ranked().filter((r) => r.population >= 5_000 && withEmergency.has(r.zip_code));
+    expect(towns.length).toBeGreaterThan(3_000);
+    expect(towns.filter((r) => r.label === 'Healthcare Desert').map((r) => r.zip_code)).toEqual([]);
+    expect(towns.filter((r) => r.hospital_score < 50).length / towns.length).toBeLessThan(0.01);
   });
 
   it('is what docs/VALIDATION.md shows (UPDATE_DOCS=1 rewrites it)', () => {

@@ -29,6 +29,7 @@ function zip(overrides: Partial<ValidationZip>): ValidationZip {
     travel: 60,
     referenceHospitalMinutes: null,
     hospitalInZip: false,
+    emergencyHospitalInZip: false,
     residentialState: 'NV',
     ...overrides,
   };
@@ -47,7 +48,7 @@ describe('the validation report', () => {
       }),
     ),
     zip({ zip: '89310', healthscore: 20, hospital: 5, referenceHospitalMinutes: 150, population: 500 }),
-    zip({ zip: '89406', healthscore: 45, hospitalInZip: true, population: 25_000, state: 'NV' }),
+    zip({ zip: '89406', healthscore: 45, hospitalInZip: true, emergencyHospitalInZip: true, population: 25_000, state: 'NV' }),
     zip({ zip: '10021', healthscore: 91 }),
     zip({ zip: '85006', healthscore: 60, people: 40 }),
     zip({ zip: '99999', healthscore: 100, ranked: false, population: 5 }),
@@ -64,6 +65,7 @@ describe('the validation report', () => {
     expect(byName['academic medical centre'].pass).toBe(true); // 85006 misses, but its residents' need explains it
     expect(byName['academic medical centre'].note).toMatch(/85006 60 \(people 40\)/);
     expect(byName['no town of'].value).toBe('0 of 1');
+    expect(byName['no ZIP of'].value).toBe('0 of 1; 0% with a hospital component below 50');
     expect(byName['every ZIP is'].pass).toBe(true);
     // The unranked ZIP of 5 residents scoring 100 counts nowhere: the top band holds nobody.
     expect(report.bands.find((b) => b.label === 'Healthcare Paradise')!.residents).toBe(1000);
@@ -72,7 +74,7 @@ describe('the validation report', () => {
   it('fails what the world contradicts: a desert town with a hospital, a ZIP in the wrong state, a rich medical-centre ZIP below the top bands', () => {
     const report = validationReport([
       ...zips.filter((z) => z.zip !== '89406' && z.zip !== '10021'),
-      zip({ zip: '89406', healthscore: 20, hospitalInZip: true, population: 25_000 }),
+      zip({ zip: '89406', healthscore: 20, hospitalInZip: true, emergencyHospitalInZip: true, population: 25_000 }),
       zip({ zip: '99362', state: 'OR', residentialState: 'WA' }),
       zip({ zip: '10021', healthscore: 60, people: 88 }),
     ]);
@@ -81,7 +83,37 @@ describe('the validation report', () => {
       'every band holds residents, none most of them', // nobody is left in the top band
       'academic medical centre ZIPs are in the top two bands',
       'no town of 20,000+ residents with a hospital is a Healthcare Desert',
+      'no ZIP of 5,000+ residents holding an emergency hospital (CMS file) is a Healthcare Desert',
       'every ZIP is in the state where most of its residents live (HUD residential addresses)',
     ]);
+  });
+});
+
+describe('the emergency-hospital check', () => {
+  const town = (overrides: Partial<ValidationZip>) =>
+    zip({ zip: '85634', healthscore: 20, hospital: 45, provider: 0, emergencyHospitalInZip: true, population: 5_667, ...overrides });
+
+  it('fails a desert that holds an emergency hospital, names it and lists the weakest hospital components', () => {
+    const check = validationReport([town({})]).checks.find((c) => c.name.startsWith('no ZIP of 5,000+'))!;
+    expect(check).toMatchObject({ pass: false, value: '1 of 1; 100% with a hospital component below 50' });
+    expect(check.note).toBe('deserts: 85634 Town NV; lowest hospital components: 85634 Town NV 45 (overall 20)');
+  });
+
+  it('reports, without failing, a desert whose only want is clinicians a synthetic sample did not draw', () => {
+    const check = validationReport([town({})], { syntheticProviders: true }).checks.find((c) => c.name.startsWith('no ZIP of 5,000+'))!;
+    expect(check.pass).toBe(true);
+    expect(check.note).toMatch(/^deserts: 85634 Town NV \(no synthetic clinician within reach\)/);
+    // Real provider files: no such excuse; nor for a synthetic build whose sample did reach the ZIP.
+    expect(
+      validationReport([town({ provider: 12 })], { syntheticProviders: true }).checks.find((c) => c.name.startsWith('no ZIP of 5,000+'))!
+        .pass,
+    ).toBe(false);
+  });
+
+  it('leaves out towns under 5,000 residents and ZIPs without an emergency hospital', () => {
+    const check = validationReport([town({ population: 4_999 }), town({ zip: '85635', emergencyHospitalInZip: false })]).checks.find((c) =>
+      c.name.startsWith('no ZIP of 5,000+'),
+    )!;
+    expect(check).toMatchObject({ pass: false, value: '0 of 0; 0% with a hospital component below 50' });
   });
 });

@@ -11,6 +11,14 @@ export const PUBLISHERS: Readonly<Record<string, { publisher: string; dataset: s
     publisher: 'US Department of Housing and Urban Development (HUD PD&R)',
     dataset: 'HUD USPS ZIP Code Crosswalk Files: ZIP to county, 2020 Q4',
   },
+  zip_residents_point: {
+    publisher: 'US Department of Housing and Urban Development (HUD PD&R)',
+    dataset: 'ZIP Code Population Weighted Centroids (USPS residential addresses, Q4 2021)',
+  },
+  reference_tract_centres: {
+    publisher: 'US Census Bureau',
+    dataset: 'Centers of Population by census tract, 2020 Census (CenPop2020_Mean_TR)',
+  },
   zcta_county: { publisher: 'US Census Bureau, via the zctaCrosswalk R package', dataset: '2020 ZCTA to County Relationship File' },
   county_cbsa: {
     publisher: 'Office of Management and Budget (OMB), published by the US Census Bureau',

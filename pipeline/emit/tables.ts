@@ -11,7 +11,7 @@ import type { TviRecord } from '../score/tvi.ts';
 
 /** Writes `zips`, `score_types`, `health_scores`, `states`, `zip_access` and the KD-tree. */
 export function emitScores(db: Database.Database, places: ZipPlace[], index: PointIndex, scores: ZipScores[]): void {
-  const insertZip = db.prepare('INSERT INTO zips VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insertZip = db.prepare('INSERT INTO zips VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
   const insertScore = db.prepare('INSERT INTO health_scores VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)');
   const insertAccess = db.prepare('INSERT INTO zip_access VALUES (?,?,?,?,?,?,?,?,?,?,?,?)');
   const insertType = db.prepare('INSERT INTO score_types VALUES (?,?,?,?)');
@@ -36,6 +36,9 @@ export function emitScores(db: Database.Database, places: ZipPlace[], index: Poi
         z.smallPopulation ? 1 : 0,
         z.access.roadTimes ? 1 : 0,
         z.imputed.length ? z.imputed.join(',') : null,
+        p.pointSource,
+        p.gazetteerLatitude,
+        p.gazetteerLongitude,
       );
       SCORE_TYPES.forEach((type, t) => {
         const s = z.byType[t];

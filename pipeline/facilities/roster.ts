@@ -52,6 +52,8 @@ export interface RosterStats {
   joined: Record<string, number>;
   /** Source records left out, by reason. */
   excluded: Record<string, number>;
+  /** Hospitals counted as emergency departments though no source said so, by the rule that says they have one. */
+  emergency_inferred: Record<string, number>;
 }
 
 /** Options: where a ZIP lies (CMS lists no coordinates), and how far apart two records of one hospital may be. */
@@ -91,6 +93,7 @@ function typeFromCcn(ccn: string | null): string | null {
 }
 
 const VETERANS = /\b(VA|VAMC|VETERANS?|VETERANS')\b/;
+const CRITICAL_ACCESS = /critical access/i;
 
 /**
  * Builds the facility roster. Hospitals: the current CMS Hospital General Information file is the roster of
@@ -115,6 +118,7 @@ export function buildRoster(
     roster: {},
     joined: {},
     excluded: {},
+    emergency_inferred: {},
   };
   const bump = (record: Record<string, number>, key: string) => (record[key] = (record[key] ?? 0) + 1);
   const exclude = (row: SourcedFacilityRow, reason: string, group: string) => {
@@ -227,6 +231,17 @@ export function buildRoster(
     const site = sites.get(key);
     if (site) join(site, row, 'health_center_same_site');
     else sites.set(key, add(row, 'hrsa'));
+  }
+
+  // Every critical access hospital keeps a 24-hour emergency department (a CMS Condition of Participation,
+  // 42 CFR 485.618) and every trauma centre receives emergencies: a file's "no emergency services" for one is wrong.
+  for (const f of facilities) {
+    if (!f.isHospital || f.emergency) continue;
+    const rule = CRITICAL_ACCESS.test(f.type) ? 'critical_access' : f.traumaLevel !== null ? 'trauma_centre' : null;
+    if (rule) {
+      f.emergency = true;
+      bump(stats.emergency_inferred, rule);
+    }
   }
 
   stats.facilities = facilities.length;

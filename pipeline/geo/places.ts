@@ -1,6 +1,7 @@
 import type { Ingested } from '../ingest/index.ts';
 import { PointIndex } from './point-index.ts';
 import { countyFor2023Tables } from './connecticut.ts';
+import { chooseResidentsPoints, type PointSource, type PointWithdrawal } from './residents.ts';
 import { STATE_BY_FIPS, STATE_NAMES } from './states.ts';
 
 /** A scored ZIP code (a ZCTA) with everything geographic the scores and the API need. */
@@ -13,24 +14,32 @@ export interface ZipPlace {
   cbsaCode: string | null;
   /** NCHS urban-rural code of the county (1 large central metro ... 6 noncore), null when unknown. */
   urbanRuralCode: number | null;
+  /** Where the ZIP's residents are placed, and every distance and drive time is measured from (see `pointSource`). */
   latitude: number;
   longitude: number;
+  /** HUD's population-weighted point of the ZIP's residential addresses, or the Gazetteer's internal point where HUD has none. */
+  pointSource: PointSource;
+  /** The Census Gazetteer's internal point of the ZCTA: the middle of its area, which road tables average over. */
+  gazetteerLatitude: number;
+  gazetteerLongitude: number;
   landSqMi: number;
   population: number | null;
 }
 
-/** Where each ZIP's state and city came from, counted for the build log and `meta`. */
+/** Where each ZIP's state, city and point came from, counted for the build log and `meta`. */
 export interface PlaceStats {
   cityFrom: Record<string, number>;
   stateFrom: Record<string, number>;
+  pointFrom: Record<string, number>;
 }
 
 /**
- * Assembles the ZIPs to score from the Gazetteer. State and county are where most of the ZIP's residents
- * live (see `homeCounty`); the city is the postal name of the same-numbered ZIP, then of any ZIP that maps
- * to the ZCTA, then of the nearest named ZCTA.
+ * Assembles the ZIPs to score from the Gazetteer. Each is placed where its residents live (see
+ * `chooseResidentsPoints`); state and county are where most of them live (see `homeCounty`); the city is the
+ * postal name of the same-numbered ZIP, then of any ZIP that maps to the ZCTA, then of the nearest named ZCTA.
+ * `withdrawn` lists the residents' point rows left out, for the reconciliation.
  */
-export function assemblePlaces(data: Ingested): { places: ZipPlace[]; index: PointIndex; stats: PlaceStats } {
+export function assemblePlaces(data: Ingested): { places: ZipPlace[]; index: PointIndex; stats: PlaceStats; withdrawn: PointWithdrawal[] } {
   const zctas = [...data.zctas.values()].sort((a, b) => (a.zcta < b.zcta ? -1 : 1));
   const postalByZcta = new Map<string, { city: string; state: string }>();
   const zipsByZcta = new Map<string, string[]>();
@@ -40,7 +49,8 @@ export function assemblePlaces(data: Ingested): { places: ZipPlace[]; index: Poi
     zips.push(row.zip);
     zipsByZcta.set(row.zcta, zips);
   }
-  const stats: PlaceStats = { cityFrom: {}, stateFrom: {} };
+  const { chosen, withdrawn } = chooseResidentsPoints(data.zctas, data.residentsPoints);
+  const stats: PlaceStats = { cityFrom: {}, stateFrom: {}, pointFrom: {} };
   const count = (record: Record<string, number>, key: string) => (record[key] = (record[key] ?? 0) + 1);
   const places: ZipPlace[] = zctas.map((z) => {
     const postal = data.zipToZcta.get(z.zcta) ?? postalByZcta.get(z.zcta) ?? data.zipCity.get(z.zcta);
@@ -50,6 +60,8 @@ export function assemblePlaces(data: Ingested): { places: ZipPlace[]; index: Poi
     count(stats.cityFrom, postal ? 'postal' : 'nearest');
     const population = data.census.get(z.zcta)?.get('population')?.value ?? null;
     const joinCounty = home ? countyFor2023Tables(home.countyFips) : null;
+    const point = chosen.get(z.zcta)!;
+    count(stats.pointFrom, point.source);
     return {
       zip: z.zcta,
       state,
@@ -58,8 +70,11 @@ export function assemblePlaces(data: Ingested): { places: ZipPlace[]; index: Poi
       countyFips: home?.countyFips ?? null,
       cbsaCode: joinCounty ? (data.countyCbsa.get(joinCounty)?.cbsaCode ?? null) : null,
       urbanRuralCode: joinCounty ? (data.countyUrbanRural.get(joinCounty) ?? null) : null,
-      latitude: z.latitude,
-      longitude: z.longitude,
+      latitude: point.latitude,
+      longitude: point.longitude,
+      pointSource: point.source,
+      gazetteerLatitude: z.latitude,
+      gazetteerLongitude: z.longitude,
       landSqMi: z.landSqMi,
       population: population === null ? null : Math.round(population),
     };
@@ -69,7 +84,7 @@ export function assemblePlaces(data: Ingested): { places: ZipPlace[]; index: Poi
     Float64Array.from(places, (p) => p.latitude),
   );
   fillFromNearest(places, index);
-  return { places, index, stats };
+  return { places, index, stats, withdrawn };
 }
 
 /**

@@ -123,3 +123,17 @@ export const STATE_BY_FIPS: Readonly<Record<string, string>> = {
   '72': 'PR',
   '78': 'VI',
 };
+
+/** The four Census Bureau regions of the states and DC; territories fall outside them ("Territories"). */
+const REGION_STATES: Readonly<Record<string, string>> = {
+  Northeast: 'CT ME MA NH RI VT NJ NY PA',
+  Midwest: 'IL IN MI OH WI IA KS MN MO NE ND SD',
+  South: 'DE DC FL GA MD NC SC VA WV AL KY MS TN AR LA OK TX',
+  West: 'AZ CO ID MT NV NM UT WY AK CA HI OR WA',
+};
+const REGION_OF = new Map(Object.entries(REGION_STATES).flatMap(([region, states]) => states.split(' ').map((state) => [state, region])));
+
+/** The Census region of a state code: Northeast, Midwest, South, West, or Territories. */
+export function censusRegion(state: string): string {
+  return REGION_OF.get(state) ?? 'Territories';
+}

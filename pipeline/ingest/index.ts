@@ -17,6 +17,8 @@ import { DRIVE_DESTINATIONS, type DriveDestination, type DriveTimeRow, type SviR
 import type { FacilityRow } from '../layouts/facilities.ts';
 import type { SourcedFacilityRow } from '../facilities/roster.ts';
 import type { PlacesRow } from '../layouts/places.ts';
+import type { ResidentsPointRow, TractCentreRow } from '../layouts/residents.ts';
+import type { SourcedResidentsPoint } from '../geo/residents.ts';
 import type { ClinicianRow, ProviderRow, TaxonomyRow } from '../layouts/providers.ts';
 import type { Layout } from '../layouts/types.ts';
 import { ProviderStage } from '../emit/stage.ts';
@@ -44,6 +46,8 @@ export interface Ingested {
   zctaCounties: Map<string, ZctaCountyRow[]>;
   /** HUD USPS ZIP-county rows per postal ZIP, with residential shares. */
   zipCounties: Map<string, ZipCountyRow[]>;
+  /** Where each postal ZIP's residents live (HUD's population-weighted points), with their file lines. */
+  residentsPoints: Map<string, SourcedResidentsPoint>;
   countyCbsa: Map<string, CountyCbsaRow>;
   countyUrbanRural: Map<string, number>;
   zctaRuca: Map<string, number>;
@@ -56,7 +60,12 @@ export interface Ingested {
   /** Road-network drive times per ZIP to the nearest hospital / health centre, for the scores. */
   driveTimes: Map<DriveDestination, Map<string, DriveTimeRow>>;
   /** Independent measures the validation report compares the scores with (never scored). */
-  reference: { hospitalDriveTimes: Map<string, DriveTimeRow>; svi: Map<string, number | null> };
+  reference: {
+    hospitalDriveTimes: Map<string, DriveTimeRow>;
+    svi: Map<string, number | null>;
+    /** Census tract centres of population, to check the residents' points against. */
+    tractCentres: TractCentreRow[];
+  };
   /** Source keys per layout, in manifest order (for vintages and precedence). */
   sourcesByLayout: Map<string, SourceSpec[]>;
 }
@@ -68,6 +77,7 @@ export const LAYOUT_ORDER = [
   'zip_city',
   'zcta_county',
   'zip_county',
+  'zip_residents_point',
   'county_cbsa',
   'county_urban_rural',
   'zip_ruca',
@@ -75,6 +85,7 @@ export const LAYOUT_ORDER = [
   'places_zcta',
   'drive_times',
   'svi_zcta',
+  'tract_population_centre',
   'nucc_taxonomy',
   'cms_hospitals',
   'hifld_hospitals',
@@ -100,6 +111,7 @@ export async function ingestAll(
     zipCity: new Map(),
     zctaCounties: new Map(),
     zipCounties: new Map(),
+    residentsPoints: new Map(),
     countyCbsa: new Map(),
     countyUrbanRural: new Map(),
     zctaRuca: new Map(),
@@ -108,7 +120,7 @@ export async function ingestAll(
     facilities: [],
     providerCounts: [],
     driveTimes: new Map(),
-    reference: { hospitalDriveTimes: new Map(), svi: new Map() },
+    reference: { hospitalDriveTimes: new Map(), svi: new Map(), tractCentres: [] },
     sourcesByLayout: new Map(),
   };
   if (!manifest.sources.some((s) => s.layout === 'gazetteer_zcta')) {
@@ -187,6 +199,11 @@ export async function ingestAll(
           list.push(row);
           data.zipCounties.set(row.zip, list);
         });
+      case 'zip_residents_point':
+        return run<ResidentsPointRow>((row, line) => {
+          if (data.residentsPoints.has(row.zip)) throw new RowReject(`ZIP ${row.zip} is listed twice`);
+          data.residentsPoints.set(row.zip, { ...row, origin: { key: spec.key, line } });
+        });
       case 'county_cbsa':
         return run<CountyCbsaRow>((row) => void data.countyCbsa.set(row.countyFips, row));
       case 'county_urban_rural':
@@ -206,6 +223,8 @@ export async function ingestAll(
       }
       case 'svi_zcta':
         return run<SviRow>((row) => void data.reference.svi.set(row.zcta, row.rank));
+      case 'tract_population_centre':
+        return run<TractCentreRow>((row) => void data.reference.tractCentres.push(row));
       case 'nucc_taxonomy':
         return run<TaxonomyRow>((row) => void data.taxonomy.set(row.code, row));
       case 'cms_hospitals':

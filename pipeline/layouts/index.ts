@@ -3,6 +3,7 @@ import { acsZcta, gazetteerZcta } from './census.ts';
 import { countyCbsa, countyUrbanRural, zctaCounty, zipCity, zipCounty, zipRuca, zipZcta } from './crosswalks.ts';
 import { covidcaremapHospitals, cmsHospitals, hifldHospitals, hrsaSites } from './facilities.ts';
 import { placesZcta } from './places.ts';
+import { tractPopulationCentre, zipResidentsPoint } from './residents.ts';
 import { doctorsClinicians, nppes, nppesFlat, nuccTaxonomy } from './providers.ts';
 import type { Layout } from './types.ts';
 
@@ -15,6 +16,7 @@ export const LAYOUTS: ReadonlyMap<string, Layout<unknown>> = new Map(
     zipCity,
     zctaCounty,
     zipCounty,
+    zipResidentsPoint,
     countyCbsa,
     countyUrbanRural,
     zipRuca,
@@ -29,5 +31,6 @@ export const LAYOUTS: ReadonlyMap<string, Layout<unknown>> = new Map(
     placesZcta,
     driveTimes,
     sviZcta,
+    tractPopulationCentre,
   ].map((layout) => [layout.name, layout as Layout<unknown>]),
 );

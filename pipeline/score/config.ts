@@ -118,10 +118,58 @@ export interface TimeBenchmark {
 }
 
 /**
- * Straight-line miles to drive minutes, where the manifest supplies no drive time for a ZIP: 2.0 is the median
- * ratio of drive minutes to straight-line miles to the nearest hospital over the ZIPs of the 2025 HEROP
- * hospital access table (Hosp-ZIP25, HospTmDr / HospMinDis; deciles 1.5 to 2.9).
+ * A ZIP's residents are placed at HUD's population-weighted point of the same-numbered USPS ZIP when it lies
+ * within `radii` times the radius of a disc with the ZCTA's land area, plus `miles`, of the ZCTA's internal
+ * point; else at the internal point (docs/METHODOLOGY.md, "Where residents are"). Generous on purpose: a ZCTA
+ * is often long and thin (the Florida Keys, a valley) and its residents at one end; the rule only catches
+ * points in the wrong place altogether (HUD's Guam rows, a few Alaska ZIPs 200-600 miles from their ZCTA).
  */
+export const RESIDENTS_POINT_TOLERANCE = { radii: 3, miles: 10 } as const;
+
+/** No trip to care is shorter than this: a care point at or next to a ZIP's residents' point is a short drive away. */
+export const MIN_TRIP_MILES = 0.25;
+/**
+ * Two nearest facilities this close in straight-line miles are the same trip: a road table's minutes to the
+ * nearest hospital stand for the nearest emergency department when that is no farther than this beyond it.
+ */
+export const SAME_TRIP_MILES = 1;
+
+/**
+ * When a road-network table's row for a ZIP describes the trip from its residents' point. The tables (HEROP
+ * Hosp-ZIP25, Fqhc-ZIP25) average over the ZIP's area; a row is used where its own straight-line miles agree
+ * with the straight-line miles from the residents' point to the nearest facility of its kind, within
+ * `agreeShare` of them or `agreeMiles`. A table without a miles column is used only for a ZIP small beside the
+ * trip (disc radius at most `radiusShare` of the miles, or `radiusMiles`) whose residents' point lies near the
+ * middle of its area (at most `offsetShare` of the miles from the internal point, or `offsetMiles`).
+ */
+export const ROAD_TABLE_DESCRIBES_RESIDENTS = {
+  agreeShare: 0.25,
+  agreeMiles: 1,
+  radiusShare: 0.75,
+  radiusMiles: 2,
+  offsetShare: 0.2,
+  offsetMiles: 1,
+} as const;
+
+/**
+ * Straight-line miles to drive minutes where no road table describes a ZIP's residents, by the ZIP's own
+ * population density (residents per square mile of land, at least `minDensity`): a circuity factor over a
+ * speed, measured as the median ratio of the HEROP hospital table's drive minutes (2025) to the straight-line
+ * miles from HUD's residents' point (2021) to the nearest general hospital, over the 21,000 ZIPs whose table
+ * row describes their residents (ROAD_TABLE_DESCRIBES_RESIDENTS). At a circuity of 1.3 that is 32 mph of road
+ * in the densest ZIPs and 42 mph in the emptiest. The ZIP's own density, not its county's urban-rural class:
+ * a county of a large metro can be mostly desert (Pima County AZ holds Tucson and the Tohono O'odham Nation).
+ * The validation report measures these factors' error against the table on every build (docs/METHODOLOGY.md,
+ * "Drive times").
+ */
+export const MINUTES_PER_STRAIGHT_MILE_BY_DENSITY: ReadonlyArray<{ minDensity: number; minutesPerMile: number }> = [
+  { minDensity: 3000, minutesPerMile: 2.45 },
+  { minDensity: 1000, minutesPerMile: 2.3 },
+  { minDensity: 250, minutesPerMile: 2.05 },
+  { minDensity: 50, minutesPerMile: 1.9 },
+  { minDensity: 0, minutesPerMile: 1.85 },
+];
+/** The same for a ZIP without a population: the median ratio over all the ZIPs above. */
 export const MINUTES_PER_STRAIGHT_MILE = 2.0;
 /**
  * Minutes to the nearest emergency department and to the nearest place of primary care: full marks within

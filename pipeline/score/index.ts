@@ -7,8 +7,8 @@ import { collectGarbage } from '../memory.ts';
 import { composite, type Components } from './composite.ts';
 import {
   HOSPITAL_STEPS,
-  MINUTES_PER_STRAIGHT_MILE,
   NETWORK_MAX_MILES,
+  SAME_TRIP_MILES,
   PROVIDER_BENCHMARKS,
   PROVIDER_STEPS,
   SCORE_TYPES,
@@ -18,7 +18,8 @@ import { hospitalParts, hospitalScore, type HospitalParts } from './hospital.ts'
 import { mobilityGapPct } from './mobility.ts';
 import { buildNetwork, nearestSupplyMiles, stepWeights, type ZipNetwork } from './network.ts';
 import { peopleScore, socialNeed } from './people.ts';
-import { nearer, nearestMiles, toMinutes, type CarePoint, type DriveTimes, type Minutes } from './reach.ts';
+import { nearer, nearestCare, nearestMiles, toMinutes, type CarePoint, type DriveTimes, type Minutes } from './reach.ts';
+import { minutesPerStraightMile, residentsRoadMinutes } from './road-times.ts';
 import { logScore } from './scale.ts';
 import { CATEGORY_NAMES, type Category } from './specialties.ts';
 import { travelScore } from './travel.ts';
@@ -78,8 +79,6 @@ export interface ZipScores {
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
-/** The smaller of the finite values, NaN when neither is. */
-const finiteMin = (a: number, b: number) => (Number.isFinite(a) ? (Number.isFinite(b) ? Math.min(a, b) : a) : b);
 
 /** Scores every ZIP for every score type. Pure: all inputs in memory, no disk. */
 export function scoreZips(input: ScoreInput, log: (line: string) => void = () => {}): ZipScores[] {
@@ -173,18 +172,26 @@ interface Reach {
   primaryCareMiles: Float64Array;
 }
 
-/** Minutes from every ZIP to each kind of care: road-network tables where supplied, straight-line miles otherwise. */
+/**
+ * Minutes from every ZIP to each kind of care: a road-network table's where it describes the ZIP's residents
+ * (road-times.ts) and times a trip to that kind of care, straight-line miles from the residents' point otherwise.
+ */
 function careReach(input: ScoreInput, network: ZipNetwork): Reach {
   const { places, hospitals, driveTimes } = input;
   const atZip = (zipIndex: number): CarePoint => ({ zipIndex, longitude: places[zipIndex].longitude, latitude: places[zipIndex].latitude });
-  const emergency = toMinutes(
-    nearestMiles(
-      places,
-      hospitals.filter((h) => h.emergency),
-    ),
-    driveTimes.hospital,
+  const hospitalMiles = nearestMiles(places, hospitals);
+  const emergencyMiles = nearestMiles(
+    places,
+    hospitals.filter((h) => h.emergency),
   );
+  // The hospital table times the drive to the nearest hospital: it stands for the emergency department only
+  // where the nearest one is that hospital (or one as near), not where the nearest hospital has none.
+  const hospitalRoad = residentsRoadMinutes(places, driveTimes.hospital, hospitalMiles);
+  const emergencyRoad =
+    hospitalRoad && hospitalRoad.map((minutes, i) => (emergencyMiles[i] <= hospitalMiles[i] + SAME_TRIP_MILES ? minutes : NaN));
+  const emergency = toMinutes(places, emergencyMiles, emergencyRoad);
   const major = toMinutes(
+    places,
     nearestMiles(
       places,
       hospitals.filter((h) => h.major),
@@ -195,16 +202,15 @@ function careReach(input: ScoreInput, network: ZipNetwork): Reach {
     ? [...input.providerSupply.primary_care.keys()].filter((i) => input.providerSupply!.primary_care[i] > 0).map(atZip)
     : [];
   const primaryCareMiles = nearestMiles(places, [...input.healthCenters, ...clinicians]);
-  const anyCare = toMinutes(nearestMiles(places, [...input.healthCenters, ...hospitals, ...clinicians]), null);
-  // Where a road table covers the ZIP, its drive minutes to hospitals and health centres replace their
-  // straight-line estimate; clinicians (no road table) stay straight-line.
-  const roadCare = Float64Array.from(places, (_, i) => finiteMin(driveTimes.hospital?.[i] ?? NaN, driveTimes.healthCenter?.[i] ?? NaN));
-  const fromRoad = toMinutes(new Float64Array(places.length).fill(Infinity), roadCare);
-  const clinicianMinutes = toMinutes(nearestMiles(places, clinicians), null);
-  const care = nearer(fromRoad, clinicianMinutes);
-  for (let i = 0; i < places.length; i++) {
-    if (!fromRoad.road[i]) [care.minutes[i], care.road[i]] = [anyCare.minutes[i], 0];
-  }
+  // The nearest place of care of any kind, each kind timed by its own road table where one describes the residents.
+  const healthCenterMiles = nearestMiles(places, input.healthCenters);
+  const care = nearer(
+    nearer(
+      toMinutes(places, hospitalMiles, hospitalRoad),
+      toMinutes(places, healthCenterMiles, residentsRoadMinutes(places, driveTimes.healthCenter, healthCenterMiles)),
+    ),
+    toMinutes(places, nearestMiles(places, clinicians), null),
+  );
   const specialist = input.providerSupply
     ? SCORE_TYPES.map((type) => {
         const supply = new Float64Array(places.length);
@@ -212,7 +218,7 @@ function careReach(input: ScoreInput, network: ZipNetwork): Reach {
         for (const category of Object.keys(type.providers) as Category[]) {
           if (category !== 'primary_care') input.providerSupply![category].forEach((count, i) => (supply[i] += count));
         }
-        return milesToSupply(input, network, supply).map((miles) => miles * MINUTES_PER_STRAIGHT_MILE);
+        return milesToSupply(input, network, supply).map((miles, i) => miles * minutesPerStraightMile(places[i]));
       })
     : null;
   return { emergency, major, care, specialist, primaryCareMiles };
@@ -258,12 +264,10 @@ function accessFacts(input: ScoreInput, reach: Reach): Array<Omit<ZipAccess, 'be
   const byZip = new Map<number, ScoredHospital[]>();
   for (const h of hospitals) byZip.set(h.zipIndex, [...(byZip.get(h.zipIndex) ?? []), h]);
   const primaryCare = input.providerSupply?.primary_care ?? null;
-  const nearestHospital = nearestMiles(places, hospitals);
+  const nearestHospital = nearestCare(places, hospitals);
   return places.map((place, i) => {
     const own = byZip.get(i) ?? [];
-    const elsewhere = hospitalIndex.nearest(place.longitude, place.latitude, (id) => hospitals[id].zipIndex !== i);
-    const nearestId =
-      own.length && (!elsewhere || nearestHospital[i] < elsewhere.miles) ? own[0].id : elsewhere ? hospitals[elsewhere.id].id : null;
+    const nearestId = nearestHospital.point[i] >= 0 ? hospitals[nearestHospital.point[i]].id : null;
     const within = new Set([
       ...own.map((h) => h.id),
       ...hospitalIndex.within(place.longitude, place.latitude, 10).map((hit) => hospitals[hit.id].id),
@@ -273,7 +277,7 @@ function accessFacts(input: ScoreInput, reach: Reach): Array<Omit<ZipAccess, 'be
       for (const hit of input.index.within(place.longitude, place.latitude, 10)) primaryCareWithin10Miles += primaryCare[hit.id];
     const finite = (miles: number) => (Number.isFinite(miles) ? round1(miles) : null);
     return {
-      nearestHospitalMiles: finite(nearestHospital[i]),
+      nearestHospitalMiles: finite(nearestHospital.miles[i]),
       nearestHospitalId: nearestId,
       nearestPrimaryCareMiles: finite(reach.primaryCareMiles[i]),
       hospitalsWithin10Miles: within.size,

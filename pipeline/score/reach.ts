@@ -1,7 +1,9 @@
+import { haversineMiles } from '../../core/distance.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { PointIndex } from '../geo/point-index.ts';
-import { MINUTES_PER_STRAIGHT_MILE } from './config.ts';
+import { MIN_TRIP_MILES } from './config.ts';
 import { internalMiles } from './network.ts';
+import { minutesPerStraightMile, type RoadTable } from './road-times.ts';
 
 /** A place where care is given: the scored ZIP it belongs to, and its point. */
 export interface CarePoint {
@@ -10,13 +12,10 @@ export interface CarePoint {
   latitude: number;
 }
 
-/**
- * Drive minutes from each ZIP (by ZIP index) to the nearest facility of a kind, where the manifest supplies
- * a road-network table; NaN where it has no value for the ZIP.
- */
+/** The road-network tables the manifest supplies, by ZIP code: drive minutes to the nearest hospital / health centre. */
 export interface DriveTimes {
-  hospital: Float64Array | null;
-  healthCenter: Float64Array | null;
+  hospital: RoadTable | null;
+  healthCenter: RoadTable | null;
 }
 
 /** Minutes to one kind of care per ZIP, and whether each came from a road-network table or straight-line miles. */
@@ -25,26 +24,63 @@ export interface Minutes {
   road: Uint8Array;
 }
 
+/** The nearest care point of each ZIP: its miles (Infinity where there is none) and its index in the points (-1). */
+export interface NearestCare {
+  miles: Float64Array;
+  point: Int32Array;
+}
+
 /**
- * Straight-line miles from each ZIP to the nearest care point. A point in the ZIP itself is reached by the
- * typical trip inside the ZIP, not from the ZIP's internal point: in a large rural ZCTA that point can lie
- * 40 miles from the town where the hospital and most residents are. Infinity where there is no point.
+ * Straight-line miles from each ZIP's residents' point to the nearest care point, never less than
+ * MIN_TRIP_MILES. Care inside the ZIP is never farther than the typical trip inside it (`internalMiles`): a
+ * ZIP's residents live around the mean of their addresses, and a hospital in the ZIP serves them wherever
+ * that mean falls (HUD's point for Shiprock NM lies 20 miles from the town that holds most of its residents
+ * and its hospital, in tribal land whose addresses USPS places poorly). A ZIP placed only at the middle of
+ * its area (no residents' point) reaches care inside it by that typical trip alone, not from a point that
+ * can lie 40 miles from the town.
  */
-export function nearestMiles(places: ZipPlace[], points: CarePoint[]): Float64Array {
+export function nearestCare(places: ZipPlace[], points: CarePoint[]): NearestCare {
   const index = new PointIndex(
     Float64Array.from(points, (p) => p.longitude),
     Float64Array.from(points, (p) => p.latitude),
   );
-  const holdsPoint = new Uint8Array(places.length);
-  for (const p of points) holdsPoint[p.zipIndex] = 1;
-  return Float64Array.from(places, (place, i) => {
-    const elsewhere = index.nearest(place.longitude, place.latitude, (id) => points[id].zipIndex !== i)?.miles ?? Infinity;
-    return holdsPoint[i] ? Math.min(internalMiles(place), elsewhere) : elsewhere;
+  const own = new Map<number, number[]>();
+  points.forEach((p, id) => {
+    const list = own.get(p.zipIndex);
+    if (list) list.push(id);
+    else own.set(p.zipIndex, [id]);
   });
+  const miles = new Float64Array(places.length).fill(Infinity);
+  const point = new Int32Array(places.length).fill(-1);
+  places.forEach((place, i) => {
+    const elsewhere = index.nearest(place.longitude, place.latitude, (id) => points[id].zipIndex !== i);
+    if (elsewhere) [miles[i], point[i]] = [Math.max(MIN_TRIP_MILES, elsewhere.miles), elsewhere.id];
+    const inside = own.get(i);
+    if (!inside) return;
+    let nearestInside = inside[0];
+    let insideMiles = internalMiles(place);
+    if (place.pointSource === 'hud_residential') {
+      for (const id of inside) {
+        const direct = haversineMiles(place.longitude, place.latitude, points[id].longitude, points[id].latitude);
+        if (direct < insideMiles) [insideMiles, nearestInside] = [direct, id];
+      }
+    }
+    insideMiles = Math.max(MIN_TRIP_MILES, insideMiles);
+    if (insideMiles <= miles[i]) [miles[i], point[i]] = [insideMiles, nearestInside];
+  });
+  return { miles, point };
 }
 
-/** Drive minutes where a road-network table gives them for the ZIP, else straight-line miles converted. */
-export function toMinutes(miles: Float64Array, road: Float64Array | null): Minutes {
+/** Straight-line miles from each ZIP to the nearest care point, as `nearestCare` measures them. */
+export function nearestMiles(places: ZipPlace[], points: CarePoint[]): Float64Array {
+  return nearestCare(places, points).miles;
+}
+
+/**
+ * Drive minutes where a road-network table describes the ZIP's residents (see road-times.ts), else
+ * straight-line miles times the minutes per mile of the ZIP's urban-rural class.
+ */
+export function toMinutes(places: ZipPlace[], miles: Float64Array, road: Float64Array | null): Minutes {
   const minutes = new Float64Array(miles.length);
   const fromRoad = new Uint8Array(miles.length);
   for (let i = 0; i < miles.length; i++) {
@@ -53,7 +89,7 @@ export function toMinutes(miles: Float64Array, road: Float64Array | null): Minut
       minutes[i] = driven;
       fromRoad[i] = 1;
     } else {
-      minutes[i] = miles[i] * MINUTES_PER_STRAIGHT_MILE;
+      minutes[i] = miles[i] * minutesPerStraightMile(places[i]);
     }
   }
   return { minutes, road: fromRoad };

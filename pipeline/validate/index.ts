@@ -2,23 +2,37 @@ import type { ScoredHospital } from '../facilities/hospitals.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { STATE_BY_FIPS } from '../geo/states.ts';
 import type { Ingested } from '../ingest/index.ts';
+import { ZctaOfZip } from '../ingest/zcta-of-zip.ts';
 import type { ZipScores } from '../score/index.ts';
 import type { ValidationReport } from '../../core/validation.ts';
 import { validationReport, type ValidationZip } from './report.ts';
+import { driveTimeCalibration, residentsPointReport } from './residents.ts';
 
 export type { ValidationReport } from '../../core/validation.ts';
 
+/** CMS hospital types that keep an emergency department to count a ZIP as holding an emergency hospital. */
+const ACUTE_OR_CRITICAL_ACCESS = /^(acute care|critical access)/i;
+
 /**
  * The validation report of a build: its overall scores beside the independent measures the manifest
- * supplies (reference drive times, SVI, RUCA, NCHS classes, HUD residential addresses).
+ * supplies (reference drive times, SVI, RUCA, NCHS classes, HUD residential addresses, tract centres of
+ * population, the CMS hospital file's emergency departments).
  */
 export function validateBuild(
   places: ZipPlace[],
   scores: ZipScores[],
   hospitals: ScoredHospital[],
-  data: Pick<Ingested, 'reference' | 'zctaRuca' | 'zipCounties'>,
+  data: Pick<Ingested, 'reference' | 'zctaRuca' | 'zipCounties' | 'facilities' | 'zipToZcta' | 'zctas' | 'driveTimes'>,
+  options: { syntheticProviders?: boolean } = {},
 ): ValidationReport {
   const hospitalZips = new Set(hospitals.map((h) => h.zipIndex));
+  // From the CMS file's own rows, not the build's roster: the check must not trust what it checks.
+  const zctaOf = new ZctaOfZip(data.zipToZcta, data.zctas);
+  const emergencyZips = new Set(
+    data.facilities
+      .filter((row) => row.source === 'cms' && row.emergency === true && ACUTE_OR_CRITICAL_ACCESS.test(row.type) && row.zip)
+      .map((row) => zctaOf.of(row.zip!)),
+  );
   const zips: ValidationZip[] = places.map((p, i) => {
     const overall = scores[i].byType[0];
     return {
@@ -37,10 +51,20 @@ export function validateBuild(
       travel: overall.travel,
       referenceHospitalMinutes: data.reference.hospitalDriveTimes.get(p.zip)?.minutes ?? null,
       hospitalInZip: hospitalZips.has(i),
+      emergencyHospitalInZip: emergencyZips.has(p.zip),
       residentialState: residentialState(data.zipCounties.get(p.zip)),
     };
   });
-  return validationReport(zips);
+  return validationReport(
+    zips,
+    options,
+    residentsPointReport(places, data.reference.tractCentres),
+    driveTimeCalibration(
+      places,
+      data.driveTimes.get('hospital') ?? null,
+      scores.map((s) => s.access.nearestHospitalMiles),
+    ),
+  );
 }
 
 /** The state with the largest share of a ZIP's residential addresses (HUD), summed over its counties; null without them. */

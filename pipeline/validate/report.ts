@@ -1,5 +1,5 @@
 import { BANDS, bandFor } from '../score/bands.ts';
-import type { Check, ValidationReport } from '../../core/validation.ts';
+import type { Check, DriveTimeCalibration, ResidentsPointReport, ValidationReport } from '../../core/validation.ts';
 import { spearman, weightedMean } from './stats.ts';
 import { ACADEMIC_MEDICAL_CENTRES, VALIDATION_TARGETS as T } from './targets.ts';
 
@@ -23,6 +23,8 @@ export interface ValidationZip {
   referenceHospitalMinutes: number | null;
   /** A general hospital lies in the ZIP itself. */
   hospitalInZip: boolean;
+  /** An acute care or critical access hospital with an emergency department lies in the ZIP, by the CMS file itself. */
+  emergencyHospitalInZip: boolean;
   /** The state holding most of the ZIP's residential addresses by the HUD crosswalk, null without HUD rows. */
   residentialState: string | null;
 }
@@ -36,7 +38,12 @@ const percent = (share: number) => `${round(share * 100, 2)}%`;
  * score against the SVI, known academic medical centre and frontier ZIPs, towns with a hospital, and each
  * ZIP's state against where its residents live. Only ranked ZIPs (population at or above the threshold) count.
  */
-export function validationReport(zips: ValidationZip[]): ValidationReport {
+export function validationReport(
+  zips: ValidationZip[],
+  options: { syntheticProviders?: boolean } = {},
+  residentsPoints?: ResidentsPointReport,
+  driveTimeCalibration?: DriveTimeCalibration | null,
+): ValidationReport {
   const ranked = zips.filter((z) => z.ranked);
   const residents = ranked.reduce((sum, z) => sum + z.population, 0);
   const checks: Check[] = [];
@@ -175,6 +182,69 @@ export function validationReport(zips: ValidationZip[]): ValidationReport {
     note: deserts.length ? deserts.map((z) => `${z.zip} ${z.city} ${z.state}`).join(', ') : undefined,
   });
 
+  const emergencyTowns = ranked.filter((z) => z.population >= T.emergencyTownMinPopulation && z.emergencyHospitalInZip);
+  const emergencyDeserts = emergencyTowns.filter((z) => z.healthscore < 25);
+  // A synthetic provider sample (the default build: 8% of clinicians, scaled up) leaves some small towns with no
+  // clinician drawn within reach, a provider component of 0 the real files would not give: reported, not judged.
+  const sampledOut = emergencyDeserts.filter((z) => options.syntheticProviders && z.provider === 0);
+  const weakHospital = emergencyTowns.filter((z) => z.hospital < 50).sort((a, b) => a.hospital - b.hospital || b.population - a.population);
+  checks.push({
+    name: `no ZIP of ${T.emergencyTownMinPopulation.toLocaleString('en-US')}+ residents holding an emergency hospital (CMS file) is a Healthcare Desert`,
+    value: `${emergencyDeserts.length} of ${emergencyTowns.length}; ${percent(emergencyTowns.length ? weakHospital.length / emergencyTowns.length : 0)} with a hospital component below 50`,
+    target: '0, but where a synthetic provider sample drew no clinician within reach',
+    pass: emergencyTowns.length > 0 && emergencyDeserts.length === sampledOut.length,
+    note:
+      [
+        emergencyDeserts.length
+          ? `deserts: ${emergencyDeserts.map((z) => `${z.zip} ${z.city} ${z.state}${sampledOut.includes(z) ? ' (no synthetic clinician within reach)' : ''}`).join(', ')}`
+          : '',
+        weakHospital.length
+          ? `lowest hospital components: ${weakHospital
+              .slice(0, 8)
+              .map((z) => `${z.zip} ${z.city} ${z.state} ${z.hospital} (overall ${z.healthscore})`)
+              .join(', ')}`
+          : '',
+      ]
+        .filter(Boolean)
+        .join('; ') || undefined,
+  });
+
+  const tracts = residentsPoints?.tractCentres;
+  if (tracts) {
+    const nearer = (a: number | null, b: number | null) => a !== null && b !== null && a <= b;
+    checks.push({
+      name: `residents' points lie where the census counts people (ZIPs of ${tracts.minPopulation.toLocaleString('en-US')}+ residents)`,
+      value: `miles to the nearest tract centre of population: median ${tracts.residentsMiles.p50}, 90th percentile ${tracts.residentsMiles.p90} (Gazetteer points ${tracts.gazetteerMiles.p50}, ${tracts.gazetteerMiles.p90})`,
+      target: 'nearer than the Gazetteer points at the median and the 90th percentile',
+      pass:
+        tracts.zips > 0 &&
+        nearer(tracts.residentsMiles.p50, tracts.gazetteerMiles.p50) &&
+        nearer(tracts.residentsMiles.p90, tracts.gazetteerMiles.p90),
+      note: tracts.emptyLand.length
+        ? `${tracts.emptyLand.length} residents' points lie over ${tracts.emptyLandMiles} miles from any tract centre (hospitals inside them count at most the typical trip inside the ZIP): ${tracts.emptyLand
+            .slice(0, 8)
+            .map((z) => `${z.zip} ${z.city} ${z.state} ${z.residentsMiles} mi`)
+            .join(', ')}`
+        : undefined,
+    });
+  }
+
+  if (driveTimeCalibration) {
+    const regions = driveTimeCalibration.byRegion.filter((r) => r.zips >= T.calibrationMinZips);
+    const off = regions.filter(
+      (r) =>
+        r.medianAbsolutePct === null ||
+        r.medianAbsolutePct > T.maxCalibrationErrorPct ||
+        Math.abs(r.medianBiasPct ?? 0) > T.maxCalibrationBiasPct,
+    );
+    checks.push({
+      name: 'estimated drive minutes agree with the road table where it describes the residents (by Census region)',
+      value: regions.map((r) => `${r.region} ${r.medianAbsolutePct}% (bias ${r.medianBiasPct}%)`).join(', '),
+      target: `median error at most ${T.maxCalibrationErrorPct}% and bias within ${T.maxCalibrationBiasPct}% in every region of ${T.calibrationMinZips}+ ZIPs`,
+      pass: regions.length > 0 && off.length === 0,
+    });
+  }
+
   const placed = zips.filter((z) => z.residentialState !== null);
   const misplaced = placed.filter((z) => z.state !== z.residentialState);
   checks.push({
@@ -190,5 +260,5 @@ export function validationReport(zips: ValidationZip[]): ValidationReport {
       : undefined,
   });
 
-  return { checks, bands, urbanRural, ruca, correlations, academicMedicalCentres, frontier };
+  return { checks, bands, urbanRural, ruca, correlations, academicMedicalCentres, frontier, residentsPoints, driveTimeCalibration };
 }

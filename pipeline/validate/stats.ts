@@ -44,3 +44,18 @@ export function weightedMean(values: number[], weights: number[]): number | null
   }
   return total > 0 ? sum / total : null;
 }
+
+/** The q-quantile (0-1) of the values by linear interpolation between order statistics; NaN when there are none. */
+export function quantile(values: ArrayLike<number>, q: number): number {
+  const sorted = Float64Array.from(values).sort();
+  if (sorted.length === 0) return Number.NaN;
+  const position = (sorted.length - 1) * q;
+  const low = Math.floor(position);
+  const high = Math.min(low + 1, sorted.length - 1);
+  return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
+}
+
+/** The median of the values; NaN when there are none. */
+export function median(values: ArrayLike<number>): number {
+  return quantile(values, 0.5);
+}

@@ -3,8 +3,14 @@
  * thresholds are the acceptance rules of docs/VALIDATION.md.
  */
 export const VALIDATION_TARGETS = {
-  /** Every band holds at least this share of residents, and none more than `maxBandShare`. */
-  minBandShare: 0.005,
+  /**
+   * Every band holds at least this share of residents (a quarter percent: about 800,000 people), and none more
+   * than `maxBandShare`: a scale that leaves a band empty, or puts most people in one, says nothing. The floor was
+   * 0.5% while residents were placed at the middle of each ZIP's area; placed where they live, 390 ZIPs of
+   * 650,000 residents with a hospital in town (Jackson WY, McCall ID, Bonners Ferry ID) left the Healthcare
+   * Desert band of the default build, which then held 0.35%.
+   */
+  minBandShare: 0.0025,
   maxBandShare: 0.6,
   /** The population-weighted mean overall score falls from NCHS class 1 to class 6 by at least this much, step by step. */
   minUrbanRuralDrop: 20,
@@ -16,6 +22,13 @@ export const VALIDATION_TARGETS = {
   minFrontierInBottomTwo: 0.95,
   /** A town: at least this many residents and a general hospital in the ZIP; none may be a Healthcare Desert. */
   townMinPopulation: 20_000,
+  /** A ZIP of at least this many residents that holds an emergency hospital (by the CMS file) may not be a Healthcare Desert. */
+  emergencyTownMinPopulation: 5_000,
+  /** The drive-time estimate's median error against the road table, at most (percent), and its median bias, within (percent). */
+  maxCalibrationErrorPct: 35,
+  maxCalibrationBiasPct: 15,
+  /** Regions with fewer calibration ZIPs than this are reported but not judged. */
+  calibrationMinZips: 100,
   /** Below this people score a neighbourhood's social need may pull an academic medical centre ZIP below the top two bands. */
   highNeedPeopleScore: 60,
 } as const;

@@ -124,8 +124,12 @@ export const schemas: Record<string, JsonSchema> = {
       state: stateCode,
       state_name: string,
       city: string,
-      latitude: number,
-      longitude: number,
+      latitude: {
+        ...number,
+        description:
+          "Where the ZIP's residents live: the mean point of its residential addresses (data_quality.location says when it is the middle of its area instead).",
+      },
+      longitude: { ...number, description: 'See latitude.' },
       healthscore: score,
       people_score: score,
       provider_score: providerScore,

@@ -39,7 +39,13 @@ export const dataQuality: JsonSchema = record(
     },
     travel_times: {
       enum: ['road', 'straight_line'],
-      description: 'Whether the travel minutes come from a road-network table or from straight-line miles.',
+      description:
+        'Whether the travel minutes come from a road-network table that describes the residents\' trip, or from straight-line miles (docs/METHODOLOGY.md, "Drive times").',
+    },
+    location: {
+      enum: ['residents', 'area'],
+      description:
+        "Where the ZIP's distances are measured from, and what its latitude and longitude are: `residents`, the mean point of its residential addresses (HUD); `area`, the middle of its area (the Census Gazetteer's internal point) where no residents' point is known.",
     },
     prevalence: {
       enum: ['used', 'missing', 'none'],

@@ -13,6 +13,11 @@ export interface DataQuality {
   small_population: boolean;
   /** Whether the ZIP's travel minutes come from a road-network table or from straight-line miles. */
   travel_times: 'road' | 'straight_line';
+  /**
+   * Where distances are measured from: `residents`, the mean point of the ZIP's residential addresses (HUD), or
+   * `area`, the middle of the ZIP's area (the Census Gazetteer's internal point) where no residents' point is known.
+   */
+  location: 'residents' | 'area';
   /** The score type's CDC PLACES measure: used, missing from the build or the ZIP, or none for this type. */
   prevalence: 'used' | 'missing' | 'none';
   /** Census need measures the ZIP has no value for (the national median stands in). */
@@ -23,12 +28,13 @@ export interface DataQuality {
 
 /** The columns a score query selects for its data quality (joined `zips` as z and `health_scores` as h). */
 export const QUALITY_COLUMNS =
-  'z.small_population AS _small, z.road_times AS _road, z.imputed AS _imputed, h.prevalence_used AS _prevalence, h.score_type_id AS _type';
+  'z.small_population AS _small, z.road_times AS _road, z.point_source AS _point, z.imputed AS _imputed, h.prevalence_used AS _prevalence, h.score_type_id AS _type';
 
 /** A row carrying QUALITY_COLUMNS. */
 export interface QualityColumns {
   _small: number;
   _road: number;
+  _point: string;
   _imputed: string | null;
   _prevalence: number;
   _type: number;
@@ -100,11 +106,15 @@ export class DataQualityCatalog {
       notes.push(
         `No CDC PLACES ${type!.measure} prevalence ${type!.available ? 'for this ZIP' : 'in this build'}, so the score counts no condition prevalence.`,
       );
+    const location = row._point === 'hud_residential' ? 'residents' : 'area';
+    if (location === 'area')
+      notes.push("Distances are measured from the middle of the ZIP's area: no point of its residents' addresses is known.");
     if (!row._road) notes.push('Travel times are estimated from straight-line miles.');
     return {
       components: { people: imputed.length ? 'estimated' : 'measured', provider: this.provider, hospital: 'measured', travel: 'measured' },
       small_population: row._small === 1,
       travel_times: row._road ? 'road' : 'straight_line',
+      location,
       prevalence,
       imputed,
       note: notes.length ? notes.join(' ') : "Every component is measured from the build's sources.",
@@ -113,7 +123,7 @@ export class DataQualityCatalog {
 
   /** A row's public form: its data quality added, the internal quality columns removed. */
   publish<Row extends QualityColumns>(row: Row): Omit<Row, keyof QualityColumns> & { data_quality: DataQuality } {
-    const { _small, _road, _imputed, _prevalence, _type, ...rest } = row;
+    const { _small, _road, _point, _imputed, _prevalence, _type, ...rest } = row;
     return { ...rest, data_quality: this.of(row) };
   }
 }

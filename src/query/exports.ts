@@ -44,6 +44,7 @@ function healthScoresTable(quality: DataQualityCatalog | null): ExportTable {
       'components', json_object('people', CASE WHEN z.imputed IS NULL THEN 'measured' ELSE 'estimated' END, 'provider', '${provider}', 'hospital', 'measured', 'travel', 'measured'),
       'small_population', json(CASE WHEN z.small_population = 1 THEN 'true' ELSE 'false' END),
       'travel_times', CASE WHEN z.road_times = 1 THEN 'road' ELSE 'straight_line' END,
+      'location', CASE WHEN z.point_source = 'hud_residential' THEN 'residents' ELSE 'area' END,
       'prevalence', CASE WHEN h.prevalence_used = 1 THEN 'used' WHEN h.score_type_id IN (${withMeasure.join(',') || 'NULL'}) THEN 'missing' ELSE 'none' END,
       'imputed', json(CASE WHEN z.imputed IS NULL THEN '[]' ELSE '["' || replace(z.imputed, ',', '","') || '"]' END))`;
   return {

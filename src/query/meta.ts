@@ -17,13 +17,21 @@ export interface BuildMeta {
   validation: unknown;
 }
 
-/** Reads the `meta` table (values are JSON text); throws when the file is not an API database. */
+/** Columns this code reads that earlier builds lack: such a build must be rebuilt, and the error says so. */
+const NEWER_COLUMNS: ReadonlyArray<[table: string, column: string]> = [['zips', 'point_source']];
+
+/** Reads the `meta` table (values are JSON text); throws when the file is not an API database, or one too old to read. */
 export function readBuildMeta(db: Database.Database): BuildMeta {
   const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>;
   const meta = new Map(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
   const buildId = meta.get('build_id');
   if (typeof buildId !== 'string' || buildId === '') {
     throw new Error(`${db.name} has no build_id in its meta table; rebuild it with \`hcas build\``);
+  }
+  for (const [table, column] of NEWER_COLUMNS) {
+    const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
+    if (!columns.includes(column))
+      throw new Error(`${db.name} was built by an older hcas (its ${table} table has no ${column} column); rebuild it with \`hcas build\``);
   }
   return {
     build_id: buildId,

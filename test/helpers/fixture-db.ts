@@ -117,7 +117,7 @@ export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): voi
   const random = seeded(20240102);
   const db = new Database(file);
   createSchema(db);
-  const insertZip = db.prepare('INSERT INTO zips VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insertZip = db.prepare('INSERT INTO zips VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
   const insertScore = db.prepare('INSERT INTO health_scores VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)');
   const insertType = db.prepare('INSERT INTO score_types VALUES (?,?,?,?)');
   const states = new Map<string, { sum: number; count: number; population: number }>();
@@ -144,6 +144,10 @@ export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): voi
         population < SMALL_POPULATION ? 1 : 0,
         i % 2,
         imputed,
+        // Every 25th ZIP has no residents' point: it is placed at the middle of its area.
+        i % 25 === 24 ? 'gazetteer_internal' : 'hud_residential',
+        i % 25 === 24 ? zip.latitude : zip.latitude + 0.01,
+        zip.longitude,
       );
       // A base per ZIP and component noise spread composites over every band, as real scores are.
       const base = random() * 100;

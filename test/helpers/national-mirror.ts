@@ -35,6 +35,8 @@ export const PATHS = {
   hrsa: '/data.hrsa.gov/DataDownload/DD_Files/Health_Center_Service_Delivery_and_LookAlike_Sites.csv',
   nppesListing: '/download.cms.gov/nppes/NPI_Files.html',
   nppes: NPPES_ZIP,
+  residentsPoints: '/hudgis-hud.opendata.arcgis.com/api/download/v1/items/d032efff520b4bf0aa620a54a477c70e/csv',
+  tractCentres: '/www2.census.gov/geo/docs/reference/cenpop2020/tract/CenPop2020_Mean_TR.txt',
 };
 export const NPPES_MEMBER = 'npidata_pfile_20050523-20261109.csv';
 
@@ -392,6 +394,29 @@ export function mirrorRoutes(base: string, sourcesText: string, options: { hospi
       headers: { 'content-type': 'text/html' },
     },
     [PATHS.nppes]: { body: nppesZip(), headers: { 'content-type': 'application/zip' } },
+    // HUD's file as Hub writes it: a byte-order mark, X/Y beside LATITUDE/LONGITUDE.
+    [PATHS.residentsPoints]: {
+      body: `\uFEFF${csv([
+        ['X', 'Y', 'OBJECTID', 'STD_ZIP5', 'USPS_ZIP_PREF_CITY', 'USPS_ZIP_PREF_STATE', 'LATITUDE', 'LONGITUDE'],
+        ...ZCTAS.map((z, i) => [z.lon + 0.01, z.lat + 0.01, i + 1, z.zcta, z.city, z.state, z.lat + 0.01, z.lon + 0.01]),
+      ])}`,
+      headers: { 'content-type': 'text/csv' },
+    },
+    // The Census file: a byte-order mark, coordinates with a sign and leading zeros.
+    [PATHS.tractCentres]: {
+      body: `\uFEFF${csv([
+        ['STATEFP', 'COUNTYFP', 'TRACTCE', 'POPULATION', 'LATITUDE', 'LONGITUDE'],
+        ...ZCTAS.map((z, i) => [
+          z.county.slice(0, 2),
+          z.county.slice(2),
+          String(100 + i).padStart(6, '0'),
+          4000 + i,
+          `+0${z.lat.toFixed(6)}`,
+          `-${String(Math.abs(z.lon).toFixed(6)).padStart(10, '0')}`,
+        ]),
+      ])}`,
+      headers: { 'content-type': 'text/plain' },
+    },
   };
 }
 
@@ -438,6 +463,8 @@ export function mirroredSources(dir: string, base: string, committed: string): {
     acs_insurance: 'acs_zcta',
     acs_commuting: 'acs_zcta',
     acs_internet: 'acs_zcta',
+    zip_residents_point: 'zip_residents_point',
+    reference_tract_centres: 'tract_population_centre',
   };
   const bundle = {
     name: 'stand-in bundle',

@@ -95,6 +95,7 @@ function text(meta: Meta, report: Report): string {
   return (
     `validation of build ${meta.build_id} (${meta.dataset?.name ?? 'unnamed dataset'})\n\n${checks}${notes ? `\nnotes:\n${notes}` : ''}` +
     `\nresidents per band (ranked ZIPs):\n${bands}\npopulation-weighted means by NCHS urban-rural class:\n${classes}\nrank correlations:\n${correlations}` +
+    residentsText(report) +
     (meta.provider_coverage ? `\nprovider component: ${meta.provider_coverage.status}. ${meta.provider_coverage.note}\n` : '')
   );
 }
@@ -176,6 +177,7 @@ export function markdown(meta: Meta, report: Report): string {
         )
       : 'No exception.',
     '',
+    ...residentsMarkdown(report, rows),
     ...(meta.provider_coverage
       ? ['## Provider component', '', `${meta.provider_coverage.status}: ${meta.provider_coverage.note}`, '']
       : []),
@@ -194,8 +196,128 @@ export function markdown(meta: Meta, report: Report): string {
     "  there is lowered by the residents' social need, so the check allows a ZIP outside the top two bands only where its",
     '  people component is below 60, and lists each such ZIP.',
     '- **Frontier ZIPs**: an hour and a half or more from a hospital by the reference table.',
+    '- **Tract centres of population** (Census 2020, by tract): where the census counted people, independent of the USPS',
+    "  addresses HUD's residents' points come from. **Emergency hospitals** are read from the CMS file's own rows (acute",
+    "  care and critical access hospitals whose Emergency Services is Yes), not from the build's roster.",
+    "- **Drive-time calibration**: the straight-line estimate (miles times the minutes per mile of the ZIP's density) against",
+    "  the road table's minutes, over the ZIPs whose table row describes the residents' trip (docs/METHODOLOGY.md).",
     "- **States**: the state holding most of each ZIP's residential addresses, recomputed from the HUD crosswalk by",
     '  states (the build picks state, then county), against the state the build publishes.',
     '',
   ].join('\n');
+}
+
+/** The residents' points and the drive-time calibration for a terminal (absent from older reports). */
+function residentsText(report: Report): string {
+  const points = report.residentsPoints;
+  const calibration = report.driveTimeCalibration;
+  let out = '';
+  if (points) {
+    const o = points.offsetMiles;
+    const t = points.tractCentres;
+    out +=
+      `\nresidents' points: ${Object.entries(points.sources)
+        .map(([source, n]) => `${thousands(n)} ${source}`)
+        .join(', ')}; moved from the internal point by median ${o.p50} mi, 90th percentile ${o.p90}, largest ${o.max}\n` +
+      (t
+        ? `  to the nearest tract centre of population (${thousands(t.zips)} ZIPs of ${thousands(t.minPopulation)}+): median ${t.residentsMiles.p50} mi, 90th percentile ${t.residentsMiles.p90} (Gazetteer points ${t.gazetteerMiles.p50}, ${t.gazetteerMiles.p90})\n`
+        : '');
+  }
+  if (calibration) {
+    out += `\ndrive-time estimate against the road table (${thousands(calibration.zips)} ZIPs where it describes the residents):\n${table(
+      [
+        ...calibration.byDensity.map((r) => ({ group: `${thousands(r.minDensity)}+ residents/sq mi`, used: r.minutesPerMile, ...r })),
+        ...calibration.byRegion.map((r) => ({ group: r.region, used: '', ...r })),
+      ].map((r) => ({
+        group: r.group,
+        used: r.used,
+        table: r.tableMinutesPerMile,
+        zips: thousands(r.zips),
+        error: `${r.medianAbsolutePct}%`,
+        bias: `${r.medianBiasPct}%`,
+      })),
+      [
+        { key: 'group' },
+        { key: 'used', heading: 'min/mile used' },
+        { key: 'table', heading: "table's min/mile" },
+        { key: 'zips' },
+        { key: 'error', heading: 'median error' },
+        { key: 'bias', heading: 'median bias' },
+      ],
+    )}`;
+  }
+  return out;
+}
+
+type Rows = (head: string[], body: Array<Array<string | number | null>>) => string;
+
+/** The residents' points and the drive-time calibration as Markdown sections (absent from older reports). */
+function residentsMarkdown(report: Report, rows: Rows): string[] {
+  const points = report.residentsPoints;
+  const calibration = report.driveTimeCalibration;
+  const lines: string[] = [];
+  if (points) {
+    const offset = points.offsetMiles;
+    lines.push(
+      "## Residents' points",
+      '',
+      `${Object.entries(points.sources)
+        .map(
+          ([source, n]) =>
+            `${thousands(n)} ZIPs placed by ${source === 'hud_residential' ? "HUD's residents' point" : "the Gazetteer's internal point"}`,
+        )
+        .join(', ')}. Miles from the internal point to the residents' point: median ${offset.p50}, 75th percentile ${offset.p75}, ` +
+        `90th ${offset.p90}, 99th ${offset.p99}, largest ${offset.max}.`,
+      '',
+    );
+    const tracts = points.tractCentres;
+    if (tracts) {
+      lines.push(
+        `Miles to the nearest Census tract centre of population, over ${thousands(tracts.zips)} ZIPs of ${thousands(tracts.minPopulation)}+ residents:`,
+        '',
+        rows(
+          ['point', 'median', '90th percentile'],
+          [
+            ["residents' point", tracts.residentsMiles.p50, tracts.residentsMiles.p90],
+            ['Gazetteer internal point', tracts.gazetteerMiles.p50, tracts.gazetteerMiles.p90],
+          ],
+        ),
+        '',
+        `Residents' points over ${tracts.emptyLandMiles} miles from any tract centre (${tracts.emptyLand.length}; the 15 with most residents):`,
+        '',
+        rows(
+          ['ZIP', 'place', 'residents', "residents' point (mi)", 'Gazetteer point (mi)'],
+          tracts.emptyLand
+            .slice(0, 15)
+            .map((z) => [z.zip, `${z.city}, ${z.state}`, thousands(z.population), z.residentsMiles, z.gazetteerMiles]),
+        ),
+        '',
+      );
+    }
+  }
+  if (calibration) {
+    const columns = ['ZIPs', "table's minutes per mile", 'median error (min)', 'median error', 'median bias'];
+    const values = (r: NonNullable<Report['driveTimeCalibration']>['all']) => [
+      thousands(r.zips),
+      r.tableMinutesPerMile,
+      r.medianAbsoluteMinutes,
+      `${r.medianAbsolutePct}%`,
+      `${r.medianBiasPct}%`,
+    ];
+    lines.push(
+      `## Drive times: the straight-line estimate against the road table (${thousands(calibration.zips)} ZIPs)`,
+      '',
+      rows(
+        ['residents per sq mi', 'minutes per mile used', ...columns],
+        calibration.byDensity.map((r) => [`${thousands(r.minDensity)}+`, r.minutesPerMile, ...values(r)]),
+      ),
+      '',
+      rows(
+        ['Census region', ...columns],
+        calibration.byRegion.map((r) => [r.region, ...values(r)]),
+      ),
+      '',
+    );
+  }
+  return lines;
 }
