@@ -1,7 +1,7 @@
 import { CENSUS_MEASURES } from '../../core/census-measures.ts';
-import { BuildError, RowReject } from '../errors.ts';
+import { BuildError } from '../errors.ts';
 import type { Layout } from './types.ts';
-import { optionalNumber, requiredNumber, zip5 } from './values.ts';
+import { optionalNumber, requiredNumber, requiredPoint, zip5 } from './values.ts';
 
 /** A ZCTA of the Census Gazetteer: the set of ZIP codes we score, with their internal points. */
 export interface GazetteerRow {
@@ -22,12 +22,12 @@ export const gazetteerZcta: Layout<GazetteerRow> = {
   },
   parse(read) {
     const zcta = zcta5(read('zcta'));
-    const latitude = requiredNumber(read('latitude'), 'INTPTLAT');
-    const longitude = requiredNumber(read('longitude'), 'INTPTLONG');
-    if (latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180) {
-      throw new RowReject(`internal point ${latitude},${longitude} is not a latitude/longitude`);
-    }
-    return { zcta, landSqMi: requiredNumber(read('land_sqmi'), 'ALAND_SQMI'), latitude, longitude };
+    const point = requiredPoint(read('latitude'), read('longitude'), {
+      latitude: 'INTPTLAT',
+      longitude: 'INTPTLONG',
+      what: 'internal point',
+    });
+    return { zcta, landSqMi: requiredNumber(read('land_sqmi'), 'ALAND_SQMI'), ...point };
   },
 };
 

@@ -1,6 +1,6 @@
 import { RowReject } from '../errors.ts';
 import type { Layout } from './types.ts';
-import { requiredNumber, zip5 } from './values.ts';
+import { requiredNumber, requiredPoint, zip5 } from './values.ts';
 
 /** Where a postal ZIP's residents live: the mean point of its residential addresses. */
 export interface ResidentsPointRow {
@@ -24,12 +24,8 @@ export const zipResidentsPoint: Layout<ResidentsPointRow> = {
     longitude: { aliases: ['LONGITUDE', 'LGT', 'LON', 'longitude'], required: true },
   },
   parse(read) {
-    const latitude = requiredNumber(read('latitude'), 'LATITUDE');
-    const longitude = requiredNumber(read('longitude'), 'LONGITUDE');
-    if (latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180) {
-      throw new RowReject(`point ${latitude},${longitude} is not a latitude/longitude`);
-    }
-    return { zip: zip5(read('zip'), 'STD_ZIP5'), latitude, longitude };
+    const point = requiredPoint(read('latitude'), read('longitude'), { latitude: 'LATITUDE', longitude: 'LONGITUDE' });
+    return { zip: zip5(read('zip'), 'STD_ZIP5'), ...point };
   },
 };
 
@@ -63,11 +59,6 @@ export const tractPopulationCentre: Layout<TractCentreRow> = {
     if (!/^\d{11}$/.test(tract)) throw new RowReject(`tract code ${JSON.stringify(tract)} is not 11 digits (STATEFP, COUNTYFP, TRACTCE)`);
     const population = requiredNumber(read('population'), 'POPULATION');
     if (!Number.isInteger(population) || population < 0) throw new RowReject(`POPULATION must be a count, got ${population}`);
-    const latitude = requiredNumber(read('latitude'), 'LATITUDE');
-    const longitude = requiredNumber(read('longitude'), 'LONGITUDE');
-    if (latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180) {
-      throw new RowReject(`point ${latitude},${longitude} is not a latitude/longitude`);
-    }
-    return { tract, population, latitude, longitude };
+    return { tract, population, ...requiredPoint(read('latitude'), read('longitude'), { latitude: 'LATITUDE', longitude: 'LONGITUDE' }) };
   },
 };

@@ -129,3 +129,17 @@ export function optionalBoolean(value: string | undefined, field: string): boole
   if (['n', 'no', 'false', '0', 'f'].includes(text)) return false;
   throw new RowReject(`${field} is not yes/no: ${JSON.stringify(value)}`);
 }
+
+/** A latitude and longitude in degrees, both required and in range, or a RowReject naming what is wrong. */
+export function requiredPoint(
+  latitudeText: string,
+  longitudeText: string,
+  fields: { latitude: string; longitude: string; what?: string },
+): { latitude: number; longitude: number } {
+  const latitude = requiredNumber(latitudeText, fields.latitude);
+  const longitude = requiredNumber(longitudeText, fields.longitude);
+  if (latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180) {
+    throw new RowReject(`${fields.what ?? 'point'} ${latitude},${longitude} is not a latitude/longitude`);
+  }
+  return { latitude, longitude };
+}

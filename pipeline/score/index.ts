@@ -188,7 +188,7 @@ function careReach(input: ScoreInput, network: ZipNetwork): Reach {
   // where the nearest one is that hospital (or one as near), not where the nearest hospital has none.
   const hospitalRoad = residentsRoadMinutes(places, driveTimes.hospital, hospitalMiles);
   const emergencyRoad =
-    hospitalRoad && hospitalRoad.map((minutes, i) => (emergencyMiles[i] <= hospitalMiles[i] + SAME_TRIP_MILES ? minutes : NaN));
+    hospitalRoad?.map((minutes, i) => (emergencyMiles[i] <= hospitalMiles[i] + SAME_TRIP_MILES ? minutes : NaN)) ?? null;
   const emergency = toMinutes(places, emergencyMiles, emergencyRoad);
   const major = toMinutes(
     places,
