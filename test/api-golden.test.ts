@@ -20,6 +20,7 @@ const CASES: Record<string, string> = {
   'score-types': '/api/v1/score-types/',
   states: '/api/v1/states/',
   meta: '/api/v1/meta/',
+  root: '/api/v1/',
   'error-zip-not-found': '/api/v1/health-scores/00000/',
   'error-zip-malformed': '/api/v1/health-scores/1234/',
   'error-page-past-last': '/api/v1/health-scores/?state=NY&page=2',
