@@ -131,11 +131,11 @@ describe('paths', () => {
       expect(result.status).toBe(200);
       expect(result.headers['content-type']).toBe(JSON_TYPE);
     }
-    const body = bodyJson(api);
+    const body = bodyJson(api) as { build: { build_id: string }; endpoints: Array<{ path: string }> };
     expect(bodyJson(site)).toEqual(body);
     expect(body).toMatchObject({ openapi: '/api/v1/openapi.json', build: { meta: '/api/v1/meta/' } });
     expect(body.build.build_id).toMatch(/^[0-9a-f]{16}$/);
-    expect(body.endpoints.map((endpoint: { path: string }) => endpoint.path)).toEqual(
+    expect(body.endpoints.map((endpoint) => endpoint.path)).toEqual(
       ROUTES.map((route) => route.path.replace(/:(\w+)/g, '{$1}')),
     );
     expect((await request(base, '/api/v1')).headers.location).toBe('/api/v1/');
