@@ -145,7 +145,7 @@ describe('layouts on small files made here, broken rows included', () => {
       zip: '34108',
     });
     const b = await ingest('doctors_clinicians', 'dac.csv.gz', current);
-    expect(b.rows[0].row).toMatchObject({ medicalSchool: 'Yale School Of Medicine', telehealth: true, facilityNames: ['York Hospital'] });
+    expect(b.rows[0].row).toMatchObject({ medicalSchool: 'Yale School of Medicine', telehealth: true, facilityNames: ['York Hospital'] });
     expect(b.rejected[0]).toMatch(/Grd_yr is not a number/);
   });
 
@@ -215,25 +215,12 @@ describe('layouts on small files made here, broken rows included', () => {
 
 describe('displayName', () => {
   it('gives what the general rule gives for any text (the one-pass fast path changes nothing)', async () => {
-    const { displayName } = await import('../pipeline/layouts/values.ts');
+    const { displayName, titleCase } = await import('../pipeline/layouts/values.ts');
     // The rule as written before the fast path: collapse whitespace runs, keep mixed case, title-case all caps.
     const reference = (value: string) => {
       const text = value.trim();
       const spaced = text.includes('  ') || /[\t\n]/.test(text) ? text.replace(/\s+/g, ' ') : text;
-      if (spaced !== spaced.toUpperCase()) return spaced;
-      const lower = spaced.toLowerCase();
-      let out = '';
-      let start = 0;
-      let capitalize = true;
-      for (let i = 0; i < lower.length; i++) {
-        const c = lower.charCodeAt(i);
-        if (capitalize && c >= 97 && c <= 122) {
-          out += lower.slice(start, i) + String.fromCharCode(c - 32);
-          start = i + 1;
-        }
-        capitalize = [32, 45, 39, 47, 40, 46].includes(c);
-      }
-      return out + lower.slice(start);
+      return spaced !== spaced.toUpperCase() ? spaced : titleCase(spaced);
     };
     const alphabet = [
       'A',
