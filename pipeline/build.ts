@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { buildId as buildIdOf, SCORING_CONFIG, sourceChecksums } from './build-id.ts';
 import { createIndexes, createSchema } from './emit/schema.ts';
-import { emitCensus, emitFacilities, emitMeta, emitReference, emitScores, emitTvi } from './emit/tables.ts';
+import { emitCensus, emitFacilities, emitMeta, emitReference, emitScores, emitTvi, emitZipAliases } from './emit/tables.ts';
 import { emitProviders, facilityProviderCounts, providerSupply } from './emit/providers.ts';
 import { stopwatch } from './stopwatch.ts';
 import { collectGarbage } from './memory.ts';
@@ -206,6 +206,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     );
     emitScores(db, places, index, scores);
     emitReference(db, places, data.reference, data.zctaRuca);
+    const aliases = emitZipAliases(db, data.zipToZcta, (zip) => zipIndex.has(zip));
+    log(`  ${aliases} ZIP codes without an area of their own (PO boxes, single addresses) answered by the ZIP code they lie in`);
     const censusRows = emitCensus(db, places, data.census);
     emitBlog(db, blogPosts);
     const tvi = computeTvi(places, data.census, data.places, scores);

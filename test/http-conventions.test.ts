@@ -135,9 +135,7 @@ describe('paths', () => {
     expect(bodyJson(site)).toEqual(body);
     expect(body).toMatchObject({ openapi: '/api/v1/openapi.json', build: { meta: '/api/v1/meta/' } });
     expect(body.build.build_id).toMatch(/^[0-9a-f]{16}$/);
-    expect(body.endpoints.map((endpoint) => endpoint.path)).toEqual(
-      ROUTES.map((route) => route.path.replace(/:(\w+)/g, '{$1}')),
-    );
+    expect(body.endpoints.map((endpoint) => endpoint.path)).toEqual(ROUTES.map((route) => route.path.replace(/:(\w+)/g, '{$1}')));
     expect((await request(base, '/api/v1')).headers.location).toBe('/api/v1/');
   });
 

@@ -140,9 +140,14 @@ export async function printRecord(record: Record<string, unknown>, format: Forma
   );
   const shown = pick(record, columns);
   if (format === 'table') {
-    // A table shows data quality as a closing note, not a JSON cell.
-    const { data_quality: quality, ...rest } = shown as { data_quality?: { note: string } };
+    // A table shows data quality, and the ZIP code answered for a PO-box one, as closing notes, not JSON cells.
+    const {
+      data_quality: quality,
+      zip_lookup: lookup,
+      ...rest
+    } = shown as { data_quality?: { note: string }; zip_lookup?: { note: string } };
     await emit(recordTable(rest));
+    if (lookup) note(lookup.note);
     for (const line of qualityNotes([{ data_quality: quality }])) note(line);
     return;
   }

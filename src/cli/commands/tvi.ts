@@ -21,7 +21,7 @@ export function registerTvi(program: Command): void {
   const command = program
     .command('tvi')
     .description('Show the Transportation Vulnerability Index of a ZIP code, or with --top the most vulnerable ZIP codes')
-    .argument('[zip]', '5-digit ZIP code')
+    .argument('[zip]', '5-digit ZIP code (or ZIP+4)')
     .option('--top', 'list ZIP codes by TVI, most vulnerable first')
     .option('--state <code>', 'with --top: two-letter state code')
     .option('--tier <name>', 'with --top: CRITICAL, HIGH, MODERATE, LOW or MINIMAL');
