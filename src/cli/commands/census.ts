@@ -7,7 +7,7 @@ import { chooseFormat, emit, note } from '../output.ts';
 
 const VALUES = {
   noun: ['census value', 'census values'] as [string, string],
-  tableColumns: [{ key: 'group' }, { key: 'field' }, { key: 'value' }],
+  tableColumns: [{ key: 'group' }, { key: 'field' }, { key: 'value', thousands: true }],
   fields: ['group', 'field', 'value', 'group_sources'],
 };
 
