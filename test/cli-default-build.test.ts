@@ -137,7 +137,7 @@ describe('the default build, made as the quick start makes it', { timeout: 600_0
 
   it('writes the rejects beside the output, named after it', () => {
     expect(firstRun.stdout).toMatch(/rejected rows in dist-api\/hcas\.rejects\.csv/);
-    expect(readFileSync(path.join(copy, 'dist-api/hcas.rejects.csv'), 'utf8').split('\n')[0]).toBe('source,file,line,kind,reason');
+    expect(readFileSync(path.join(copy, 'dist-api/hcas.rejects.csv'), 'utf8').split('\n')[0]).toBe('source,file,line,kind,code,reason');
     expect(existsSync(path.join(copy, 'dist-api/rejects.csv'))).toBe(false);
   });
 });

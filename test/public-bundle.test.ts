@@ -126,7 +126,7 @@ describe.skipIf(!haveData)('the public bundle against the originals in ../shared
   async function buildInto(name: string, manifest: string): Promise<Built> {
     const out = path.join(dir, name, 'hcas.sqlite');
     const summary = await build({ manifest, out, now: () => new Date('2024-01-02T03:04:05Z') });
-    // source,file,line,kind,reason: the source key never needs quotes, the file path may.
+    // source,file,line,kind,code,reason: the source key never needs quotes, the file path may.
     const rejects = readFileSync(summary.rejectsFile, 'utf8')
       .trim()
       .split('\n')
