@@ -10,6 +10,7 @@ import { openRecords } from '../pipeline/ingest/read.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { loadManifest } from '../pipeline/manifest.ts';
 import { SHARED_DATA, tempDir } from './helpers/files.ts';
+import { needsSharedData } from './helpers/shared-data.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const BUNDLE = path.join(REPO, 'raw/public');
@@ -99,11 +100,7 @@ describe('the public bundle in raw/public', () => {
   });
 });
 
-const haveData = existsSync(path.join(SHARED_DATA, 'census/2023_Gaz_zcta_national.txt.gz'));
-if (!haveData)
-  console.warn(
-    `\n*** SKIPPING the public bundle's equivalence test: ${SHARED_DATA} is absent. CI must run it with ../shared beside the clone. ***\n`,
-  );
+const haveData = needsSharedData("the public bundle's equivalence test");
 
 describe.skipIf(!haveData)('the public bundle against the originals in ../shared/data', () => {
   const dir = haveData ? tempDir('hcas-bundle-') : '';
