@@ -163,7 +163,11 @@ describe('the README self-hosting steps on a stock Debian nginx layout', { timeo
 
   it('runs every step it can as written, each with status 0', () => {
     expect(ran.map((r) => r.step)).toEqual(readmeSteps().filter((step) => !NOT_RUN.some((pattern) => pattern.test(step))));
-    for (const { step, statuses, stderr } of ran) expect(statuses.every((status) => status === 0), `${step}\n${stderr}`).toBe(true);
+    for (const { step, statuses, stderr } of ran)
+      expect(
+        statuses.every((status) => status === 0),
+        `${step}\n${stderr}`,
+      ).toBe(true);
     // The env file is readable by the service's group only, as the README installs it.
     expect(statSync(path.join(root, 'etc/hcas/hcas.env')).mode & 0o777).toBe(0o640);
   });
