@@ -93,7 +93,14 @@ describe('title case of real names (issue 28)', () => {
     expect(displayName('ÉCOLE DE MÉDECINE')).toBe('École De Médecine');
   });
 
-  it('keeps names written in mixed case as they are', () => {
+  it('keeps names written in mixed case as they are, but for acronyms and Mc names a file title-cased wrongly', () => {
+    // raw/public/census/uszipcode_simple_db.csv.gz writes these cities so (99505, 99506, 75069; the AFB ZIP codes).
+    expect(displayName('Jber')).toBe('JBER');
+    expect(displayName('Wright Patterson Afb')).toBe('Wright Patterson AFB');
+    expect(displayName('Mckinney')).toBe('McKinney');
+    expect(displayName('Southern Md Facility')).toBe('Southern MD Facility');
+    expect(displayName('Mc Grath')).toBe('Mc Grath');
+    expect(displayName('Ng Clinic')).toBe('Ng Clinic');
     expect(displayName('McAllen')).toBe('McAllen');
     expect(displayName('Children’s Hospital of the Kings Daughters')).toBe('Children’s Hospital of the Kings Daughters');
   });

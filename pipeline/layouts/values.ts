@@ -78,7 +78,10 @@ export function stateCode(value: string | undefined, field: string): string {
   return code;
 }
 
-/** Title-cases an all-caps name from a federal file ("NEW YORK" -> "New York") for display; mixed case is kept. */
+/**
+ * Title-cases an all-caps name from a federal file ("NEW YORK" -> "New York") for display; mixed case is kept
+ * as written, but for the acronyms and Mc names a file already title-cased wrongly (Jber, Afb, Mckinney).
+ */
 export function displayName(value: string | undefined): string {
   const text = (value ?? '').trim();
   // It runs for every name, city and address of a national file. One pass decides the common cases (plain
@@ -90,12 +93,24 @@ export function displayName(value: string | undefined): string {
     if (c >= 97 && c <= 122) lower = true;
     else if (c > 127 || c === 9 || c === 10 || (c === 32 && text.charCodeAt(i + 1) === 32)) return displayNameOfAnyText(text);
   }
-  return lower ? text : titleCase(text);
+  return lower ? mixedCase(text) : titleCase(text);
+}
+
+/** A title-cased acronym of the list (Jber, Afb, Ob) or a Mc name with a small third letter (Mckinney). */
+const MIXED_CASE_FIXES = /\b([A-Z][a-z]{1,3})\b|\bMc([a-z])(?=[a-z]{2})/g;
+
+/** Mixed-case text as written, with the fixes above: the wrongly title-cased files of the bundle have them. */
+function mixedCase(text: string): string {
+  return text.replace(MIXED_CASE_FIXES, (word: string, short: string | undefined, third: string | undefined) => {
+    if (third !== undefined) return `Mc${third.toUpperCase()}`;
+    const acronym = short!.toUpperCase();
+    return SHORT_WORDS.get(packedKey(acronym)) === acronym ? acronym : word;
+  });
 }
 
 function displayNameOfAnyText(text: string): string {
   const spaced = text.includes('  ') || /[\t\n]/.test(text) ? text.replace(/\s+/g, ' ') : text;
-  if (spaced !== spaced.toUpperCase()) return spaced;
+  if (spaced !== spaced.toUpperCase()) return mixedCase(spaced);
   return titleCase(spaced);
 }
 
