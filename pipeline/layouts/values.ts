@@ -172,8 +172,6 @@ function shortWord(lower: string, start: number, end: number): string | undefine
 /** 1 for the characters that end a word (space, hyphen, slash, parentheses, full stop, comma, ampersand, quote). */
 const ENDS_WORD = new Uint8Array(48);
 for (const c of ' -/()&,."') ENDS_WORD[c.charCodeAt(0)] = 1;
-/** An apostrophe stays inside its word (Children's), marked 2 so the loop notes it (O'Neil). */
-ENDS_WORD[39] = 2;
 
 /**
  * Title case of an all-caps name, by the rules for proper names: each word capitalised (O'Neil, D'Angelo,
@@ -188,14 +186,11 @@ export function titleCase(upper: string): string {
   let out = '';
   let copied = 0;
   let start = -1;
-  let apostrophe = false;
   for (let i = 0; i <= n; i++) {
     const c = i < n ? lower.charCodeAt(i) : 32;
     // Letters and digits are past every character that ends a word ('/' is 47): one compare for most.
-    const kind = c > 47 ? 0 : ENDS_WORD[c];
-    if (kind !== 1) {
+    if (c > 47 || ENDS_WORD[c] === 0) {
       if (start < 0) start = i;
-      if (kind === 2) apostrophe = true;
       continue;
     }
     if (start < 0) continue;
@@ -214,8 +209,10 @@ export function titleCase(upper: string): string {
       if (first >= 97 && first <= 122) {
         out += lower.slice(copied, start) + String.fromCharCode(first - 32);
         copied = start + 1;
-        // A second capital (O'Neil, McKinney, MacArthur): looked for only in words with an apostrophe or an M.
-        if (first === 109 ? i - start > 3 : apostrophe && i - start > 2) {
+        // A second capital (O'Neil, McKinney, MacArthur): looked for only where the second character is an
+        // apostrophe, or the word begins Mc or Mac (the length first: a character past the end reads NaN).
+        const second = i - start > 2 ? lower.charCodeAt(start + 1) : 0;
+        if (second === 39 || (first === 109 && (second === 99 || (second === 97 && lower.charCodeAt(start + 2) === 99)))) {
           const rest = secondCapital(lower, start, i);
           if (rest !== undefined) {
             out += rest;
@@ -231,7 +228,6 @@ export function titleCase(upper: string): string {
       }
     }
     start = -1;
-    apostrophe = false;
   }
   return out + lower.slice(copied);
 }
@@ -242,7 +238,8 @@ export function titleCase(upper: string): string {
  */
 function secondCapital(lower: string, start: number, end: number): string | undefined {
   const second = lower.charCodeAt(start + 1);
-  if (second === 97 && lower.charCodeAt(start) === 109) return MAC_NAMES.get(lower.slice(start, end))?.slice(1);
+  if (second === 97 && lower.charCodeAt(start) === 109)
+    return lower.charCodeAt(start + 2) === 99 && end - start > 6 ? MAC_NAMES.get(lower.slice(start, end))?.slice(1) : undefined;
   // Mc needs four letters (McCoy): MCR and MCHC are acronyms, looked up before this.
   if (second !== 39 && !(second === 99 && lower.charCodeAt(start) === 109)) return undefined;
   const third = lower.charCodeAt(start + 2);
