@@ -43,6 +43,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['build', async () => (await import('./build.ts')).benchBuild({ defaultOnly: quick })],
   ['api', async () => (await import('./api.ts')).benchApi({ db: defaultDb })],
   ['cli', async () => (await import('./cli.ts')).benchCli({ db: defaultDb })],
+  ['title-case', async () => (await import('./title-case.ts')).benchTitleCase()],
 ];
 for (const [name, optional] of [
   ['directory', 'benchDirectory'],

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
+import { EXIT, FixableError } from '../core/errors.ts';
 import { PACKAGE_ROOT, packageVersion } from '../core/package.ts';
 import { TVI_TIERS } from '../core/tvi-tiers.ts';
 import { fileChecksum } from './checksum.ts';
@@ -74,4 +75,28 @@ export function codeFingerprint(): string {
     }
   }
   return hash.digest('hex');
+}
+
+/** Where `npm run build` records the fingerprint of the sources it compiled into dist/ (bin/stamp-dist.js). */
+export const COMPILED_FINGERPRINT_FILE = path.join(PACKAGE_ROOT, 'dist', 'code-fingerprint.txt');
+
+/** Records that dist/ holds the current sources, compiled: run by `npm run build` right after tsc. */
+export function stampCompiledCode(): void {
+  writeFileSync(COMPILED_FINGERPRINT_FILE, `${codeFingerprint()}\n`);
+}
+
+/**
+ * Refuses (exit 3) to run compiled code older than its sources. The build id hashes the TypeScript sources,
+ * so that tests (which run them) and `hcas build` (which runs dist/) agree; a dist/ compiled from other
+ * sources would build with the old code under the id of the new. The TypeScript running itself is never stale.
+ */
+export function refuseStaleCompiledCode(command: string, running: string = import.meta.filename): void {
+  if (!running.startsWith(path.join(PACKAGE_ROOT, 'dist') + path.sep)) return;
+  const stamped = existsSync(COMPILED_FINGERPRINT_FILE) ? readFileSync(COMPILED_FINGERPRINT_FILE, 'utf8').trim() : undefined;
+  if (stamped === codeFingerprint()) return;
+  throw new FixableError(
+    `the compiled code in dist/ is older than its sources in pipeline/ and core/ (changed since the last \`npm run build\`): ` +
+      `run \`npm run build\`, then \`hcas ${command}\` again (it would run the old code under a build id that names the new)`,
+    EXIT.data,
+  );
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { buildId as buildIdOf, SCORING_CONFIG, sourceChecksums } from './build-id.ts';
 import { createIndexes, createSchema } from './emit/schema.ts';
-import { emitCensus, emitFacilities, emitMeta, emitReference, emitScores, emitTvi } from './emit/tables.ts';
+import { emitCensus, emitFacilities, emitMeta, emitReference, emitScores, emitTvi, emitZipAliases } from './emit/tables.ts';
 import { emitProviders, facilityProviderCounts, providerSupply } from './emit/providers.ts';
 import { stopwatch } from './stopwatch.ts';
 import { collectGarbage } from './memory.ts';
@@ -140,6 +140,13 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     log(
       `  ${places.length} ZIP codes (ZCTAs); state from ${JSON.stringify(placeStats.stateFrom)}; residents placed at ${JSON.stringify(placeStats.pointFrom)}`,
     );
+    logLeftOut(
+      log,
+      'left out of the ZIP points after landing',
+      pointsLeftOut.map(({ key }) => key),
+    );
+    const aliases = emitZipAliases(db, data.zipToZcta, (zip) => zipIndex.has(zip));
+    log(`  ${aliases} ZIP codes without an area of their own (PO boxes, single addresses) answered by the ZIP code they lie in`);
 
     log('facilities:');
     const zipPoint = (zip: string) => places[zipIndex.get(zctaOfZip(zip) ?? '') ?? -1] ?? null;
@@ -150,6 +157,11 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const located = placeFacilities(roster.facilities, zctaOfZip, zipIndex, places, index);
     log(
       `  ${roster.stats.input_records} source records -> ${roster.stats.hospitals} hospitals ${JSON.stringify(roster.stats.roster)}, ${roster.stats.health_center_sites} health centre sites; joined ${JSON.stringify(roster.stats.joined)}; left out ${JSON.stringify(roster.stats.excluded)}`,
+    );
+    logLeftOut(
+      log,
+      'left out of the roster after landing',
+      roster.withdrawn.map(({ origin }) => origin.key),
     );
 
     log('providers:');
@@ -310,13 +322,24 @@ function prevalenceUse(prevalence: Map<string, Record<string, number | null>>) {
   }));
 }
 
+/**
+ * Says how many rows of each source a stage left out after they landed: the ingest table counted them as
+ * landed, the reconciliation at the end counts them rejected, and this line is the difference.
+ */
+function logLeftOut(log: (line: string) => void, what: string, keys: readonly string[]): void {
+  if (keys.length === 0) return;
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  log(`  ${what}, so rejected in the reconciliation: ${[...counts].map(([key, n]) => `${key} ${n}`).join(', ')}`);
+}
+
 function checkRejectRatio(reconciler: Reconciler, maxRatio: number, rejectsFile: string): void {
   const over = [...reconciler.tallies.values()].filter((t) => t.read > 0 && t.invalid / t.read > maxRatio);
   if (over.length === 0) return;
   const detail = over
     .map(
       (t) =>
-        `${t.key}: ${t.invalid} of ${t.read} rows invalid (${((100 * t.invalid) / t.read).toFixed(1)}%), e.g. ${Object.keys(t.reasons).find((r) => r.startsWith('invalid')) ?? ''}`,
+        `${t.key}: ${t.invalid} of ${t.read} rows invalid (${((100 * t.invalid) / t.read).toFixed(1)}%), e.g. ${Object.values(t.reasons).find((r) => r.kind === 'invalid')?.example ?? ''}`,
     )
     .join('; ');
   throw new BuildError(

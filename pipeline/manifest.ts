@@ -45,6 +45,31 @@ export interface Manifest {
 
 const DEFAULT_MAX_REJECT_RATIO = 0.05;
 
+/** A manifest's JSON before it is checked: any key may be missing or of any type. */
+interface RawManifest {
+  sources?: unknown;
+  root?: unknown;
+  max_reject_ratio?: unknown;
+  providers?: unknown;
+  include?: unknown;
+  name?: unknown;
+  synthetic?: unknown;
+  notice?: unknown;
+}
+
+/** One source of a manifest's JSON before it is checked. */
+interface RawSource {
+  layout?: unknown;
+  path?: unknown;
+  vintage?: unknown;
+  required?: unknown;
+  columns?: Record<string, string>;
+  options?: Record<string, unknown>;
+  source_url?: unknown;
+  licence?: unknown;
+  retrieved_from?: unknown;
+}
+
 /**
  * Reads and validates a manifest JSON file; every problem names the manifest key to fix. A manifest may
  * `include` others (paths relative to it): their sources come first, each resolved against its own root, and
@@ -52,9 +77,9 @@ const DEFAULT_MAX_REJECT_RATIO = 0.05;
  * notice, providers, max_reject_ratio) is the including manifest's.
  */
 export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, rootOverride?: string, including: string[] = []): Manifest {
-  let raw: any;
+  let raw: RawManifest;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(readFileSync(file, 'utf8')) as RawManifest;
   } catch (error) {
     throw new BuildError(
       `cannot read manifest ${file}: ${(error as Error).message}. Pass --manifest with a JSON sources manifest (see raw/manifests/).`,
@@ -64,6 +89,7 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
   if (typeof raw !== 'object' || raw === null || typeof raw.sources !== 'object' || raw.sources === null) {
     throw new BuildError(`${where('sources')}: expected an object of sources keyed by name`);
   }
+  const rawSources = raw.sources as Record<string, RawSource | null>;
   // `--root` lets one manifest describe any folder holding the same files (a new vintage, a bigger sample).
   const root = rootOverride ? path.resolve(rootOverride) : path.resolve(path.dirname(file), typeof raw.root === 'string' ? raw.root : '.');
   const maxRejectRatio = raw.max_reject_ratio ?? DEFAULT_MAX_REJECT_RATIO;
@@ -79,9 +105,9 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
     for (const spec of loadManifest(target, knownLayouts, undefined, [...including, path.resolve(file)]).sources)
       sources.set(spec.key, spec);
   }
-  for (const [key, spec] of Object.entries<any>(raw.sources)) {
+  for (const [key, spec] of Object.entries(rawSources)) {
     if (typeof spec !== 'object' || spec === null) throw new BuildError(`${where(`sources.${key}`)}: expected an object`);
-    if (!knownLayouts.has(spec.layout)) {
+    if (typeof spec.layout !== 'string' || !knownLayouts.has(spec.layout)) {
       throw new BuildError(
         `${where(`sources.${key}.layout`)}: unknown layout ${JSON.stringify(spec.layout)}; known layouts: ${[...knownLayouts].sort().join(', ')}`,
       );

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,5 +55,17 @@ describe('architecture (docs/ARCHITECTURE.md)', () => {
       })
       .map(({ from, to }) => `${from} -> ${to}`);
     expect(wrong, 'move the shared code to core/ or the lower folder, or change the table in docs/ARCHITECTURE.md first').toEqual([]);
+  });
+});
+
+describe('lint', () => {
+  it('biome ci reports nothing: no warning, no deprecated configuration (npm test prints what a user can act on)', () => {
+    const biome = spawnSync(process.execPath, [path.join(root, 'node_modules/@biomejs/biome/bin/biome'), 'ci', '--colors=off', '.'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    const output = biome.stdout + biome.stderr;
+    expect(biome.status, output).toBe(0);
+    expect(output).not.toMatch(/DEPRECATED|warning|noExplicitAny/);
   });
 });

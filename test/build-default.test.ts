@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,8 @@ describe('the default build: real public data, synthetic providers', () => {
   let api: Api;
   let db: Database.Database;
   let fraction: number;
+  const log: string[] = [];
+  let rejectsFile: string;
   const get = async (url: string) => JSON.parse((await api.respond({ method: 'GET', url: `/api/v1/${url}` })).body.toString('utf8'));
 
   beforeAll(async () => {
@@ -29,7 +32,12 @@ describe('the default build: real public data, synthetic providers', () => {
     });
     fraction = sample.sampleFraction;
     const out = path.join(dir, 'hcas.sqlite');
-    await build({ manifest: path.join(ROOT, 'raw/manifests/sample.json'), root: path.join(dir, 'sample'), out });
+    ({ rejectsFile } = await build({
+      manifest: path.join(ROOT, 'raw/manifests/sample.json'),
+      root: path.join(dir, 'sample'),
+      out,
+      log: (line) => log.push(line),
+    }));
     db = new Database(out, { readonly: true });
     api = Api.open(out);
   }, 600_000);
@@ -73,5 +81,57 @@ describe('the default build: real public data, synthetic providers', () => {
     expect(
       report.checks.filter((c: { pass: boolean }) => !c.pass).map((c: { name: string; value: string }) => `${c.name}: ${c.value}`),
     ).toEqual([]);
+  });
+
+  it("the build log's counts add up: what landed at ingest, less what later stages left out, is the reconciliation (issue 28)", () => {
+    const number = (text: string) => Number(text);
+    const ingested = new Map(
+      log.flatMap((line) => {
+        const m = /^ {2}(\w+) +(\d+) read +(\d+) landed +(\d+) rejected/.exec(line);
+        return m ? [[m[1], { read: number(m[2]), landed: number(m[3]), rejected: number(m[4]) }] as const] : [];
+      }),
+    );
+    const later = new Map<string, number>();
+    for (const line of log.filter((l) => / after landing, so rejected in the reconciliation: /.test(l)))
+      for (const [, key, n] of line.split(': ')[1].matchAll(/(\w+) (\d+)/g)) later.set(key, (later.get(key) ?? 0) + number(n));
+    expect(later.get('hifld_hospitals')).toBeGreaterThan(0);
+    const reconciled = db.prepare("SELECT value FROM meta WHERE key = 'reconciliation'").pluck().get() as string;
+    for (const tally of JSON.parse(reconciled) as Array<{ key: string; read: number; landed: number; rejected: number }>) {
+      const at = ingested.get(tally.key);
+      expect(at, tally.key).toBeDefined();
+      expect(at!.read).toBe(tally.read);
+      expect(at!.landed - (later.get(tally.key) ?? 0), tally.key).toBe(tally.landed);
+      expect(at!.rejected + (later.get(tally.key) ?? 0), tally.key).toBe(tally.rejected);
+    }
+  });
+
+  it('every reject has a stable code to group by, in the rejects file and in meta (issue 28)', () => {
+    const lines = readFileSync(rejectsFile, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('source,file,line,kind,code,reason');
+    const codes = new Map<string, Set<string>>();
+    for (const line of lines.slice(1)) {
+      const [, source, kind, code, reason] = /^([^,]*),(?:"(?:[^"]|"")*"|[^,]*),\d+,([a-z]+),([a-z0-9_]+),(.+)$/.exec(line)!;
+      expect(reason.length).toBeGreaterThan(0);
+      const set = codes.get(source) ?? new Set();
+      set.add(`${kind}:${code}`);
+      codes.set(source, set);
+    }
+    // Reasons whose text carries values (a county's name, drive minutes, a CCN) group under one code each.
+    expect([...codes.get('county_urban_rural')!]).toEqual(['excluded:county_replaced']);
+    expect(new Set(codes.get('hospital_drive_times'))).toEqual(new Set(['invalid:drive_time_too_short', 'invalid:drive_time_too_long']));
+    expect(codes.get('hifld_hospitals')).toContain('excluded:ccn_is_not_in_the_current_cms_hospital_list');
+    const reconciled = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'reconciliation'").pluck().get() as string) as Array<{
+      key: string;
+      rejected: number;
+      reasons: Record<string, { kind: string; count: number; example: string }>;
+    }>;
+    for (const tally of reconciled) {
+      const groups = Object.entries(tally.reasons);
+      expect(
+        groups.reduce((sum, [, group]) => sum + group.count, 0),
+        tally.key,
+      ).toBe(tally.rejected);
+      expect(new Set(groups.map(([code, group]) => `${group.kind}:${code}`))).toEqual(codes.get(tally.key) ?? new Set());
+    }
   });
 });

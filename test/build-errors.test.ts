@@ -72,6 +72,20 @@ describe('build failures name the fix and never replace a good output', () => {
     );
   });
 
+  it('a missing file of the shared-data manifest names --root, not hcas sample, which writes only the default build (issue 28)', async () => {
+    const dir = tempDir();
+    const root = path.resolve(import.meta.dirname, '..');
+    const shared = build({
+      manifest: path.join(root, 'raw/manifests/shared-data.json'),
+      root: path.join(dir, 'none'),
+      out: path.join(dir, 'a.sqlite'),
+    });
+    await expect(shared).rejects.toThrow(
+      /file not found: .*none.*\. Fix the path in the manifest \(sources\.\w+\.path\), or name the folder that holds the manifest's files with --root DIR\.$/,
+    );
+    await expect(shared).rejects.not.toThrow(/hcas sample/);
+  });
+
   it('an unknown layout lists the known ones', async () => {
     const dir = tempDir();
     const { manifest } = tinyInputs(dir);

@@ -57,6 +57,33 @@ describe('the API over the real-data build', () => {
     db?.close();
   });
 
+  it('answers PO-box and single-address ZIP codes with the record of the ZIP code the crosswalk puts them in (issue 28)', async () => {
+    const get = async (url: string) => {
+      const response = await api.respond({ method: 'GET', url: `/api/v1/${url}` });
+      return { status: response.status, body: JSON.parse(response.body.toString('utf8')) };
+    };
+    // raw/public/crosswalks/uds_zip_zcta_2021.csv.gz: 10008 -> 10007, 20500 -> 20006, 00501 -> 11742.
+    for (const [asked, area] of [
+      ['10008', '10007'],
+      ['20500', '20006'],
+      ['00501', '11742'],
+    ]) {
+      const [alias, own] = await Promise.all([get(`health-scores/${asked}/`), get(`health-scores/${area}/`)]);
+      expect(alias.status, asked).toBe(200);
+      expect(alias.body).toEqual({
+        ...own.body,
+        zip_lookup: {
+          requested: asked,
+          answered: area,
+          zip_type: 'Post Office or large volume customer',
+          note: `ZIP code ${asked} (Post Office or large volume customer) has no area of its own: this is the record of ZIP code ${area}, the area it lies in`,
+        },
+      });
+    }
+    expect(db.prepare('SELECT COUNT(*) AS n FROM zip_aliases').get()).toMatchObject({ n: expect.any(Number) });
+    expect((db.prepare('SELECT COUNT(*) AS n FROM zip_aliases z JOIN zips s ON s.zip_code = z.zip_code').get() as { n: number }).n).toBe(0);
+  });
+
   it('says in every score record and widget answer that the provider component is missing, and why', async () => {
     const get = async (url: string) => JSON.parse((await api.respond({ method: 'GET', url: `/api/v1/${url}` })).body.toString('utf8'));
     const record = await get('health-scores/10021/');

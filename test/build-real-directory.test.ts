@@ -1,18 +1,13 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchKey } from '../core/search-key.ts';
 import { Api } from '../src/api/index.ts';
-import { SHARED_DATA } from './helpers/files.ts';
+import { needsSharedData } from './helpers/shared-data.ts';
 import { cachedBuild } from './helpers/real-build.ts';
 
 const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/shared-data.json');
-const haveData = existsSync(path.join(SHARED_DATA, 'census/2023_Gaz_zcta_national.txt.gz'));
-if (!haveData)
-  console.warn(
-    `\n*** SKIPPING the real-data directory test: ${SHARED_DATA} is absent. CI must run it with ../shared beside the clone. ***\n`,
-  );
+const haveData = needsSharedData('the real-data directory test');
 
 /** The first individual of the real NPPES extract (npidata_first10000.csv.gz): DAVID WIEBE, M.D., Kearney, NE. */
 const KNOWN_NPI = '1679576722';

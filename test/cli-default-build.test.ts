@@ -137,7 +137,7 @@ describe('the default build, made as the quick start makes it', { timeout: 600_0
 
   it('writes the rejects beside the output, named after it', () => {
     expect(firstRun.stdout).toMatch(/rejected rows in dist-api\/hcas\.rejects\.csv/);
-    expect(readFileSync(path.join(copy, 'dist-api/hcas.rejects.csv'), 'utf8').split('\n')[0]).toBe('source,file,line,kind,reason');
+    expect(readFileSync(path.join(copy, 'dist-api/hcas.rejects.csv'), 'utf8').split('\n')[0]).toBe('source,file,line,kind,code,reason');
     expect(existsSync(path.join(copy, 'dist-api/rejects.csv'))).toBe(false);
   });
 });
@@ -263,6 +263,24 @@ describe('what the default build gives an analyst', { timeout: 600_000 }, () => 
 });
 
 describe('the default build served on this Node line', { timeout: 120_000 }, () => {
+  it('serves the default database from any working directory with two workers (issue 28)', async () => {
+    // The workers read the database setting, not the primary's copy of it: a relative default named a file in
+    // the folder the server was started from, and the cluster died with ENOENT.
+    const server = new ServerProcess(
+      [path.join(copy, 'bin/hcas.js'), 'serve', '--port', '0', '--workers', '2', '--quiet', '--no-limits'],
+      { HCAS_STATE: state, REDIS_URL: '', HCAS_DB: '' },
+      os.tmpdir(),
+    );
+    try {
+      const { url } = (await server.waitFor((event) => event.event === 'listening', 60_000)) as { url: string };
+      expect((await fetch(`${url}/api/v1/health-scores/10001/`)).status).toBe(200);
+      server.signal('SIGTERM');
+      expect(await server.exited).toBe(0);
+    } finally {
+      server.stop();
+    }
+  });
+
   it('answers, reloads a new file in every worker (renamed into place, then on SIGHUP) and stops with status 0, no native abort', async () => {
     // Node 24.19+ with better-sqlite3 12 aborted at statement teardown (issue #32): reloads close a build's
     // statements in each worker, and shutdown closes the rest, so both are exercised here, on every line CI runs.

@@ -85,6 +85,7 @@ describe('one meaning per flag', { timeout: 60_000 }, () => {
         'hcas: --state and --tier apply to the --top list only, not to one ZIP code: hcas tvi --top --state --tier ...\n',
       ],
       [['tvi', '10001', '--top'], 'hcas: give a ZIP code or --top, not both: hcas tvi 10001, or hcas tvi --top\n'],
+      [['tvi', '--top', '5'], 'hcas: --top takes no number: for the 5 most vulnerable ZIP codes, hcas tvi --top --page-size 5\n'],
       [['providers', '--all', '--page', '2'], 'hcas: --all prints every page: leave out --page\n'],
       [['providers', '--all', '--table'], /^hcas: --all streams every page, which a table cannot/],
       [['providers', '--json', '--ndjson'], 'hcas: choose one of --json and --ndjson\n'],
@@ -191,7 +192,7 @@ describe('output: a table on a terminal, tab-separated when piped, or as asked',
     const tty = await shell(`script -qec "hcas providers --state NY --page-size 3 --db '${db}'" /dev/null`);
     expect(tty.statuses).toEqual([0]);
     const lines = tty.stdout.split(/\r?\n/);
-    expect(lines[0]).toMatch(/^npi {9}last_name +first_name +credential +gender +specialty +telehealth$/);
+    expect(lines[0]).toMatch(/^npi {9}last_name +first_name +credential +gender +primary_specialty +telehealth$/);
     expect(lines[1]).toMatch(/^-{10} {2}-+/);
     expect(lines[5]).toMatch(/^3 of [\d,]+ matching providers, page 1 of [\d,]+; next: --page 2, every page: --all$/);
   });

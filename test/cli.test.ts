@@ -122,7 +122,10 @@ describe('friendly commands', { timeout: 60_000 }, () => {
       hcas('serve', '--db', db, '--port', String(server.port), '--workers', '1'),
     ]);
     expect(badSize).toMatchObject({ code: 2, stderr: 'hcas: --page-size must be an integer from 1 to 100, got 500\n' });
-    expect(badZip).toMatchObject({ code: 2, stderr: 'hcas: the ZIP argument must be a 5-digit ZIP code, got 123\n' });
+    expect(badZip).toMatchObject({
+      code: 2,
+      stderr: 'hcas: the ZIP argument must be a 5-digit ZIP code (ZIP+4 such as 10001-1234 is read by its first five digits), got 123\n',
+    });
     expect(missing.code).toBe(3);
     expect(missing.stderr).toContain('run `hcas sample && hcas build`');
     expect(both.stderr).toBe('hcas: choose one of --csv and --json\n');

@@ -118,11 +118,25 @@ describe('route walk: every parameter of every route rejects bad input with a 40
 
 describe('paths', () => {
   it('unknown paths are a 404 JSON error for any method', async () => {
-    for (const path of ['/', '/api/v1/', '/api/v1/nope/', '/api/v2/states/', '/api/v1/health-scores/02801/extra/', '/favicon.ico']) {
+    for (const path of ['/api/v1/nope/', '/api/v2/states/', '/api/v1/health-scores/02801/extra/', '/favicon.ico']) {
       const body = expectError(await request(base, path), 404, 'not_found');
       expect(body.message).toContain('No endpoint at');
     }
     expectError(await request(base, '/api/v1/nope/', { method: 'POST' }), 404, 'not_found');
+  });
+
+  it('the API root (/api/v1/ and the site root /) lists every endpoint, the OpenAPI document and the build (issue 28)', async () => {
+    const [api, site] = await Promise.all([request(base, '/api/v1/'), request(base, '/')]);
+    for (const result of [api, site]) {
+      expect(result.status).toBe(200);
+      expect(result.headers['content-type']).toBe(JSON_TYPE);
+    }
+    const body = bodyJson(api) as { build: { build_id: string }; endpoints: Array<{ path: string }> };
+    expect(bodyJson(site)).toEqual(body);
+    expect(body).toMatchObject({ openapi: '/api/v1/openapi.json', build: { meta: '/api/v1/meta/' } });
+    expect(body.build.build_id).toMatch(/^[0-9a-f]{16}$/);
+    expect(body.endpoints.map((endpoint) => endpoint.path)).toEqual(ROUTES.map((route) => route.path.replace(/:(\w+)/g, '{$1}')));
+    expect((await request(base, '/api/v1')).headers.location).toBe('/api/v1/');
   });
 
   it('GET and HEAD without the trailing slash are a 301 to the slash path, query kept', async () => {

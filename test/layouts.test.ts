@@ -58,8 +58,10 @@ describe('layouts on small files made here, broken rows included', () => {
     expect(rows.map((r) => r.row.zcta)).toEqual(['00601', '10001']);
     expect(rows[0].row).toEqual({ zcta: '00601', landSqMi: 64.421, latitude: 18.180555, longitude: -66.749961 });
     expect(tally).toMatchObject({ read: 4, landed: 2, rejected: 2, invalid: 2 });
-    expect(rejected[0]).toMatch(/,4,invalid,"internal point 123,-73.9 is not a latitude\/longitude"/);
-    expect(rejected[1]).toMatch(/,5,invalid,"INTPTLAT is not a number: ""not-a-number"""/);
+    expect(rejected[0]).toMatch(
+      /,4,invalid,internal_point_is_not_a_latitude_longitude,"internal point 123,-73.9 is not a latitude\/longitude"/,
+    );
+    expect(rejected[1]).toMatch(/,5,invalid,intptlat_is_not_a_number,"INTPTLAT is not a number: ""not-a-number"""/);
   });
 
   it('Census API JSON: sentinels become null, a short row is rejected', async () => {
@@ -145,7 +147,7 @@ describe('layouts on small files made here, broken rows included', () => {
       zip: '34108',
     });
     const b = await ingest('doctors_clinicians', 'dac.csv.gz', current);
-    expect(b.rows[0].row).toMatchObject({ medicalSchool: 'Yale School Of Medicine', telehealth: true, facilityNames: ['York Hospital'] });
+    expect(b.rows[0].row).toMatchObject({ medicalSchool: 'Yale School of Medicine', telehealth: true, facilityNames: ['York Hospital'] });
     expect(b.rejected[0]).toMatch(/Grd_yr is not a number/);
   });
 
@@ -202,7 +204,7 @@ describe('layouts on small files made here, broken rows included', () => {
       'ZIP_CODE,PO_NAME,STATE,ZCTA,ZIP_TYPE,zip_join_type\n10001,NEW YORK,NY,10001,Zip Code Area,Zip matches ZCTA\n10002,NEW YORK,NY,10002\n',
     );
     expect(rows).toHaveLength(1);
-    expect(rejected[0]).toMatch(/,3,invalid,"row has 4 fields, the header has 6"/);
+    expect(rejected[0]).toMatch(/,3,invalid,field_count,"row has 4 fields, the header has 6"/);
   });
 
   it('a manifest column override maps a renamed column', async () => {
@@ -215,25 +217,12 @@ describe('layouts on small files made here, broken rows included', () => {
 
 describe('displayName', () => {
   it('gives what the general rule gives for any text (the one-pass fast path changes nothing)', async () => {
-    const { displayName } = await import('../pipeline/layouts/values.ts');
+    const { displayName, titleCase } = await import('../pipeline/layouts/values.ts');
     // The rule as written before the fast path: collapse whitespace runs, keep mixed case, title-case all caps.
     const reference = (value: string) => {
       const text = value.trim();
       const spaced = text.includes('  ') || /[\t\n]/.test(text) ? text.replace(/\s+/g, ' ') : text;
-      if (spaced !== spaced.toUpperCase()) return spaced;
-      const lower = spaced.toLowerCase();
-      let out = '';
-      let start = 0;
-      let capitalize = true;
-      for (let i = 0; i < lower.length; i++) {
-        const c = lower.charCodeAt(i);
-        if (capitalize && c >= 97 && c <= 122) {
-          out += lower.slice(start, i) + String.fromCharCode(c - 32);
-          start = i + 1;
-        }
-        capitalize = [32, 45, 39, 47, 40, 46].includes(c);
-      }
-      return out + lower.slice(start);
+      return spaced !== spaced.toUpperCase() ? spaced : titleCase(spaced);
     };
     const alphabet = [
       'A',
@@ -274,5 +263,20 @@ describe('displayName', () => {
     expect(displayName('3500 CENTRAL  AVE')).toBe('3500 Central Ave');
     expect(displayName('McAllen')).toBe('McAllen');
     expect(displayName('')).toBe('');
+  });
+});
+
+describe('rejectCode', () => {
+  it('names a reason without its values: the words before any explanation, no quoted values or numbers (issue 28)', async () => {
+    const { rejectCode } = await import('../pipeline/errors.ts');
+    expect(rejectCode('deactivated NPI (no entity type, deactivation date set)')).toBe('deactivated_npi');
+    expect(rejectCode('ZIP 10001 is listed twice')).toBe('zip_is_listed_twice');
+    expect(rejectCode('CCN 390119 is not in the current CMS hospital list: closed, or no longer certified under it')).toBe(
+      'ccn_is_not_in_the_current_cms_hospital_list',
+    );
+    expect(rejectCode('practice location postal code is not a ZIP code: "ABCDE"')).toBe('practice_location_postal_code_is_not_a_zip_code');
+    expect(rejectCode('RUCA1 must be 1-10, got "99"')).toBe('ruca1_must_be');
+    expect(rejectCode('NPI 2279033644 fails the NPI check digit (Luhn with prefix 80840)')).toBe('npi_fails_the_npi_check_digit');
+    expect(rejectCode('"quoted"')).toBe('unspecified');
   });
 });

@@ -88,7 +88,7 @@ describe('openapi.json', () => {
       name: 'zip',
       in: 'path',
       required: true,
-      schema: { pattern: '^[0-9]{5}$' },
+      schema: { pattern: '^[0-9]{5}(-[0-9]{4})?$' },
     });
     expect(document.paths['/compare/'].get.parameters[0]).toMatchObject({ name: 'zips', required: true });
     expect(document.paths['/tvi/top-vulnerable/'].get.parameters.find((p: Json) => p.name === 'tier').schema.enum).toEqual([

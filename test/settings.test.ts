@@ -24,7 +24,8 @@ describe('hcas serve settings: flag, else environment, else default', () => {
   it('defaults', () => {
     const settings = resolveSettings(none, {});
     expect(settings).toMatchObject({
-      db: 'dist-api/hcas.sqlite',
+      // The file in the hcas folder, whatever the working directory (the cluster's workers read it too).
+      db: path.join(root, 'dist-api/hcas.sqlite'),
       port: 8000,
       host: '127.0.0.1',
       logLevel: 'info',

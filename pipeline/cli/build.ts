@@ -56,7 +56,12 @@ export function registerBuild(program: Command): void {
       const manifest = options.manifest ?? DEFAULT_MANIFEST;
       const log = logLines(mode);
       // Loaded on demand: the whole pipeline, which `hcas --help` does not need.
-      const [{ build, currentBuild }, { progressReporter }] = await Promise.all([import('../build.ts'), import('../../core/progress.ts')]);
+      const [{ build, currentBuild }, { progressReporter }, { refuseStaleCompiledCode }] = await Promise.all([
+        import('../build.ts'),
+        import('../../core/progress.ts'),
+        import('../build-id.ts'),
+      ]);
+      refuseStaleCompiledCode('build');
       if (options.ifChanged) {
         const current = await currentBuild({ manifest, out, root: options.root, allowPartialProviders: options.allowPartialProviders });
         if (current.upToDate) {

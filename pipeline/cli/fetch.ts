@@ -21,7 +21,8 @@ export function registerFetch(program: Command): void {
       'after',
       '\nEnvironment: CENSUS_API_KEY (ACS tables from the Census API), HUD_API_TOKEN (HUD ZIP-county crosswalk);\n' +
         'without them the bundled extracts in raw/public stand in. Then build from what it wrote:\n' +
-        'hcas build --manifest raw/national/manifest.json --out dist-api/national.sqlite (about 10 to 13 minutes).\n\n' +
+        'hcas build --manifest raw/national/manifest.json --out dist-api/national.sqlite (about 3 to 5 minutes on 2 cores:\n' +
+        'README, "Building from the national files").\n\n' +
         'Examples:\n  hcas fetch\n  hcas fetch --only nppes,doctors_clinicians --log-format json',
     )
     .action(async (options: { out?: string; only?: string; sources?: string; quiet?: boolean; logFormat?: string }) => {

@@ -85,7 +85,12 @@ export function registerSample(program: Command): void {
         );
       }
       // Loaded on demand: the generators pull in ZIP tables that other commands do not need.
-      const [stamp, sample] = await Promise.all([import('../sample/stamp.ts'), import('../sample/index.ts')]);
+      const [stamp, sample, { refuseStaleCompiledCode }] = await Promise.all([
+        import('../sample/stamp.ts'),
+        import('../sample/index.ts'),
+        import('../build-id.ts'),
+      ]);
+      refuseStaleCompiledCode('sample');
       const out = options.out ?? (options.syntheticNation ? DEFAULTS.nation : DEFAULTS.sample);
       const manifest = options.manifest ?? DEFAULTS.manifest;
       const providers = options.providers ?? sample.DEFAULT_PROVIDERS;

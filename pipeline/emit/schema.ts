@@ -35,6 +35,9 @@ CREATE TABLE zip_access (
 CREATE TABLE zip_reference (
   zip_code TEXT PRIMARY KEY, reference_hospital_minutes REAL, reference_hospital_miles REAL, svi_rank REAL, ruca INTEGER
 ) WITHOUT ROWID;
+CREATE TABLE zip_aliases (
+  zip_code TEXT PRIMARY KEY, zcta TEXT NOT NULL, city TEXT NOT NULL, state TEXT NOT NULL, zip_type TEXT
+) WITHOUT ROWID;
 CREATE TABLE tvi (
   zip_code TEXT PRIMARY KEY, state TEXT NOT NULL, tvi_score INTEGER NOT NULL, tvi_tier TEXT NOT NULL, vehicle_score REAL NOT NULL,
   transit_score REAL NOT NULL, facility_distance_score REAL NOT NULL, population_vulnerability_score REAL NOT NULL,

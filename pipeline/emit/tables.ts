@@ -3,6 +3,7 @@ import type { Facility } from '../facilities/roster.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import type { PointIndex } from '../geo/point-index.ts';
 import type { Ingested, SourcedValue } from '../ingest/index.ts';
+import type { ZipZctaRow } from '../layouts/crosswalks.ts';
 import { bandFor } from '../score/bands.ts';
 import { SCORE_TYPES } from '../score/config.ts';
 import type { ZipScores } from '../score/index.ts';
@@ -106,6 +107,27 @@ function emitStates(db: Database.Database, places: ZipPlace[], scores: ZipScores
     const band = bandFor(rounded);
     insertState.run(code, s.name, s.zips, rounded, exact, band.label, band.grade, band.color, s.population);
   }
+}
+
+/**
+ * Writes `zip_aliases`: each ZIP code of the crosswalk that is not a scored ZIP code itself (a PO-box or
+ * single-address ZIP, 10008) but lies in one (10007), so the API can answer it with that ZIP code's record.
+ */
+export function emitZipAliases(
+  db: Database.Database,
+  zipToZcta: ReadonlyMap<string, ZipZctaRow>,
+  scored: (zip: string) => boolean,
+): number {
+  const insert = db.prepare('INSERT INTO zip_aliases VALUES (?,?,?,?,?)');
+  let rows = 0;
+  db.transaction(() => {
+    for (const row of zipToZcta.values()) {
+      if (scored(row.zip) || !scored(row.zcta)) continue;
+      insert.run(row.zip, row.zcta, row.city, row.state, row.zipType || null);
+      rows++;
+    }
+  })();
+  return rows;
 }
 
 /** Writes the independent measures the validation report compares with (never used by the scores). */

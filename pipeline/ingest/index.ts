@@ -148,11 +148,16 @@ export async function ingestAll(
       `  ${spec.key.padEnd(24)} ${String(tally.read).padStart(9)} read ${String(tally.landed).padStart(9)} landed ${String(tally.rejected).padStart(8)} rejected  ${((Date.now() - started) / 1000).toFixed(1)}s`,
     );
   }
+  const superseded = new Map<string, number>();
   for (const { source, line, npi } of stage.finish()) {
-    const tally = reconciler.tallies.get(source)!;
-    tally.landed--;
-    reconciler.reject(tally, line, `NPI ${npi} appears again later; the later row was kept`, 'superseded');
+    reconciler.withdraw(source, line, `NPI ${npi} appears again later; the later row was kept`, 'superseded', 'npi_superseded');
+    superseded.set(source, (superseded.get(source) ?? 0) + 1);
   }
+  // The table above counted these rows as landed; the reconciliation counts them rejected.
+  if (superseded.size)
+    log(
+      `  rows of an NPI repeated later, superseded after landing, so rejected in the reconciliation: ${[...superseded].map(([key, n]) => `${key} ${n}`).join(', ')}`,
+    );
   data.providerCounts = stage.supplyCounts();
   return data;
 

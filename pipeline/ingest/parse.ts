@@ -23,7 +23,7 @@ export interface ParsedBatch<Row = unknown> {
   /** Parsed rows, in record order, for the records not in `rejects`. */
   rows: Row[];
   /** Rejected records by index in the batch, ascending. */
-  rejects: Array<{ record: number; reason: string; kind: RejectKind }>;
+  rejects: Array<{ record: number; reason: string; kind: RejectKind; code: string | undefined }>;
 }
 
 /**
@@ -46,12 +46,12 @@ export function parseBatch<Row>(batch: Records, layout: Layout<Row>, plan: Parse
     const fieldCount = batch.fieldCount(i);
     try {
       if (fieldCount < header.length || fieldCount <= maxRequired) {
-        throw new RowReject(`row has ${fieldCount} fields, the header has ${header.length}`);
+        throw new RowReject(`row has ${fieldCount} fields, the header has ${header.length}`, 'invalid', 'field_count');
       }
       rows.push(layout.parse(read, header, options));
     } catch (error) {
       if (!(error instanceof RowReject)) throw error;
-      rejects.push({ record: i, reason: error.message, kind: error.kind });
+      rejects.push({ record: i, reason: error.message, kind: error.kind, code: error.code });
     }
   }
   return { count: batch.count, lines, rows, rejects };

@@ -1,6 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { PACKAGE_ROOT } from '../../core/package.ts';
 import { BuildError } from '../errors.ts';
 import { RecordBatch, ValueBatch, type Records } from './batch.ts';
 import { cleanHeader, DelimitedReader, detectDelimiter } from './delimited.ts';
@@ -60,8 +62,13 @@ const WORKER_IN_FLIGHT = 4;
  */
 export async function openRecords(file: string, sourceKey: string, options: ReadOptions = {}): Promise<RecordSource> {
   if (!existsSync(file) || !statSync(file).isFile()) {
+    // Only the default sample's files are written by a command: name it for those alone.
+    const sample = file.startsWith(path.join(PACKAGE_ROOT, 'raw', 'sample') + path.sep);
     throw new BuildError(
-      `source "${sourceKey}": file not found: ${file}. Fix the path in the manifest (sources.${sourceKey}.path) or create the file (hcas sample writes the bundled sample).`,
+      `source "${sourceKey}": file not found: ${file}. ` +
+        (sample
+          ? 'Run `hcas sample` to write the synthetic providers of the default build (npm start does).'
+          : `Fix the path in the manifest (sources.${sourceKey}.path), or name the folder that holds the manifest's files with --root DIR.`),
     );
   }
   if (/\.json$/i.test(file)) return openCensusJson(file, sourceKey);

@@ -1,7 +1,14 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import type { RejectKind } from '../errors.ts';
+import { rejectCode, type RejectKind } from '../errors.ts';
 
-/** Per-file count of what was read, what landed and what was rejected (and why). */
+/** The rejects of one file with one code: their kind, how many, and the first one's reason as an example. */
+export interface RejectGroup {
+  kind: RejectKind;
+  count: number;
+  example: string;
+}
+
+/** Per-file count of what was read, what landed and what was rejected (and why, by reject code). */
 export interface SourceTally {
   key: string;
   file: string;
@@ -9,7 +16,7 @@ export interface SourceTally {
   landed: number;
   rejected: number;
   invalid: number;
-  reasons: Record<string, number>;
+  reasons: Record<string, RejectGroup>;
 }
 
 /**
@@ -22,7 +29,7 @@ export class Reconciler {
 
   constructor(rejectsFile: string | null) {
     this.out = rejectsFile ? createWriteStream(rejectsFile) : null;
-    this.out?.write('source,file,line,kind,reason\n');
+    this.out?.write('source,file,line,kind,code,reason\n');
   }
 
   tally(key: string, file: string): SourceTally {
@@ -34,21 +41,22 @@ export class Reconciler {
     return tally;
   }
 
-  reject(tally: SourceTally, line: number, reason: string, kind: RejectKind): void {
+  /** Writes a rejected row with its code (the reason's own, `rejectCode(reason)` by default) and counts it. */
+  reject(tally: SourceTally, line: number, reason: string, kind: RejectKind, code: string = rejectCode(reason)): void {
     tally.rejected++;
     if (kind === 'invalid') tally.invalid++;
-    // Reasons are grouped by their text up to the first quoted value so the summary stays short.
-    const group = `${kind}: ${reason.replace(/:? ?["0-9].*$/, '')}`;
-    tally.reasons[group] = (tally.reasons[group] ?? 0) + 1;
-    this.out?.write(`${csvField(tally.key)},${csvField(tally.file)},${line},${kind},${csvField(reason)}\n`);
+    const group = tally.reasons[code];
+    if (group) group.count++;
+    else tally.reasons[code] = { kind, count: 1, example: reason };
+    this.out?.write(`${csvField(tally.key)},${csvField(tally.file)},${line},${kind},${code},${csvField(reason)}\n`);
   }
 
   /** A row that landed but a later stage left out (a superseded NPI, a closed hospital): moved to the rejects. */
-  withdraw(key: string, line: number, reason: string, kind: RejectKind): void {
+  withdraw(key: string, line: number, reason: string, kind: RejectKind, code?: string): void {
     const tally = this.tallies.get(key);
     if (!tally) throw new Error(`no rows were read from source ${key}`);
     tally.landed--;
-    this.reject(tally, line, reason, kind);
+    this.reject(tally, line, reason, kind, code);
   }
 
   /** Resolves once every reject line is on disk. */

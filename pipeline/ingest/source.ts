@@ -53,8 +53,8 @@ export async function ingestSource<Row>(
       for (let i = 0; i < parsed.count; i++) {
         tally.read++;
         if (rejected < rejects.length && rejects[rejected].record === i) {
-          const { reason, kind } = rejects[rejected++];
-          reconciler.reject(tally, lines[i], reason, kind);
+          const { reason, kind, code } = rejects[rejected++];
+          reconciler.reject(tally, lines[i], reason, kind, code);
           continue;
         }
         try {
@@ -62,7 +62,7 @@ export async function ingestSource<Row>(
           tally.landed++;
         } catch (error) {
           if (!(error instanceof RowReject)) throw error;
-          reconciler.reject(tally, lines[i], error.message, error.kind);
+          reconciler.reject(tally, lines[i], error.message, error.kind, error.code);
         }
       }
       const at = source.progress();

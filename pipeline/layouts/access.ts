@@ -50,11 +50,15 @@ export const driveTimes: Layout<DriveTimeRow> = {
     if (minutes !== null && minutes > 0 && miles !== null && minutes < miles * MIN_MINUTES_PER_STRAIGHT_MILE) {
       throw new RowReject(
         `drive time ${+minutes.toFixed(1)} min cannot cover the row's own ${+miles.toFixed(1)} straight-line miles (it would mean driving faster than 80 mph)`,
+        'invalid',
+        'drive_time_too_short',
       );
     }
     if (minutes !== null && miles !== null && minutes > MAX_MINUTES.fixed + MAX_MINUTES.perStraightMile * miles) {
       throw new RowReject(
         `drive time ${+minutes.toFixed(1)} min is too long for the row's own ${+miles.toFixed(1)} straight-line miles (more than ${MAX_MINUTES.fixed} min + ${MAX_MINUTES.perStraightMile} min per mile)`,
+        'invalid',
+        'drive_time_too_long',
       );
     }
     return { zip: zcta5(read('zip')), minutes, miles };

@@ -168,7 +168,11 @@ export const countyUrbanRural: Layout<CountyUrbanRuralRow> = {
     // The 2023 file keeps rows for county-equivalents replaced before 2023 (Connecticut's old counties, a few
     // Alaska census areas) with older codes only: they are not counties of the 2023 scheme.
     if (code === null && read('county_name') !== '')
-      throw new RowReject(`${read('county_name')} has no code of this vintage (a county-equivalent replaced before it)`, 'excluded');
+      throw new RowReject(
+        `${read('county_name')} has no code of this vintage (a county-equivalent replaced before it)`,
+        'excluded',
+        'county_replaced',
+      );
     if (code === null || !Number.isInteger(code) || code < 1 || code > 6)
       throw new RowReject(`CODE2023 must be 1-6, got ${JSON.stringify(read('code'))}`);
     const state = read('state_fips').padStart(2, '0');

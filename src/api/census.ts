@@ -8,6 +8,7 @@ import { HEALTH_SCORES_TAG } from './health-scores.ts';
 import { zip } from './params.ts';
 import { API_BASE } from './paths.ts';
 import { stateCode, string, zipCode } from './schemas.ts';
+import { answeringZipAliases, withZipLookup } from './zip-lookup.ts';
 
 const zipPath = { zip };
 
@@ -114,14 +115,16 @@ function censusGroup(fields: Record<string, string>): JsonSchema {
 
 /** The answer's schema (openapi.json `components/schemas`). */
 export const schemas: Record<string, JsonSchema> = {
-  Census: record(
-    {
-      zip_code: zipCode,
-      city: string,
-      state: stateCode,
-      ...Object.fromEntries(Object.entries(CENSUS_GROUPS).map(([group, fields]) => [group, censusGroup(fields)])),
-    },
-    'ACS values of a ZIP by group; each field name carries its unit (_pct 0-100, _usd, _years; counts otherwise).',
+  Census: withZipLookup(
+    record(
+      {
+        zip_code: zipCode,
+        city: string,
+        state: stateCode,
+        ...Object.fromEntries(Object.entries(CENSUS_GROUPS).map(([group, fields]) => [group, censusGroup(fields)])),
+      },
+      'ACS values of a ZIP by group; each field name carries its unit (_pct 0-100, _usd, _years; counts otherwise).',
+    ),
   ),
 };
 
@@ -137,6 +140,6 @@ export const routes: readonly Route[] = [
       schema: ref('Census'),
       notFound: 'the ZIP code is not scored',
     },
-    handle: getCensus,
+    handle: answeringZipAliases(getCensus),
   }),
 ];

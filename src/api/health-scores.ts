@@ -8,6 +8,7 @@ import type { Context } from './context.ts';
 import { city, scoreType, state, zip } from './params.ts';
 import { API_BASE } from './paths.ts';
 import { color, dataQuality, integer as integerSchema, number, providerScore, score, stateCode, string, zipCode } from './schemas.ts';
+import { answeringZipAliases, pointingAtZipAliases, withZipLookup } from './zip-lookup.ts';
 
 /** The health-scores group (census/ is a module of its own under the same path). */
 export const HEALTH_SCORES_TAG: RouteTag = {
@@ -117,31 +118,33 @@ export function noScore(zipCode: string): Error {
 
 /** The answers' shared schemas (openapi.json `components/schemas`). */
 export const schemas: Record<string, JsonSchema> = {
-  HealthScoreRecord: record(
-    {
-      id: integerSchema,
-      zip_code: zipCode,
-      state: stateCode,
-      state_name: string,
-      city: string,
-      latitude: {
-        ...number,
-        description:
-          "Where the ZIP's residents live: the mean point of its residential addresses (data_quality.location says when it is the middle of its area instead).",
+  HealthScoreRecord: withZipLookup(
+    record(
+      {
+        id: integerSchema,
+        zip_code: zipCode,
+        state: stateCode,
+        state_name: string,
+        city: string,
+        latitude: {
+          ...number,
+          description:
+            "Where the ZIP's residents live: the mean point of its residential addresses (data_quality.location says when it is the middle of its area instead).",
+        },
+        longitude: { ...number, description: 'See latitude.' },
+        healthscore: score,
+        people_score: score,
+        provider_score: providerScore,
+        hospital_score: score,
+        travel_score: score,
+        label: string,
+        grade: string,
+        color,
+        score_type: string,
+        data_quality: ref('DataQuality'),
       },
-      longitude: { ...number, description: 'See latitude.' },
-      healthscore: score,
-      people_score: score,
-      provider_score: providerScore,
-      hospital_score: score,
-      travel_score: score,
-      label: string,
-      grade: string,
-      color,
-      score_type: string,
-      data_quality: ref('DataQuality'),
-    },
-    'A health score record (interface specification 2.2), with what it rests on (data_quality).',
+      'A health score record (interface specification 2.2), with what it rests on (data_quality).',
+    ),
   ),
   DataQuality: dataQuality,
   ScoreSummary: record(
@@ -203,7 +206,7 @@ export const routes: readonly Route[] = [
     pathParams: zipPath,
     query: NO_PARAMS,
     response: { description: 'The overall health score record', schema: ref('HealthScoreRecord'), notFound: noScoreFor },
-    handle: getHealthScore,
+    handle: answeringZipAliases(getHealthScore),
   }),
   route({
     path: `${API_BASE}health-scores/:zip/all-scores/`,
@@ -216,7 +219,7 @@ export const routes: readonly Route[] = [
       schema: arrayOf(ref('ScoreSummary'), { minItems: 1 }),
       notFound: noScoreFor,
     },
-    handle: getAllScores,
+    handle: pointingAtZipAliases(getAllScores, 'all-scores/'),
   }),
   route({
     path: `${API_BASE}health-scores/:zip/nearby/`,
@@ -225,6 +228,6 @@ export const routes: readonly Route[] = [
     pathParams: zipPath,
     query: nearbyQuery,
     response: { description: 'Nearby ZIP codes, nearest first', schema: arrayOf(ref('NearbyEntry')), notFound: noScoreFor },
-    handle: getNearby,
+    handle: pointingAtZipAliases(getNearby, 'nearby/'),
   }),
 ];

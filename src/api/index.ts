@@ -15,6 +15,7 @@ import { withOpenApi } from './openapi.ts';
 import * as providers from './providers.ts';
 import * as rankings from './rankings.ts';
 import * as reference from './reference.ts';
+import * as root from './root.ts';
 import * as tvi from './tvi.ts';
 import * as widget from './widget.ts';
 import * as widgetScript from './widget-script.ts';
@@ -44,17 +45,19 @@ const GROUPS: readonly EndpointGroup[] = [
 ];
 
 /**
- * The JSON API: every endpoint under /api/v1/, one row each (path, parameters, handler, docs), and
- * openapi.json last. The server, `hcas get`, the plan check, the docs test and the route-walking error test
+ * The JSON API: its root (/api/v1/) first, every endpoint under it, one row each (path, parameters, handler,
+ * docs), and openapi.json last. The server, `hcas get`, the plan check, the docs test and the route-walking error test
  * all read this table.
  */
+const ROOT = root.rootRoutes(() => ROUTES);
+
 export const ROUTES: readonly Route[] = withOpenApi(
-  GROUPS.flatMap((group) => group.routes),
-  Object.assign({}, ...GROUPS.map((group) => group.schemas ?? {})),
+  [ROOT.api, ...GROUPS.flatMap((group) => group.routes)],
+  Object.assign({}, root.schemas, ...GROUPS.map((group) => group.schemas ?? {})),
 );
 
-/** Everything a server answers: the JSON API and the widget's embed script. */
-export const ALL_ROUTES: readonly Route[] = [...ROUTES, ...widgetScript.routes];
+/** Everything a server answers: the JSON API, its root at the site's root, and the widget's embed script. */
+export const ALL_ROUTES: readonly Route[] = [...ROUTES, ROOT.site, ...widgetScript.routes];
 
 export interface ApiOptions extends Omit<DispatcherOptions<Queries>, 'routes' | 'data' | 'dataTag' | 'close'> {
   /** The route table (default ALL_ROUTES); tests add routes to it. */

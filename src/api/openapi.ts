@@ -8,7 +8,7 @@ import { REFERENCE_TAG } from './reference.ts';
 /** Headers every answer carries, errors included (src/auth adds them; decisions.md, "Authentication, plans and limits"). */
 const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
   'X-RateLimit-Limit': {
-    description: 'Calls allowed in the current window of the caller\'s plan (decisions.md, "Authentication, plans and limits").',
+    description: 'Calls allowed in the current window of the caller\'s plan (docs/api.md, "API keys, plans and rate limits").',
     schema: { type: 'integer', minimum: 0 },
   },
   'X-RateLimit-Remaining': { description: 'Calls left in the current window.', schema: { type: 'integer', minimum: 0 } },

@@ -11,17 +11,37 @@ import type { Queries } from '../query/index.ts';
 /** Longest search text any text parameter accepts, in characters (code points). */
 export const MAX_TEXT_CHARACTERS = 100;
 
-/** A 5-digit ZIP code (path segment). */
-export const zip = param('a 5-digit ZIP code', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), '', {
-  type: 'string',
-  pattern: '^[0-9]{5}$',
-});
+const ZIP_ACCEPTS = 'a 5-digit ZIP code (ZIP+4 such as 10001-1234 is read by its first five digits)';
+const ZIP_SCHEMA = { type: 'string', pattern: '^[0-9]{5}(-[0-9]{4})?$' };
 
-/** A 5-digit ZIP code filter (query string); absent means no filter. */
-export const zipFilter = param('a 5-digit ZIP code', (raw) => (/^\d{5}$/.test(raw) ? raw : undefined), undefined as string | undefined, {
-  type: 'string',
-  pattern: '^[0-9]{5}$',
-});
+/**
+ * A ZIP code as people write it: five digits, or ZIP+4 read by its first five (the canonical spelling, so
+ * both share one cached answer). A city name gets a 400 that names the endpoints taking one.
+ */
+function zipParam<T extends string | undefined>(fallback: T): Param<string | T> {
+  return {
+    accepts: ZIP_ACCEPTS,
+    schema: ZIP_SCHEMA,
+    read(name, raw) {
+      if (raw === undefined) return fallback;
+      const five = /^(\d{5})(?:-\d{4})?$/.exec(raw)?.[1];
+      if (five !== undefined) return five;
+      if (/\p{L}{2}/u.test(raw)) {
+        const q = encodeURIComponent(raw.trim());
+        throw invalidParameter(
+          `${mustBe(name, ZIP_ACCEPTS, raw).message}; for the ZIP codes of a place, ask autocomplete/?q=${q} or health-scores/?city=${q} (hcas autocomplete, hcas scores --city)`,
+        );
+      }
+      throw mustBe(name, ZIP_ACCEPTS, raw);
+    },
+  };
+}
+
+/** A ZIP code (path segment). */
+export const zip = zipParam('');
+
+/** A ZIP code filter (query string); absent means no filter. */
+export const zipFilter = zipParam(undefined);
 
 /** A two-letter state code, any case; read as upper case. An unknown but well-formed code matches nothing. */
 export const state = param(

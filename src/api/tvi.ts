@@ -8,6 +8,7 @@ import type { Context } from './context.ts';
 import { state, zip } from './params.ts';
 import { API_BASE } from './paths.ts';
 import { score, stateCode, string, zipCode } from './schemas.ts';
+import { answeringZipAliases, withZipLookup } from './zip-lookup.ts';
 
 const tag = {
   name: 'Transportation Vulnerability Index',
@@ -63,26 +64,28 @@ const nearestHospitalMiles = nullable({ type: 'number', minimum: 0 });
 
 /** The answers' shared schemas (openapi.json `components/schemas`). */
 export const schemas: Record<string, JsonSchema> = {
-  TviRecord: record(
-    {
-      zip_code: zipCode,
-      tvi_score: score,
-      tvi_tier: tierSchema,
-      vehicle_score: subScore,
-      transit_score: subScore,
-      facility_distance_score: subScore,
-      population_vulnerability_score: subScore,
-      health_outcome_score: subScore,
-      health_outcome_basis: {
-        type: 'string',
-        enum: ['places', 'disability_fallback'],
-        description: 'What the health outcome sub-score ranks: CDC PLACES prevalence, or the disability share where PLACES has no value.',
+  TviRecord: withZipLookup(
+    record(
+      {
+        zip_code: zipCode,
+        tvi_score: score,
+        tvi_tier: tierSchema,
+        vehicle_score: subScore,
+        transit_score: subScore,
+        facility_distance_score: subScore,
+        population_vulnerability_score: subScore,
+        health_outcome_score: subScore,
+        health_outcome_basis: {
+          type: 'string',
+          enum: ['places', 'disability_fallback'],
+          description: 'What the health outcome sub-score ranks: CDC PLACES prevalence, or the disability share where PLACES has no value.',
+        },
+        zero_vehicle_pct: zeroVehiclePct,
+        nearest_hospital_miles: nearestHospitalMiles,
+        population: nullable({ type: 'integer', minimum: 0 }),
       },
-      zero_vehicle_pct: zeroVehiclePct,
-      nearest_hospital_miles: nearestHospitalMiles,
-      population: nullable({ type: 'integer', minimum: 0 }),
-    },
-    'The Transportation Vulnerability Index of a ZIP (2.13); sub-scores are percentile ranks, higher = more vulnerable.',
+      'The Transportation Vulnerability Index of a ZIP (2.13); sub-scores are percentile ranks, higher = more vulnerable.',
+    ),
   ),
   TviListEntry: record(
     {
@@ -154,6 +157,6 @@ export const routes: readonly Route[] = [
     pathParams: tviPath,
     query: NO_PARAMS,
     response: { description: 'The TVI record', schema: ref('TviRecord'), notFound: 'no TVI for the ZIP code' },
-    handle: getTvi,
+    handle: answeringZipAliases(getTvi),
   }),
 ];

@@ -6,6 +6,7 @@ import { zip } from './params.ts';
 import { API_BASE } from './paths.ts';
 import { color, integer, nullableCount, providerScore, score, stateCode, string, zipCode } from './schemas.ts';
 import { widgetSummary } from './widget-summary.ts';
+import { answeringZipAliases, withZipLookup } from './zip-lookup.ts';
 
 const tag = { name: 'Widget', description: 'The compact score the embeddable widget shows (CORS-enabled, cacheable for 24 hours).' };
 
@@ -69,27 +70,29 @@ const WIDGET_RESPONSE_HEADERS: Record<string, HeaderDoc> = {
 
 /** The answer's schema (openapi.json `components/schemas`). */
 export const schemas: Record<string, JsonSchema> = {
-  WidgetScore: record(
-    {
-      zip_code: zipCode,
-      city: string,
-      state: stateCode,
-      score,
-      label: string,
-      grade: string,
-      color,
-      summary: { type: 'string', description: 'One plain-English sentence about the score and what lies within 10 miles.' },
-      nearest_hospital: {
-        oneOf: [record({ id: integer, name: string, distance_miles: { type: 'number', minimum: 0 } }), { type: 'null' }],
+  WidgetScore: withZipLookup(
+    record(
+      {
+        zip_code: zipCode,
+        city: string,
+        state: stateCode,
+        score,
+        label: string,
+        grade: string,
+        color,
+        summary: { type: 'string', description: 'One plain-English sentence about the score and what lies within 10 miles.' },
+        nearest_hospital: {
+          oneOf: [record({ id: integer, name: string, distance_miles: { type: 'number', minimum: 0 } }), { type: 'null' }],
+        },
+        within_10_miles: record({ hospitals: { type: 'integer', minimum: 0 }, primary_care_clinicians: nullableCount }),
+        components: record({ people: score, provider: providerScore, hospital: score, travel: score }),
+        data_quality: ref('DataQuality'),
+        report_url: { type: 'string', description: 'Path of the full score record, relative to this server.' },
+        white_label: { type: 'boolean', description: "True when the caller's plan has the white-label widget: show no hcas branding." },
+        attribution: record({ text: string, url: { type: 'string', description: 'Path relative to this server.' } }),
       },
-      within_10_miles: record({ hospitals: { type: 'integer', minimum: 0 }, primary_care_clinicians: nullableCount }),
-      components: record({ people: score, provider: providerScore, hospital: score, travel: score }),
-      data_quality: ref('DataQuality'),
-      report_url: { type: 'string', description: 'Path of the full score record, relative to this server.' },
-      white_label: { type: 'boolean', description: "True when the caller's plan has the white-label widget: show no hcas branding." },
-      attribution: record({ text: string, url: { type: 'string', description: 'Path relative to this server.' } }),
-    },
-    'The overall score as the embeddable widget shows it.',
+      'The overall score as the embeddable widget shows it.',
+    ),
   ),
 };
 
@@ -106,6 +109,6 @@ export const routes: readonly Route[] = [
       notFound: 'no health score for the ZIP code',
       headers: WIDGET_RESPONSE_HEADERS,
     },
-    handle: getWidgetScore,
+    handle: answeringZipAliases(getWidgetScore),
   }),
 ];

@@ -2,12 +2,19 @@
 export interface Column {
   key: string;
   heading?: string;
+  /** Numbers written with thousands separators (29,079), as the footers write counts; for people, not IDs. */
+  thousands?: boolean;
 }
 
 /** An aligned text table; numbers are right-aligned. Empty input prints `(no results)`. */
 export function table(rows: ReadonlyArray<Record<string, unknown>>, columns: readonly Column[]): string {
   if (rows.length === 0) return '(no results)\n';
-  const cells = rows.map((row) => columns.map((column) => text(row[column.key])));
+  const cells = rows.map((row) =>
+    columns.map((column) => {
+      const value = row[column.key];
+      return column.thousands && typeof value === 'number' ? value.toLocaleString('en-US', { maximumFractionDigits: 20 }) : text(value);
+    }),
+  );
   const headings = columns.map((column) => column.heading ?? column.key);
   const widths = columns.map((_, i) => Math.max(headings[i].length, ...cells.map((line) => line[i].length)));
   const numeric = columns.map((column) => rows.every((row) => typeof row[column.key] === 'number'));
@@ -62,9 +69,32 @@ function text(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** What score records rest on: the distinct data-quality notes of the records shown. */
-export function qualityNotes(records: ReadonlyArray<{ data_quality?: { note: string } }>): string[] {
-  return [...new Set(records.map((r) => r.data_quality?.note).filter((note): note is string => note !== undefined))].map(
-    (note) => `data quality: ${note}`,
-  );
+/** How many ZIP codes a data-quality line names before it says how many more. */
+const NAMED_ZIPS = 5;
+
+/**
+ * What score records rest on, each sentence of their data-quality notes once: a sentence every record shares
+ * is one line; the others name the ZIP codes they apply to (a note says "this ZIP", which a list cannot).
+ */
+export function qualityNotes(records: ReadonlyArray<{ zip_code?: unknown; data_quality?: { note: string } }>): string[] {
+  const noted = records.filter((r) => r.data_quality !== undefined);
+  if (noted.length <= 1) return noted.map((r) => `data quality: ${r.data_quality!.note}`);
+  const zipsOf = new Map<string, string[]>();
+  for (const record of noted) {
+    for (const sentence of record.data_quality!.note.split(/(?<=\.) (?=[A-Z])/)) {
+      const zips = zipsOf.get(sentence) ?? [];
+      zips.push(String(record.zip_code ?? ''));
+      zipsOf.set(sentence, zips);
+    }
+  }
+  return [...zipsOf].map(([sentence, zips]) => {
+    const one = zips.length === 1;
+    const text = sentence
+      .replace("this ZIP's", one ? 'its' : "each ZIP code's")
+      .replace('this ZIP is', one ? 'it is' : 'each is')
+      .replace('for this ZIP', one ? 'for it' : 'for each');
+    if (zips.length === noted.length) return `data quality: ${text}`;
+    const more = zips.length > NAMED_ZIPS ? ` and ${(zips.length - NAMED_ZIPS).toLocaleString('en-US')} more` : '';
+    return `data quality, ${zips.slice(0, NAMED_ZIPS).join(', ')}${more}: ${text}`;
+  });
 }

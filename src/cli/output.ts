@@ -49,7 +49,8 @@ export function chooseFormat(flags: OutputFlags, { streaming = false, tty = Bool
 
 /**
  * The columns to print: `--fields` (checked against the record's fields), else `defaults`. An unknown name
- * is a usage error listing the fields there are.
+ * is a usage error naming the fields it may mean and listing the fields there are. Table headings are the
+ * field names, so what a table shows is what `--fields` takes.
  */
 export function pickColumns(fields: string | undefined, available: readonly string[], defaults: readonly Column[]): Column[] {
   if (fields === undefined) return [...defaults];
@@ -59,8 +60,18 @@ export function pickColumns(fields: string | undefined, available: readonly stri
     .filter(Boolean);
   if (names.length === 0) throw new CliError(`--fields needs at least one field name; the fields are ${available.join(', ')}`);
   const unknown = names.filter((name) => !available.includes(name));
-  if (unknown.length) throw new CliError(`--fields: no field ${unknown.join(', ')}; the fields are ${available.join(', ')}`);
+  if (unknown.length) {
+    const meant = unknown.flatMap((name) => fieldsNamed(name, available));
+    const hint = meant.length ? ` (did you mean ${[...new Set(meant)].join(', ')}?)` : '';
+    throw new CliError(`--fields: no field ${unknown.join(', ')}${hint}; the fields are ${available.join(', ')}`);
+  }
   return names.map((key) => ({ key }));
+}
+
+/** The fields a short name such as `name` or `city` may mean: those with it as a word (`facility_name`, `city_name`). */
+function fieldsNamed(name: string, available: readonly string[]): string[] {
+  const word = name.toLowerCase();
+  return available.filter((field) => field.split('_').includes(word));
 }
 
 /** The record with only the given columns' fields, in their order. */
@@ -140,9 +151,14 @@ export async function printRecord(record: Record<string, unknown>, format: Forma
   );
   const shown = pick(record, columns);
   if (format === 'table') {
-    // A table shows data quality as a closing note, not a JSON cell.
-    const { data_quality: quality, ...rest } = shown as { data_quality?: { note: string } };
+    // A table shows data quality, and the ZIP code answered for a PO-box one, as closing notes, not JSON cells.
+    const {
+      data_quality: quality,
+      zip_lookup: lookup,
+      ...rest
+    } = shown as { data_quality?: { note: string }; zip_lookup?: { note: string } };
     await emit(recordTable(rest));
+    if (lookup) note(lookup.note);
     for (const line of qualityNotes([{ data_quality: quality }])) note(line);
     return;
   }

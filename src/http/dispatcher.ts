@@ -126,7 +126,11 @@ export class Dispatcher<D = unknown> {
     if (!match) {
       const slashed = path.endsWith('/') ? undefined : this.router.match(`${path}/`);
       if (!slashed)
-        return this.fail(method, request, notFound(`No endpoint at ${shorten(path)}; every path starts with /api/v1/ and ends with /`));
+        return this.fail(
+          method,
+          request,
+          notFound(`No endpoint at ${shorten(path)}; every path starts with /api/v1/ and ends with /, and /api/v1/ lists them`),
+        );
       if (read) return redirect(method, `${path}/${search}`);
       match = slashed;
     }

@@ -13,6 +13,7 @@ import { ProviderQueries } from './providers.ts';
 import { stateRankings, type StateRanking } from './rankings.ts';
 import { listStates, ScoreTypeCatalog, type StateRecord } from './reference.ts';
 import { TviQueries } from './tvi.ts';
+import { ZipAliasQueries } from './zip-aliases.ts';
 
 /**
  * Every query of one build, over one read-only handle. Small reference tables are read once here;
@@ -33,6 +34,7 @@ export class Queries {
   readonly facilities: FacilityQueries;
   readonly autocomplete: AutocompleteQueries;
   readonly stateRankings: readonly StateRanking[];
+  readonly zipAliases: ZipAliasQueries;
   private nearbyIndex: NearbyIndex | undefined;
 
   private readonly db: Database.Database;
@@ -53,6 +55,7 @@ export class Queries {
     this.facilities = new FacilityQueries(db);
     this.autocomplete = new AutocompleteQueries(db, this.providers, this.facilities);
     this.stateRankings = stateRankings(db);
+    this.zipAliases = new ZipAliasQueries(db);
   }
 
   /** The nearest-ZIP index, loaded on first use. */

@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { DEFAULT_DATABASE } from '../../core/dataset.ts';
+import { DEFAULT_DATABASE, DEFAULT_DATABASE_FILE } from '../../core/dataset.ts';
 import { FixableError } from '../../core/errors.ts';
 import { defaultWorkers } from './cpus.ts';
 
@@ -80,7 +80,9 @@ export const SERVE_SETTINGS: readonly Setting[] = [
     env: 'HCAS_DB',
     shown: DEFAULT_DATABASE,
     description: 'database file to serve (read-only)',
-    default: () => DEFAULT_DATABASE,
+    // The file itself, in the hcas folder: the cluster's primary and workers read this setting, so a relative
+    // default would name a file in whatever folder `hcas serve` was started from.
+    default: () => DEFAULT_DATABASE_FILE,
     parse: text('a file path'),
   },
   {

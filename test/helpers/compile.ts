@@ -12,4 +12,6 @@ export default function compile(): void {
     cwd: root,
     stdio: 'inherit',
   });
+  // As `npm run build` does: record the sources compiled, or `hcas build` refuses dist/ as stale.
+  execFileSync(process.execPath, [path.join(root, 'bin/stamp-dist.js')], { cwd: root, stdio: 'inherit' });
 }

@@ -5,6 +5,7 @@ import { ROUTES } from '../../src/api/index.ts';
  * tests that use this table, so every new endpoint gets an example.
  */
 export const ROUTE_EXAMPLES: Record<string, string[]> = {
+  '/api/v1/': ['/api/v1/'],
   '/api/v1/health-scores/': [
     '/api/v1/health-scores/',
     '/api/v1/health-scores/?state=RI&min_score=50&page=2&page_size=10',

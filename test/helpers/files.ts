@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, gzipSync } from 'node:zlib';
@@ -46,5 +46,10 @@ function storedZip(name: string, data: Buffer): Buffer {
   return Buffer.concat([local, nameBytes, data, central, nameBytes, end]);
 }
 
-/** Where the real public data lives, and whether it is here (tests that need it skip loudly without it). */
+/**
+ * Where the original public files live (the maintainers' copy beside the clone, not in the package), and
+ * whether they are here: the tests that compare against them skip without them (test/helpers/shared-data.ts
+ * says so once), and fail under CI=true.
+ */
 export const SHARED_DATA = path.resolve(import.meta.dirname, '../../../shared/data');
+export const HAVE_SHARED_DATA = existsSync(path.join(SHARED_DATA, 'census/2023_Gaz_zcta_national.txt.gz'));

@@ -7,7 +7,7 @@ import { chooseFormat, emit, note } from '../output.ts';
 
 const VALUES = {
   noun: ['census value', 'census values'] as [string, string],
-  tableColumns: [{ key: 'group' }, { key: 'field' }, { key: 'value' }],
+  tableColumns: [{ key: 'group' }, { key: 'field' }, { key: 'value', thousands: true }],
   fields: ['group', 'field', 'value', 'group_sources'],
 };
 
@@ -18,7 +18,7 @@ export function registerCensus(program: Command): void {
     .description(
       'Show the ACS census values of a ZIP code by group, with the sources and vintages of each group; empty where the source has no value',
     )
-    .argument('<zip>', '5-digit ZIP code');
+    .argument('<zip>', '5-digit ZIP code (or ZIP+4)');
   listOptions(command, { json: "print the API's JSON" })
     .addHelpText('after', '\nExamples:\n  hcas census 10001\n  hcas census 10001 --json | jq .income')
     .action(async (zip: string, options: ListOptions) => {

@@ -7,12 +7,12 @@ import { chooseFormat, outputOptions, printRecord, type OutputFlags } from '../o
 /** A facility's columns on a terminal (the hospital ranking prints the same, after its rank). */
 export const FACILITY_COLUMNS = [
   { key: 'id' },
-  { key: 'facility_name', heading: 'name' },
-  { key: 'facility_type', heading: 'type' },
-  { key: 'city_name', heading: 'city' },
-  { key: 'state_code', heading: 'state' },
-  { key: 'facility_rating', heading: 'rating' },
-  { key: 'emergency_services', heading: 'emergency' },
+  { key: 'facility_name' },
+  { key: 'facility_type' },
+  { key: 'city_name' },
+  { key: 'state_code' },
+  { key: 'facility_rating' },
+  { key: 'emergency_services' },
 ];
 
 const FACILITIES: ListSpec = {

@@ -11,7 +11,7 @@ export function registerNearby(program: Command): void {
   const command = program
     .command('nearby')
     .description('List the scored ZIP codes nearest to a ZIP code (great-circle miles), nearest first')
-    .argument('<zip>', '5-digit ZIP code')
+    .argument('<zip>', '5-digit ZIP code (or ZIP+4)')
     .option('--radius <miles>', 'search radius in miles, at most 100 (default 10)')
     .option('--limit <n>', 'at most this many ZIP codes, 1-50 (default 10)');
   listOptions(command)

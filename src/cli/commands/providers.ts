@@ -14,7 +14,7 @@ const PROVIDERS: ListSpec = {
     { key: 'first_name' },
     { key: 'credential' },
     { key: 'gender' },
-    { key: 'primary_specialty', heading: 'specialty' },
+    { key: 'primary_specialty' },
     { key: 'telehealth' },
   ],
   fields: ['npi', 'first_name', 'last_name', 'credential', 'gender', 'primary_specialty', 'telehealth'],

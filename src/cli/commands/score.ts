@@ -8,7 +8,7 @@ export function registerScore(program: Command): void {
   const command = program
     .command('score')
     .description('Show the overall health score record of a ZIP code')
-    .argument('<zip>', '5-digit ZIP code')
+    .argument('<zip>', '5-digit ZIP code (or ZIP+4)')
     .option('--db <file>', DB_HELP);
   outputOptions(command, { json: 'print the record as JSON' })
     .addHelpText('after', '\nExamples:\n  hcas score 10001\n  hcas score 02903 --json\n  hcas score 10001 --fields healthscore,grade,label')

@@ -4,7 +4,6 @@ import type { Command } from 'commander';
 import { TrustedProxies } from '../../auth/client-ip.ts';
 import { resolveSettings, SERVE_SETTINGS, type ServeSettings } from '../../server/settings.ts';
 import { checkLimits, limitsOptions, openLimits, type LimitsCliOptions } from '../limits.ts';
-import { databaseFile } from '../../../core/dataset.ts';
 import { openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 
@@ -71,9 +70,6 @@ export function registerServe(program: Command): void {
         ...resolveSettings((key) => (self.getOptionValueSource(key) === 'cli' ? flags[key] : undefined)),
       };
       refuseWithoutEffect(options, (key) => self.getOptionValueSource(key) === 'cli');
-      // The settings give the default database as the docs show it (in the hcas folder): name the file itself,
-      // so the server finds it from any working directory.
-      options.db = databaseFile(self.getOptionValueSource('db') === 'cli' ? options.db : undefined);
       // Loaded when the server starts, not for `hcas --help`.
       const [{ runCluster, runServer }, { jsonLines }] = await Promise.all([
         import('../../server/cluster.ts'),

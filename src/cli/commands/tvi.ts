@@ -21,7 +21,7 @@ export function registerTvi(program: Command): void {
   const command = program
     .command('tvi')
     .description('Show the Transportation Vulnerability Index of a ZIP code, or with --top the most vulnerable ZIP codes')
-    .argument('[zip]', '5-digit ZIP code')
+    .argument('[zip]', '5-digit ZIP code (or ZIP+4)')
     .option('--top', 'list ZIP codes by TVI, most vulnerable first')
     .option('--state <code>', 'with --top: two-letter state code')
     .option('--tier <name>', 'with --top: CRITICAL, HIGH, MODERATE, LOW or MINIMAL');
@@ -31,7 +31,12 @@ export function registerTvi(program: Command): void {
       '\nExamples:\n  hcas tvi 10001\n  hcas tvi --top --state NY --tier critical --csv > ny-critical.csv\n  hcas tvi --top --all --ndjson > tvi.ndjson',
     )
     .action(async (zip: string | undefined, options: ListOptions & { top?: boolean }) => {
-      if (zip !== undefined && options.top) throw new CliError(`give a ZIP code or --top, not both: hcas tvi ${zip}, or hcas tvi --top`);
+      if (zip !== undefined && options.top) {
+        // `--top 5` reads as "the top five": --top takes no number, and 5 is no ZIP code to suggest.
+        if (/^\d{1,4}$/.test(zip))
+          throw new CliError(`--top takes no number: for the ${zip} most vulnerable ZIP codes, hcas tvi --top --page-size ${zip}`);
+        throw new CliError(`give a ZIP code or --top, not both: hcas tvi ${zip}, or hcas tvi --top`);
+      }
       if (zip === undefined) return runPagedList(TOP, options);
       const listOnly = Object.entries(TOP_ONLY)
         .filter(([option]) => options[option] !== undefined)

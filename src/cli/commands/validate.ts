@@ -68,7 +68,7 @@ function text(meta: Meta, report: Report): string {
     .join('');
   const bands = table(
     report.bands.map((b) => ({ band: b.label, zips: b.zips, residents: b.residents, share: percent(b.share) })),
-    [{ key: 'band' }, { key: 'zips' }, { key: 'residents' }, { key: 'share' }],
+    [{ key: 'band' }, { key: 'zips', thousands: true }, { key: 'residents', thousands: true }, { key: 'share' }],
   );
   const classes = table(
     report.urbanRural.map((c) => ({
@@ -81,7 +81,7 @@ function text(meta: Meta, report: Report): string {
     })),
     [
       { key: 'nchs', heading: 'NCHS class' },
-      { key: 'zips' },
+      { key: 'zips', thousands: true },
       { key: 'healthscore' },
       { key: 'people' },
       { key: 'hospital' },
@@ -90,7 +90,7 @@ function text(meta: Meta, report: Report): string {
   );
   const correlations = table(
     Object.entries(report.correlations).map(([name, c]) => ({ measure: name.replace(/_/g, ' '), spearman: c.rho, zips: c.n })),
-    [{ key: 'measure' }, { key: 'spearman' }, { key: 'zips' }],
+    [{ key: 'measure' }, { key: 'spearman' }, { key: 'zips', thousands: true }],
   );
   return (
     `validation of build ${meta.build_id} (${meta.dataset?.name ?? 'unnamed dataset'})\n\n${checks}${notes ? `\nnotes:\n${notes}` : ''}` +
