@@ -1,0 +1,237 @@
+import type { Component, Pairs, TypeValues } from './pairs.ts';
+import { COMPONENTS, delta } from './pairs.ts';
+import type { BuildsPart, CauseKind, CauseLine, CauseRef } from './report.ts';
+
+/** What a cause can move: a component, the composite (its weights), or only the band (the band table). */
+export type Part = Component | 'composite' | 'band';
+const EVERY_PART: readonly Part[] = [...COMPONENTS, 'composite', 'band'];
+
+/** One possible cause of one ZIP's change. */
+export interface Candidate {
+  /** The changed input (`facility:ccn:010001`, `population:59001`, `scoring:COMPOSITE_WEIGHTS`): causes group by it. */
+  id: string;
+  kind: CauseKind;
+  /** The summary line it counts under, and that line's sentence. */
+  group: string;
+  groupText: string;
+  /** The changed input as the summary names it. */
+  label: string;
+  /** What it says for this ZIP. */
+  text: string;
+  affects: readonly Part[];
+  /** How far the changed input is from the ZIP (0 for its own inputs and build-wide causes). */
+  miles: number;
+}
+
+/** Which parts each scoring constant of `meta.scoring` moves; a constant not listed may move any (and is said to). */
+const CONSTANT_PARTS: Record<string, readonly Part[]> = {
+  COMPOSITE_WEIGHTS: ['composite'],
+  PEOPLE_FLOOR: ['composite'],
+  bands: ['band'],
+  BEDS_BENCHMARK: ['hospital'],
+  HOSPITAL_WEIGHTS: ['hospital'],
+  HOSPITAL_STEPS: ['hospital'],
+  MAJOR_HOSPITAL: ['hospital', 'travel'],
+  RATING_RADIUS_MILES: ['hospital'],
+  DEFAULT_BEDS: ['hospital'],
+  STAFFED_PER_LICENSED_BED: ['hospital'],
+  CARE_MINUTES: ['hospital', 'travel'],
+  SPECIALIST_MINUTES: ['hospital', 'travel'],
+  MINUTES_PER_STRAIGHT_MILE: ['hospital', 'travel'],
+  GENERAL_HOSPITAL_TYPES: ['hospital', 'travel'],
+  EMERGENCY_ONLY_TYPES: ['hospital', 'travel'],
+  FACILITY_MATCH_MILES: ['hospital', 'travel'],
+  EXPECTED_DENSITY: ['provider'],
+  PROVIDER_BENCHMARKS: ['provider'],
+  PROVIDER_BENCHMARK_SPAN: ['provider'],
+  PROVIDER_STEPS: ['provider'],
+  HEALTH_CENTER_CLINICIANS: ['provider'],
+  COVERAGE: ['provider', 'travel', 'composite'],
+  NETWORK_MAX_MILES: ['provider', 'hospital', 'travel'],
+  TRAVEL_WEIGHTS: ['travel'],
+  MOBILITY: ['travel'],
+  SMALL_POPULATION: ['travel'],
+  NEED_MEASURES: ['people'],
+  PREVALENCE_NEED: ['people'],
+  PREVALENCE_WEIGHT: ['people'],
+  SCORE_TYPES: ['people', 'provider', 'travel'],
+  // The TVI is not a score this report compares.
+  TVI_WEIGHTS: [],
+  TVI_HEALTH_MEASURES: [],
+  tvi_tiers: [],
+};
+
+const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** Build-wide causes: scoring constants, the provider component's basis, the PLACES measures available. */
+export function globalCauses(builds: BuildsPart): Candidate[] {
+  const out: Candidate[] = [];
+  const byConstant = new Map<string, string[]>();
+  for (const change of builds.settings) {
+    const [root, name, ...rest] = change.path.split('.');
+    if (root !== 'scoring' || !name) continue;
+    const leaf = rest.length ? `${rest.join('.')} ` : '';
+    (byConstant.get(name) ?? byConstant.set(name, []).get(name)!).push(`${leaf}${show(change.old)} → ${show(change.new)}`);
+  }
+  for (const [name, leaves] of byConstant) {
+    const affects = CONSTANT_PARTS[name] ?? EVERY_PART;
+    if (!affects.length) continue;
+    const shown = leaves.slice(0, 3).join('; ') + (leaves.length > 3 ? `; and ${leaves.length - 3} more` : '');
+    const text = `scoring constant ${name} changed: ${shown}`;
+    out.push({ id: `scoring:${name}`, kind: 'scoring', group: `scoring:${name}`, groupText: text, label: text, text, affects, miles: 0 });
+  }
+  const setting = (path: string) => builds.settings.find((c) => c.path === path);
+  const status = setting('data_quality.provider.status');
+  const fraction = setting('data_quality.provider.sample_fraction');
+  if (status || fraction) {
+    const note = setting('data_quality.provider.note');
+    const [from, to] = [status?.old, status?.new];
+    const text =
+      to === 'omitted'
+        ? `provider component not published in NEW (provider policy omitted it: ${show(note?.new ?? 'see data_quality.provider')})`
+        : from === 'omitted'
+          ? `provider component published in NEW only (${show(note?.new ?? to)})`
+          : `provider basis changed: ${status ? `${show(from)} → ${show(to)}` : `sample fraction ${show(fraction!.old)} → ${show(fraction!.new)}`}`;
+    out.push({
+      id: 'provider_basis',
+      kind: 'provider_basis',
+      group: 'provider_basis',
+      groupText: text,
+      label: text,
+      text,
+      affects: ['provider', 'travel', 'composite'],
+      miles: 0,
+    });
+  }
+  const prevalence = builds.settings.filter((c) => c.path.startsWith('data_quality.prevalence_measures.'));
+  if (prevalence.length) {
+    const text = `PLACES measures available to the people component changed: ${prevalence.map((c) => `${c.path.split('.')[2]} ${show(c.old)} → ${show(c.new)}`).join('; ')}`;
+    out.push({
+      id: 'prevalence',
+      kind: 'prevalence',
+      group: 'prevalence',
+      groupText: text,
+      label: text,
+      text,
+      affects: ['people'],
+      miles: 0,
+    });
+  }
+  return out;
+}
+
+/**
+ * What may explain a ZIP when no recorded input does: the changed sources (the build keeps no per-ZIP record of
+ * what, say, a new PLACES file changed), and a change of code; nothing known when the build ids are the same.
+ */
+export function fallbackCauses(builds: BuildsPart, old: Record<string, unknown>, current: Record<string, unknown>): Candidate[] {
+  const make = (id: string, kind: CauseKind, text: string): Candidate => ({
+    id,
+    kind,
+    group: id,
+    groupText: text,
+    label: text,
+    text,
+    affects: EVERY_PART,
+    miles: 0,
+  });
+  if (old.build_id === current.build_id)
+    return [
+      make(
+        'unexplained',
+        'unexplained',
+        'nothing recorded differs (same build id), yet the scores differ: the same inputs and code built twice gave different scores',
+      ),
+    ];
+  const out = builds.sources.map((s) =>
+    make(`source:${s.key}`, 'source', `source ${s.key} ${s.change}; the build keeps no per-ZIP record of what that changed here`),
+  );
+  const codes = [old.code, current.code].map((c) => JSON.stringify(c ?? null));
+  if (codes[0] !== codes[1] && codes[0] !== 'null' && codes[1] !== 'null')
+    out.push(make('code', 'code', 'the pipeline code changed (meta.code)'));
+  else if (codes[0] === 'null' || codes[1] === 'null')
+    out.push(make('code', 'code', 'the pipeline code may have changed (a build records no meta.code; the build ids differ)'));
+  if (!out.length) out.push(make('unexplained', 'unexplained', 'no recorded input explains it'));
+  return out;
+}
+
+const KIND_ORDER: readonly CauseKind[] = [
+  'scoring',
+  'provider_basis',
+  'prevalence',
+  'point',
+  'population',
+  'need',
+  'mobility',
+  'access_basis',
+  'drive_times',
+  'facility',
+  'clinicians',
+  'source',
+  'code',
+  'unexplained',
+];
+
+/** How much of a ZIP's change a cause can account for: the points its parts moved (an absent component counts 100). */
+export function strength(candidate: Candidate, v: TypeValues): number {
+  let total = 0;
+  for (const part of candidate.affects) {
+    if (part === 'composite') total += Math.abs(delta(v.healthscore) ?? 0);
+    else if (part === 'band') total += v.label[0] !== v.label[1] ? 1 : 0;
+    else {
+      const d = delta(v[part]);
+      total += d !== null ? Math.abs(d) : Number.isNaN(v[part][0]) === Number.isNaN(v[part][1]) ? 0 : 100;
+    }
+  }
+  return total;
+}
+
+/** The causes of one ZIP, most explaining first: those that account for part of its change, else the fallbacks. */
+export function rankCauses(candidates: Candidate[], fallbacks: Candidate[], v: TypeValues): Candidate[] {
+  const scored = candidates.map((c) => ({ c, s: strength(c, v) })).filter(({ s }) => s > 0);
+  if (!scored.length) return fallbacks;
+  scored.sort(
+    (x, y) =>
+      y.s - x.s || KIND_ORDER.indexOf(x.c.kind) - KIND_ORDER.indexOf(y.c.kind) || x.c.miles - y.c.miles || (x.c.id < y.c.id ? -1 : 1),
+  );
+  const seen = new Set<string>();
+  return scored.map(({ c }) => c).filter((c) => !seen.has(c.id) && seen.add(c.id));
+}
+
+/** The summary: one line per group of causes, with the ZIPs and residents it is the first cause of. */
+export function causeLines(ranked: Map<number, Candidate[]>, pairs: Pairs): CauseLine[] {
+  const lines = new Map<string, CauseLine & { ids: Set<string> }>();
+  for (const [p, causes] of ranked) {
+    causes.forEach((c, rank) => {
+      const line =
+        lines.get(c.group) ??
+        lines
+          .set(c.group, {
+            kind: c.kind,
+            cause: c.groupText,
+            inputs: 0,
+            examples: [],
+            first_for_zips: 0,
+            first_for_residents: 0,
+            zips: 0,
+            ids: new Set(),
+          })
+          .get(c.group)!;
+      line.zips++;
+      if (rank === 0) {
+        line.first_for_zips++;
+        line.first_for_residents += pairs.residents(p);
+      }
+      if (!line.ids.has(c.id)) {
+        line.ids.add(c.id);
+        if (line.examples.length < 5) line.examples.push(c.label);
+      }
+    });
+  }
+  return [...lines.values()]
+    .map(({ ids, ...line }) => ({ ...line, inputs: ids.size }))
+    .sort((a, b) => b.first_for_zips - a.first_for_zips || b.zips - a.zips || a.cause.localeCompare(b.cause));
+}
+
+/** A cause as a ZIP's report lists it. */
+export const causeRef = (c: Candidate): CauseRef => ({ id: c.id, kind: c.kind, text: c.text });

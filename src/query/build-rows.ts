@@ -1,0 +1,99 @@
+import type { BuildFile } from './build-file.ts';
+
+/** Columns of one table read whole: each named column's values in row order. */
+export type ColumnValues = Map<string, unknown[]>;
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * Reads the named columns of a table, every row, ordered by `orderBy` (a column of the table). Only columns
+ * the file has are asked for (the caller picks them from `BuildFile.columns`), so a build of another schema
+ * version is read on what it has.
+ */
+export function readColumns(build: BuildFile, table: string, columns: readonly string[], orderBy: string): ColumnValues {
+  const present = build.columns(table);
+  const wanted = columns.filter((column) => present.includes(column));
+  const out: ColumnValues = new Map(wanted.map((column) => [column, []]));
+  if (!present.length || !wanted.length) return out;
+  const order = present.includes(orderBy) ? ` ORDER BY ${quote(orderBy)}` : '';
+  const lists = wanted.map((column) => out.get(column)!);
+  const statement = build.db.prepare(`SELECT ${wanted.map(quote).join(', ')} FROM ${quote(table)}${order}`).raw();
+  for (const row of statement.iterate() as IterableIterator<unknown[]>) {
+    for (let c = 0; c < row.length; c++) lists[c].push(row[c]);
+  }
+  return out;
+}
+
+/** One build's scores: per score type (in `types` order), one value per ZIP of `zipIndex`; NaN where absent or null. */
+export interface ScoreRows {
+  types: Array<{ id: number; slug: string; name: string }>;
+  healthscore: Float64Array[];
+  people: Float64Array[];
+  provider: Float64Array[];
+  hospital: Float64Array[];
+  travel: Float64Array[];
+  /** Band label per type and ZIP, '' where the ZIP has no row of that type. */
+  label: string[][];
+}
+
+const SCORE_FIELDS = ['healthscore', 'people_score', 'provider_score', 'hospital_score', 'travel_score'] as const;
+
+/** Every `health_scores` row, laid out by score type and by the ZIP positions of `zipIndex`. */
+export function readScores(build: BuildFile, zipIndex: ReadonlyMap<string, number>): ScoreRows {
+  const types = build.has('score_types')
+    ? (build.db.prepare('SELECT id, slug, name FROM score_types ORDER BY id').all() as ScoreRows['types'])
+    : (build.db.prepare('SELECT DISTINCT score_type_id AS id FROM health_scores ORDER BY 1').all() as Array<{ id: number }>).map(
+        ({ id }) => ({ id, slug: String(id), name: `score type ${id}` }),
+      );
+  const typeIndex = new Map(types.map((t, i) => [t.id, i]));
+  const size = zipIndex.size;
+  const fill = () => types.map(() => new Float64Array(size).fill(Number.NaN));
+  const rows: ScoreRows = {
+    types,
+    healthscore: fill(),
+    people: fill(),
+    provider: fill(),
+    hospital: fill(),
+    travel: fill(),
+    label: types.map(() => new Array<string>(size).fill('')),
+  };
+  const fields = [rows.healthscore, rows.people, rows.provider, rows.hospital, rows.travel];
+  const columns = SCORE_FIELDS.map((column) => (build.has('health_scores', column) ? quote(column) : 'NULL'));
+  const label = build.has('health_scores', 'label') ? 'label' : "''";
+  const statement = build.db
+    .prepare(`SELECT zip_code, score_type_id, ${columns.join(', ')}, ${label} FROM health_scores`)
+    .raw() as unknown as { iterate(): IterableIterator<[string, number, ...Array<number | null>]> };
+  for (const row of statement.iterate()) {
+    const zip = zipIndex.get(row[0]);
+    const t = typeIndex.get(row[1]);
+    if (zip === undefined || t === undefined) continue;
+    for (let f = 0; f < fields.length; f++) {
+      const value = row[2 + f];
+      if (value !== null) fields[f][t][zip] = value as number;
+    }
+    rows.label[t][zip] = String(row[7] ?? '');
+  }
+  return rows;
+}
+
+/** Census values of the named measures: measure -> ZIP code -> { value, source }. */
+export function readCensus(
+  build: BuildFile,
+  measures: readonly string[],
+): Map<string, Map<string, { value: number | null; source: string }>> {
+  const out = new Map(measures.map((m) => [m, new Map<string, { value: number | null; source: string }>()]));
+  if (!build.has('census', 'zip_code', 'measure', 'value') || !measures.length) return out;
+  const source = build.has('census', 'source') ? 'source' : "''";
+  const statement = build.db
+    .prepare(`SELECT zip_code, measure, value, ${source} FROM census WHERE measure IN (${measures.map(() => '?').join(', ')})`)
+    .raw() as unknown as { iterate(...args: unknown[]): IterableIterator<[string, string, number | null, string]> };
+  for (const [zip, measure, value, from] of statement.iterate(...measures)) out.get(measure)!.set(zip, { value, source: from });
+  return out;
+}
+
+/** Clinicians per value of one directory posting kind (`state`, `zip`, `specialty`), from the counts alone. */
+export function readPostingCounts(build: BuildFile, kind: string): Map<string, number> | null {
+  if (!build.has('provider_postings', 'kind', 'key', 'count')) return null;
+  const rows = build.db.prepare('SELECT key, count FROM provider_postings WHERE kind = ?').raw().all(kind) as Array<[string, number]>;
+  return new Map(rows);
+}
