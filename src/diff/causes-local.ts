@@ -4,7 +4,7 @@ import { type FacilityRecord, facilityLabel, type RosterChange } from './facilit
 import { type Pairs, same } from './pairs.ts';
 import { PointSet } from './points.ts';
 import type { BuildsPart } from './report.ts';
-import { MOBILITY_MEASURES } from './snapshot.ts';
+import { censusValue, MOBILITY_MEASURES } from './snapshot.ts';
 
 /** A residents' point that moved less than this (miles) is the same point rounded. */
 const POINT_MOVE_MILES = 0.01;
@@ -148,10 +148,8 @@ export class LocalCauses {
     if (!same(a.zips.population[i], b.zips.population[j])) out.push(this.population(p, 0));
     const measures = (names: string[]) =>
       names.flatMap((m) => {
-        const [x, y] = [a.census.get(m)?.get(zip), b.census.get(m)?.get(zip)];
-        return (x?.value ?? null) === (y?.value ?? null)
-          ? []
-          : [`${m} ${show(x?.value)} → ${show(y?.value)}${y?.source ? ` (${y.source})` : ''}`];
+        const [x, y] = [censusValue(a, m, i), censusValue(b, m, j)];
+        return x.value === y.value ? [] : [`${m} ${show(x.value)} → ${show(y.value)}${y.source ? ` (${y.source})` : ''}`];
       });
     const need = measures(this.needMeasures);
     if (need.length) {
@@ -215,7 +213,7 @@ export class LocalCauses {
   private population(q: number, miles: number): Candidate {
     const [i, j] = [this.pairs.oldAt[q], this.pairs.newAt[q]];
     const zip = this.pairs.zips[q];
-    const source = this.pairs.current.census.get('population')?.get(zip)?.source;
+    const source = censusValue(this.pairs.current, 'population', j).source;
     const label = `residents of ${this.place(q)} changed: ${number(this.pairs.old.zips.population[i])} → ${number(this.pairs.current.zips.population[j])}${source ? ` (${source})` : ''}`;
     const text = miles > 0 ? `${label}, ${miles1(miles)} away` : label;
     return this.make(

@@ -84,20 +84,21 @@ export function globalCauses(builds: BuildsPart): Candidate[] {
   const status = setting('data_quality.provider.status');
   const fraction = setting('data_quality.provider.sample_fraction');
   if (status || fraction) {
-    const note = setting('data_quality.provider.note');
+    const note = show(setting('data_quality.provider.note')?.new ?? 'see data_quality.provider');
     const [from, to] = [status?.old, status?.new];
     const text =
       to === 'omitted'
-        ? `provider component not published in NEW (provider policy omitted it: ${show(note?.new ?? 'see data_quality.provider')})`
+        ? 'provider component not published in NEW'
         : from === 'omitted'
-          ? `provider component published in NEW only (${show(note?.new ?? to)})`
+          ? 'provider component published in NEW only'
           : `provider basis changed: ${status ? `${show(from)} → ${show(to)}` : `sample fraction ${show(fraction!.old)} → ${show(fraction!.new)}`}`;
+    const line = to === 'omitted' || from === 'omitted' ? `${text} (data_quality.provider: ${note})` : text;
     out.push({
       id: 'provider_basis',
       kind: 'provider_basis',
       group: 'provider_basis',
-      groupText: text,
-      label: text,
+      groupText: line,
+      label: line,
       text,
       affects: ['provider', 'travel', 'composite'],
       miles: 0,

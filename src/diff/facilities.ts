@@ -1,6 +1,5 @@
 import { haversineMiles } from '../../core/distance.ts';
 import type { FacilityChange, FactChange, RosterDiff } from './report.ts';
-import type { Snapshot } from './snapshot.ts';
 
 /** One facility of a build as the diff sees it: identity, place and what the scores read of it. */
 export interface FacilityRecord {
@@ -42,12 +41,11 @@ const normal = (text: unknown) =>
  * The facilities of a build with keys that survive a rebuild: `ccn:` and the CMS certification number where
  * there is one, else `site:` and the name (case and punctuation ignored) and ZIP code, numbered when several
  * share them. Row ids are not used: they are positions, renumbered when a facility is added or removed.
+ * Which facilities the scores count follows the build's own `meta.scoring` hospital types.
  */
-export function facilityRecords(snapshot: Snapshot): FacilityRecord[] {
-  const columns = snapshot.facilities;
-  if (!columns) return [];
+export function facilityRecords(columns: Map<string, unknown[]>, scoringMeta: unknown): FacilityRecord[] {
   const get = (column: string, row: number) => (columns.get(column)?.[row] ?? null) as string | number | null;
-  const scoring = (snapshot.meta.scoring ?? {}) as Record<string, unknown>;
+  const scoring = (scoringMeta ?? {}) as Record<string, unknown>;
   const pattern = (list: unknown) => (Array.isArray(list) && list.length ? new RegExp(list.join('|'), 'i') : null);
   const general = pattern(scoring.GENERAL_HOSPITAL_TYPES);
   const emergencyOnly = pattern(scoring.EMERGENCY_ONLY_TYPES);

@@ -2,7 +2,7 @@ import { haversineMiles } from '../../core/distance.ts';
 import type { FacilityRecord } from './facilities.ts';
 import type { Pairs } from './pairs.ts';
 import type { FactChange } from './report.ts';
-import { ACCESS_COLUMNS, MOBILITY_MEASURES } from './snapshot.ts';
+import { ACCESS_COLUMNS, censusValue, MOBILITY_MEASURES } from './snapshot.ts';
 
 const round = (x: unknown) => (typeof x === 'number' ? Math.round(x * 100) / 100 : x === undefined ? null : (x as string | null));
 
@@ -20,7 +20,6 @@ export function zipFacts(
 ): FactChange[] {
   const [i, j] = [pairs.oldAt[p], pairs.newAt[p]];
   const [a, b] = [pairs.old, pairs.current];
-  const zip = pairs.zips[p];
   const facts: FactChange[] = [];
   const add = (fact: string, x: unknown, y: unknown) => {
     const [old, now] = [round(x), round(y)];
@@ -32,7 +31,7 @@ export function zipFacts(
   if (moved >= 0.01) facts.push({ fact: 'residents_point_moved_miles', old: null, new: Math.round(moved * 100) / 100 });
   for (const [column, values] of b.zips.extra) add(`zips.${column}`, a.zips.extra.get(column)?.[i], values[j]);
   for (const measure of [...needMeasures, ...MOBILITY_MEASURES])
-    add(measure, a.census.get(measure)?.get(zip)?.value ?? null, b.census.get(measure)?.get(zip)?.value ?? null);
+    add(measure, censusValue(a, measure, i).value, censusValue(b, measure, j).value);
   add('road_times', a.zips.roadTimes[i], b.zips.roadTimes[j]);
   if (a.access && b.access) {
     const [before, after] = [nearestHospital('old', p), nearestHospital('new', p)];

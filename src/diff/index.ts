@@ -3,7 +3,7 @@ import { BuildFile } from '../query/build-file.ts';
 import { buildSummary, compareBuilds } from './builds.ts';
 import { type Candidate, causeLines, fallbackCauses, globalCauses, rankCauses } from './causes.ts';
 import { LocalCauses } from './causes-local.ts';
-import { compareRoster, facilityRecords, rosterDiff } from './facilities.ts';
+import { compareRoster, rosterDiff } from './facilities.ts';
 import { nearestHospitalOf, zipFacts } from './facts.ts';
 import { Pairs } from './pairs.ts';
 import type { DiffReport, ScoresPart, ScoreTypeLine, StatusPart } from './report.ts';
@@ -49,12 +49,17 @@ export function diffBuilds(oldFile: string, newFile: string, options: DiffOption
   try {
     const schema = new SharedSchema(old, current);
     const measures = [...new Set([...needMeasures(old.meta), ...needMeasures(current.meta), ...MOBILITY_MEASURES, 'population'])];
-    const pairs = new Pairs(loadSnapshot(old, schema, measures), loadSnapshot(current, schema, measures));
+    // One file at a time, closed once read: its page cache is not held while the other is read.
+    const before = loadSnapshot(old, schema, measures);
+    old.close();
+    const after = loadSnapshot(current, schema, measures);
+    current.close();
+    const pairs = new Pairs(before, after);
     const builds = compareBuilds(old, current, schema.notCompared);
     const type = scoreType(pairs, options.scoreType ?? '1');
     const scores = compareScores(pairs, type);
 
-    const facilities = [facilityRecords(pairs.old), facilityRecords(pairs.current)];
+    const facilities = [pairs.old.facilities ?? [], pairs.current.facilities ?? []];
     const roster = compareRoster(facilities[0], facilities[1]);
     const nearest = nearestHospitalOf(pairs, facilities[0], facilities[1]);
     const accessExtras = schema.extraColumns('zip_access');

@@ -73,7 +73,7 @@ export function typeValues(pairs: Pairs, t: Pairs['types'][number], p: number): 
     provider: pick(a.provider, b.provider),
     hospital: pick(a.hospital, b.hospital),
     travel: pick(a.travel, b.travel),
-    label: [i >= 0 ? a.label[t.old][i] : '', j >= 0 ? b.label[t.new][j] : ''],
+    label: [i >= 0 ? a.labels[a.label[t.old][i]] : '', j >= 0 ? b.labels[b.label[t.new][j]] : ''],
   };
 }
 

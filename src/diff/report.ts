@@ -65,6 +65,8 @@ export interface ScoresPart {
   score_type: { id: number; slug: string; name: string };
   zips: { compared: number; changed: number; moved: number; unchanged: number; only_old: number; only_new: number };
   residents: { compared: number; in_moved_zips: number; band_moved: number; band_moved_share: number };
+  /** The band labels, best first (NEW's band table). */
+  bands: string[];
   /** Old band x new band, for the ZIPs whose band changed. */
   band_moves: Array<{ from: string; to: string; zips: number; residents: number }>;
   national: ShiftRow;

@@ -1,4 +1,4 @@
-import { changed, COMPONENTS, delta, type Pairs, typeValues, type TypeValues } from './pairs.ts';
+import { changed, COMPONENTS, delta, type Pairs, same, typeValues, type TypeValues } from './pairs.ts';
 import type { ScoresPart, ScoreTypeLine, ShiftRow } from './report.ts';
 import { mean, median, round } from './stats.ts';
 
@@ -63,12 +63,23 @@ export function compareScores(pairs: Pairs, typeId: number): ScoreComparison {
         band_moved: bandResidents,
         band_moved_share: residents > 0 ? (round(bandResidents / residents, 6) ?? 0) : 0,
       },
+      bands: bandOrder(pairs),
       band_moves: [...bands.values()].sort((a, b) => b.residents - a.residents || b.zips - a.zips),
       national: row(null, pairs.compared),
       states: [...byState.keys()].sort().map((state) => row(state, byState.get(state)!)),
       score_types: pairs.types.map((t) => typeLine(pairs, t)),
     },
   };
+}
+
+/** Band labels best first, from the band tables of `meta.scoring` (NEW's first), then any other label seen. */
+function bandOrder(pairs: Pairs): string[] {
+  const labels: string[] = [];
+  for (const meta of [pairs.current.meta, pairs.old.meta]) {
+    const bands = (meta.scoring as { bands?: Array<{ label?: string }> } | undefined)?.bands;
+    for (const band of Array.isArray(bands) ? bands : []) if (band.label && !labels.includes(band.label)) labels.push(band.label);
+  }
+  return labels;
 }
 
 /** ZIPs one build scores and the other does not. */
@@ -120,39 +131,55 @@ function shiftRow(pairs: Pairs, state: string | null, members: number[], values:
   };
 }
 
-/** One score type's summary: what the exit status judges for every type. */
+/** One score type's summary: what the exit status judges for every type. Reads the arrays directly: it runs for every ZIP of every type. */
 function typeLine(pairs: Pairs, t: Pairs['types'][number]): ScoreTypeLine {
+  const [a, b] = [pairs.old.scores, pairs.current.scores];
+  const fields: Array<[Float64Array, Float64Array]> = COMPONENTS.map((c) => [a[c][t.old], b[c][t.new]]);
+  const [scoreOld, scoreNew] = [a.healthscore[t.old], b.healthscore[t.new]];
+  const [labelOld, labelNew] = [a.label[t.old], b.label[t.new]];
   let changedZips = 0;
   let bandZips = 0;
   let bandResidents = 0;
   let residents = 0;
   let largestComponent = 0;
   let inOneBuild = 0;
-  const shifts: number[] = [];
+  let sum = 0;
+  let moved = 0;
+  let largest = 0;
   for (const p of pairs.compared) {
-    const v = typeValues(pairs, t, p);
-    residents += pairs.residents(p);
-    if (!changed(v)) continue;
-    changedZips++;
-    const shift = delta(v.healthscore);
-    if (shift) shifts.push(shift);
-    for (const c of COMPONENTS) {
-      const d = delta(v[c]);
-      if (d !== null) largestComponent = Math.max(largestComponent, Math.abs(d));
-      else if (Number.isNaN(v[c][0]) !== Number.isNaN(v[c][1])) inOneBuild++;
+    const [i, j] = [pairs.oldAt[p], pairs.newAt[p]];
+    const people = pairs.residents(p);
+    residents += people;
+    let any = false;
+    const shift = scoreNew[j] - scoreOld[i];
+    if (!same(scoreOld[i], scoreNew[j])) {
+      any = true;
+      if (Number.isFinite(shift)) {
+        moved++;
+        sum += shift;
+        if (Math.abs(shift) > Math.abs(largest)) largest = shift;
+      }
     }
-    if (v.label[0] !== v.label[1]) {
+    for (const [x, y] of fields) {
+      if (same(x[i], y[j])) continue;
+      any = true;
+      if (Number.isNaN(x[i]) !== Number.isNaN(y[j])) inOneBuild++;
+      else largestComponent = Math.max(largestComponent, Math.abs(y[j] - x[i]));
+    }
+    const band = a.labels[labelOld[i]] !== b.labels[labelNew[j]];
+    if (band) {
       bandZips++;
-      bandResidents += pairs.residents(p);
+      bandResidents += people;
     }
+    if (any || band) changedZips++;
   }
   return {
     id: t.id,
     slug: t.slug,
     changed: changedZips,
-    moved: shifts.length,
-    mean: round(shifts.reduce((a, b) => a + b, 0) / Math.max(1, pairs.compared.length), 2),
-    largest: shifts.length ? shifts.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a)) : 0,
+    moved,
+    mean: round(sum / Math.max(1, pairs.compared.length), 2),
+    largest,
     largest_component: largestComponent,
     component_in_one_build: inOneBuild,
     band_moved_zips: bandZips,

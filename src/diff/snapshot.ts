@@ -1,5 +1,6 @@
 import type { BuildFile } from '../query/build-file.ts';
-import { readCensus, readColumns, readPostingCounts, readScores, type ScoreRows } from '../query/build-rows.ts';
+import { type FacilityRecord, facilityRecords } from './facilities.ts';
+import { type CensusColumn, readCensus, readColumns, readPostingCounts, readScores, type ScoreRows } from '../query/build-rows.ts';
 
 /** The columns of `zips` and `zip_access` the diff knows; a column both builds have beyond these is compared as an extra fact. */
 const ZIP_COLUMNS = ['zip_code', 'state', 'city', 'latitude', 'longitude', 'population', 'small_population', 'road_times'];
@@ -99,11 +100,20 @@ export interface Snapshot {
   scores: ScoreRows;
   /** Shared `zip_access` columns by ZIP position; null when either build lacks the table. */
   access: Map<string, unknown[]> | null;
-  census: Map<string, Map<string, { value: number | null; source: string }>>;
-  facilities: Map<string, unknown[]> | null;
+  census: Map<string, CensusColumn>;
+  /** The facility roster; null when either build lacks the table. */
+  facilities: FacilityRecord[] | null;
   clinicians: { byState: Map<string, number> | null; byZip: Map<string, number> | null };
   /** Published state averages (`states.avg_healthscore`), null when either build lacks them. */
   stateAverages: Map<string, number> | null;
+}
+
+/** A census value of the ZIP at position `at` (null where none), with the source key that gave it. */
+export function censusValue(snapshot: Snapshot, measure: string, at: number): { value: number | null; source: string } {
+  const column = snapshot.census.get(measure);
+  if (!column || at < 0) return { value: null, source: '' };
+  const value = column.value[at];
+  return { value: Number.isNaN(value) ? null : value, source: column.sources[column.source[at]] };
 }
 
 const numbers = (values: unknown[] | undefined, size: number) =>
@@ -140,8 +150,10 @@ export function loadSnapshot(build: BuildFile, schema: SharedSchema, measures: r
     access: schema.has('zip_access', 'zip_code')
       ? byZip(readColumns(build, 'zip_access', schema.columns('zip_access'), 'zip_code'), index)
       : null,
-    census: readCensus(build, schema.has('census', 'zip_code', 'measure', 'value') ? measures : []),
-    facilities: schema.has('facilities', 'id') ? readColumns(build, 'facilities', schema.columns('facilities'), 'id') : null,
+    census: readCensus(build, schema.has('census', 'zip_code', 'measure', 'value') ? measures : [], index),
+    facilities: schema.has('facilities', 'id')
+      ? facilityRecords(readColumns(build, 'facilities', schema.columns('facilities'), 'id'), build.meta.scoring)
+      : null,
     clinicians: {
       byState: schema.has('provider_postings') ? readPostingCounts(build, 'state') : null,
       byZip: schema.has('provider_postings') ? readPostingCounts(build, 'zip') : null,

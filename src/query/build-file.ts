@@ -72,7 +72,8 @@ export class BuildFile {
     return this.tables.get(table) ?? [];
   }
 
+  /** Closes the file (again is harmless). */
   close(): void {
-    this.db.close();
+    if (this.db.open) this.db.close();
   }
 }

@@ -32,8 +32,9 @@ export interface ScoreRows {
   provider: Float64Array[];
   hospital: Float64Array[];
   travel: Float64Array[];
-  /** Band label per type and ZIP, '' where the ZIP has no row of that type. */
-  label: string[][];
+  /** Band label per type and ZIP, as an index into `labels` (0, the empty string, where the ZIP has no row of that type). */
+  label: Uint8Array[];
+  labels: string[];
 }
 
 const SCORE_FIELDS = ['healthscore', 'people_score', 'provider_score', 'hospital_score', 'travel_score'] as const;
@@ -55,7 +56,8 @@ export function readScores(build: BuildFile, zipIndex: ReadonlyMap<string, numbe
     provider: fill(),
     hospital: fill(),
     travel: fill(),
-    label: types.map(() => new Array<string>(size).fill('')),
+    label: types.map(() => new Uint8Array(size)),
+    labels: [''],
   };
   const fields = [rows.healthscore, rows.people, rows.provider, rows.hospital, rows.travel];
   const columns = SCORE_FIELDS.map((column) => (build.has('health_scores', column) ? quote(column) : 'NULL'));
@@ -71,23 +73,46 @@ export function readScores(build: BuildFile, zipIndex: ReadonlyMap<string, numbe
       const value = row[2 + f];
       if (value !== null) fields[f][t][zip] = value as number;
     }
-    rows.label[t][zip] = String(row[7] ?? '');
+    const label = String(row[7] ?? '');
+    let at = rows.labels.indexOf(label);
+    if (at < 0 && rows.labels.length < 256) at = rows.labels.push(label) - 1;
+    rows.label[t][zip] = Math.max(0, at);
   }
   return rows;
 }
 
-/** Census values of the named measures: measure -> ZIP code -> { value, source }. */
+/** One census measure of a build, by ZIP position: its value (NaN where null or absent) and the source key that gave it. */
+export interface CensusColumn {
+  value: Float64Array;
+  /** Index into `sources`; 0 (the empty string) where the ZIP has no row. */
+  source: Uint8Array;
+  sources: string[];
+}
+
+/** The named census measures, laid out by the ZIP positions of `zipIndex` (typed arrays: a national build has 33,791 ZIPs per measure). */
 export function readCensus(
   build: BuildFile,
   measures: readonly string[],
-): Map<string, Map<string, { value: number | null; source: string }>> {
-  const out = new Map(measures.map((m) => [m, new Map<string, { value: number | null; source: string }>()]));
+  zipIndex: ReadonlyMap<string, number>,
+): Map<string, CensusColumn> {
+  const sources = [''];
+  const out = new Map(
+    measures.map((m) => [m, { value: new Float64Array(zipIndex.size).fill(Number.NaN), source: new Uint8Array(zipIndex.size), sources }]),
+  );
   if (!build.has('census', 'zip_code', 'measure', 'value') || !measures.length) return out;
   const source = build.has('census', 'source') ? 'source' : "''";
   const statement = build.db
     .prepare(`SELECT zip_code, measure, value, ${source} FROM census WHERE measure IN (${measures.map(() => '?').join(', ')})`)
     .raw() as unknown as { iterate(...args: unknown[]): IterableIterator<[string, string, number | null, string]> };
-  for (const [zip, measure, value, from] of statement.iterate(...measures)) out.get(measure)!.set(zip, { value, source: from });
+  for (const [zip, measure, value, from] of statement.iterate(...measures)) {
+    const at = zipIndex.get(zip);
+    if (at === undefined) continue;
+    const column = out.get(measure)!;
+    if (value !== null) column.value[at] = value;
+    let s = sources.indexOf(from);
+    if (s < 0 && sources.length < 256) s = sources.push(from) - 1;
+    column.source[at] = Math.max(0, s);
+  }
   return out;
 }
 
