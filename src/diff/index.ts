@@ -167,4 +167,4 @@ function judge(scores: ScoresPart, maxShift: number, maxBandMoves: number): Stat
   return { agree: exceeded.length === 0, thresholds: { max_shift: maxShift, max_band_moves: maxBandMoves }, exceeded };
 }
 
-const percent = (share: number) => `${+(share * 100).toFixed(2)}%`;
+const percent = (share: number) => (share > 0 && share < 0.0001 ? '<0.01%' : `${+(share * 100).toFixed(2)}%`);

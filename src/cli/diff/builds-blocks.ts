@@ -5,8 +5,8 @@ import type { Block } from './render.ts';
 /** A count with thousands separators; empty for null. */
 export const count = (n: number | null) => (n === null ? '' : n.toLocaleString('en-US'));
 export const plain = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: Number.isInteger(n) || Math.abs(n) >= 10 ? 2 : 6 });
-/** A share (0-1) as a percentage with two decimals at most. */
-export const share = (x: number) => `${+(x * 100).toFixed(2)}%`;
+/** A share (0-1) as a percentage with two decimals at most; a share too small to show is `<0.01%`, never `0%`. */
+export const share = (x: number) => (x > 0 && x < 0.0001 ? '<0.01%' : `${+(x * 100).toFixed(2)}%`);
 /** A shift with its sign: `+1.5`, `-3`, `0`; `n/a` for null. */
 export const signed = (n: number | null) => (n === null ? 'n/a' : n > 0 ? `+${plain(n)}` : plain(n));
 /** Any value of a fact or setting: numbers with separators, `none` for null, JSON for objects, cut at 80 characters. */

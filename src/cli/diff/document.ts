@@ -141,11 +141,7 @@ function whyBlocks(report: DiffReport): Block[] {
           residents: count(c.first_for_residents),
           zips: count(c.zips),
           cause:
-            c.inputs > 1
-              ? `${c.cause}: ${count(c.inputs)} inputs, e.g. ${c.examples.slice(0, 3).join('; ')}`
-              : c.inputs === 1 && c.examples[0] !== c.cause
-                ? `${c.cause}: ${c.examples[0]}`
-                : c.cause,
+            c.inputs > 1 ? `${c.cause}: ${count(c.inputs)} inputs, e.g. ${c.examples.slice(0, 3).join('; ')}` : (c.examples[0] ?? c.cause),
         })),
       },
     );
@@ -218,7 +214,7 @@ function rosterBlocks(report: DiffReport): Block[] {
 
 function providerBlocks(report: DiffReport): Block[] {
   const p = report.why.providers;
-  if (!p) return [];
+  if (!p || (!p.total.old && !p.total.new && !p.by_state.length && !p.by_category.length)) return [];
   const blocks: Block[] = [
     { kind: 'heading', level: 3, text: 'Providers' },
     { kind: 'text', text: `Clinicians in the directory: ${value(p.total.old)} → ${value(p.total.new)}.` },
