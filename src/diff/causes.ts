@@ -191,9 +191,10 @@ export function strength(candidate: Candidate, v: TypeValues): number {
 export function rankCauses(candidates: Candidate[], fallbacks: Candidate[], v: TypeValues): Candidate[] {
   const scored = candidates.map((c) => ({ c, s: strength(c, v) })).filter(({ s }) => s > 0);
   if (!scored.length) return fallbacks;
+  // Equal accounts: the ZIP's own inputs and build-wide causes first, then the nearer input, then the kind.
   scored.sort(
     (x, y) =>
-      y.s - x.s || KIND_ORDER.indexOf(x.c.kind) - KIND_ORDER.indexOf(y.c.kind) || x.c.miles - y.c.miles || (x.c.id < y.c.id ? -1 : 1),
+      y.s - x.s || x.c.miles - y.c.miles || KIND_ORDER.indexOf(x.c.kind) - KIND_ORDER.indexOf(y.c.kind) || (x.c.id < y.c.id ? -1 : 1),
   );
   const seen = new Set<string>();
   return scored.map(({ c }) => c).filter((c) => !seen.has(c.id) && seen.add(c.id));
