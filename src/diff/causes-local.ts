@@ -1,10 +1,11 @@
 import { haversineMiles } from '../../core/distance.ts';
 import type { Candidate } from './causes.ts';
-import { type FacilityRecord, facilityLabel, type RosterChange } from './facilities.ts';
-import { type Pairs, same } from './pairs.ts';
+import { type FacilityRecord, facilityLabel, fieldsOf, movedWithItsZip, type RosterChange } from './facilities.ts';
+import { type Component, type Pairs, same, type TypeValues } from './pairs.ts';
 import { PointSet } from './points.ts';
 import type { BuildsPart } from './report.ts';
 import { censusValue, MOBILITY_MEASURES } from './snapshot.ts';
+import { readable } from './stats.ts';
 
 /** A residents' point that moved less than this (miles) is the same point rounded. */
 const POINT_MOVE_MILES = 0.01;
@@ -14,7 +15,7 @@ const NEAREST = 3;
 const MAX_FACILITY_MILES = 600;
 
 const miles1 = (x: number) => `${x.toFixed(1)} mi`;
-const number = (x: number) => (Number.isFinite(x) ? x.toLocaleString('en-US', { maximumFractionDigits: 2 }) : 'none');
+const number = (x: number) => (Number.isFinite(x) ? readable(x) : 'none');
 const show = (x: unknown) => (x === null || x === undefined ? 'none' : typeof x === 'number' ? number(x) : String(x));
 
 /** A step table's largest distance (`[[15, 1], [30, 0.68], [60, 0.22]]` -> 60), or `fallback`. */
@@ -93,118 +94,125 @@ export class LocalCauses {
     this.driveSources = builds.sources.filter((s) => layouts.get(s.key) === 'drive_times').map((s) => s.key);
   }
 
-  /** Every cause of ZIP position `p` the two builds record. */
-  for(p: number): Candidate[] {
-    const out: Candidate[] = [];
+  /**
+   * Every cause of ZIP position `p` the two builds record that could account for part of its change `v`:
+   * an input that feeds only parts that did not move is not looked for (it would rank nowhere).
+   */
+  for(p: number, v: TypeValues): Candidate[] {
+    const moved = (part: Component) => !same(...v[part]);
+    const [people, provider, hospital, travel] = [moved('people'), moved('provider'), moved('hospital'), moved('travel')];
+    const out: Candidate[] = this.ownCauses(p, { people, provider, hospital, travel });
     const [lon, lat] = this.point('new', p);
-    const zip = this.pairs.zips[p];
-    const own = this.ownCauses(p);
-    out.push(...own);
-    for (const { item: q, miles } of this.populations.near(lon, lat, 2 * this.hospitalMiles, NEAREST, (q) => q !== p))
-      out.push(this.population(q, miles));
-    if (!this.moved.has(p))
-      for (const { item: q, miles } of this.points.near(lon, lat, this.hospitalMiles, 1, (q) => q !== p)) {
-        const label = `residents' point of ${this.place(q)} moved ${miles1(this.moved.get(q)!)}`;
-        out.push(
-          this.make(
-            `point:${this.pairs.zips[q]}`,
-            'point',
-            'point',
-            "residents' points moved",
-            label,
-            `${label}, ${miles1(miles)} away`,
-            ['provider', 'hospital'],
-            miles,
-          ),
-        );
-      }
-    for (const { item: change, miles } of this.facilities.near(lon, lat, this.facilityReach(p), NEAREST))
-      out.push(this.facility(change, miles));
-    for (const { item, miles } of this.clinicians.near(lon, lat, this.clinicianReach(p), 1)) {
-      const label = `clinicians practising in ${item.zip} changed: ${number(item.old)} → ${number(item.new)}`;
-      const text = item.zip === zip ? label : `${label}, ${miles1(miles)} away`;
-      out.push(
-        this.make(
-          `clinicians:${item.zip}`,
-          'clinicians',
-          'clinicians',
-          'clinicians practising nearby changed (provider files)',
-          label,
-          text,
-          ['provider', 'travel'],
-          miles,
-        ),
-      );
+    if (provider || hospital) {
+      for (const { item: q, miles } of this.populations.near(lon, lat, 2 * this.hospitalMiles, NEAREST, (q) => q !== p))
+        out.push(this.population(q, miles));
+      if (!this.moved.has(p))
+        for (const { item: q, miles } of this.points.near(lon, lat, this.hospitalMiles, 1, (q) => q !== p))
+          out.push(this.pointMoved(q, miles, ['provider', 'hospital']));
     }
+    if (provider || hospital || travel)
+      for (const { item: change, miles } of this.facilities.near(lon, lat, this.facilityReach(p), NEAREST))
+        out.push(this.facility(change, miles));
+    if (provider || travel)
+      for (const { item, miles } of this.clinicians.near(lon, lat, this.clinicianReach(p), 1))
+        out.push(
+          this.make({
+            id: `clinicians:${item.zip}`,
+            kind: 'clinicians',
+            group: 'clinicians',
+            groupText: 'clinicians practising nearby changed (provider files)',
+            input: item,
+            label: () => `clinicians practising in ${item.zip} changed: ${number(item.old)} → ${number(item.new)}`,
+            affects: ['provider', 'travel'],
+            miles,
+          }),
+        );
     return out;
   }
 
-  /** The ZIP's own changed inputs. */
-  private ownCauses(p: number): Candidate[] {
+  /** The ZIP's own changed inputs, of those that feed a part that moved. */
+  private ownCauses(p: number, moved: Record<Component, boolean>): Candidate[] {
     const out: Candidate[] = [];
     const zip = this.pairs.zips[p];
     const [i, j] = [this.pairs.oldAt[p], this.pairs.newAt[p]];
     const [a, b] = [this.pairs.old, this.pairs.current];
-    if (!same(a.zips.population[i], b.zips.population[j])) out.push(this.population(p, 0));
-    const measures = (names: string[]) =>
-      names.flatMap((m) => {
-        const [x, y] = [censusValue(a, m, i), censusValue(b, m, j)];
-        return x.value === y.value ? [] : [`${m} ${show(x.value)} → ${show(y.value)}${y.source ? ` (${y.source})` : ''}`];
-      });
-    const need = measures(this.needMeasures);
-    if (need.length) {
-      const label = `social-need measures of ${this.place(p)} changed: ${need.join('; ')}`;
-      out.push(this.make(`need:${zip}`, 'need', 'need', 'social-need census measures changed', label, label, ['people'], 0));
-    }
-    const mobility = measures(MOBILITY_MEASURES);
-    if (mobility.length) {
-      const label = `vehicle and transit shares of ${this.place(p)} changed: ${mobility.join('; ')}`;
-      out.push(this.make(`mobility:${zip}`, 'mobility', 'mobility', 'vehicle or transit shares changed', label, label, ['travel'], 0));
-    }
-    if (this.moved.has(p)) {
-      const columns = this.pointColumns(p).map(([c, x, y]) => `; ${c} ${show(x)} → ${show(y)}`);
-      const label = `residents' point of ${this.place(p)} moved ${miles1(this.moved.get(p)!)}${columns.join('')}`;
-      out.push(this.make(`point:${zip}`, 'point', 'point', "residents' points moved", label, label, ['provider', 'hospital', 'travel'], 0));
-    }
-    for (const column of this.accessExtras) {
+    const reach = moved.hospital || moved.travel;
+    if ((moved.provider || moved.hospital) && !same(a.zips.population[i], b.zips.population[j])) out.push(this.population(p, 0));
+    const changed = (names: string[]) => names.filter((m) => censusValue(a, m, i).value !== censusValue(b, m, j).value);
+    const listed = (names: string[]) =>
+      names
+        .map((m) => {
+          const [x, y] = [censusValue(a, m, i), censusValue(b, m, j)];
+          return `${m} ${show(x.value)} → ${show(y.value)}${y.source ? ` (${y.source})` : ''}`;
+        })
+        .join('; ');
+    const need = moved.people ? changed(this.needMeasures) : [];
+    if (need.length)
+      out.push(
+        this.make({
+          id: `need:${zip}`,
+          kind: 'need',
+          group: 'need',
+          groupText: 'social-need census measures changed',
+          input: p,
+          label: () => `social-need measures of ${this.place(p)} changed: ${listed(need)}`,
+          affects: ['people'],
+          miles: 0,
+        }),
+      );
+    const mobility = moved.travel ? changed(MOBILITY_MEASURES) : [];
+    if (mobility.length)
+      out.push(
+        this.make({
+          id: `mobility:${zip}`,
+          kind: 'mobility',
+          group: 'mobility',
+          groupText: 'vehicle or transit shares changed',
+          input: p,
+          label: () => `vehicle and transit shares of ${this.place(p)} changed: ${listed(mobility)}`,
+          affects: ['travel'],
+          miles: 0,
+        }),
+      );
+    if (this.moved.has(p)) out.push(this.pointMoved(p, 0, ['provider', 'hospital', 'travel']));
+    for (const column of reach ? this.accessExtras : []) {
       const [x, y] = [a.access?.get(column)?.[i], b.access?.get(column)?.[j]];
       if (x === y) continue;
-      const label = `${column} of ${this.place(p)}: ${show(x)} → ${show(y)}`;
       out.push(
-        this.make(
-          `access_basis:${column}:${zip}`,
-          'access_basis',
-          `access_basis:${column}`,
-          `per-ZIP ${column} changed`,
-          label,
-          label,
-          ['hospital', 'travel'],
-          0,
-        ),
+        this.make({
+          id: `access_basis:${column}:${zip}`,
+          kind: 'access_basis',
+          group: `access_basis:${column}`,
+          groupText: `per-ZIP ${column} changed`,
+          input: p,
+          label: () => `${column} of ${this.place(p)}: ${show(x)} → ${show(y)}`,
+          affects: ['hospital', 'travel'],
+          miles: 0,
+        }),
       );
     }
     const minutes = ['emergency_minutes', 'care_minutes'].filter(
       (c) => !same(Number(a.access?.get(c)?.[i] ?? Number.NaN), Number(b.access?.get(c)?.[j] ?? Number.NaN)),
     );
     const road = a.zips.roadTimes[i] === 1 || b.zips.roadTimes[j] === 1;
-    const sameNearest = this.nearestHospital('old', p)?.key === this.nearestHospital('new', p)?.key;
-    if (this.driveSources.length && minutes.length && road && sameNearest && !this.moved.has(p)) {
+    if (reach && this.driveSources.length && minutes.length && road && !this.moved.has(p)) {
+      if (this.nearestHospital('old', p)?.key !== this.nearestHospital('new', p)?.key) return out;
       const keys = this.driveSources.join(', ');
-      const changes = minutes
-        .map((c) => `${c.replace('_', ' ')} ${show(a.access?.get(c)?.[i])} → ${show(b.access?.get(c)?.[j])}`)
-        .join('; ');
       const label = `drive-time table changed (${keys})`;
+      const changes = () =>
+        minutes.map((c) => `${c.replace('_', ' ')} ${show(a.access?.get(c)?.[i])} → ${show(b.access?.get(c)?.[j])}`).join('; ');
       out.push(
-        this.make(
-          `drive_times:${keys}`,
-          'drive_times',
-          `drive_times:${keys}`,
-          label,
-          label,
-          `${label}: ${changes}`,
-          ['hospital', 'travel'],
-          0,
-        ),
+        this.make({
+          id: `drive_times:${keys}`,
+          kind: 'drive_times',
+          group: `drive_times:${keys}`,
+          groupText: label,
+          input: keys,
+          label: () => label,
+          text: () => `${label}: ${changes()}`,
+          affects: ['hospital', 'travel'],
+          miles: 0,
+        }),
       );
     }
     return out;
@@ -212,50 +220,61 @@ export class LocalCauses {
 
   private population(q: number, miles: number): Candidate {
     const [i, j] = [this.pairs.oldAt[q], this.pairs.newAt[q]];
-    const zip = this.pairs.zips[q];
-    const source = censusValue(this.pairs.current, 'population', j).source;
-    const label = `residents of ${this.place(q)} changed: ${number(this.pairs.old.zips.population[i])} → ${number(this.pairs.current.zips.population[j])}${source ? ` (${source})` : ''}`;
-    const text = miles > 0 ? `${label}, ${miles1(miles)} away` : label;
-    return this.make(
-      `population:${zip}`,
-      'population',
-      'population',
-      "a ZIP's residents changed",
-      label,
-      text,
-      ['provider', 'hospital'],
+    return this.make({
+      id: `population:${this.pairs.zips[q]}`,
+      kind: 'population',
+      group: 'population',
+      groupText: "a ZIP's residents changed",
+      input: q,
+      label: () => {
+        const source = censusValue(this.pairs.current, 'population', j).source;
+        const [before, after] = [this.pairs.old.zips.population[i], this.pairs.current.zips.population[j]];
+        return `residents of ${this.place(q)} changed: ${number(before)} → ${number(after)}${source ? ` (${source})` : ''}`;
+      },
+      affects: ['provider', 'hospital'],
       miles,
-    );
+    });
+  }
+
+  /** ZIP `q`'s residents' point moved: its own cause (miles 0), or a neighbour's. */
+  private pointMoved(q: number, miles: number, affects: Candidate['affects']): Candidate {
+    return this.make({
+      id: `point:${this.pairs.zips[q]}`,
+      kind: 'point',
+      group: 'point',
+      groupText: "residents' points moved",
+      input: q,
+      label: () => {
+        const columns = this.pointColumns(q).map(([c, x, y]) => `; ${c} ${show(x)} → ${show(y)}`);
+        return `residents' point of ${this.place(q)} moved ${miles1(this.moved.get(q)!)}${columns.join('')}`;
+      },
+      affects,
+      miles,
+    });
   }
 
   private facility(change: RosterChange, miles: number): Candidate {
     const f = (change.new ?? change.old)!;
     const noun = f.hospital ? 'hospital' : 'health centre site';
-    const fields = change.fields.map((x) => `${x.fact} ${show(x.old)} → ${show(x.new)}`).join('; ');
-    const label = `${noun} ${change.change}: ${facilityLabel(f)}${fields ? ` (${fields})` : ''}`;
-    return this.make(
-      `facility:${f.key}`,
-      'facility',
-      `facility:${noun}:${change.change}`,
-      `${noun}s ${change.change} (the facility roster)`,
-      label,
-      `${label}, ${miles1(miles)} away`,
-      f.hospital ? ['hospital', 'travel'] : ['provider', 'travel'],
+    const fields = () =>
+      fieldsOf(change)
+        .map((x) => `${x.fact} ${show(x.old)} → ${show(x.new)}`)
+        .join('; ');
+    return this.make({
+      id: `facility:${f.key}`,
+      kind: 'facility',
+      group: `facility:${noun}:${change.change}`,
+      groupText: `${noun}s ${change.change} (the facility roster)`,
+      input: change,
+      label: () => `${noun} ${change.change}: ${facilityLabel(f)}${change.mask ? ` (${fields()})` : ''}`,
+      affects: f.hospital ? ['hospital', 'travel'] : ['provider', 'travel'],
       miles,
-    );
+    });
   }
 
-  private make(
-    id: string,
-    kind: Candidate['kind'],
-    group: string,
-    groupText: string,
-    label: string,
-    text: string,
-    affects: Candidate['affects'],
-    miles: number,
-  ): Candidate {
-    return { id, kind, group, groupText, label, text, affects, miles };
+  /** A candidate; its text is its label, with the distance of an input that is not the ZIP's own. */
+  private make(c: Omit<Candidate, 'text'> & { text?: () => string }): Candidate {
+    return { ...c, text: c.text ?? (c.miles > 0 ? () => `${c.label()}, ${miles1(c.miles)} away` : c.label) };
   }
 
   /** How far a changed facility may be and still explain ZIP `p`: the catchment, or its minutes to care in either build. */
@@ -326,14 +345,4 @@ export class LocalCauses {
   private place(p: number): string {
     return `${this.pairs.zips[p]} (${this.pairs.city(p)}, ${this.pairs.state(p)})`;
   }
-}
-
-/** A facility placed at its ZIP's point (no coordinates of its own) that moved only because that point moved. */
-function movedWithItsZip(change: RosterChange): boolean {
-  return (
-    change.change === 'changed' &&
-    change.fields.every((f) => f.fact === 'location') &&
-    change.old?.values.location_precision === 'zip' &&
-    change.new?.values.location_precision === 'zip'
-  );
 }

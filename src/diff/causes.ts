@@ -1,4 +1,4 @@
-import type { Component, Pairs, TypeValues } from './pairs.ts';
+import type { Component, TypeValues } from './pairs.ts';
 import { COMPONENTS, delta } from './pairs.ts';
 import type { BuildsPart, CauseKind, CauseLine, CauseRef } from './report.ts';
 
@@ -14,10 +14,12 @@ export interface Candidate {
   /** The summary line it counts under, and that line's sentence. */
   group: string;
   groupText: string;
-  /** The changed input as the summary names it. */
-  label: string;
-  /** What it says for this ZIP. */
-  text: string;
+  /** The changed input itself (a ZIP position, a facility change, a constant's name): the summary counts distinct ones. */
+  input: unknown;
+  /** The changed input as the summary names it; made only when shown (a national change has hundreds of thousands). */
+  label: () => string;
+  /** What it says for this ZIP, made only when shown. */
+  text: () => string;
   affects: readonly Part[];
   /** How far the changed input is from the ZIP (0 for its own inputs and build-wide causes). */
   miles: number;
@@ -78,7 +80,17 @@ export function globalCauses(builds: BuildsPart): Candidate[] {
     if (!affects.length) continue;
     const shown = leaves.slice(0, 3).join('; ') + (leaves.length > 3 ? `; and ${leaves.length - 3} more` : '');
     const text = `scoring constant ${name} changed: ${shown}`;
-    out.push({ id: `scoring:${name}`, kind: 'scoring', group: `scoring:${name}`, groupText: text, label: text, text, affects, miles: 0 });
+    out.push({
+      id: `scoring:${name}`,
+      kind: 'scoring',
+      group: `scoring:${name}`,
+      groupText: text,
+      input: name,
+      label: () => text,
+      text: () => text,
+      affects,
+      miles: 0,
+    });
   }
   const setting = (path: string) => builds.settings.find((c) => c.path === path);
   const status = setting('data_quality.provider.status');
@@ -98,8 +110,9 @@ export function globalCauses(builds: BuildsPart): Candidate[] {
       kind: 'provider_basis',
       group: 'provider_basis',
       groupText: line,
-      label: line,
-      text,
+      input: 'provider_basis',
+      label: () => line,
+      text: () => text,
       affects: ['provider', 'travel', 'composite'],
       miles: 0,
     });
@@ -112,8 +125,9 @@ export function globalCauses(builds: BuildsPart): Candidate[] {
       kind: 'prevalence',
       group: 'prevalence',
       groupText: text,
-      label: text,
-      text,
+      input: 'prevalence',
+      label: () => text,
+      text: () => text,
       affects: ['people'],
       miles: 0,
     });
@@ -131,8 +145,9 @@ export function fallbackCauses(builds: BuildsPart, old: Record<string, unknown>,
     kind,
     group: id,
     groupText: text,
-    label: text,
-    text,
+    input: id,
+    label: () => text,
+    text: () => text,
     affects: EVERY_PART,
     miles: 0,
   });
@@ -144,9 +159,12 @@ export function fallbackCauses(builds: BuildsPart, old: Record<string, unknown>,
         'nothing recorded differs (same build id), yet the scores differ: the same inputs and code built twice gave different scores',
       ),
     ];
-  const out = builds.sources.map((s) =>
-    make(`source:${s.key}`, 'source', `source ${s.key} ${s.change}; the build keeps no per-ZIP record of what that changed here`),
-  );
+  const out: Candidate[] = [];
+  const keys = builds.sources.map((s) => s.key);
+  if (keys.length)
+    out.push(
+      make(`source:${keys.join(',')}`, 'source', `changed sources whose effect the build keeps no per-ZIP record of: ${keys.join(', ')}`),
+    );
   const codes = [old.code, current.code].map((c) => JSON.stringify(c ?? null));
   if (codes[0] !== codes[1] && codes[0] !== 'null' && codes[1] !== 'null')
     out.push(make('code', 'code', 'the pipeline code changed (meta.code)'));
@@ -200,40 +218,46 @@ export function rankCauses(candidates: Candidate[], fallbacks: Candidate[], v: T
   return scored.map(({ c }) => c).filter((c) => !seen.has(c.id) && seen.add(c.id));
 }
 
-/** The summary: one line per group of causes, with the ZIPs and residents it is the first cause of. */
-export function causeLines(ranked: Map<number, Candidate[]>, pairs: Pairs): CauseLine[] {
-  const lines = new Map<string, CauseLine & { ids: Set<string> }>();
-  for (const [p, causes] of ranked) {
+/** The summary, tallied ZIP by ZIP: one line per group of causes, with the ZIPs and residents it is the first cause of. */
+export class CauseTally {
+  private readonly lines = new Map<string, CauseLine & { ids: Set<unknown> }>();
+
+  /** Counts one changed ZIP's ranked causes. */
+  add(causes: readonly Candidate[], residents: number): void {
     causes.forEach((c, rank) => {
-      const line =
-        lines.get(c.group) ??
-        lines
-          .set(c.group, {
-            kind: c.kind,
-            cause: c.groupText,
-            inputs: 0,
-            examples: [],
-            first_for_zips: 0,
-            first_for_residents: 0,
-            zips: 0,
-            ids: new Set(),
-          })
-          .get(c.group)!;
+      let line = this.lines.get(c.group);
+      if (!line) {
+        line = {
+          kind: c.kind,
+          cause: c.groupText,
+          inputs: 0,
+          examples: [],
+          first_for_zips: 0,
+          first_for_residents: 0,
+          zips: 0,
+          ids: new Set(),
+        };
+        this.lines.set(c.group, line);
+      }
       line.zips++;
       if (rank === 0) {
         line.first_for_zips++;
-        line.first_for_residents += pairs.residents(p);
+        line.first_for_residents += residents;
       }
-      if (!line.ids.has(c.id)) {
-        line.ids.add(c.id);
-        if (line.examples.length < 5) line.examples.push(c.label);
+      if (!line.ids.has(c.input)) {
+        line.ids.add(c.input);
+        if (line.examples.length < 5) line.examples.push(c.label());
       }
     });
   }
-  return [...lines.values()]
-    .map(({ ids, ...line }) => ({ ...line, inputs: ids.size }))
-    .sort((a, b) => b.first_for_zips - a.first_for_zips || b.zips - a.zips || a.cause.localeCompare(b.cause));
+
+  /** The lines, the most ZIPs first. */
+  result(): CauseLine[] {
+    return [...this.lines.values()]
+      .map(({ ids, ...line }) => ({ ...line, inputs: ids.size }))
+      .sort((a, b) => b.first_for_zips - a.first_for_zips || b.zips - a.zips || a.cause.localeCompare(b.cause));
+  }
 }
 
 /** A cause as a ZIP's report lists it. */
-export const causeRef = (c: Candidate): CauseRef => ({ id: c.id, kind: c.kind, text: c.text });
+export const causeRef = (c: Candidate): CauseRef => ({ id: c.id, kind: c.kind, text: c.text() });

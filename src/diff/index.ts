@@ -1,7 +1,7 @@
 import { EXIT, FixableError } from '../../core/errors.ts';
 import { BuildFile } from '../query/build-file.ts';
 import { buildSummary, compareBuilds } from './builds.ts';
-import { type Candidate, causeLines, fallbackCauses, globalCauses, rankCauses } from './causes.ts';
+import { type Candidate, CauseTally, fallbackCauses, globalCauses, rankCauses } from './causes.ts';
 import { LocalCauses } from './causes-local.ts';
 import { compareRoster, rosterDiff } from './facilities.ts';
 import { nearestHospitalOf, zipFacts } from './facts.ts';
@@ -9,7 +9,7 @@ import { Pairs } from './pairs.ts';
 import type { DiffReport, ScoresPart, ScoreTypeLine, StatusPart } from './report.ts';
 import { compareScores } from './scores.ts';
 import { loadSnapshot, MOBILITY_MEASURES, SharedSchema } from './snapshot.ts';
-import { providerCounts, topZips } from './why.ts';
+import { chooseZips, providerCounts, zipChange } from './why.ts';
 
 export type { DiffReport } from './report.ts';
 
@@ -69,13 +69,20 @@ export function diffBuilds(oldFile: string, newFile: string, options: DiffOption
     const local = new LocalCauses(pairs, roster.changes, builds, nearest, accessExtras, providerInBoth);
     const global = globalCauses(builds);
     const fallbacks = fallbackCauses(builds, old.meta, current.meta);
-    const ranked = new Map<number, Candidate[]>();
-    for (const p of scores.changed) ranked.set(p, rankCauses([...global, ...local.for(p)], fallbacks, scores.values.get(p)!));
-
-    const need = [...new Set([...needMeasures(old.meta), ...needMeasures(current.meta)])];
     const threshold = (current.meta.data_quality as { small_population_threshold?: number } | undefined)?.small_population_threshold;
     const minResidents = options.minResidents ?? (typeof threshold === 'number' ? threshold : 0);
     const rankBy = options.rankBy ?? 'points';
+    const chosen = chooseZips(pairs, scores.values, { top: options.top ?? 10, minResidents, by: rankBy });
+    // Every changed ZIP is tallied; only the ZIPs listed keep their causes (a national change has 33,791).
+    const listed = new Map(chosen.map((p) => [p, [] as Candidate[]]));
+    const tally = new CauseTally();
+    for (const p of scores.changed) {
+      const v = scores.values.get(p)!;
+      const ranked = rankCauses([...global, ...local.for(p, v)], fallbacks, v);
+      tally.add(ranked, pairs.residents(p));
+      if (listed.has(p)) listed.set(p, ranked);
+    }
+    const need = [...new Set([...needMeasures(old.meta), ...needMeasures(current.meta)])];
     return {
       format: REPORT_FORMAT,
       old: buildSummary(old, oldFile),
@@ -83,12 +90,10 @@ export function diffBuilds(oldFile: string, newFile: string, options: DiffOption
       builds,
       scores: scores.part,
       why: {
-        causes: causeLines(ranked, pairs),
-        zips: topZips(pairs, scores.values, ranked, (p) => zipFacts(pairs, p, nearest, need, accessExtras), {
-          top: options.top ?? 10,
-          minResidents,
-          by: rankBy,
-        }),
+        causes: tally.result(),
+        zips: chosen.map((p) =>
+          zipChange(pairs, p, scores.values.get(p)!, listed.get(p)!, zipFacts(pairs, p, nearest, need, accessExtras)),
+        ),
         ranked_by: rankBy,
         min_residents: minResidents,
         facilities:

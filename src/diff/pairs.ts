@@ -63,7 +63,7 @@ export interface TypeValues {
 export function typeValues(pairs: Pairs, t: Pairs['types'][number], p: number): TypeValues {
   const [i, j] = [pairs.oldAt[p], pairs.newAt[p]];
   const [a, b] = [pairs.old.scores, pairs.current.scores];
-  const pick = (x: Float64Array[], y: Float64Array[]): [number, number] => [
+  const pick = (x: Float32Array[], y: Float32Array[]): [number, number] => [
     i >= 0 ? x[t.old][i] : Number.NaN,
     j >= 0 ? y[t.new][j] : Number.NaN,
   ];

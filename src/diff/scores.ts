@@ -134,7 +134,7 @@ function shiftRow(pairs: Pairs, state: string | null, members: number[], values:
 /** One score type's summary: what the exit status judges for every type. Reads the arrays directly: it runs for every ZIP of every type. */
 function typeLine(pairs: Pairs, t: Pairs['types'][number]): ScoreTypeLine {
   const [a, b] = [pairs.old.scores, pairs.current.scores];
-  const fields: Array<[Float64Array, Float64Array]> = COMPONENTS.map((c) => [a[c][t.old], b[c][t.new]]);
+  const fields: Array<[Float32Array, Float32Array]> = COMPONENTS.map((c) => [a[c][t.old], b[c][t.new]]);
   const [scoreOld, scoreNew] = [a.healthscore[t.old], b.healthscore[t.new]];
   const [labelOld, labelNew] = [a.label[t.old], b.label[t.new]];
   let changedZips = 0;

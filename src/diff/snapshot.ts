@@ -1,6 +1,14 @@
 import type { BuildFile } from '../query/build-file.ts';
-import { type FacilityRecord, facilityRecords } from './facilities.ts';
-import { type CensusColumn, readCensus, readColumns, readPostingCounts, readScores, type ScoreRows } from '../query/build-rows.ts';
+import { FACILITY_COLUMNS, type FacilityRecord, facilityRecords } from './facilities.ts';
+import {
+  type CensusColumn,
+  readCensus,
+  readColumns,
+  readPostingCounts,
+  readScores,
+  type ScoreRows,
+  tableRows,
+} from '../query/build-rows.ts';
 
 /** The columns of `zips` and `zip_access` the diff knows; a column both builds have beyond these is compared as an extra fact. */
 const ZIP_COLUMNS = ['zip_code', 'state', 'city', 'latitude', 'longitude', 'population', 'small_population', 'road_times'];
@@ -17,25 +25,6 @@ export const ACCESS_COLUMNS = [
   'primary_care_within_10_miles',
   'nearest_primary_care_miles',
   'mobility_gap_pct',
-];
-export const FACILITY_COLUMNS = [
-  'id',
-  'facility_name',
-  'facility_type',
-  'address',
-  'city_name',
-  'state_code',
-  'zip_code',
-  'zcta',
-  'latitude',
-  'longitude',
-  'location_precision',
-  'facility_rating',
-  'emergency_services',
-  'staffed_beds',
-  'provider_count',
-  'ccn',
-  'sources',
 ];
 /** Census measures of the travel component's mobility part (pipeline/score/mobility.ts reads these two). */
 export const MOBILITY_MEASURES = ['no_vehicle_pct', 'transit_commute_pct'];
@@ -152,7 +141,15 @@ export function loadSnapshot(build: BuildFile, schema: SharedSchema, measures: r
       : null,
     census: readCensus(build, schema.has('census', 'zip_code', 'measure', 'value') ? measures : [], index),
     facilities: schema.has('facilities', 'id')
-      ? facilityRecords(readColumns(build, 'facilities', schema.columns('facilities'), 'id'), build.meta.scoring)
+      ? facilityRecords(
+          tableRows(
+            build,
+            'facilities',
+            FACILITY_COLUMNS.filter((c) => schema.has('facilities', c)),
+            'id',
+          ),
+          build.meta.scoring,
+        )
       : null,
     clinicians: {
       byState: schema.has('provider_postings') ? readPostingCounts(build, 'state') : null,

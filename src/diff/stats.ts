@@ -24,3 +24,17 @@ export function round(x: number, digits: number): number | null {
   const scale = 10 ** digits;
   return Math.round(x * scale) / scale;
 }
+
+/**
+ * A number as people read it: thousands separated by commas, at most `decimals` decimals, trailing zeros
+ * dropped (`1234567.5` -> `1,234,567.5`). `toLocaleString` says the same but costs about 40 µs a call, and a
+ * national diff names hundreds of thousands of numbers.
+ */
+export function readable(x: number, decimals = 2): string {
+  if (!Number.isFinite(x)) return String(x);
+  const [whole, fraction] = Math.abs(x).toFixed(decimals).split('.');
+  const digits = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const tail = fraction?.replace(/0+$/, '');
+  const text = tail ? `${digits}.${tail}` : digits;
+  return x < 0 && text !== '0' ? `-${text}` : text;
+}

@@ -9,46 +9,46 @@ const finite = (x: number) => (Number.isFinite(x) ? x : null);
 
 /**
  * The ZIPs that moved most, of at least `minResidents` residents: by points (the largest shift of the score,
- * then the most residents) or by residents (shift times residents: the people-points moved).
+ * then the most residents) or by residents (shift times residents: the people-points moved). Positions.
  */
-export function topZips(
+export function chooseZips(
   pairs: Pairs,
   values: Map<number, TypeValues>,
-  ranked: Map<number, Candidate[]>,
-  facts: (p: number) => FactChange[],
   options: { top: number; minResidents: number; by: 'points' | 'residents' },
-): ZipChange[] {
-  const weight = (p: number) => {
-    const shift = Math.abs(delta(values.get(p)!.healthscore) ?? 0);
-    return options.by === 'points' ? shift : shift * pairs.residents(p);
-  };
-  const chosen = [...values.keys()]
-    .filter((p) => pairs.residents(p) >= options.minResidents)
-    .sort((x, y) => weight(y) - weight(x) || pairs.residents(y) - pairs.residents(x) || (pairs.zips[x] < pairs.zips[y] ? -1 : 1))
-    .slice(0, options.top);
-  return chosen.map((p) => {
-    const v = values.get(p)!;
-    const side = (k: 0 | 1): ScoreFacts => ({
-      healthscore: finite(v.healthscore[k]),
-      label: v.label[k],
-      people: finite(v.people[k]),
-      provider: finite(v.provider[k]),
-      hospital: finite(v.hospital[k]),
-      travel: finite(v.travel[k]),
-    });
-    return {
-      zip: pairs.zips[p],
-      city: pairs.city(p),
-      state: pairs.state(p),
-      residents: pairs.residents(p),
-      old: side(0),
-      new: side(1),
-      shift: delta(v.healthscore),
-      deltas: { people: delta(v.people), provider: delta(v.provider), hospital: delta(v.hospital), travel: delta(v.travel) },
-      causes: (ranked.get(p) ?? []).slice(0, CAUSES_PER_ZIP).map(causeRef),
-      facts: facts(p),
-    };
+): number[] {
+  const ranked = [...values]
+    .map(([p, v]) => {
+      const residents = pairs.residents(p);
+      const shift = Math.abs(delta(v.healthscore) ?? 0);
+      return { p, residents, weight: options.by === 'points' ? shift : shift * residents };
+    })
+    .filter((z) => z.residents >= options.minResidents);
+  ranked.sort((x, y) => y.weight - x.weight || y.residents - x.residents || (pairs.zips[x.p] < pairs.zips[y.p] ? -1 : 1));
+  return ranked.slice(0, options.top).map((z) => z.p);
+}
+
+/** One chosen ZIP as the report lists it: both scores, the component deltas, its causes and its changed facts. */
+export function zipChange(pairs: Pairs, p: number, v: TypeValues, causes: readonly Candidate[], facts: FactChange[]): ZipChange {
+  const side = (k: 0 | 1): ScoreFacts => ({
+    healthscore: finite(v.healthscore[k]),
+    label: v.label[k],
+    people: finite(v.people[k]),
+    provider: finite(v.provider[k]),
+    hospital: finite(v.hospital[k]),
+    travel: finite(v.travel[k]),
   });
+  return {
+    zip: pairs.zips[p],
+    city: pairs.city(p),
+    state: pairs.state(p),
+    residents: pairs.residents(p),
+    old: side(0),
+    new: side(1),
+    shift: delta(v.healthscore),
+    deltas: { people: delta(v.people), provider: delta(v.provider), hospital: delta(v.hospital), travel: delta(v.travel) },
+    causes: causes.slice(0, CAUSES_PER_ZIP).map(causeRef),
+    facts,
+  };
 }
 
 /** Clinicians by state (the directory's postings) and per 100,000 residents by category (`provider_coverage`). */

@@ -1,10 +1,11 @@
 import type { DiffReport } from '../../diff/index.ts';
 import type { BuildSummary } from '../../diff/report.ts';
+import { readable } from '../../diff/stats.ts';
 import type { Block } from './render.ts';
 
 /** A count with thousands separators; empty for null. */
-export const count = (n: number | null) => (n === null ? '' : n.toLocaleString('en-US'));
-export const plain = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: Number.isInteger(n) || Math.abs(n) >= 10 ? 2 : 6 });
+export const count = (n: number | null) => (n === null ? '' : readable(n));
+export const plain = (n: number) => readable(n, Number.isInteger(n) || Math.abs(n) >= 10 ? 2 : 6);
 /** A share (0-1) as a percentage with two decimals at most; a share too small to show is `<0.01%`, never `0%`. */
 export const share = (x: number) => (x > 0 && x < 0.0001 ? '<0.01%' : `${+(x * 100).toFixed(2)}%`);
 /** A shift with its sign: `+1.5`, `-3`, `0`; `n/a` for null. */

@@ -1,3 +1,4 @@
+import { readable } from '../../diff/stats.ts';
 import { type Column, table } from '../format.ts';
 
 /** A part of a printed report; the same blocks print as aligned text for a terminal or as Markdown. */
@@ -61,7 +62,7 @@ export function asMarkdown(blocks: readonly Block[]): string {
           `|${numeric.map((n) => (n ? '---:' : '---')).join('|')}|`,
           ...block.rows.map(
             (r) =>
-              `| ${block.columns.map((c) => cell(typeof r[c.key] === 'number' ? (r[c.key] as number).toLocaleString('en-US') : r[c.key])).join(' | ')} |`,
+              `| ${block.columns.map((c) => cell(typeof r[c.key] === 'number' ? readable(r[c.key] as number) : r[c.key])).join(' | ')} |`,
           ),
           '',
         );
