@@ -65,6 +65,11 @@ const CONSTANT_PARTS: Record<string, readonly Part[]> = {
 
 const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
+/** A build-wide cause: one input, the same words for every ZIP (`line`, when given, is the summary's longer sentence). */
+function buildWide(id: string, kind: CauseKind, text: string, affects: readonly Part[], line = text): Candidate {
+  return { id, kind, group: id, groupText: line, input: id, label: () => line, text: () => text, affects, miles: 0 };
+}
+
 /** Build-wide causes: scoring constants, the provider component's basis, the PLACES measures available. */
 export function globalCauses(builds: BuildsPart): Candidate[] {
   const out: Candidate[] = [];
@@ -79,18 +84,7 @@ export function globalCauses(builds: BuildsPart): Candidate[] {
     const affects = CONSTANT_PARTS[name] ?? EVERY_PART;
     if (!affects.length) continue;
     const shown = leaves.slice(0, 3).join('; ') + (leaves.length > 3 ? `; and ${leaves.length - 3} more` : '');
-    const text = `scoring constant ${name} changed: ${shown}`;
-    out.push({
-      id: `scoring:${name}`,
-      kind: 'scoring',
-      group: `scoring:${name}`,
-      groupText: text,
-      input: name,
-      label: () => text,
-      text: () => text,
-      affects,
-      miles: 0,
-    });
+    out.push(buildWide(`scoring:${name}`, 'scoring', `scoring constant ${name} changed: ${shown}`, affects));
   }
   const setting = (path: string) => builds.settings.find((c) => c.path === path);
   const status = setting('data_quality.provider.status');
@@ -105,32 +99,12 @@ export function globalCauses(builds: BuildsPart): Candidate[] {
           ? 'provider component published in NEW only'
           : `provider basis changed: ${status ? `${show(from)} → ${show(to)}` : `sample fraction ${show(fraction!.old)} → ${show(fraction!.new)}`}`;
     const line = to === 'omitted' || from === 'omitted' ? `${text} (data_quality.provider: ${note})` : text;
-    out.push({
-      id: 'provider_basis',
-      kind: 'provider_basis',
-      group: 'provider_basis',
-      groupText: line,
-      input: 'provider_basis',
-      label: () => line,
-      text: () => text,
-      affects: ['provider', 'travel', 'composite'],
-      miles: 0,
-    });
+    out.push(buildWide('provider_basis', 'provider_basis', text, ['provider', 'travel', 'composite'], line));
   }
   const prevalence = builds.settings.filter((c) => c.path.startsWith('data_quality.prevalence_measures.'));
   if (prevalence.length) {
     const text = `PLACES measures available to the people component changed: ${prevalence.map((c) => `${c.path.split('.')[2]} ${show(c.old)} → ${show(c.new)}`).join('; ')}`;
-    out.push({
-      id: 'prevalence',
-      kind: 'prevalence',
-      group: 'prevalence',
-      groupText: text,
-      input: 'prevalence',
-      label: () => text,
-      text: () => text,
-      affects: ['people'],
-      miles: 0,
-    });
+    out.push(buildWide('prevalence', 'prevalence', text, ['people']));
   }
   return out;
 }
@@ -140,17 +114,7 @@ export function globalCauses(builds: BuildsPart): Candidate[] {
  * what, say, a new PLACES file changed), and a change of code; nothing known when the build ids are the same.
  */
 export function fallbackCauses(builds: BuildsPart, old: Record<string, unknown>, current: Record<string, unknown>): Candidate[] {
-  const make = (id: string, kind: CauseKind, text: string): Candidate => ({
-    id,
-    kind,
-    group: id,
-    groupText: text,
-    input: id,
-    label: () => text,
-    text: () => text,
-    affects: EVERY_PART,
-    miles: 0,
-  });
+  const make = (id: string, kind: CauseKind, text: string) => buildWide(id, kind, text, EVERY_PART);
   if (old.build_id === current.build_id)
     return [
       make(

@@ -3,6 +3,7 @@ import { BuildFile } from '../query/build-file.ts';
 import { buildSummary, compareBuilds } from './builds.ts';
 import { type Candidate, CauseTally, fallbackCauses, globalCauses, rankCauses } from './causes.ts';
 import { LocalCauses } from './causes-local.ts';
+import { ChangedInputs } from './inputs.ts';
 import { compareRoster, rosterDiff } from './facilities.ts';
 import { nearestHospitalOf, zipFacts } from './facts.ts';
 import { Pairs } from './pairs.ts';
@@ -66,7 +67,7 @@ export function diffBuilds(oldFile: string, newFile: string, options: DiffOption
     const providerInBoth = ![old.meta, current.meta].some(
       (m) => ((m.data_quality as { provider?: { status?: string } } | undefined)?.provider?.status ?? 'omitted') === 'omitted',
     );
-    const local = new LocalCauses(pairs, roster.changes, builds, nearest, accessExtras, providerInBoth);
+    const local = new LocalCauses(new ChangedInputs(pairs, roster.changes, builds, nearest, providerInBoth), accessExtras);
     const global = globalCauses(builds);
     const fallbacks = fallbackCauses(builds, old.meta, current.meta);
     const threshold = (current.meta.data_quality as { small_population_threshold?: number } | undefined)?.small_population_threshold;
