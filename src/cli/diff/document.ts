@@ -207,7 +207,7 @@ function rosterBlocks(report: DiffReport): Block[] {
   if (r.listed_of > r.list.length)
     blocks.push({
       kind: 'text',
-      text: `(${count(r.list.length)} of ${count(r.listed_of)} listed; --facilities N lists more, --json has them all up to N.)`,
+      text: `(${count(r.list.length)} of ${count(r.listed_of)} changes listed; --facilities N lists more.)`,
     });
   return blocks;
 }
