@@ -220,14 +220,22 @@ describe('hcas diff on the command line', () => {
     const older = path.join(dir, 'older.sqlite');
     copyFileSync(fixture, older);
     const db = new Database(older);
-    db.exec("DROP TABLE zip_access; DELETE FROM meta WHERE key = 'data_quality'");
+    db.exec(
+      "DROP TABLE zip_access; DELETE FROM meta WHERE key = 'data_quality'; DELETE FROM score_types WHERE id = 11; DELETE FROM health_scores WHERE score_type_id = 11",
+    );
     db.close();
     const run = await hcas('diff', older, pair.current, '--json', '--min-residents', '0');
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout);
     expect(report.builds.not_compared).toEqual(
-      expect.arrayContaining(['table zip_access: only in NEW', 'column zips.point_source: only in NEW', 'meta.data_quality: only in NEW']),
+      expect.arrayContaining([
+        'table zip_access: only in NEW',
+        'column zips.point_source: only in NEW',
+        'meta.data_quality: only in NEW',
+        'score type 11 prostate-cancer: only in NEW',
+      ]),
     );
+    expect(report.scores.score_types).toHaveLength(10);
     expect(report.old.provider_component).toBeNull();
     // No access facts without zip_access; the scores and the rest are compared all the same.
     expect(report.why.zips.flatMap((z: { facts: Array<{ fact: string }> }) => z.facts.map((f) => f.fact))).not.toContain(

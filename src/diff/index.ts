@@ -57,6 +57,13 @@ export function diffBuilds(oldFile: string, newFile: string, options: DiffOption
     current.close();
     const pairs = new Pairs(before, after);
     const builds = compareBuilds(old, current, schema.notCompared);
+    const shared = new Set(pairs.types.map((t) => t.id));
+    for (const [side, snapshot] of [
+      ['OLD', before],
+      ['NEW', after],
+    ] as const)
+      for (const t of snapshot.scores.types)
+        if (!shared.has(t.id)) builds.not_compared.push(`score type ${t.id} ${t.slug}: only in ${side}`);
     const type = scoreType(pairs, options.scoreType ?? '1');
     const scores = compareScores(pairs, type);
 
