@@ -50,7 +50,7 @@ function rebuildPair(dir: string, fixture: string): { old: string; current: stri
       db.prepare('INSERT OR REPLACE INTO meta VALUES (?, ?)').run(key, JSON.stringify(value));
     setMeta('scoring', SCORING);
     db.exec(
-      "ALTER TABLE zips ADD COLUMN point_source TEXT DEFAULT 'gazetteer'; ALTER TABLE zip_access ADD COLUMN emergency_source TEXT DEFAULT 'table'",
+      "ALTER TABLE zip_access ADD COLUMN emergency_source TEXT DEFAULT 'table'; UPDATE zips SET point_source = 'gazetteer_internal' WHERE zip_code = '02807'",
     );
     if (file === current) {
       const sources = meta('sources') as Array<Record<string, unknown>>;
@@ -68,7 +68,7 @@ function rebuildPair(dir: string, fixture: string): { old: string; current: stri
       setMeta('code', { package_version: '0.2.0', pipeline_sha256: 'a'.repeat(64) });
       setMeta('dataset', { ...meta('dataset'), notice: 'a new notice' });
       db.exec(`
-        ALTER TABLE zips ADD COLUMN gazetteer_latitude REAL;
+        ALTER TABLE zips ADD COLUMN residents_vintage TEXT;
         DELETE FROM facilities WHERE ccn = '410016';
         UPDATE facilities SET staffed_beds = 99 WHERE ccn = '410028';
         UPDATE zip_access SET nearest_hospital_id = 28, nearest_hospital_miles = 6.5, emergency_minutes = 13 WHERE zip_code = '02823';
@@ -78,7 +78,7 @@ function rebuildPair(dir: string, fixture: string): { old: string; current: stri
         UPDATE census SET value = 35 WHERE zip_code = '02806' AND measure = 'poverty_pct';
         UPDATE health_scores SET people_score = people_score - 6, provider_score = provider_score - 1, healthscore = healthscore - 3
           WHERE zip_code = '02806' AND score_type_id = 1;
-        UPDATE zips SET latitude = latitude + 0.05, point_source = 'hud' WHERE zip_code = '02807';
+        UPDATE zips SET latitude = latitude + 0.05, point_source = 'hud_residential' WHERE zip_code = '02807';
         UPDATE health_scores SET travel_score = travel_score + 4, healthscore = healthscore + 1 WHERE zip_code = '02807' AND score_type_id = 1;
         UPDATE zip_access SET emergency_source = 'estimate' WHERE zip_code = '02807';
         UPDATE provider_postings SET count = count + 5 WHERE kind = 'state' AND key = 'RI';
@@ -136,7 +136,7 @@ describe('hcas diff on the command line', () => {
       'acs_population_income changed',
       'hospital_drive_times added',
     ]);
-    expect(report.builds.not_compared).toEqual(['column zips.gazetteer_latitude: only in NEW', 'meta.code: only in NEW']);
+    expect(report.builds.not_compared).toEqual(['column zips.residents_vintage: only in NEW', 'meta.code: only in NEW']);
     expect(report.new.code_version).toBe(`0.2.0 (pipeline ${'a'.repeat(12)})`);
     const first = (zip: string) => report.why.zips.find((z: { zip: string }) => z.zip === zip).causes[0];
     expect(first('02823')).toMatchObject({ id: 'facility:ccn:410016', kind: 'facility' });
@@ -147,7 +147,7 @@ describe('hcas diff on the command line', () => {
     );
     expect(first('02807')).toMatchObject({
       id: 'point:02807',
-      text: expect.stringMatching(/moved 3\.\d mi; point_source gazetteer → hud$/),
+      text: expect.stringMatching(/moved 3\.\d mi; point_source gazetteer_internal → hud_residential$/),
     });
     expect(first('02804')).toMatchObject({ id: 'clinicians:02804', kind: 'clinicians' });
     const facts = report.why.zips.find((z: { zip: string }) => z.zip === '02823').facts;
@@ -208,7 +208,7 @@ describe('hcas diff on the command line', () => {
   it('prints aligned tables, or Markdown for a pull request', async () => {
     const text = await hcas('diff', pair.old, pair.current, '--min-residents', '0');
     expect(text.stdout).toMatch(/^source +change +file +vintage +sha256 +rows landed +rejected$/m);
-    expect(text.stdout).toMatch(/^Not compared \(the builds do not share it\):\n {2}column zips\.gazetteer_latitude: only in NEW$/m);
+    expect(text.stdout).toMatch(/^Not compared \(the builds do not share it\):\n {2}column zips\.residents_vintage: only in NEW$/m);
     expect(text.stdout).toMatch(/^ {6}why: hospital removed: Fiskeville General Hospital/m);
     const markdown = await hcas('diff', pair.old, pair.current, '--markdown', '--score-type', 'type-1-diabetes');
     expect(markdown.stdout).toMatch(/^# hcas diff: build [0-9a-f]{16} \(OLD\) → [0-9a-f]{16} \(NEW\)$/m);
@@ -220,9 +220,11 @@ describe('hcas diff on the command line', () => {
     const older = path.join(dir, 'older.sqlite');
     copyFileSync(fixture, older);
     const db = new Database(older);
-    db.exec(
-      "DROP TABLE zip_access; DELETE FROM meta WHERE key = 'data_quality'; DELETE FROM score_types WHERE id = 11; DELETE FROM health_scores WHERE score_type_id = 11",
-    );
+    // A build from before the residents' points (no point columns), zip_access and data_quality.
+    db.exec(`
+      ALTER TABLE zips DROP COLUMN point_source; ALTER TABLE zips DROP COLUMN gazetteer_latitude; ALTER TABLE zips DROP COLUMN gazetteer_longitude;
+      DROP TABLE zip_access; DELETE FROM meta WHERE key = 'data_quality';
+      DELETE FROM score_types WHERE id = 11; DELETE FROM health_scores WHERE score_type_id = 11`);
     db.close();
     const run = await hcas('diff', older, pair.current, '--json', '--min-residents', '0');
     expect(run.code).toBe(1);
@@ -231,6 +233,7 @@ describe('hcas diff on the command line', () => {
       expect.arrayContaining([
         'table zip_access: only in NEW',
         'column zips.point_source: only in NEW',
+        'column zips.gazetteer_latitude: only in NEW',
         'meta.data_quality: only in NEW',
         'score type 11 prostate-cancer: only in NEW',
       ]),

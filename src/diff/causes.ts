@@ -25,8 +25,11 @@ export interface Candidate {
   miles: number;
 }
 
-/** Which parts each scoring constant of `meta.scoring` moves; a constant not listed may move any (and is said to). */
-const CONSTANT_PARTS: Record<string, readonly Part[]> = {
+/**
+ * Which parts each scoring constant of `meta.scoring` moves. A constant not listed (one added since) may move
+ * anything: it is offered only where nothing recorded explains a ZIP (fallbackCauses), never ahead of a known input.
+ */
+export const CONSTANT_PARTS: Readonly<Record<string, readonly Part[]>> = {
   COMPOSITE_WEIGHTS: ['composite'],
   PEOPLE_FLOOR: ['composite'],
   bands: ['band'],
@@ -40,6 +43,11 @@ const CONSTANT_PARTS: Record<string, readonly Part[]> = {
   CARE_MINUTES: ['hospital', 'travel'],
   SPECIALIST_MINUTES: ['hospital', 'travel'],
   MINUTES_PER_STRAIGHT_MILE: ['hospital', 'travel'],
+  MINUTES_PER_STRAIGHT_MILE_BY_DENSITY: ['hospital', 'travel'],
+  ROAD_TABLE_DESCRIBES_RESIDENTS: ['hospital', 'travel'],
+  SAME_TRIP_MILES: ['hospital', 'travel'],
+  MIN_TRIP_MILES: ['provider', 'hospital', 'travel'],
+  RESIDENTS_POINT_TOLERANCE: ['provider', 'hospital', 'travel'],
   GENERAL_HOSPITAL_TYPES: ['hospital', 'travel'],
   EMERGENCY_ONLY_TYPES: ['hospital', 'travel'],
   FACILITY_MATCH_MILES: ['hospital', 'travel'],
@@ -70,9 +78,8 @@ function buildWide(id: string, kind: CauseKind, text: string, affects: readonly 
   return { id, kind, group: id, groupText: line, input: id, label: () => line, text: () => text, affects, miles: 0 };
 }
 
-/** Build-wide causes: scoring constants, the provider component's basis, the PLACES measures available. */
-export function globalCauses(builds: BuildsPart): Candidate[] {
-  const out: Candidate[] = [];
+/** The changed scoring constants, each with its changed leaves (`hospital 6 → 8`), by constant name. */
+function changedConstants(builds: BuildsPart): Map<string, string[]> {
   const byConstant = new Map<string, string[]>();
   for (const change of builds.settings) {
     const [root, name, ...rest] = change.path.split('.');
@@ -80,11 +87,26 @@ export function globalCauses(builds: BuildsPart): Candidate[] {
     const leaf = rest.length ? `${rest.join('.')} ` : '';
     (byConstant.get(name) ?? byConstant.set(name, []).get(name)!).push(`${leaf}${show(change.old)} → ${show(change.new)}`);
   }
-  for (const [name, leaves] of byConstant) {
-    const affects = CONSTANT_PARTS[name] ?? EVERY_PART;
-    if (!affects.length) continue;
-    const shown = leaves.slice(0, 3).join('; ') + (leaves.length > 3 ? `; and ${leaves.length - 3} more` : '');
-    out.push(buildWide(`scoring:${name}`, 'scoring', `scoring constant ${name} changed: ${shown}`, affects));
+  return byConstant;
+}
+
+const listLeaves = (leaves: string[]) => leaves.slice(0, 3).join('; ') + (leaves.length > 3 ? `; and ${leaves.length - 3} more` : '');
+
+/** A changed constant: its values in the summary line, its name alone in each ZIP's list (added when it is new). */
+function constantCause(name: string, leaves: string[], affects: readonly Part[]): Candidate {
+  const added = leaves.length === 1 && leaves[0].startsWith('null → ');
+  const line = added
+    ? `scoring constant ${name} added: ${leaves[0].slice('null → '.length)}`
+    : `scoring constant ${name} changed: ${listLeaves(leaves)}`;
+  return buildWide(`scoring:${name}`, 'scoring', `scoring constant ${name} ${added ? 'added' : 'changed'}`, affects, line);
+}
+
+/** Build-wide causes: the known scoring constants, the provider component's basis, the PLACES measures available. */
+export function globalCauses(builds: BuildsPart): Candidate[] {
+  const out: Candidate[] = [];
+  for (const [name, leaves] of changedConstants(builds)) {
+    const affects = CONSTANT_PARTS[name];
+    if (affects?.length) out.push(constantCause(name, leaves, affects));
   }
   const setting = (path: string) => builds.settings.find((c) => c.path === path);
   const status = setting('data_quality.provider.status');
@@ -110,8 +132,9 @@ export function globalCauses(builds: BuildsPart): Candidate[] {
 }
 
 /**
- * What may explain a ZIP when no recorded input does: the changed sources (the build keeps no per-ZIP record of
- * what, say, a new PLACES file changed), and a change of code; nothing known when the build ids are the same.
+ * What may explain a ZIP when no recorded input does: scoring constants the diff does not know, the changed
+ * sources (the build keeps no per-ZIP record of what, say, a new PLACES file changed), and a change of code;
+ * nothing known when the build ids are the same.
  */
 export function fallbackCauses(builds: BuildsPart, old: Record<string, unknown>, current: Record<string, unknown>): Candidate[] {
   const make = (id: string, kind: CauseKind, text: string) => buildWide(id, kind, text, EVERY_PART);
@@ -124,6 +147,7 @@ export function fallbackCauses(builds: BuildsPart, old: Record<string, unknown>,
       ),
     ];
   const out: Candidate[] = [];
+  for (const [name, leaves] of changedConstants(builds)) if (!(name in CONSTANT_PARTS)) out.push(constantCause(name, leaves, EVERY_PART));
   const keys = builds.sources.map((s) => s.key);
   if (keys.length)
     out.push(
@@ -155,6 +179,10 @@ const KIND_ORDER: readonly CauseKind[] = [
   'unexplained',
 ];
 
+const BUILD_WIDE: ReadonlySet<CauseKind> = new Set(['scoring', 'provider_basis', 'prevalence']);
+/** 0 an input of the ZIP itself, 1 an input near it, 2 a change of the whole build. */
+const scope = (c: Candidate) => (BUILD_WIDE.has(c.kind) ? 2 : c.miles > 0 ? 1 : 0);
+
 /** How much of a ZIP's change a cause can account for: the points its parts moved (an absent component counts 100). */
 export function strength(candidate: Candidate, v: TypeValues): number {
   let total = 0;
@@ -173,10 +201,14 @@ export function strength(candidate: Candidate, v: TypeValues): number {
 export function rankCauses(candidates: Candidate[], fallbacks: Candidate[], v: TypeValues): Candidate[] {
   const scored = candidates.map((c) => ({ c, s: strength(c, v) })).filter(({ s }) => s > 0);
   if (!scored.length) return fallbacks;
-  // Equal accounts: the ZIP's own inputs and build-wide causes first, then the nearer input, then the kind.
+  // Equal accounts: the ZIP's own inputs first, then inputs near it (the nearer first), then build-wide causes.
   scored.sort(
     (x, y) =>
-      y.s - x.s || x.c.miles - y.c.miles || KIND_ORDER.indexOf(x.c.kind) - KIND_ORDER.indexOf(y.c.kind) || (x.c.id < y.c.id ? -1 : 1),
+      y.s - x.s ||
+      scope(x.c) - scope(y.c) ||
+      x.c.miles - y.c.miles ||
+      KIND_ORDER.indexOf(x.c.kind) - KIND_ORDER.indexOf(y.c.kind) ||
+      (x.c.id < y.c.id ? -1 : 1),
   );
   const seen = new Set<string>();
   return scored.map(({ c }) => c).filter((c) => !seen.has(c.id) && seen.add(c.id));

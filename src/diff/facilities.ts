@@ -188,11 +188,10 @@ export function rosterDiff(changes: RosterChange[], providerCountOnly: number, l
       byField[name] = (byField[name] ?? 0) + 1;
     }
   const order = { removed: 0, added: 1, changed: 2 };
+  // What the scores read first; a facility that only followed its ZIP's point after the other changes.
+  const rank = (c: RosterChange) => (movedWithItsZip(c) ? 1 : c.scoreRelevant ? 0 : 2);
   const sorted = [...changes].sort(
-    (x, y) =>
-      Number(y.scoreRelevant) - Number(x.scoreRelevant) ||
-      order[x.change] - order[y.change] ||
-      (x.old ?? x.new)!.key.localeCompare((y.old ?? y.new)!.key),
+    (x, y) => rank(x) - rank(y) || order[x.change] - order[y.change] || (x.old ?? x.new)!.key.localeCompare((y.old ?? y.new)!.key),
   );
   return {
     added: changes.filter((c) => c.change === 'added').length,
@@ -200,6 +199,7 @@ export function rosterDiff(changes: RosterChange[], providerCountOnly: number, l
     changed: changes.filter((c) => c.change === 'changed').length,
     by_field: byField,
     provider_count_only: providerCountOnly,
+    moved_with_zip_point: changes.filter(movedWithItsZip).length,
     list: sorted.slice(0, limit).map((c) => {
       const f = (c.new ?? c.old)!;
       return {
@@ -209,6 +209,7 @@ export function rosterDiff(changes: RosterChange[], providerCountOnly: number, l
         type: f.type,
         place: placeOf(f),
         scored: c.old?.scored || c.new?.scored || false,
+        with_zip_point: movedWithItsZip(c),
         fields: fieldsOf(c),
       };
     }),

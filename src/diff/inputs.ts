@@ -58,7 +58,15 @@ export class ChangedInputs {
       Math.max(lastStep(s.HOSPITAL_STEPS, 60), Number(s.RATING_RADIUS_MILES) || 0, Number(s.NETWORK_MAX_MILES) || 0),
     );
     this.providerMiles = most((s) => lastStep(s.PROVIDER_STEPS, 30));
-    this.minutesPerMile = Math.min(...scorings.map((s) => Number(s.MINUTES_PER_STRAIGHT_MILE) || 2));
+    // The fewest minutes a straight mile is driven in, in either build (by density since the residents' points).
+    this.minutesPerMile = Math.min(
+      ...scorings.flatMap((s) => [
+        Number(s.MINUTES_PER_STRAIGHT_MILE) || 2,
+        ...(Array.isArray(s.MINUTES_PER_STRAIGHT_MILE_BY_DENSITY)
+          ? s.MINUTES_PER_STRAIGHT_MILE_BY_DENSITY.map((row: { minutesPerMile?: number }) => Number(row.minutesPerMile) || 2)
+          : []),
+      ]),
+    );
     this.needMeasures = [
       ...new Set(
         scorings.flatMap((s) => (Array.isArray(s.NEED_MEASURES) ? s.NEED_MEASURES.map((m: { measure: string }) => m.measure) : [])),
@@ -140,12 +148,12 @@ export class ChangedInputs {
     return out;
   }
 
-  /** Shared extra `zips` columns about the point (`point_source`, `gazetteer_latitude`) whose value changed. */
+  /** Shared `zips` columns that say which point the residents' point is (`point_source`), where their value changed. */
   pointColumns(p: number): Array<[string, unknown, unknown]> {
     const [i, j] = [this.pairs.oldAt[p], this.pairs.newAt[p]];
     const out: Array<[string, unknown, unknown]> = [];
     for (const [column, values] of this.pairs.current.zips.extra) {
-      if (!/point|latitude|longitude/.test(column)) continue;
+      if (!/point/.test(column)) continue;
       const before = this.pairs.old.zips.extra.get(column)?.[i];
       if (before !== values[j]) out.push([column, before, values[j]]);
     }

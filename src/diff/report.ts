@@ -191,6 +191,8 @@ export interface RosterDiff {
   by_field: Record<string, number>;
   /** Facilities whose affiliated clinician count alone changed (it follows the provider files). */
   provider_count_only: number;
+  /** Facilities placed at their ZIP's point (no coordinates of their own) that moved only because that point moved. */
+  moved_with_zip_point: number;
   /** Added, removed and score-relevant changes first, then the rest, up to the listing limit. */
   list: FacilityChange[];
   listed_of: number;
@@ -204,6 +206,8 @@ export interface FacilityChange {
   place: string;
   /** Whether the scores count it (a general or emergency hospital, or a health centre site). */
   scored: boolean;
+  /** Placed at its ZIP's point, it moved only because that point moved (the ZIP's `point` cause covers it). */
+  with_zip_point: boolean;
   fields: FactChange[];
 }
 

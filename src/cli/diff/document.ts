@@ -170,7 +170,14 @@ function zipItem(z: ZipChange): { text: string; sub: string[] } {
     sub: [
       `components: ${parts.filter(Boolean).join(', ') || 'unchanged'}`,
       ...(first ? [`why: ${first.text}`] : []),
-      ...(rest.length ? [`also: ${rest.map((c) => c.text).join('; ')}`] : []),
+      ...(rest.length
+        ? [
+            `also: ${rest
+              .slice(0, 3)
+              .map((c) => c.text)
+              .join('; ')}${rest.length > 3 ? `; and ${rest.length - 3} more (--json)` : ''}`,
+          ]
+        : []),
       ...(z.facts.length ? [`facts: ${z.facts.map(fact).join('; ')}`] : []),
     ],
   };
@@ -188,7 +195,10 @@ function rosterBlocks(report: DiffReport): Block[] {
       kind: 'text',
       text:
         `${count(r.added)} added, ${count(r.removed)} removed, ${count(r.changed)} changed${fields.length ? ` (by field: ${fields.join(', ')})` : ''}; ` +
-        `${count(r.provider_count_only)} changed only in their affiliated clinician count.`,
+        `${count(r.provider_count_only)} changed only in their affiliated clinician count` +
+        (r.moved_with_zip_point
+          ? `; ${count(r.moved_with_zip_point)} moved only with their ZIP's point (placed there, no coordinates of their own).`
+          : '.'),
     },
   ];
   if (r.list.length)
@@ -196,7 +206,7 @@ function rosterBlocks(report: DiffReport): Block[] {
       kind: 'table',
       columns: [{ key: 'change' }, { key: 'facility' }, { key: 'type' }, { key: 'place' }, { key: 'scored' }, { key: 'what' }],
       rows: r.list.map((f) => ({
-        change: f.change,
+        change: f.with_zip_point ? 'moved with its ZIP' : f.change,
         facility: f.name,
         type: f.type,
         place: f.place,
