@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
 import { PIPELINE_COMMANDS } from '../pipeline/cli/index.ts';
 
-interface Run {
+export interface Run {
   seconds: number;
   peakRssMb: number;
   stdout: string;
@@ -28,7 +28,7 @@ const TARGETS = { nppesPerDuckdb: 1.5, fullBuildSeconds: 150, fullBuildPeakMb: 1
  * process and the children it waited for). `hcas build` builds in a child of its own (src/cli/rerun.ts), so this
  * is that child's peak; the launcher waiting beside it holds about 50 MB more.
  */
-function measure(command: string, args: string[], env: Record<string, string> = {}): Run {
+export function measure(command: string, args: string[], env: Record<string, string> = {}, expectedStatus = 0): Run {
   const started = process.hrtime.bigint();
   const child = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], {
     cwd: ROOT,
@@ -37,7 +37,8 @@ function measure(command: string, args: string[], env: Record<string, string> = 
     env: { ...process.env, ...env },
   });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (child.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${child.stdout}\n${child.stderr}`);
+  if (child.status !== expectedStatus)
+    throw new Error(`${command} ${args.join(' ')} exited ${child.status}, not ${expectedStatus}:\n${child.stdout}\n${child.stderr}`);
   const kb = Number(child.stderr.trim().split('\n').at(-1));
   return { seconds, peakRssMb: kb / 1024, stdout: child.stdout };
 }

@@ -45,6 +45,8 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['cli', async () => (await import('./cli.ts')).benchCli({ db: defaultDb })],
   ['title-case', async () => (await import('./title-case.ts')).benchTitleCase()],
 ];
+// Two full-scale builds compared: the national build above as OLD, another nation built (and removed) by the bench as NEW.
+if (!quick) benches.push(['diff', async () => (await import('./diff.ts')).benchDiff({ old: fullDb })]);
 for (const [name, optional] of [
   ['directory', 'benchDirectory'],
   ['auth', 'benchAuth'],

@@ -13,11 +13,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   core: [],
   pipeline: ['core'],
   'src/query': ['core'],
+  'src/diff': ['src/query', 'core'],
   'src/http': [],
   'src/api': ['src/http', 'src/query', 'core'],
   'src/auth': ['src/http', 'core'],
   'src/server': ['src/http', 'src/api', 'src/auth', 'core'],
-  'src/cli': ['src/server', 'src/api', 'src/auth', 'src/http', 'src/query', 'core'],
+  'src/cli': ['src/server', 'src/api', 'src/auth', 'src/http', 'src/diff', 'src/query', 'core'],
 };
 
 function folderOf(file: string): string | undefined {

@@ -4,6 +4,8 @@ export interface Column {
   heading?: string;
   /** Numbers written with thousands separators (29,079), as the footers write counts; for people, not IDs. */
   thousands?: boolean;
+  /** Right-align the column (numbers are right-aligned anyway; this is for numbers written as text, `1,234`). */
+  right?: boolean;
 }
 
 /** An aligned text table; numbers are right-aligned. Empty input prints `(no results)`. */
@@ -17,7 +19,7 @@ export function table(rows: ReadonlyArray<Record<string, unknown>>, columns: rea
   );
   const headings = columns.map((column) => column.heading ?? column.key);
   const widths = columns.map((_, i) => Math.max(headings[i].length, ...cells.map((line) => line[i].length)));
-  const numeric = columns.map((column) => rows.every((row) => typeof row[column.key] === 'number'));
+  const numeric = columns.map((column) => column.right || rows.every((row) => typeof row[column.key] === 'number'));
   const line = (values: string[]) =>
     values
       .map((value, i) => (numeric[i] ? value.padStart(widths[i]) : value.padEnd(widths[i])))

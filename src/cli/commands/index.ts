@@ -22,4 +22,5 @@ export const API_COMMANDS: readonly CommandEntry[] = [
   { names: ['autocomplete'], load: async () => (await import('./autocomplete.ts')).registerAutocomplete },
   { names: ['rankings'], load: async () => (await import('./rankings.ts')).registerRankings },
   { names: ['validate'], load: async () => (await import('./validate.ts')).registerValidate },
+  { names: ['diff'], load: async () => (await import('./diff.ts')).registerDiff },
 ];

@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { diffBuilds } from '../src/diff/index.ts';
+import { tempDir } from './helpers/files.ts';
+import { cachedBuild } from './helpers/real-build.ts';
+import { PUBLIC_MANIFEST } from './helpers/variant-build.ts';
+
+/**
+ * A method change: the public build again with the composite's hospital weight raised from 6 to 8 twentieths
+ * (the pipeline's scoring configuration, replaced for this one build). The diff must name that constant as
+ * the first and only cause of every ZIP that moved, in one line, not one per ZIP.
+ */
+describe('hcas diff names a changed scoring weight', { timeout: 600_000 }, () => {
+  it('one cause, scoring constant COMPOSITE_WEIGHTS, for every ZIP that moved', async () => {
+    const base = (await cachedBuild(PUBLIC_MANIFEST)).out;
+    vi.resetModules();
+    vi.doMock('../pipeline/score/config.ts', async (original) => ({
+      ...(await original<typeof import('../pipeline/score/config.ts')>()),
+      COMPOSITE_WEIGHTS: { provider: 7, hospital: 8, travel: 4 },
+    }));
+    const out = path.join(tempDir(), 'hcas.sqlite');
+    try {
+      const { build } = await import('../pipeline/build.ts');
+      await build({ manifest: PUBLIC_MANIFEST, out });
+    } finally {
+      vi.doUnmock('../pipeline/score/config.ts');
+      vi.resetModules();
+    }
+    const report = diffBuilds(base, out, { top: Number.POSITIVE_INFINITY, minResidents: 0 });
+    expect(report.builds.sources).toEqual([]);
+    expect(report.builds.settings).toEqual([{ path: 'scoring.COMPOSITE_WEIGHTS.hospital', old: 6, new: 8 }]);
+    // Only the composite moved: every component is as it was.
+    expect(report.scores.national.components).toEqual({ people: 0, provider: null, hospital: 0, travel: 0 });
+    expect(report.scores.zips.moved).toBeGreaterThan(10_000);
+    expect(report.why.causes).toEqual([
+      {
+        kind: 'scoring',
+        cause: 'scoring constant COMPOSITE_WEIGHTS changed: hospital 6 → 8',
+        inputs: 1,
+        examples: ['scoring constant COMPOSITE_WEIGHTS changed: hospital 6 → 8'],
+        first_for_zips: report.scores.zips.changed,
+        first_for_residents: expect.any(Number),
+        zips: report.scores.zips.changed,
+      },
+    ]);
+    expect(new Set(report.why.zips.flatMap((z) => z.causes.map((c) => c.id)))).toEqual(new Set(['scoring:COMPOSITE_WEIGHTS']));
+    expect(report.status.agree).toBe(false);
+  });
+});

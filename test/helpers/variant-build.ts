@@ -1,0 +1,56 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { build } from '../../pipeline/build.ts';
+import { writeInput } from './files.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const PUBLIC_MANIFEST = path.join(ROOT, 'raw/manifests/public.json');
+
+/**
+ * Builds the bundled public data with one source file changed in one known way: a copy of
+ * raw/manifests/public.json in `dir` whose source `sourceKey` names a copy of its file passed through `edit`
+ * (the text of the CSV, gzipped back). Everything else is the public build's, the order of the sources too
+ * (a manifest that `include`s another puts a replaced source last, and the first source with a value of a
+ * census measure wins).
+ */
+export async function buildVariant(dir: string, sourceKey: string, edit: (csv: string) => string): Promise<string> {
+  const publicManifest = JSON.parse(readFileSync(PUBLIC_MANIFEST, 'utf8'));
+  const spec = publicManifest.sources[sourceKey];
+  const original = path.resolve(path.dirname(PUBLIC_MANIFEST), publicManifest.root, spec.path);
+  const text = gunzipSync(readFileSync(original)).toString('utf8');
+  const edited = edit(text);
+  if (edited === text) throw new Error(`the edit of ${sourceKey} changed nothing`);
+  const copy = writeInput(path.join(dir, path.basename(spec.path)), edited);
+  const manifest = path.join(dir, 'manifest.json');
+  const root = path.resolve(path.dirname(PUBLIC_MANIFEST), publicManifest.root);
+  writeFileSync(
+    manifest,
+    JSON.stringify({ ...publicManifest, root, sources: { ...publicManifest.sources, [sourceKey]: { ...spec, path: copy } } }),
+  );
+  const out = path.join(dir, 'hcas.sqlite');
+  await build({ manifest, out });
+  return out;
+}
+
+/** The CSV without the rows `drop` picks (the header is kept). */
+export function withoutRows(csv: string, drop: (line: string) => boolean): string {
+  const [header, ...rows] = csv.split('\n');
+  return [header, ...rows.filter((row) => row === '' || !drop(row))].join('\n');
+}
+
+/** The CSV with one column of the row `match` picks set to `value`. */
+export function withValue(csv: string, match: (line: string) => boolean, column: string, value: string): string {
+  const [header, ...rows] = csv.split('\n');
+  const at = header.split(',').indexOf(column);
+  if (at < 0) throw new Error(`no column ${column} in ${header}`);
+  return [
+    header,
+    ...rows.map((row) => {
+      if (!match(row)) return row;
+      const cells = row.split(',');
+      cells[at] = value;
+      return cells.join(',');
+    }),
+  ].join('\n');
+}
