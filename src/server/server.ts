@@ -176,7 +176,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     started: number,
     level: 'info' | 'debug',
   ) => {
-    if (closing) res.setHeader('Connection', 'close');
+    // Requests the HTTP layer refuses end their connection (docs/api.md, "Errors"): a repeated Host may mean two
+    // proxies read two different requests, so nothing more is read from that connection.
+    if (closing || response.status === 414 || request.invalid?.code === 'bad_request') res.setHeader('Connection', 'close');
     // The gate adds X-Request-Id to every answer it makes; anything else gets it here.
     const headers = 'X-Request-Id' in response.headers ? response.headers : withHeaders(response, request.responseHeaders!).headers;
     res.writeHead(response.status, headers);
