@@ -12,7 +12,7 @@ import { NO_PARAMS, route } from '../../src/http/route.ts';
 import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { tempDir } from '../helpers/files.ts';
 import { fixtureDb } from '../helpers/fixture-db.ts';
-import { request } from '../helpers/http.ts';
+import { bodyJson, request } from '../helpers/http.ts';
 
 /**
  * Point 4 of issue #30, the smaller findings of the second audit, each reproduced on loopback: a key
@@ -92,6 +92,26 @@ describe('a key sent in a URL', () => {
     const decoded = logged.map((line) => decodeURIComponent(decodeURIComponent(line.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'))));
     expect(decoded.filter((line) => line.includes(KEY_BODY))).toEqual([]);
     expect(logged.filter((line) => line.includes('hcas_live_[redacted]')).length).toBeGreaterThanOrEqual(encodings.length * 3);
+  });
+});
+
+describe('one cache entry and one ETag per meaning', () => {
+  it('a city in any case (or with its punctuation) is one request', async () => {
+    for (const [path, spellings] of [
+      ['/api/v1/health-scores/?state=DE&city=', ['Wilmington', 'WILMINGTON', 'wilmington', ' wIlMiNgToN ']],
+      ['/api/v1/providers/?city=', ['Wilmington', 'WILMINGTON', 'wilmington']],
+      ['/api/v1/providers/?specialty=', ['Family Medicine', 'FAMILY MEDICINE', 'family medicine']],
+      ['/api/v1/facilities/?search=', ['St Mary', 'ST. MARY', 'st mary']],
+    ] as const) {
+      const before = server.live.cacheStats();
+      const answers = [];
+      for (const spelling of spellings) answers.push(await request(server.url, `${path}${encodeURIComponent(spelling)}`));
+      expect(answers.map((a) => a.status)).toEqual(spellings.map(() => 200));
+      expect(new Set(answers.map((a) => a.headers.etag)).size, path).toBe(1);
+      expect((bodyJson(answers[0]) as { count: number }).count, path).toBeGreaterThan(0);
+      const after = server.live.cacheStats();
+      expect(after.misses - before.misses, path).toBe(1);
+    }
   });
 });
 
