@@ -1,13 +1,16 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchKey } from '../core/search-key.ts';
+import { TVI_TIER_NAMES } from '../core/tvi-tiers.ts';
 import { ScoreListIndex, type ScoreFilter } from '../src/query/score-lists.ts';
+import { TviQueries } from '../src/query/tvi.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { seeded } from './helpers/seeded.ts';
 
 /**
- * The health-scores list index (src/query/score-lists.ts) against the brute-force answer: every record of
- * the score type read from SQLite and filtered one by one, for seeded random filters and pages.
+ * The indexed lists against the brute-force answer: the health-scores list index (src/query/score-lists.ts)
+ * against every record of the score type filtered one by one, for seeded random filters and pages; the TVI
+ * list's tiers read as score ranges of its index against the stored tiers.
  */
 
 let db: Database.Database;
@@ -58,6 +61,26 @@ describe('the health-scores list index', () => {
       const limit = 1 + Math.floor(random() * 30);
       const offset = Math.floor(random() * (expected.length + 5));
       expect(index.page(filter, limit, offset), JSON.stringify({ filter, limit, offset })).toEqual(expected.slice(offset, offset + limit));
+    }
+  });
+});
+
+describe('the TVI most-vulnerable list', () => {
+  it('counts and pages each tier and state from the index exactly as a filter over every ranked ZIP', () => {
+    const tvi = new TviQueries(db);
+    const all = db
+      .prepare('SELECT t.zip_code, t.state, t.tvi_tier FROM tvi t WHERE t.ranked = 1 ORDER BY t.tvi_score DESC, t.zip_code')
+      .all() as Array<{ zip_code: string; state: string; tvi_tier: string }>;
+    for (const tier of [undefined, ...TVI_TIER_NAMES]) {
+      for (const state of [undefined, 'NY', 'DE', 'ZZ']) {
+        const expected = all.filter((r) => (tier === undefined || r.tvi_tier === tier) && (state === undefined || r.state === state));
+        expect(tvi.count({ tier, state }), `${tier} ${state}`).toBe(expected.length);
+        for (const offset of [0, 3, Math.max(0, expected.length - 2)]) {
+          expect(tvi.page({ tier, state }, 5, offset).map((r) => r.zip_code)).toEqual(
+            expected.slice(offset, offset + 5).map((r) => r.zip_code),
+          );
+        }
+      }
     }
   });
 });
