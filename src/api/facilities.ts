@@ -104,6 +104,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}facilities/:id/`,
+    inline: true,
     summary: 'The detail of one facility: address, phone, website, staffed beds and affiliated clinicians',
     pathParams: facilityPath,
     query: NO_PARAMS,

@@ -357,7 +357,13 @@ export class Gate {
     headers: Record<string, string>,
   ): ApiResponse | Promise<ApiResponse> {
     const extra = request.responseHeaders;
-    const forward: ApiRequest = { method: request.method, url: request.url, headers: request.headers, features: caller.plan.features };
+    const forward: ApiRequest = {
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      features: caller.plan.features,
+      caller: caller.subject,
+    };
     const failed = (error: unknown) => {
       this.reportError(error, forward);
       return withHeaders(internalError(request.method), headers, extra);

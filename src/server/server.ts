@@ -16,6 +16,7 @@ import { LiveApi, type BuildSource } from './live.ts';
 import { jsonLines, logs, type LineLog, type RequestRecord } from './log.ts';
 import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.ts';
 import { OPS_PATHS, OpsEndpoints, opsEndpoint, type MetricsAccess } from './ops.ts';
+import { QueryPool } from './query-pool.ts';
 import { proxyRequestId, RequestIds } from './request-id.ts';
 import type { ServingState } from './serving-state.ts';
 import { commandLineSettings } from './settings.ts';
@@ -98,9 +99,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { gate } = options;
   gate?.attach(log, reportError);
   const builds = options.builds ?? (await BuildKeeper.open({ file: options.db, snapshotDir: snapshotFolder(options.snapshotDir), log }));
-  // One work queue and one set of stream slots for the process, whichever build answers.
+  // One work queue, one set of stream slots and one pool of query workers for the process, whichever build answers.
   const workload = options.api?.workload ?? defaultWorkload();
-  const live = new LiveApi(builds, { ...options.api, workload, reportError, ...(gate && { status: () => gate.status() }) }, log);
+  const queryPool = options.api?.queryPool ?? new QueryPool({}, log);
+  const live = new LiveApi(builds, { ...options.api, workload, queryPool, reportError, ...(gate && { status: () => gate.status() }) }, log);
   const state = live.state;
   state.setCheck('rate_limits', () => {
     if (!gate) return { status: 'ok', backend: 'off' };
@@ -252,7 +254,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         request.route = OPS_PATHS[endpoint];
         response = ops.answer(endpoint, request.method, req.headers, peer);
       } else {
-        response = gate ? gate.respond(live.current, request) : live.current.respond(request);
+        if (gate) response = gate.respond(live.current, request);
+        else {
+          request.caller = peer;
+          response = live.current.respond(request);
+        }
       }
     } catch (error) {
       response = failure(request, error);
@@ -302,6 +308,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           clearTimeout(force);
           live.close();
           errors.close();
+          if (queryPool instanceof QueryPool) void queryPool.close();
           resolve();
         });
         server.closeIdleConnections();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTable } from '../../src/auth/access.ts';
 import { Gate } from '../../src/auth/gate.ts';
+import { generateKey, hashKey, keyHint } from '../../src/auth/keys.ts';
 import { MemoryStore } from '../../src/auth/memory-store.ts';
 import { loadPlans } from '../../src/auth/plans.ts';
 import { TrustedProxies } from '../../src/auth/client-ip.ts';
@@ -13,6 +14,7 @@ import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { tempDir } from '../helpers/files.ts';
 import { fixtureDb } from '../helpers/fixture-db.ts';
 import { bodyJson, request } from '../helpers/http.ts';
+import { manyProvidersCopy } from './helpers.ts';
 
 /**
  * Point 4 of issue #30, the smaller findings of the second audit, each reproduced on loopback: a key
@@ -53,7 +55,8 @@ beforeAll(async () => {
     proxies: new TrustedProxies(['127.0.0.1']),
   });
   server = await startServer({
-    db: await fixtureDb(),
+    // Exports larger than socket buffers hold, so a paused reader keeps its slot.
+    db: manyProvidersCopy(await fixtureDb(), path.join(dir, 'hcas.sqlite'), 60),
     port: 0,
     host: '127.0.0.1',
     watch: false,
@@ -68,6 +71,14 @@ afterAll(async () => {
   await gate?.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** A key of `plan` in the test's state, known to the gate (its hashes are read as `hcas keys create` made it). */
+async function newKey(plan: string, name = plan): Promise<string> {
+  const key = generateKey();
+  await store.addKey(hashKey(key), { name, plan, hint: keyHint(key), createdAt: new Date().toISOString() });
+  await gate.syncRevocations();
+  return key;
+}
 
 describe('a key sent in a URL', () => {
   it('is redacted in every log line, however it is percent-encoded', async () => {
@@ -111,6 +122,33 @@ describe('one cache entry and one ETag per meaning', () => {
       expect((bodyJson(answers[0]) as { count: number }).count, path).toBeGreaterThan(0);
       const after = server.live.cacheStats();
       expect(after.misses - before.misses, path).toBe(1);
+    }
+  });
+});
+
+describe('export slots', { timeout: 30_000 }, () => {
+  it('one key cannot hold every slot of a process: its third export is refused, another key still gets one', async () => {
+    const greedy = await newKey('enterprise', 'greedy');
+    const other = await newKey('enterprise', 'other');
+    const open: net.Socket[] = [];
+    const exportWith = async (key: string) => {
+      const socket = net.connect(server.port, '127.0.0.1');
+      socket.on('error', () => {});
+      open.push(socket);
+      socket.write(`GET /api/v1/exports/providers/ HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\n\r\n`);
+      const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
+      socket.pause();
+      return { status: Number(first.slice(9, 12)), first };
+    };
+    try {
+      const greedyAnswers = [];
+      for (let i = 0; i < 4; i++) greedyAnswers.push(await exportWith(greedy));
+      expect(greedyAnswers.map((a) => a.status)).toEqual([200, 200, 503, 503]);
+      expect(greedyAnswers[2].first).toContain('"error":"server_busy"');
+      expect(greedyAnswers[2].first).toContain('Your API key already has 2 exports streaming');
+      expect((await exportWith(other)).status).toBe(200);
+    } finally {
+      for (const socket of open) socket.destroy();
     }
   });
 });
