@@ -238,7 +238,7 @@ describe('keys', () => {
     expect((await request(server.url, '/api/v1/states/', { headers: { 'X-API-Key': keys.revoked } })).status).toBe(200);
     expect((await request(trusting.url, '/api/v1/states/', { headers: { 'X-API-Key': keys.revoked } })).status).toBe(200);
     await store.revokeKey(keyIds.revoked, new Date(nowMs).toISOString());
-    await mainGate.syncRevocations();
+    await mainGate.syncKeys();
     const refused = await request(server.url, '/api/v1/states/', { headers: { 'X-API-Key': keys.revoked } });
     expect(expectErrorBody(refused, 401, 'invalid_api_key')).toContain('was revoked');
     // Another process that may not have read the list yet: the key's verdict expires in time.

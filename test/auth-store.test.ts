@@ -96,6 +96,17 @@ function contract(name: string, open: () => Promise<StateStore>) {
       expect(await store.revocations(once.next)).toEqual({ hashes: ['e'.repeat(64)], next: expect.any(Number) });
       expect((await store.revocations(start)).hashes).toEqual(['d'.repeat(64), 'e'.repeat(64)]);
     });
+
+    it('lists the hashes of the keys created, in order, each once, from any position', async () => {
+      const start = (await store.keyHashes(0)).next;
+      expect((await store.keyHashes(0)).hashes).toEqual(expect.arrayContaining(['a'.repeat(64), 'd'.repeat(64)]));
+      await store.addKey('1'.repeat(64), { name: 'One', plan: 'free', hint: '1111', createdAt: '2024-05-15T12:00:00.000Z' });
+      const once = await store.keyHashes(start);
+      expect(once.hashes).toEqual(['1'.repeat(64)]);
+      await store.addKey('2'.repeat(64), { name: 'Two', plan: 'free', hint: '2222', createdAt: '2024-05-15T12:00:00.000Z' });
+      expect(await store.keyHashes(once.next)).toEqual({ hashes: ['2'.repeat(64)], next: expect.any(Number) });
+      expect(await store.keyHashes((await store.keyHashes(once.next)).next)).toMatchObject({ hashes: [] });
+    });
   });
 }
 
@@ -151,6 +162,7 @@ function wrap(store: StateStore): StateStore {
     listKeys: store.listKeys.bind(store),
     revokeKey: store.revokeKey.bind(store),
     revocations: store.revocations.bind(store),
+    keyHashes: store.keyHashes.bind(store),
     ping: store.ping.bind(store),
     close: store.close.bind(store),
   };

@@ -104,8 +104,10 @@ export const REVOCATION_SYNC_MS = 1_000;
  * KEY_CACHE_MS.
  */
 export const KEY_TRUST_MS = KEY_CACHE_MS - REVOCATION_SYNC_MS;
-/** Memory for the key cache: about 3,000 valid keys, or 12,000 unknown ones. */
+/** Memory for the cache of keys the state knows (valid or revoked): about 3,000 keys. */
 const KEY_CACHE_BYTES = 2 * 1024 * 1024;
+/** Memory for the cache of keys the state does not know, apart, so a flood of made-up keys never evicts a good one: about 6,000. */
+const UNKNOWN_KEY_CACHE_BYTES = 1024 * 1024;
 const MAX_CACHED_KEYS = 10_000;
 const NOT_COUNTED: Promise<undefined> = Promise.resolve(undefined);
 /**
@@ -159,15 +161,20 @@ const UNKNOWN_KEY_ENTRY_BYTES = 256;
  * without being counted or refused (fail open), a key seen in the last KEY_TRUST_MS keeps its plan, any
  * other key is refused (401, Retry-After: 1; never the anonymous tier's access), and StoreHealth logs the
  * transitions. Bad credentials are throttled per client address (CredentialThrottle): each costs a read of
- * the state.
+ * the state; a key the state has (read with the revocation list) is exempt, so a good key is never refused
+ * for its address's bad ones.
  */
 export class Gate {
   private readonly clock: WindowClock;
   /** By the key itself, so a cached key costs no hash; bounded by bytes, since clients can send any number of keys. */
-  private readonly keys = new BoundedMap<CachedKey>(
-    KEY_CACHE_BYTES,
-    (key, entry) => keyBytes(key) + (entry.key ? KEY_ENTRY_BYTES : UNKNOWN_KEY_ENTRY_BYTES),
-  );
+  private readonly keys = new BoundedMap<CachedKey>(KEY_CACHE_BYTES, (key) => keyBytes(key) + KEY_ENTRY_BYTES);
+  private readonly unknownKeys = new BoundedMap<CachedKey>(UNKNOWN_KEY_CACHE_BYTES, (key) => keyBytes(key) + UNKNOWN_KEY_ENTRY_BYTES);
+  /**
+   * The first 52 bits of the hash of every key the state has (read with the revocation list): a key among
+   * them is looked up whatever its address's bad keys cost, so a good key is never throttled for them.
+   */
+  private readonly knownKeys = new Set<number>();
+  private keysSeen = 0;
   /** Hashes of every key this process has learned is revoked: it only grows (revoked keys are few and final). */
   private readonly revoked = new Set<string>();
   private revocationsSeen = 0;
@@ -192,20 +199,26 @@ export class Gate {
     this.countCalls = options.countCalls ?? true;
     this.health = new StoreHealth(options.store, options.log ?? (() => {}));
     this.reportError = options.reportError ?? ((error) => console.error(error));
-    this.syncTimer = setInterval(() => void this.syncRevocations(), REVOCATION_SYNC_MS).unref();
-    void this.syncRevocations();
+    this.syncTimer = setInterval(() => void this.syncKeys(), REVOCATION_SYNC_MS).unref();
+    void this.syncKeys();
   }
 
   /**
-   * Reads the revocations made since the last read (the gate does every REVOCATION_SYNC_MS; tests call it).
-   * A read that fails leaves what the process knows as it was, and reports the state failing.
+   * Reads the revocations made and the keys created since the last read (the gate does every
+   * REVOCATION_SYNC_MS; tests call it). A read that fails leaves what the process knows as it was, and
+   * reports the state failing.
    */
-  async syncRevocations(): Promise<void> {
+  async syncKeys(): Promise<void> {
     const started = this.clock.now();
     try {
-      const { hashes, next } = await this.options.store.revocations(this.revocationsSeen);
-      for (const hash of hashes) this.revoked.add(hash);
-      this.revocationsSeen = next;
+      const [revoked, created] = await Promise.all([
+        this.options.store.revocations(this.revocationsSeen),
+        this.options.store.keyHashes(this.keysSeen),
+      ]);
+      for (const hash of revoked.hashes) this.revoked.add(hash);
+      this.revocationsSeen = revoked.next;
+      for (const hash of created.hashes) this.knownKeys.add(hashPrefix(hash));
+      this.keysSeen = created.next;
       this.syncedAtMs = Math.max(this.syncedAtMs, started);
     } catch (error) {
       this.health.fail(error);
@@ -471,10 +484,11 @@ export class Gate {
    */
   private lookup(key: string, subject: string): CachedKey | 'unverified' | 'throttled' | Promise<CachedKey | 'unverified'> {
     const nowMs = this.clock.now();
-    const cached = this.keys.get(key);
+    const cached = this.keys.get(key) ?? this.unknownKeys.get(key);
     if (cached !== undefined && this.trusted(cached, nowMs)) return cached;
-    if (!this.throttle.allows(subject, nowMs)) return 'throttled';
     const hash = cached?.hash ?? hashKey(key);
+    // A key the state has is looked up whatever its address's bad keys cost: only made-up keys are throttled.
+    if (!this.throttle.allows(subject, nowMs) && !this.knownKeys.has(hashPrefix(hash))) return 'throttled';
     // The refusal of a key that is not valid spends the address's read (refuse), whether it was read now or cached.
     return this.options.store.findKey(hash).then(
       (found) => this.remember(key, hash, found, nowMs),
@@ -520,7 +534,12 @@ export class Gate {
           }
         : undefined;
     const entry: CachedKey = { key: found, caller, fetchedMs: nowMs, hash, revoked };
-    this.keys.set(key, entry);
+    if (found) {
+      this.keys.set(key, entry);
+      this.unknownKeys.delete(key);
+    } else {
+      this.unknownKeys.set(key, entry);
+    }
     return entry;
   }
 
@@ -557,4 +576,9 @@ export class Gate {
     if (!access || access.open || access.plans.has(caller.plan.id)) return undefined;
     return planUpgradeRequired(caller, access.shownPath, access.cheapest);
   }
+}
+
+/** The first 52 bits of a key's SHA-256 (hex), as a number: what the set of known keys holds. */
+function hashPrefix(hash: string): number {
+  return Number.parseInt(hash.slice(0, 13), 16);
 }

@@ -90,6 +90,9 @@ export const REQUEST_ID_TTL_SECONDS = 30;
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 
+/** Key ids read per MGET when a server first reads every key's hash. */
+const KEY_HASHES_PER_READ = 1_000;
+
 type HitCallback = (error: Error | null | undefined, total?: number) => void;
 type HitOnceCallback = (error: Error | null | undefined, totals?: number[]) => void;
 type RedisWithHit = Redis & {
@@ -283,6 +286,21 @@ export class RedisStore implements StateStore {
   async revocations(after: number): Promise<{ hashes: string[]; next: number }> {
     const hashes = await this.redis.lrange(`${this.prefix}revocations`, after, -1);
     return { hashes, next: after + hashes.length };
+  }
+
+  /**
+   * Ids are given by INCR before a key's fields are written: an id whose hash is not there yet (a key being
+   * created this moment, or one whose creation failed) is passed over; the key is then looked up, as
+   * before, when it is first used.
+   */
+  async keyHashes(after: number): Promise<{ hashes: string[]; next: number }> {
+    const last = Number((await this.redis.get(`${this.prefix}next-key-id`)) ?? 0);
+    const hashes: string[] = [];
+    for (let from = after + 1; from <= last; from += KEY_HASHES_PER_READ) {
+      const ids = Array.from({ length: Math.min(KEY_HASHES_PER_READ, last - from + 1) }, (_, i) => `${this.prefix}key-id:${from + i}`);
+      for (const hash of await this.redis.mget(...ids)) if (hash !== null) hashes.push(hash);
+    }
+    return { hashes, next: Math.max(after, last) };
   }
 
   async ping(): Promise<void> {

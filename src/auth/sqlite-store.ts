@@ -135,6 +135,7 @@ export class SqliteStore implements StateStore {
       revokeKey: this.reader.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING *'),
       listRevocation: this.reader.prepare('INSERT INTO revocations (key_sha256) VALUES (?)'),
       revocations: this.reader.prepare('SELECT seq, key_sha256 FROM revocations WHERE seq > ? ORDER BY seq'),
+      keyHashes: this.reader.prepare('SELECT id, key_sha256 FROM api_keys WHERE id > ? ORDER BY id'),
       ping: this.reader.prepare('SELECT count(*) FROM api_keys').pluck(),
     };
     this.prune();
@@ -188,6 +189,11 @@ export class SqliteStore implements StateStore {
   async revocations(after: number): Promise<{ hashes: string[]; next: number }> {
     const rows = this.statements.revocations.all(after) as Array<{ seq: number; key_sha256: string }>;
     return { hashes: rows.map((row) => row.key_sha256), next: rows.length === 0 ? after : rows[rows.length - 1].seq };
+  }
+
+  async keyHashes(after: number): Promise<{ hashes: string[]; next: number }> {
+    const rows = this.statements.keyHashes.all(after) as Array<{ id: number; key_sha256: string }>;
+    return { hashes: rows.map((row) => row.key_sha256), next: rows.length === 0 ? after : rows[rows.length - 1].id };
   }
 
   /**

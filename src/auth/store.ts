@@ -64,6 +64,11 @@ export interface StateStore {
    * and the position to ask from next time. Servers poll it, so a revocation reaches them within seconds.
    */
   revocations(after: number): Promise<{ hashes: string[]; next: number }>;
+  /**
+   * The hashes of the keys created from position `after` on (0: every key), and the position to ask from
+   * next time. Servers read it with the revocation list, so they know which keys exist without a lookup.
+   */
+  keyHashes(after: number): Promise<{ hashes: string[]; next: number }>;
   /** Resolves when the store answers; used to notice that a lost store is back. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -6,6 +6,7 @@ import { AccessTable } from '../../src/auth/access.ts';
 import { Gate } from '../../src/auth/gate.ts';
 import { generateKey, hashKey, keyHint } from '../../src/auth/keys.ts';
 import { MemoryStore } from '../../src/auth/memory-store.ts';
+import { BAD_CREDENTIALS_BURST } from '../../src/auth/throttle.ts';
 import { loadPlans } from '../../src/auth/plans.ts';
 import { TrustedProxies } from '../../src/auth/client-ip.ts';
 import { ALL_ROUTES, API_BASE, ROUTES } from '../../src/api/index.ts';
@@ -14,7 +15,7 @@ import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { tempDir } from '../helpers/files.ts';
 import { fixtureDb } from '../helpers/fixture-db.ts';
 import { bodyJson, request } from '../helpers/http.ts';
-import { manyProvidersCopy } from './helpers.ts';
+import { manyProvidersCopy, tally } from './helpers.ts';
 
 /**
  * Point 4 of issue #30, the smaller findings of the second audit, each reproduced on loopback: a key
@@ -76,7 +77,7 @@ afterAll(async () => {
 async function newKey(plan: string, name = plan): Promise<string> {
   const key = generateKey();
   await store.addKey(hashKey(key), { name, plan, hint: keyHint(key), createdAt: new Date().toISOString() });
-  await gate.syncRevocations();
+  await gate.syncKeys();
   return key;
 }
 
@@ -149,6 +150,23 @@ describe('export slots', { timeout: 30_000 }, () => {
       expect((await exportWith(other)).status).toBe(200);
     } finally {
       for (const socket of open) socket.destroy();
+    }
+  });
+});
+
+describe('a good key behind a NAT whose neighbours send bad keys', () => {
+  it(`is served, though the address spent its ${BAD_CREDENTIALS_BURST} bad-credential reads long ago`, async () => {
+    const good = await newKey('professional', 'behind the NAT');
+    const nat = { 'X-Forwarded-For': '198.51.100.7' };
+    const sprayed = [];
+    for (let i = 0; i < 60; i++)
+      sprayed.push(await request(server.url, '/api/v1/states/', { headers: { ...nat, 'X-API-Key': generateKey() } }));
+    expect(tally(sprayed)[429]).toBeGreaterThan(40);
+    // Never seen by this process before, and asked for while the neighbours' flood goes on.
+    for (let i = 0; i < 5; i++) {
+      const answer = await request(server.url, '/api/v1/health-scores/10001/all-scores/', { headers: { ...nat, 'X-API-Key': good } });
+      expect(answer.status).toBe(200);
+      await request(server.url, '/api/v1/states/', { headers: { ...nat, 'X-API-Key': generateKey() } });
     }
   });
 });

@@ -125,7 +125,7 @@ describe('the revocation list the state cannot make stale', () => {
       });
       expect((await request(server.url, ALL_SCORES, { headers: { 'X-API-Key': key } })).status).toBe(200);
       await store.revokeKey(stored.id, new Date(nowMs).toISOString());
-      await gate.syncRevocations();
+      await gate.syncKeys();
       expect((await request(server.url, ALL_SCORES, { headers: { 'X-API-Key': key } })).status).toBe(401);
       // The state file replaced by a backup from before the revocation: the key is valid there again.
       const raw = new Database(file);
@@ -133,7 +133,7 @@ describe('the revocation list the state cannot make stale', () => {
       raw.close();
       for (const later of [1_000, 10_000, 3_600_000]) {
         nowMs += later;
-        await gate.syncRevocations();
+        await gate.syncKeys();
         const answer = await request(server.url, ALL_SCORES, { headers: { 'X-API-Key': key } });
         expect(answer.status, `${later} ms later`).toBe(401);
         expect((bodyJson(answer) as { message: string }).message).toContain('was revoked');
