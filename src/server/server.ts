@@ -22,6 +22,7 @@ import type { ServingState } from './serving-state.ts';
 import { commandLineSettings } from './settings.ts';
 import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
 import { repeatedHeaderError } from './request-headers.ts';
+import { SendWatch } from './send-watch.ts';
 import { createHttpServer, DEFAULT_TIMEOUTS, type TransportTimeouts } from './transport.ts';
 
 export interface ServerOptions {
@@ -78,9 +79,6 @@ function snapshotFolder(option: string | false | undefined): string | undefined 
   const settings = commandLineSettings();
   return settings.snapshot === false ? undefined : (settings.snapshotDir ?? tmpdir());
 }
-
-/** The least a streamed answer must deliver per send timeout (about 2 KiB/s at the default 30 s). */
-export const MIN_STREAM_PROGRESS_BYTES = 64 * 1024;
 
 /** The plan label of requests served with limits off, and of the operator endpoints. */
 const NO_PLAN = 'none';
@@ -188,21 +186,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     res.end(response.body);
     finished(request, requestId, response.status, response.body.length, started, level);
   };
-  // A streamed body (exports) is written as the client reads it; a client that goes away stops the producer.
-  // One that reads less than MIN_STREAM_PROGRESS_BYTES per send timeout (a trickle that keeps the socket
-  // from going idle) is cut too, releasing the build its answer holds.
+  // A streamed body (exports) is written as the client reads it; a client that goes away stops the producer,
+  // and one that stops reading (or reads a trickle) is cut by the send watch, releasing the build its answer holds.
   const sendStream = (res: ServerResponse, stream: Readable, request: GateRequest, requestId: string, started: number) => {
     let bytes = 0;
     stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    const socket = res.socket;
-    let delivered = socket?.bytesWritten ?? 0;
-    const watchdog = setInterval(() => {
-      const now = socket?.bytesWritten ?? 0;
-      if (now - delivered < MIN_STREAM_PROGRESS_BYTES) res.destroy();
-      delivered = now;
-    }, timeouts.sendMs).unref();
     pipeline(stream, res, (error) => {
-      clearInterval(watchdog);
       if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') reportError(error, request);
       finished(request, requestId, 200, bytes, started, 'info');
     });
@@ -276,6 +265,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const parserErrorHeaders = gate && ((socket: Duplex) => gate.anonymousHeaders((socket as Socket).remoteAddress));
   const server: Server = createHttpServer(handle, timeouts, parserErrorHeaders, guard);
+  const sendWatch = new SendWatch(timeouts.sendMs, timeouts.checkIntervalMs);
+  sendWatch.attach(server);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: Error) => {
       live.close(); // the private copy goes with the server that could not start
@@ -308,6 +299,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           clearTimeout(force);
           live.close();
           errors.close();
+          sendWatch.close();
           if (queryPool instanceof QueryPool) void queryPool.close();
           resolve();
         });

@@ -198,7 +198,7 @@ export const SERVE_SETTINGS: readonly Setting[] = [
     env: 'HCAS_SEND_TIMEOUT',
     shown: '30',
     description:
-      'seconds a response may wait on a client that reads none of it (and an export that sends less than 64 KiB in that time) before the connection is cut',
+      'seconds a response may wait on a client that takes less than 64 KiB of it (one that stopped reading) before the connection is reset',
     default: () => 30,
     parse: wholeNumber(1, 3600),
   },

@@ -1,4 +1,4 @@
-import { readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, renameSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,5 +132,85 @@ describe('clients that stop reading', { timeout: 60_000 }, () => {
     // Four paused answers hold a few MiB at most (measured: about 3), not one per reader.
     expect(heldMb() - held).toBeLessThan(16);
     for (const { socket } of sockets) socket.destroy();
+  });
+});
+
+/** The kernel's count of orphaned TCP sockets (closed by their process, still holding buffers): /proc/net/sockstat. */
+function orphanedSockets(): number {
+  return Number(/TCP: .*\borphan (\d+)/.exec(readFileSync('/proc/net/sockstat', 'utf8'))?.[1] ?? Number.NaN);
+}
+
+/** The state (hex, as in /proc/net/tcp: 01 established, 04 FIN-WAIT-1, ...) of the server's side of each connection from `clientPorts`. */
+function serverSides(serverPort: number, clientPorts: number[]): Map<number, string> {
+  const sides = new Map<number, string>();
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const [, local, remote, state] = line.trim().split(/\s+/);
+    if (!local || Number.parseInt(local.split(':')[1], 16) !== serverPort) continue;
+    const port = Number.parseInt(remote.split(':')[1], 16);
+    if (clientPorts.includes(port)) sides.set(port, state);
+  }
+  return sides;
+}
+
+describe('a cut connection is gone', { timeout: 60_000 }, () => {
+  const SEND_SECONDS = 3;
+  let cutting: RunningServer;
+  beforeAll(async () => {
+    cutting = await startServer({
+      db,
+      port: 0,
+      host: '127.0.0.1',
+      quiet: true,
+      log: () => {},
+      snapshotDir: path.join(dir, 'copies-cut'),
+      timeouts: { sendMs: SEND_SECONDS * 1000, checkIntervalMs: 200 },
+    });
+  });
+  afterAll(() => cutting.close());
+
+  it(`stalled readers are reset at the send timeout (${SEND_SECONDS} s here), not half-closed: no socket stays orphaned with its buffers`, async () => {
+    const orphansBefore = orphanedSockets();
+    // Four exports (the slots of the process: two callers, two each), whose readers stop after the first bytes.
+    const readers = [];
+    const stalledAt = new Map<number, number>();
+    for (const last of [1, 1, 2, 2]) {
+      const socket = net.connect({ port: cutting.port, host: '127.0.0.1', localAddress: `127.0.0.${last}` });
+      socket.on('error', () => {});
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write('GET /api/v1/exports/providers/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      await new Promise<void>((resolve) => socket.once('readable', () => resolve()));
+      stalledAt.set(socket.localPort!, Date.now());
+      readers.push(socket);
+    }
+    const ports = readers.map((socket) => socket.localPort!);
+    expect([...serverSides(cutting.port, ports).values()]).toEqual(['01', '01', '01', '01']);
+    // Each server side leaves ESTABLISHED once: when, and into what (gone: reset; 04: FIN-WAIT-1, half-closed).
+    const cut = new Map<number, { afterMs: number; state: string | undefined }>();
+    await until(
+      () => {
+        const sides = serverSides(cutting.port, ports);
+        for (const port of ports)
+          if (!cut.has(port) && sides.get(port) !== '01')
+            cut.set(port, { afterMs: Date.now() - stalledAt.get(port)!, state: sides.get(port) });
+        return cut.size === ports.length;
+      },
+      'the stalled readers to be cut',
+      SEND_SECONDS * 3_000,
+      20,
+    );
+    const cuts = [...cut.values()];
+    // Reset: the server's side is gone at once (never FIN-WAIT-1 holding the unsent answer for as long as the client stays).
+    expect(
+      cuts.map((c) => c.state),
+      JSON.stringify(cuts),
+    ).toEqual([undefined, undefined, undefined, undefined]);
+    expect([...serverSides(cutting.port, ports).values()]).toEqual([]);
+    expect(orphanedSockets() - orphansBefore).toBeLessThan(2);
+    // At the documented time: the send timeout, plus at most one check interval and the time buffers took to fill.
+    for (const { afterMs } of cuts) {
+      expect(afterMs).toBeGreaterThanOrEqual(SEND_SECONDS * 1000 - 100);
+      expect(afterMs).toBeLessThan(SEND_SECONDS * 1000 + 1_000);
+    }
+    for (const socket of readers) socket.destroy();
   });
 });
