@@ -27,6 +27,12 @@ export interface Caller {
   /** For messages: "The Free plan", "Anonymous callers". */
   who: string;
   anonymous: boolean;
+  /**
+   * The count the state last answered for this caller, and the start of its window: what the quota is
+   * judged by while the state cannot count (a key's caller is kept with the key, so it lasts).
+   */
+  lastCalls?: number;
+  lastWindowStart?: number;
 }
 
 /** X-RateLimit-Limit, -Remaining and -Reset. Calls not known (the state is degraded) leave the whole quota. */

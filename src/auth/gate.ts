@@ -20,9 +20,10 @@ import {
 } from './answers.ts';
 import { anonymousSubject, clientAddress, TrustedProxies } from './client-ip.ts';
 import { StoreHealth, type EventLog } from './health.ts';
+import { OutageCounts } from './outage-counts.ts';
 import { hashKey, readCredentials } from './keys.ts';
 import { originAllowed, requestOrigin } from './origins.ts';
-import type { StateStore, StoredKey } from './store.ts';
+import { afterIo, DEFAULT_COUNT_WAIT_MS, type StateStore, type StoredKey } from './store.ts';
 import { CredentialThrottle } from './throttle.ts';
 import { WindowClock, type QuotaWindow } from './windows.ts';
 
@@ -90,9 +91,11 @@ export interface GateOptions {
    * counted (the analyst reads the file locally, not through the service).
    */
   countCalls?: boolean;
+  /** How long a request waits for the state to count it, or to look its key up (`hcas serve --count-wait`). */
+  countWaitMs?: number;
 }
 
-/** Revocation takes effect in every worker within this many milliseconds (decisions.md), whatever the state does. */
+/** Revocation takes effect in every worker within this many milliseconds while the state answers (docs/api.md). */
 export const KEY_CACHE_MS = 5_000;
 /** How often each process reads the state's revocation list: a revocation reaches it this soon. */
 export const REVOCATION_SYNC_MS = 1_000;
@@ -104,12 +107,18 @@ export const REVOCATION_SYNC_MS = 1_000;
  * KEY_CACHE_MS.
  */
 export const KEY_TRUST_MS = KEY_CACHE_MS - REVOCATION_SYNC_MS;
+/**
+ * While the state does not answer, a key this process verified keeps its last known plan this long past
+ * its last verification (its own lookup, or the last revocation read that answered): an outage of the
+ * state is an outage of counting, not of service. A revocation this process read stays in force; one made
+ * less than a read before the outage reaches it when the state is back.
+ */
+export const OUTAGE_TRUST_MS = 15 * 60_000;
 /** Memory for the cache of keys the state knows (valid or revoked): about 3,000 keys. */
 const KEY_CACHE_BYTES = 2 * 1024 * 1024;
 /** Memory for the cache of keys the state does not know, apart, so a flood of made-up keys never evicts a good one: about 6,000. */
 const UNKNOWN_KEY_CACHE_BYTES = 1024 * 1024;
 const MAX_CACHED_KEYS = 10_000;
-const NOT_COUNTED: Promise<undefined> = Promise.resolve(undefined);
 /**
  * Calls of unlimited plans are never refused, so they are answered at once and counted behind, in one
  * write per caller this often (and when the gate closes): the count is exact, it only lands this much later.
@@ -157,10 +166,14 @@ const UNKNOWN_KEY_ENTRY_BYTES = 256;
  * Revocation holds whatever the state does: each process reads the state's revocation list every second
  * and keeps what it learned (a revoked key stays refused, even if a state restored from an old backup
  * forgets it), and trusts a key's verdict only KEY_TRUST_MS past the last read that could have told it of
- * a revocation. When the state fails (Redis unreachable, the state file locked too long), calls are answered
- * without being counted or refused (fail open), a key seen in the last KEY_TRUST_MS keeps its plan, any
- * other key is refused (401, Retry-After: 1; never the anonymous tier's access), and StoreHealth logs the
- * transitions. Bad credentials are throttled per client address (CredentialThrottle): each costs a read of
+ * a revocation. A state that does not answer a count within the count wait (`countWaitMs`, 10 ms by
+ * default) is not waited for: the request is
+ * answered by the count last known, and the state still counts it. When the state fails (Redis down or
+ * paused past STATE_STALL_MS, the state file locked too long), it is an outage of counting, not of service:
+ * calls are counted in this process (OutageCounts) and judged by the count last known plus those, then added
+ * to the state when it is back; a key verified in the last OUTAGE_TRUST_MS keeps its last known plan, a
+ * revoked key stays refused, any other key is refused (401, Retry-After: 1; never the anonymous tier's
+ * access), and StoreHealth logs the transitions. Bad credentials are throttled per client address (CredentialThrottle): each costs a read of
  * the state; a key the state has (read with the revocation list) is exempt, so a good key is never refused
  * for its address's bad ones.
  */
@@ -188,7 +201,10 @@ export class Gate {
   private behindTimer: NodeJS.Timeout | undefined;
   private readonly unlimitedHeaders = new Map<Caller, { resetSeconds: number; headers: Record<string, string> }>();
   private readonly countCalls: boolean;
+  private readonly countWaitMs: number;
   private readonly health: StoreHealth;
+  /** Calls counted here while the state could not count them, added to it when it is back. */
+  private readonly outage = new OutageCounts();
   private reportError: (error: unknown, request: ApiRequest) => void;
   private readonly options: GateOptions;
 
@@ -197,7 +213,12 @@ export class Gate {
     this.clock = new WindowClock(options.now);
     this.proxies = options.proxies ?? new TrustedProxies();
     this.countCalls = options.countCalls ?? true;
-    this.health = new StoreHealth(options.store, options.log ?? (() => {}));
+    this.countWaitMs = options.countWaitMs ?? DEFAULT_COUNT_WAIT_MS;
+    this.health = new StoreHealth(options.store, options.log ?? (() => {}), () => this.recount());
+    options.store.events = {
+      lost: (subject, window, calls) => this.outage.add(subject, window, calls, subject.startsWith('ip:')),
+      stalled: (error) => this.health.fail(error),
+    };
     this.reportError = options.reportError ?? ((error) => console.error(error));
     this.syncTimer = setInterval(() => void this.syncKeys(), REVOCATION_SYNC_MS).unref();
     void this.syncKeys();
@@ -311,7 +332,7 @@ export class Gate {
   ): ApiResponse | Promise<ApiResponse> {
     if (entry === 'throttled') return this.throttled(request, this.anonymous(address));
     if (entry === 'unverified')
-      return this.refuse(request, unverifiableKey(), this.anonymous(address), { spend: false, plan: 'unverified' });
+      return this.refuse(request, unverifiableKey(), this.anonymous(address), { spend: false, plan: 'unverified', read: false });
     const { caller } = entry;
     if (caller) {
       const origins = caller.restrictions?.origins;
@@ -404,7 +425,7 @@ export class Gate {
     request: GateRequest,
     error: ApiError,
     caller: Caller,
-    { spend = true, plan = 'invalid' } = {},
+    { spend = true, plan = 'invalid', read = true } = {},
   ): Promise<ApiResponse> {
     request.plan = plan;
     const window = this.clock.window(caller.window);
@@ -413,7 +434,8 @@ export class Gate {
       return this.error(request, error, rateHeaders(caller, window, this.throttle.known(caller.subject, window.startSeconds)));
     }
     if (spend) this.throttle.spend(caller.subject, nowMs);
-    const calls = await this.callsSoFar(caller, window);
+    // A key the state could not check: the request waited for the state once already, it does not wait again for the headers.
+    const calls = read ? await this.callsSoFar(caller, window) : this.outage.calls(caller.subject, window.startSeconds);
     this.throttle.remember(caller.subject, window.startSeconds, calls);
     return this.error(request, error, rateHeaders(caller, window, calls));
   }
@@ -452,17 +474,36 @@ export class Gate {
     this.behindTimer ??= setTimeout(() => void this.countBehind(), COUNT_BEHIND_MS).unref();
   }
 
-  /** Writes the calls counted behind; a failing state loses them, as it leaves every call uncounted (fail open). */
+  /** Writes the calls counted behind; those the state cannot take are counted here until it is back. */
   private countBehind(): Promise<unknown> {
     clearTimeout(this.behindTimer);
     this.behindTimer = undefined;
     const waiting = [...this.behind.values()];
     this.behind.clear();
-    return Promise.all(
-      waiting.map(({ caller, window, calls }) =>
-        this.options.store.hit(caller.subject, window, { calls }).catch((error: unknown) => this.health.fail(error)),
-      ),
-    );
+    return Promise.all(waiting.map(({ caller, window, calls }) => this.addToState(caller.subject, window, calls, caller.anonymous)));
+  }
+
+  /** Adds calls counted here (behind, or in an outage) to the state; if it fails, they stay counted here. */
+  private addToState(subject: string, window: QuotaWindow, calls: number, anonymous: boolean): Promise<unknown> {
+    return this.options.store.hit(subject, window, { calls }).catch((error: unknown) => {
+      this.outage.add(subject, window, calls, anonymous);
+      this.health.fail(error);
+    });
+  }
+
+  /** The state is back: the calls counted here during the outage are added to it. What the recovery log line says of them. */
+  private recount(): object {
+    const { counts, unattributed } = this.outage.take();
+    let calls = 0;
+    for (const count of counts) {
+      calls += count.calls;
+      void this.addToState(count.subject, count.window, count.calls, count.subject.startsWith('ip:'));
+    }
+    return {
+      calls_recounted: calls,
+      callers_recounted: counts.length,
+      ...(unattributed > 0 && { anonymous_calls_unattributed: unattributed }),
+    };
   }
 
   private anonymous(address: string): Caller {
@@ -490,12 +531,20 @@ export class Gate {
     // A key the state has is looked up whatever its address's bad keys cost: only made-up keys are throttled.
     if (!this.throttle.allows(subject, nowMs) && !this.knownKeys.has(hashPrefix(hash))) return 'throttled';
     // The refusal of a key that is not valid spends the address's read (refuse), whether it was read now or cached.
-    return this.options.store.findKey(hash).then(
-      (found) => this.remember(key, hash, found, nowMs),
-      (error: unknown) => {
-        this.health.fail(error);
-        return 'unverified' as const;
-      },
+    // A state that does not answer within the count wait: the key's last verdict if it is recent enough for an
+    // outage (the lookup goes on, and what it finds is kept), else the key cannot be checked.
+    const fallback = () =>
+      cached?.caller && !this.revoked.has(hash) && nowMs < this.verifiedAt(cached) + OUTAGE_TRUST_MS ? cached : 'unverified';
+    return withinWait(
+      this.options.store.findKey(hash).then(
+        (found) => this.remember(key, hash, found, nowMs),
+        (error: unknown) => {
+          this.health.fail(error);
+          return fallback();
+        },
+      ),
+      this.countWaitMs,
+      fallback,
     );
   }
 
@@ -511,8 +560,13 @@ export class Gate {
       entry.caller = undefined;
       return true;
     }
-    if (entry.caller) return nowMs < Math.max(entry.fetchedMs, this.syncedAtMs) + KEY_TRUST_MS;
+    if (entry.caller) return nowMs < this.verifiedAt(entry) + (this.health.degraded ? OUTAGE_TRUST_MS : KEY_TRUST_MS);
     return nowMs - entry.fetchedMs < KEY_TRUST_MS;
+  }
+
+  /** The last moment the state could have told of the key's revocation: its lookup, or the last revocation read. */
+  private verifiedAt(entry: CachedKey): number {
+    return Math.max(entry.fetchedMs, this.syncedAtMs);
   }
 
   /** Caches a key's lookup; the revocation list wins over a state that no longer says the key is revoked. */
@@ -543,25 +597,58 @@ export class Gate {
     return entry;
   }
 
-  /** Counts the call (or, for `hcas get`, reads the count as if it were counted); undefined when degraded. */
-  private count(caller: Caller, window: QuotaWindow, requestId: string | undefined): Promise<number | undefined> {
-    if (this.health.degraded) return NOT_COUNTED;
+  /**
+   * Counts the call (or, for `hcas get`, reads the count as if it were counted) and answers the caller's
+   * count, including it. When the state cannot count it (degraded, or failing now) the call is counted here
+   * (OutageCounts), and the answer is the count last known plus those; when the state is late (a count
+   * unanswered within the count wait) the state still counts it, and the answer is the count last known plus one.
+   */
+  private count(caller: Caller, window: QuotaWindow, requestId: string | undefined): Promise<number> {
+    if (this.health.degraded) return Promise.resolve(this.countHere(caller, window));
     const { store } = this.options;
     const counted = this.countCalls
       ? store.hit(caller.subject, window, requestId === undefined ? undefined : { requestId })
       : store.peek(caller.subject, window).then((calls) => calls + 1);
-    return counted.catch((error: unknown) => {
-      this.health.fail(error);
-      return undefined;
-    });
+    return counted.then(
+      (calls) => {
+        const known = calls ?? this.known(caller, window) + 1;
+        caller.lastCalls = known;
+        caller.lastWindowStart = window.startSeconds;
+        return calls === undefined ? known + this.outage.calls(caller.subject, window.startSeconds) : calls;
+      },
+      (error: unknown) => {
+        this.health.fail(error);
+        return this.countHere(caller, window);
+      },
+    );
   }
 
+  /** Counts a call in this process (for `hcas get`, only reads); answers the count last known plus those counted here. */
+  private countHere(caller: Caller, window: QuotaWindow): number {
+    if (!this.countCalls) return this.known(caller, window) + this.outage.calls(caller.subject, window.startSeconds) + 1;
+    return this.known(caller, window) + this.outage.add(caller.subject, window, 1, caller.anonymous);
+  }
+
+  /** The count the state last answered for the caller in this window (0 when none). */
+  private known(caller: Caller, window: QuotaWindow): number {
+    return caller.lastWindowStart === window.startSeconds ? (caller.lastCalls ?? 0) : 0;
+  }
+
+  /** The calls counted so far, without counting (headers of answers that are not counted); the state is given the count wait to answer. */
   private callsSoFar(caller: Caller, window: QuotaWindow): Promise<number | undefined> {
-    if (this.health.degraded) return NOT_COUNTED;
-    return this.options.store.peek(caller.subject, window).catch((error: unknown) => {
-      this.health.fail(error);
-      return undefined;
-    });
+    const here = () => this.known(caller, window) + this.outage.calls(caller.subject, window.startSeconds);
+    if (this.health.degraded) return Promise.resolve(here());
+    return withinWait(
+      this.options.store.peek(caller.subject, window).then(
+        (calls) => calls + this.outage.calls(caller.subject, window.startSeconds),
+        (error: unknown) => {
+          this.health.fail(error);
+          return here();
+        },
+      ),
+      this.countWaitMs,
+      here,
+    );
   }
 
   /**
@@ -581,4 +668,15 @@ export class Gate {
 /** The first 52 bits of a key's SHA-256 (hex), as a number: what the set of known keys holds. */
 function hashPrefix(hash: string): number {
   return Number.parseInt(hash.slice(0, 13), 16);
+}
+
+/** `answer`, or `fallback()` if it has not settled within `waitMs` (it still runs to its end). */
+function withinWait<T>(answer: Promise<T>, waitMs: number, fallback: () => T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => afterIo(() => resolve(fallback())), waitMs);
+    void answer.then((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+  });
 }

@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { DEFAULT_DATABASE, DEFAULT_DATABASE_FILE } from '../../core/dataset.ts';
 import { FixableError } from '../../core/errors.ts';
+import { DEFAULT_COUNT_WAIT_MS } from '../auth/store.ts';
 import { defaultWorkers } from './cpus.ts';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -29,6 +30,8 @@ export interface ServeSettings {
   maxConnections: number;
   /** Open connections per client address (IPv6: per /64) and server process; trusted proxies are exempt. */
   maxConnectionsPerClient: number;
+  /** Milliseconds a request waits for Redis to count it before it is answered by the count last known. */
+  countWait: number;
 }
 
 /** One setting: its flag (as commander declares it), its environment variable, default and parser. */
@@ -220,6 +223,16 @@ export const SERVE_SETTINGS: readonly Setting[] = [
       'open connections per client address (IPv6: per /64) and server process; more are answered 429 and closed; trusted proxies count only toward --max-connections',
     default: () => 128,
     parse: wholeNumber(1, 1_000_000),
+  },
+  {
+    key: 'countWait',
+    flag: '--count-wait <ms>',
+    env: 'HCAS_COUNT_WAIT',
+    shown: '10',
+    description:
+      'milliseconds a request waits for Redis to count it; past that it is answered by the count last known plus this call, and Redis still counts it (a paused Redis costs no request more)',
+    default: () => DEFAULT_COUNT_WAIT_MS,
+    parse: wholeNumber(1, 60_000),
   },
 ];
 
