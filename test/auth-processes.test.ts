@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTable } from '../src/auth/access.ts';
@@ -81,7 +81,9 @@ describe('SQLite state (the default)', { timeout: 120_000 }, () => {
     const key = (
       await hcas(['keys', 'create', '--plan', 'tiny', '--name', 'cluster test', '--state-file', state, '--plans', plansFile])
     ).trim();
-    const { server, url } = await serve(['--workers', '2', '--state-file', state]);
+    // 200 connections at once from one address: past the per-client cap of one worker (128) if the cluster
+    // hands one more than that, which would answer 429 too_many_connections instead of counting.
+    const { server, url } = await serve(['--workers', '2', '--state-file', state, '--max-connections-per-client', '1000']);
     await server.waitForCount((e) => e.event === 'listening', 1);
     const calls = 200;
     const results = await burst(url, calls, { 'X-API-Key': key });
@@ -112,6 +114,32 @@ describe('SQLite state (the default)', { timeout: 120_000 }, () => {
     const second = await serve(['--workers', '1', '--state-file', state]);
     expect(remaining(await request(second.url, '/api/v1/states/', { headers: { 'X-API-Key': key } }))).toBe(46);
     expect(remaining(await request(second.url, '/api/v1/states/'))).toBe(98);
+  });
+});
+
+describe('the quick start on its own machine (issue #28, point 6)', { timeout: 120_000 }, () => {
+  it('npm start serves its owner on loopback uncounted; production `hcas serve` counts them, and its 429 says how to get a key', async () => {
+    // The quick start runs `hcas serve --loopback-unmetered` (package.json): 150 calls from this machine, all answered, none counted.
+    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start).toMatch(/ serve --loopback-unmetered$/);
+    const local = await serve(['--workers', '1', '--state-file', path.join(dir, 'quick-start.sqlite'), '--loopback-unmetered']);
+    for (let call = 0; call < 150; call++) {
+      const answer = await request(local.url, '/api/v1/health-scores/10001/');
+      expect(answer.status, `call ${call + 1}`).toBe(200);
+      expect(answer.headers['x-ratelimit-remaining']).toBe('2147483647');
+    }
+    // A caller through a proxy is the public, even on loopback: counted as ever.
+    const proxied = await request(local.url, '/api/v1/states/', { headers: { 'X-Forwarded-For': '203.0.113.5' } });
+    expect(remaining(proxied)).toBe(99);
+
+    // Production, strict by default: the 101st anonymous call is a 429 that says how to get a key (and, to a
+    // caller on the server's own machine, how to leave its own calls uncounted).
+    const strict = await serve(['--workers', '1', '--state-file', path.join(dir, 'strict.sqlite')]);
+    for (let call = 0; call < 100; call++) expect((await request(strict.url, '/api/v1/states/')).status).toBe(200);
+    const refused = await request(strict.url, '/api/v1/states/');
+    expect(refused.status).toBe(429);
+    const { message } = bodyJson(refused) as { message: string };
+    expect(message).toContain('hcas keys create');
+    expect(message).toContain('--loopback-unmetered');
   });
 });
 

@@ -109,7 +109,7 @@ describe('anonymous callers: 100 calls per day per client address', () => {
     const refused = await request(trusting.url, '/api/v1/health-scores/10001/', { headers: asClient(address) });
     const message = expectErrorBody(refused, 429, 'rate_limited');
     expect(message).toBe(
-      'Anonymous callers get 100 calls per day per client address; send an API key for a larger quota. The quota resets at 2024-05-16T00:00:00Z (see Retry-After)',
+      'Anonymous callers get 100 calls per day per client address. For more, send an API key (X-API-Key: KEY): the operator of this server makes one with `hcas keys create --plan free --name NAME`. The quota resets at 2024-05-16T00:00:00Z (see Retry-After)',
     );
     expect(rateLimit(refused)).toEqual({ limit: 100, remaining: 0, reset: MIDNIGHT });
     expect(refused.headers['retry-after']).toBe(String(12 * 3600));

@@ -61,6 +61,7 @@ describe('hcas serve settings: flag, else environment, else default', () => {
       HCAS_MAX_CONNECTIONS: '500',
       HCAS_MAX_CONNECTIONS_PER_CLIENT: '20',
       HCAS_COUNT_WAIT: '25',
+      HCAS_LOOPBACK_UNMETERED: 'on',
     };
     expect(resolveSettings(none, env)).toEqual({
       db: '/data/hcas.sqlite',
@@ -79,6 +80,7 @@ describe('hcas serve settings: flag, else environment, else default', () => {
       maxConnections: 500,
       maxConnectionsPerClient: 20,
       countWait: 25,
+      loopbackUnmetered: true,
     });
     // Each variable in the table is one of these: a new setting must be added to the test too.
     expect(SERVE_SETTINGS.map((s) => s.env).sort()).toEqual(Object.keys(env).sort());

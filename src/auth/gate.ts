@@ -18,7 +18,7 @@ import {
   withHeaders,
   type Caller,
 } from './answers.ts';
-import { anonymousSubject, clientAddress, TrustedProxies } from './client-ip.ts';
+import { anonymousSubject, clientAddress, isLocalCaller, TrustedProxies } from './client-ip.ts';
 import { StoreHealth, type EventLog } from './health.ts';
 import { OutageCounts } from './outage-counts.ts';
 import { hashKey, readCredentials } from './keys.ts';
@@ -93,6 +93,11 @@ export interface GateOptions {
   countCalls?: boolean;
   /** How long a request waits for the state to count it, or to look its key up (`hcas serve --count-wait`). */
   countWaitMs?: number;
+  /**
+   * Callers without a key on this machine, not through a proxy, are served uncounted with the anonymous
+   * tier's endpoints (`hcas serve --loopback-unmetered`, as `npm start` runs it): the quick start's owner.
+   */
+  loopbackUnmetered?: boolean;
 }
 
 /** Revocation takes effect in every worker within this many milliseconds while the state answers (docs/api.md). */
@@ -202,6 +207,8 @@ export class Gate {
   private readonly unlimitedHeaders = new Map<Caller, { resetSeconds: number; headers: Record<string, string> }>();
   private readonly countCalls: boolean;
   private readonly countWaitMs: number;
+  /** The caller of the quick start's owner (loopbackUnmetered), made once. */
+  private owner: Caller | undefined;
   private readonly health: StoreHealth;
   /** Calls counted here while the state could not count them, added to it when it is back. */
   private readonly outage = new OutageCounts();
@@ -304,6 +311,7 @@ export class Gate {
     const credentials = readCredentials(headers);
     switch (credentials.kind) {
       case 'none':
+        if (this.options.loopbackUnmetered && isLocalCaller(request.remoteAddress, headers)) return this.unmetered(api, request, route);
         return this.counted(api, request, this.anonymous(address), route);
       case 'conflicting':
         return this.refuse(request, conflictingCredentials(), this.anonymous(address));
@@ -376,7 +384,7 @@ export class Gate {
       if (calls !== undefined && caller.quota !== null && calls > caller.quota) {
         headers['Retry-After'] = String(Math.max(1, Math.ceil(window.resetSeconds - this.clock.now() / 1000)));
         this.quotaDenials.set(request.plan!, (this.quotaDenials.get(request.plan!) ?? 0) + 1);
-        return this.error(request, rateLimited(caller, window), headers);
+        return this.error(request, rateLimited(caller, window, isLocalCaller(request.remoteAddress, request.headers ?? {})), headers);
       }
       const denied = this.denied(caller, request, route);
       if (denied) return this.error(request, denied, headers);
@@ -450,6 +458,23 @@ export class Gate {
       'Retry-After': String(seconds),
     };
     return this.error(request, badCredentialsThrottled(seconds), headers);
+  }
+
+  /** A caller on this machine with `--loopback-unmetered`: the anonymous tier's endpoints, unlimited, never counted. */
+  private unmetered(api: Responder, request: GateRequest, route: Route | undefined): ApiResponse | Promise<ApiResponse> {
+    const { anonymous } = this.options.access.planSet;
+    this.owner ??= {
+      subject: 'loopback',
+      plan: anonymous.access,
+      quota: null,
+      window: anonymous.window,
+      who: 'Callers on this machine',
+      anonymous: true,
+    };
+    request.plan = 'unmetered';
+    const headers = this.unlimited(this.owner, this.clock.window(this.owner.window));
+    const denied = this.denied(this.owner, request, route);
+    return denied ? this.error(request, denied, headers) : this.answer(api, request, this.owner, headers);
   }
 
   /** The rate-limit headers of an unlimited caller: the same for every call of a window, so made once. */

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import net from 'node:net';
+import { isLocalCaller } from '../auth/client-ip.ts';
 import { errorBody } from '../http/errors.ts';
 import { jsonResponse, type ApiResponse, type RequestHeaders } from '../http/response.ts';
 import type { Readiness, ServingState } from './serving-state.ts';
@@ -30,17 +30,6 @@ export interface MetricsAccess {
   enabled: boolean;
   /** Callers sending `Authorization: Bearer TOKEN` may read it from any address. */
   token?: string;
-}
-
-/**
- * True when the socket peer is loopback and no proxy header says the request came through a proxy: a proxy
- * on the same machine connects from loopback too, and must not hand the metrics to the world.
- */
-export function isLocalCaller(peer: string | undefined, headers: RequestHeaders): boolean {
-  if (headers['x-forwarded-for'] !== undefined || headers.forwarded !== undefined || headers['x-real-ip'] !== undefined) return false;
-  if (peer === undefined) return false;
-  const address = peer.startsWith('::ffff:') ? peer.slice(7) : peer;
-  return address === '::1' || (net.isIPv4(address) && address.startsWith('127.'));
 }
 
 function tokenMatches(token: string | undefined, authorization: string | string[] | undefined): boolean {

@@ -32,6 +32,8 @@ export interface ServeSettings {
   maxConnectionsPerClient: number;
   /** Milliseconds a request waits for Redis to count it before it is answered by the count last known. */
   countWait: number;
+  /** Callers without a key on this machine, not through a proxy, are served uncounted (the quick start's owner). */
+  loopbackUnmetered: boolean;
 }
 
 /** One setting: its flag (as commander declares it), its environment variable, default and parser. */
@@ -233,6 +235,16 @@ export const SERVE_SETTINGS: readonly Setting[] = [
       'milliseconds a request waits for Redis to count it; past that it is answered by the count last known plus this call, and Redis still counts it (a paused Redis costs no request more)',
     default: () => DEFAULT_COUNT_WAIT_MS,
     parse: wholeNumber(1, 60_000),
+  },
+  {
+    key: 'loopbackUnmetered',
+    flag: '--loopback-unmetered',
+    env: 'HCAS_LOOPBACK_UNMETERED',
+    shown: 'false',
+    description:
+      "serve callers without a key on this machine (loopback, not through a proxy) uncounted, with the anonymous tier's endpoints: npm start's, for its owner exploring with curl; never on a server behind a proxy you do not control",
+    default: () => false,
+    parse: parseBoolean,
   },
 ];
 
