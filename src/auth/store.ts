@@ -161,6 +161,17 @@ export function afterIo(decide: () => void): void {
   setImmediate(decide);
 }
 
+/** `answer`, or `fallback()` if it has not settled within `waitMs`, judged after the event loop read its sockets (it still runs to its end). */
+export function withinWait<T>(answer: Promise<T>, waitMs: number, fallback: () => T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => afterIo(() => resolve(fallback())), waitMs);
+    void answer.then((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+  });
+}
+
 /** Fails a call: rejected if it was not answered yet, else handed to `events.lost` (it was answered late). */
 export function failCall(call: PendingHit, error: unknown, events: StoreEvents | undefined): void {
   if (!call.late) call.reject(error);
