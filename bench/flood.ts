@@ -13,6 +13,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { anonymousFloodPath, keyedFloodPath, openLoop, percentile, type Landed, type Shot } from '../test/helpers/open-loop.ts';
+import { serveArgs } from '../test/helpers/process.ts';
 import { seeded } from '../test/helpers/seeded.ts';
 import { fetchBody, fmt, printTable, sampleZips, startProcess } from './api.ts';
 
@@ -37,21 +38,7 @@ export async function benchFlood(options: { db: string; seconds?: number }): Pro
     }).trim();
   const reader = key('professional');
   const business = key('business');
-  const server = await startProcess([
-    HCAS,
-    'serve',
-    '--db',
-    options.db,
-    '--port',
-    '0',
-    '--workers',
-    '1',
-    '--quiet',
-    '--no-watch',
-    '--trust-proxy',
-    '127.0.0.1',
-    ...state,
-  ]);
+  const server = await startProcess(serveArgs(options.db, '--trust-proxy', '127.0.0.1', ...state));
   try {
     const zips = sampleZips(options.db).slice(0, 500);
     const lookup = '/api/v1/health-scores/10001/';

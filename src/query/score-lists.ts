@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { searchKey } from '../../core/search-key.ts';
+import { lowerBound } from './rank-sets.ts';
 
 /** Filters of the health-scores list; absent fields do not filter. Scores are inclusive bounds. */
 export interface ScoreFilter {
@@ -144,14 +145,8 @@ function positions(lists: Map<string, number[]>): Map<string, Uint32Array> {
   return new Map([...lists].map(([key, list]) => [key, Uint32Array.from(list)]));
 }
 
-/** True when the ascending `sorted` holds `value` (binary search). */
+/** True when the ascending `sorted` holds `value`. */
 function contains(sorted: Uint32Array, value: number): boolean {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted.length && sorted[lo] === value;
+  const at = lowerBound(sorted, value);
+  return at < sorted.length && sorted[at] === value;
 }

@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/files.ts';
 import { fixtureDb } from '../helpers/fixture-db.ts';
 import { request } from '../helpers/http.ts';
 import { anonymousFloodPath, keyedFloodPath, openLoop, percentile, type Landed, type Shot } from '../helpers/open-loop.ts';
-import { ServerProcess } from '../helpers/process.ts';
+import { ServerProcess, serveArgs } from '../helpers/process.ts';
 import { seeded } from '../helpers/seeded.ts';
 import { nationalCopy, tally } from './helpers.ts';
 
@@ -50,23 +50,7 @@ beforeAll(async () => {
   const state = ['--state-file', path.join(dir, 'state.sqlite')];
   reader = hcas(['keys', 'create', '--plan', 'professional', '--name', 'reader', ...state]);
   business = hcas(['keys', 'create', '--plan', 'business', '--name', 'flooder', ...state]);
-  server = new ServerProcess([
-    'bin/hcas.js',
-    'serve',
-    '--db',
-    db,
-    '--port',
-    '0',
-    '--workers',
-    '1',
-    '--quiet',
-    '--no-watch',
-    '--trust-proxy',
-    '127.0.0.1',
-    '--snapshot-dir',
-    dir,
-    ...state,
-  ]);
+  server = new ServerProcess(serveArgs(db, '--trust-proxy', '127.0.0.1', '--snapshot-dir', dir, ...state));
   url = (await server.waitFor((e) => e.event === 'listening')).url as string;
 }, 60_000);
 afterAll(() => {
