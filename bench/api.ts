@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
+import { serveArgs } from '../test/helpers/process.ts';
 import Database from 'better-sqlite3';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -33,19 +34,7 @@ export interface Scenario {
 export async function benchApi(options: { db: string; seconds?: number }): Promise<void> {
   const seconds = options.seconds ?? 5;
   const zips = sampleZips(options.db);
-  const api = await startProcess([
-    path.join(ROOT, 'bin/hcas.js'),
-    'serve',
-    '--db',
-    options.db,
-    '--port',
-    '0',
-    '--workers',
-    '1',
-    '--quiet',
-    '--no-watch',
-    '--no-limits',
-  ]);
+  const api = await startProcess(serveArgs(options.db, '--no-limits'));
   try {
     const sample = await fetchBody(`${api.url}/api/v1/health-scores/${zips[0]}/`, {});
     const bare = await startProcess(['-e', BARE_SERVER], { BARE_BODY: sample.body.toString('utf8') });

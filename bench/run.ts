@@ -50,12 +50,16 @@ if (!quick) benches.push(['diff', async () => (await import('./diff.ts')).benchD
 for (const [name, optional] of [
   ['directory', 'benchDirectory'],
   ['auth', 'benchAuth'],
+  ['flood', 'benchFlood'],
   ['replicas', 'benchReplicas'],
   ['exports', 'benchExports'],
 ] as const) {
   const file = path.join(import.meta.dirname, `${name}.ts`);
   if (existsSync(file))
-    benches.push([name, async () => (await import(file))[optional]({ db: name === 'auth' || name === 'replicas' ? defaultDb : fullDb })]);
+    benches.push([
+      name,
+      async () => (await import(file))[optional]({ db: name === 'auth' || name === 'replicas' || name === 'flood' ? defaultDb : fullDb }),
+    ]);
 }
 for (const [name, bench] of benches) {
   if (!wanted(name)) continue;

@@ -109,7 +109,7 @@ describe('anonymous callers: 100 calls per day per client address', () => {
     const refused = await request(trusting.url, '/api/v1/health-scores/10001/', { headers: asClient(address) });
     const message = expectErrorBody(refused, 429, 'rate_limited');
     expect(message).toBe(
-      'Anonymous callers get 100 calls per day per client address; send an API key for a larger quota. The quota resets at 2024-05-16T00:00:00Z (see Retry-After)',
+      'Anonymous callers get 100 calls per day per client address. For more, send an API key (X-API-Key: KEY): the operator of this server makes one with `hcas keys create --plan free --name NAME`. The quota resets at 2024-05-16T00:00:00Z (see Retry-After)',
     );
     expect(rateLimit(refused)).toEqual({ limit: 100, remaining: 0, reset: MIDNIGHT });
     expect(refused.headers['retry-after']).toBe(String(12 * 3600));
@@ -238,7 +238,7 @@ describe('keys', () => {
     expect((await request(server.url, '/api/v1/states/', { headers: { 'X-API-Key': keys.revoked } })).status).toBe(200);
     expect((await request(trusting.url, '/api/v1/states/', { headers: { 'X-API-Key': keys.revoked } })).status).toBe(200);
     await store.revokeKey(keyIds.revoked, new Date(nowMs).toISOString());
-    await mainGate.syncRevocations();
+    await mainGate.syncKeys();
     const refused = await request(server.url, '/api/v1/states/', { headers: { 'X-API-Key': keys.revoked } });
     expect(expectErrorBody(refused, 401, 'invalid_api_key')).toContain('was revoked');
     // Another process that may not have read the list yet: the key's verdict expires in time.

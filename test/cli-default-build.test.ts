@@ -206,7 +206,7 @@ describe('what the default build gives an analyst', { timeout: 600_000 }, () => 
       },
     ]);
     expect(JSON.parse(readFileSync(path.join(copy, 'package.json'), 'utf8')).scripts.start).toBe(
-      'npm run build && node bin/hcas.js sample --if-changed && node bin/hcas.js build --if-changed && node bin/hcas.js serve',
+      'npm run build && node bin/hcas.js sample --if-changed && node bin/hcas.js build --if-changed && node bin/hcas.js serve --loopback-unmetered',
     );
   });
 

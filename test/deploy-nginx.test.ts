@@ -56,7 +56,9 @@ describe('the deployment kit: two replicas behind nginx, sharing Redis', { timeo
     copyFileSync(fixture, dbFile);
     redis = await sharedRedis();
     const prefix = uniquePrefix('deploy');
-    env = { ...CLOCK, REDIS_URL: redis.url, HCAS_REDIS_PREFIX: prefix, HCAS_TRUST_PROXY: '127.0.0.1,::1' };
+    // Exact counts while Redis answers within the count wait: a second here, so a busy test machine cannot
+    // turn a count into an estimate (the default, 10 ms, is held by test/auth-processes.test.ts).
+    env = { ...CLOCK, REDIS_URL: redis.url, HCAS_REDIS_PREFIX: prefix, HCAS_TRUST_PROXY: '127.0.0.1,::1', HCAS_COUNT_WAIT: '1000' };
     counts = new RedisStore(redis.url, prefix, () => NOW);
     await counts.ready();
     const certificate = selfSignedCertificate(dir, HOST_NAME)!;

@@ -134,11 +134,44 @@ describe('exports through the dispatcher', () => {
         const keys: unknown[] = [];
         let after = api.queries.exports.start('providers');
         for (;;) {
-          const last = api.queries.exports.batch('providers', {}, after, batchRows, (values) => keys.push(values[0]));
-          if (last === undefined) break;
-          after = last;
+          const { next } = api.queries.exports.batch('providers', {}, after, batchRows, (values) => keys.push(values[0]));
+          if (next === undefined) break;
+          after = next;
         }
         expect(keys).toEqual((db.prepare(TABLES.providers.sql).all() as Array<{ key: unknown }>).map((r) => r.key));
+      }
+    } finally {
+      api.retire();
+    }
+  });
+
+  it('a filtered export walks its table a window at a time, and the windows join up to exactly the matching rows', async () => {
+    const api = Api.open(file);
+    try {
+      const cases = [
+        { name: 'providers' as const, filter: { state: 'DE' }, sql: "SELECT npi AS key FROM providers WHERE state = 'DE' ORDER BY rowid" },
+        {
+          name: 'health-scores' as const,
+          filter: { state: 'NY', scoreTypeId: 2 },
+          sql: "SELECT zip_code AS key FROM health_scores WHERE state = 'NY' AND score_type_id = 2 ORDER BY zip_code",
+        },
+      ];
+      for (const { name, filter, sql } of cases) {
+        for (const batchRows of [1, 3, 1000]) {
+          const keys: unknown[] = [];
+          let batches = 0;
+          let after: string | number | undefined = api.queries.exports.start(name);
+          while (after !== undefined) {
+            batches++;
+            after = api.queries.exports.batch(name, filter, after, batchRows, (values) =>
+              keys.push(values[name === 'providers' ? 0 : 1]),
+            ).next;
+          }
+          const expected = (db.prepare(sql).all() as Array<{ key: unknown }>).map((r) => r.key);
+          expect(expected.length).toBeGreaterThan(0);
+          expect(keys, `${name} in batches of ${batchRows}`).toEqual(expected);
+          expect(batches).toBeGreaterThanOrEqual(Math.ceil(expected.length / batchRows));
+        }
       }
     } finally {
       api.retire();

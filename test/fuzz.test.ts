@@ -286,7 +286,10 @@ function dechunk(data: Buffer): Buffer {
 /** What is wrong with an answer, or undefined. */
 function problem(method: string, answer: Answer): string | undefined {
   const { status, headers } = answer;
-  if (status >= 500 || status < 100) return `status ${status}`;
+  // A server at one of its limits (export slots, the query workers' line) says so: 503 with Retry-After.
+  const atLimit =
+    status === 503 && /^\d+$/.test(String(headers['retry-after'])) && (method === 'HEAD' || answer.body.includes('"server_busy"'));
+  if ((status >= 500 && !atLimit) || status < 100) return `status ${status}`;
   for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
     if (!/^\d+$/.test(String(headers[name]))) return `no ${name}`;
   }

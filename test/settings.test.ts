@@ -60,6 +60,8 @@ describe('hcas serve settings: flag, else environment, else default', () => {
       HCAS_SEND_TIMEOUT: '60',
       HCAS_MAX_CONNECTIONS: '500',
       HCAS_MAX_CONNECTIONS_PER_CLIENT: '20',
+      HCAS_COUNT_WAIT: '25',
+      HCAS_LOOPBACK_UNMETERED: 'on',
     };
     expect(resolveSettings(none, env)).toEqual({
       db: '/data/hcas.sqlite',
@@ -77,6 +79,8 @@ describe('hcas serve settings: flag, else environment, else default', () => {
       sendTimeout: 60,
       maxConnections: 500,
       maxConnectionsPerClient: 20,
+      countWait: 25,
+      loopbackUnmetered: true,
     });
     // Each variable in the table is one of these: a new setting must be added to the test too.
     expect(SERVE_SETTINGS.map((s) => s.env).sort()).toEqual(Object.keys(env).sort());

@@ -2,12 +2,12 @@ import { record, type JsonSchema } from '../http/json-schema.ts';
 import type { Param } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
-import { MAX_TEXT_CHARACTERS, text } from './params.ts';
+import { asciiLowerCase, MAX_TEXT_CHARACTERS, text } from './params.ts';
 import { API_BASE } from './paths.ts';
 import { string } from './schemas.ts';
 
 /** The search text: required, 1-100 characters after trimming; any other text is fine (it may match nothing). */
-const autocompleteText = text(`search text of 1 to ${MAX_TEXT_CHARACTERS} characters`, false, true) as Param<string>;
+const autocompleteText = text(`search text of 1 to ${MAX_TEXT_CHARACTERS} characters`, false, true, asciiLowerCase) as Param<string>;
 
 const autocompleteQuery = { q: autocompleteText };
 

@@ -1,6 +1,7 @@
 import { csvField, csvRecord, textCell } from '../http/csv.ts';
 import { nullable, record, type JsonSchema } from '../http/json-schema.ts';
 import { param } from '../http/params.ts';
+import { yieldToEventLoop } from '../http/work.ts';
 import { NO_PARAMS, route, type HandlerContext, type NoParams, type ResponseDoc, type Route, type StreamResult } from '../http/route.ts';
 import type { Queries } from '../query/index.ts';
 import { exportColumns, type ExportColumn, type ExportFilter, type ExportKind, type ExportName } from '../query/exports.ts';
@@ -48,15 +49,16 @@ function exportHandler(name: ExportName) {
     const columns = exportColumns(name);
     const encode = query.format === 'csv' ? csvEncoder(columns) : ndjsonEncoder(columns);
     const { type, extension } = EXPORT_FORMATS[query.format];
-    function* chunks(): Generator<string> {
+    async function* chunks(): AsyncGenerator<string> {
       if (query.format === 'csv') yield csvRecord(columns.map((c) => c.name));
-      let after = queries.exports.start(name);
-      for (;;) {
+      let after: string | number | undefined = queries.exports.start(name);
+      while (after !== undefined) {
         let text = '';
-        const last = queries.exports.batch(name, filter, after, EXPORT_BATCH_ROWS, (values) => (text += encode(values)));
-        if (last === undefined) return;
-        yield text;
-        after = last;
+        const { rows, next } = queries.exports.batch(name, filter, after, EXPORT_BATCH_ROWS, (values) => (text += encode(values)));
+        if (rows > 0) yield text;
+        // A window without a match: other requests run before the next one is read.
+        else await yieldToEventLoop();
+        after = next;
       }
     }
     return {
@@ -153,6 +155,7 @@ export const schemas: Record<string, JsonSchema> = {
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}exports/health-scores/`,
+    streamed: true,
     summary: 'Every health score record of one score type as streamed CSV or NDJSON',
     tag,
     pathParams: NO_PARAMS,
@@ -162,6 +165,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}exports/providers/`,
+    streamed: true,
     summary: 'Every provider (clinician) record as streamed CSV or NDJSON',
     tag,
     pathParams: NO_PARAMS,
@@ -171,6 +175,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}exports/facilities/`,
+    streamed: true,
     summary: 'Every facility record as streamed CSV or NDJSON',
     tag,
     pathParams: NO_PARAMS,

@@ -1,3 +1,4 @@
+import { searchKey } from '../../core/search-key.ts';
 import { notFound } from '../http/errors.ts';
 import { nullable, record } from '../http/json-schema.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
@@ -15,10 +16,15 @@ const facilityId = plainInteger('a facility id, an integer of 1 or more', (id) =
 });
 
 /** A facility type, or `hospital` for every hospital type. */
-const facilityType = text(`a facility type of 1 to ${MAX_TEXT_CHARACTERS} characters, such as hospital or Critical Access Hospital`, true);
+const facilityType = text(
+  `a facility type of 1 to ${MAX_TEXT_CHARACTERS} characters, such as hospital or Critical Access Hospital`,
+  true,
+  false,
+  searchKey,
+);
 
 /** Text the facility name contains. */
-const search = text(`text of 1 to ${MAX_TEXT_CHARACTERS} characters with a letter or digit`, true);
+const search = text(`text of 1 to ${MAX_TEXT_CHARACTERS} characters with a letter or digit`, true, false, searchKey);
 
 /** A CMS star rating bound, 1-5. */
 const minRating = param(
@@ -98,6 +104,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}facilities/:id/`,
+    inline: true,
     summary: 'The detail of one facility: address, phone, website, staffed beds and affiliated clinicians',
     pathParams: facilityPath,
     query: NO_PARAMS,

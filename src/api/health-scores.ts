@@ -201,6 +201,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}health-scores/:zip/`,
+    inline: true,
     summary: 'The overall health score record of one ZIP code',
     tag,
     pathParams: zipPath,
@@ -210,6 +211,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}health-scores/:zip/all-scores/`,
+    inline: true,
     summary: 'The 11 score types of one ZIP code, in score type id order',
     tag,
     pathParams: zipPath,

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { Dispatcher, type DispatcherOptions } from '../http/dispatcher.ts';
 import type { JsonSchema } from '../http/json-schema.ts';
 import type { Route } from '../http/route.ts';
+import type { QueryRunner } from '../http/work.ts';
 import { openReadOnly } from '../query/database.ts';
 import { Queries } from '../query/index.ts';
 import * as autocomplete from './autocomplete.ts';
@@ -59,9 +60,11 @@ export const ROUTES: readonly Route[] = withOpenApi(
 /** Everything a server answers: the JSON API, its root at the site's root, and the widget's embed script. */
 export const ALL_ROUTES: readonly Route[] = [...ROUTES, ROOT.site, ...widgetScript.routes];
 
-export interface ApiOptions extends Omit<DispatcherOptions<Queries>, 'routes' | 'data' | 'dataTag' | 'close'> {
+export interface ApiOptions extends Omit<DispatcherOptions<Queries>, 'routes' | 'data' | 'dataTag' | 'close' | 'queryRunner'> {
   /** The route table (default ALL_ROUTES); tests add routes to it. */
   routes?: readonly Route[];
+  /** Query workers (the server's): each build gets its runner, so lists and searches are made off the event loop. */
+  queryPool?: { forBuild(file: string, buildId: string): QueryRunner };
 }
 
 /**
@@ -75,7 +78,14 @@ export class Api extends Dispatcher<Queries> {
   readonly db: Database.Database;
 
   private constructor(db: Database.Database, queries: Queries, options: ApiOptions) {
-    super({ ...options, routes: options.routes ?? ALL_ROUTES, data: queries, dataTag: queries.meta.build_id, close: () => db.close() });
+    super({
+      ...options,
+      routes: options.routes ?? ALL_ROUTES,
+      data: queries,
+      dataTag: queries.meta.build_id,
+      close: () => db.close(),
+      queryRunner: options.queryPool?.forBuild(db.name, queries.meta.build_id),
+    });
     this.db = db;
     this.queries = queries;
     this.buildId = queries.meta.build_id;

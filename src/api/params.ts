@@ -54,7 +54,10 @@ export const state = param(
   },
 );
 
-/** A city name, matched case-insensitively and exactly; surrounding spaces are ignored. */
+/**
+ * A city name, matched whole on its search key (core/search-key.ts: any case, accents and punctuation), so
+ * `New York`, `NEW YORK` and `new-york` are one request: one cache entry and one ETag, written `new york`.
+ */
 export const city = param(
   'a city name of 1 to 100 characters',
   (raw) => {
@@ -63,6 +66,7 @@ export const city = param(
   },
   undefined,
   { type: 'string', minLength: 1, maxLength: 100 },
+  (name) => (name === undefined ? '' : searchKey(name) || name),
 );
 
 /** A score type id or slug; defaults to the overall score (id 1). */
@@ -89,13 +93,21 @@ export const scoreType: Param<number, Queries> = {
 
 /**
  * Search text: 1-100 characters after trimming; with `needsWord`, at least one letter or digit too. Absent:
- * undefined, or a 400 when `required`. A value of only spaces is reported as empty.
+ * undefined, or a 400 when `required`. A value of only spaces is reported as empty. `canonical` is the one
+ * spelling of what the text means to its query (the search key it is matched on), so spellings that differ
+ * only in case or punctuation share one cache entry and one ETag; default: the trimmed text.
  */
-export function text(accepts: string, needsWord: boolean, required = false): Param<string | undefined> {
+export function text(
+  accepts: string,
+  needsWord: boolean,
+  required = false,
+  canonical?: (value: string) => string,
+): Param<string | undefined> {
   return {
     accepts,
     schema: { type: 'string', minLength: 1, maxLength: MAX_TEXT_CHARACTERS },
     required,
+    ...(canonical && { canonical: (value: string | undefined) => canonical(value!) }),
     read(paramName, raw) {
       if (raw === undefined) {
         if (required) throw invalidParameter(`${paramName} must be ${accepts}; it is missing (for example ?${paramName}=new+york)`);
@@ -108,4 +120,9 @@ export function text(accepts: string, needsWord: boolean, required = false): Par
       return value;
     },
   };
+}
+
+/** Text with its ASCII capitals lower-cased: the one spelling of text matched case-insensitively but not by search key. */
+export function asciiLowerCase(value: string): string {
+  return value.replace(/[A-Z]+/g, (capitals) => capitals.toLowerCase());
 }

@@ -1,4 +1,5 @@
 import { npiIsValid } from '../../core/npi.ts';
+import { searchKey, specialtyKey } from '../../core/search-key.ts';
 import { notFound } from '../http/errors.ts';
 import { nullable, record } from '../http/json-schema.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
@@ -17,10 +18,20 @@ const npi = param('a 10-digit NPI with a valid check digit', (raw) => (npiIsVali
 });
 
 /** A specialty name or alias; an unknown one matches nothing (200, empty), it is not an error. */
-const specialty = text(`a specialty name of 1 to ${MAX_TEXT_CHARACTERS} characters, such as Cardiovascular Disease or cardiology`, true);
+const specialty = text(
+  `a specialty name of 1 to ${MAX_TEXT_CHARACTERS} characters, such as Cardiovascular Disease or cardiology`,
+  true,
+  false,
+  specialtyKey,
+);
 
 /** The start of a first or last name. */
-const name = text(`the start of a first or last name, 1 to ${MAX_TEXT_CHARACTERS} characters with a letter or digit`, true);
+const name = text(
+  `the start of a first or last name, 1 to ${MAX_TEXT_CHARACTERS} characters with a letter or digit`,
+  true,
+  false,
+  searchKey,
+);
 
 const providersQuery = { specialty, state, city, zip: zipFilter, name, page, page_size: pageSize };
 
@@ -85,6 +96,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}providers/:npi/`,
+    inline: true,
     summary: 'The profile of one provider by NPI: summary, medical school, graduation year, facility affiliations',
     pathParams: npiPath,
     query: NO_PARAMS,

@@ -59,6 +59,7 @@ const HOSPITAL_RANKINGS: JsonSchema = {
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}rankings/states/`,
+    inline: true,
     summary: 'States by average overall health score, highest first',
     pathParams: NO_PARAMS,
     query: NO_PARAMS,

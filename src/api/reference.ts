@@ -68,6 +68,7 @@ export const schemas: Record<string, JsonSchema> = {
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}score-types/`,
+    inline: true,
     summary: 'The 11 score types: id, name, description',
     tag,
     pathParams: NO_PARAMS,
@@ -77,6 +78,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}states/`,
+    inline: true,
     summary: 'Every state with scored ZIP codes, its ZIP count and average overall score',
     tag,
     pathParams: NO_PARAMS,
@@ -86,6 +88,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}meta/`,
+    inline: true,
     summary: 'The dataset build: id, time, sources with vintages and row counts, reconciliation',
     tag,
     pathParams: NO_PARAMS,

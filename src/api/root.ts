@@ -51,6 +51,7 @@ export function rootRoutes(listed: () => readonly Route[]): { api: Route; site: 
   };
   const api = route({
     path: API_BASE,
+    inline: true,
     summary: 'The API root: every endpoint, the OpenAPI document, the docs and the build served',
     tag: REFERENCE_TAG,
     pathParams: NO_PARAMS,
@@ -60,6 +61,13 @@ export function rootRoutes(listed: () => readonly Route[]): { api: Route; site: 
   });
   // The site's root answers the same, so `curl http://host/` finds the API; it is outside the base path,
   // so not in openapi.json (as the widget's script).
-  const site = route({ path: '/', summary: 'The API root, at the site root', pathParams: NO_PARAMS, query: NO_PARAMS, handle });
+  const site = route({
+    path: '/',
+    inline: true,
+    summary: 'The API root, at the site root',
+    pathParams: NO_PARAMS,
+    query: NO_PARAMS,
+    handle,
+  });
   return { api, site };
 }

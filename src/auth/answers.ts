@@ -27,6 +27,12 @@ export interface Caller {
   /** For messages: "The Free plan", "Anonymous callers". */
   who: string;
   anonymous: boolean;
+  /**
+   * The count the state last answered for this caller, and the start of its window: what the quota is
+   * judged by while the state cannot count (a key's caller is kept with the key, so it lasts).
+   */
+  lastCalls?: number;
+  lastWindowStart?: number;
 }
 
 /** X-RateLimit-Limit, -Remaining and -Reset. Calls not known (the state is degraded) leave the whole quota. */
@@ -94,14 +100,23 @@ export function badCredentialsThrottled(seconds: number): ApiError {
   );
 }
 
-/** 429: the quota, when it resets (see Retry-After), and what gives more. */
-export function rateLimited(caller: Caller, window: QuotaWindow): ApiError {
+/**
+ * 429: the quota, when it resets (see Retry-After), and what gives more: for an anonymous caller, how to get
+ * a key, and, on the server's own machine, how its owner's calls go uncounted.
+ */
+export function rateLimited(caller: Caller, window: QuotaWindow, onThisMachine = false): ApiError {
   const quota = `${caller.quota!.toLocaleString('en-US')} calls per ${caller.window}`;
   const reset = new Date(window.resetSeconds * 1000).toISOString().replace('.000Z', 'Z');
-  const more = caller.anonymous ? ' per client address; send an API key for a larger quota' : '; a larger plan has a larger quota';
+  const more = caller.anonymous
+    ? ' per client address. For more, send an API key (X-API-Key: KEY): the operator of this server makes one with `hcas keys create --plan free --name NAME`'
+    : '; a larger plan has a larger quota';
+  const own =
+    caller.anonymous && onThisMachine
+      ? '. On your own machine, `hcas serve --loopback-unmetered` (as `npm start` runs it) leaves your calls uncounted'
+      : '';
   return new ApiError(
     'rate_limited',
-    `${caller.who} ${caller.anonymous ? 'get' : 'allows'} ${quota}${more}. The quota resets at ${reset} (see Retry-After)`,
+    `${caller.who} ${caller.anonymous ? 'get' : 'allows'} ${quota}${more}${own}. The quota resets at ${reset} (see Retry-After)`,
   );
 }
 

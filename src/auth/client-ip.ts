@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { RequestHeaders } from '../http/response.ts';
 
 /**
  * The proxies whose `X-Forwarded-For` is believed: addresses and CIDR ranges (`127.0.0.1,::1,10.0.0.0/8`).
@@ -86,4 +87,17 @@ function expandIpv6(address: string): string[] | undefined {
   const missing = 8 - left.length - right.length;
   const groups = tail === undefined ? left : [...left, ...Array<string>(missing).fill('0'), ...right];
   return groups.length === 8 ? groups.map((g) => (parseInt(g, 16) || 0).toString(16)) : undefined;
+}
+
+/**
+ * True when the socket peer is loopback and no proxy header says the request came through a proxy: the
+ * server's own machine (its operator's metrics and probe detail; with `--loopback-unmetered`, the quick
+ * start's uncounted calls). A proxy on the same machine connects from loopback too, and must not hand those
+ * to the world.
+ */
+export function isLocalCaller(peer: string | undefined, headers: RequestHeaders): boolean {
+  if (headers['x-forwarded-for'] !== undefined || headers.forwarded !== undefined || headers['x-real-ip'] !== undefined) return false;
+  if (peer === undefined) return false;
+  const address = peer.startsWith('::ffff:') ? peer.slice(7) : peer;
+  return address === '::1' || (net.isIPv4(address) && address.startsWith('127.'));
 }

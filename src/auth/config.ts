@@ -54,7 +54,7 @@ export function limitsClock(env: NodeJS.ProcessEnv = process.env): () => number 
 }
 
 /** Opens the state; Redis is given a moment to connect (a server then starts degraded if it has not). */
-export async function openState(location: StateLocation, now: () => number = limitsClock()): Promise<StateStore> {
+export async function openState(location: StateLocation, now: () => number = limitsClock(), countWaitMs?: number): Promise<StateStore> {
   if (location.backend === 'sqlite') {
     try {
       return new SqliteStore(path.resolve(location.file), now);
@@ -66,7 +66,7 @@ export async function openState(location: StateLocation, now: () => number = lim
   }
   // Loaded only for Redis: its client is the heaviest module of the command line.
   const { RedisStore } = await import('./redis-store.ts');
-  const store = new RedisStore(location.url, location.prefix, now);
+  const store = new RedisStore(location.url, location.prefix, now, countWaitMs);
   await store.ready();
   return store;
 }
@@ -93,7 +93,7 @@ export async function createLimits(
   const access = new AccessTable(planSet, routes, basePath);
   const proxies = TrustedProxies.parse(flags.trustProxy ?? process.env.HCAS_TRUST_PROXY);
   const now = options.now ?? limitsClock();
-  const store = await openState(stateLocation(flags), now);
+  const store = await openState(stateLocation(flags), now, options.countWaitMs);
   const gate = new Gate({ store, access, proxies, now, ...options });
   if (store.backend === 'redis' && !(store as RedisStore).connected)
     gate.degrade(new Error(`Redis at ${store.location} did not answer at startup`));

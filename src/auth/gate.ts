@@ -1,4 +1,3 @@
-import { BoundedMap, keyBytes } from '../http/bounded-map.ts';
 import { internalError, type ApiRequest } from '../http/dispatcher.ts';
 import type { ApiError } from '../http/errors.ts';
 import { jsonResponse, type ApiResponse } from '../http/response.ts';
@@ -18,15 +17,19 @@ import {
   withHeaders,
   type Caller,
 } from './answers.ts';
-import { anonymousSubject, clientAddress, TrustedProxies } from './client-ip.ts';
+import { anonymousSubject, clientAddress, isLocalCaller, TrustedProxies } from './client-ip.ts';
+import { Counting } from './counting.ts';
 import { StoreHealth, type EventLog } from './health.ts';
-import { hashKey, readCredentials } from './keys.ts';
+import { KeyVerdicts, REVOCATION_SYNC_MS, type CachedKey } from './key-verdicts.ts';
+import { readCredentials } from './keys.ts';
 import { originAllowed, requestOrigin } from './origins.ts';
-import type { StateStore, StoredKey } from './store.ts';
+import { DEFAULT_COUNT_WAIT_MS, type StateStore } from './store.ts';
 import { CredentialThrottle } from './throttle.ts';
 import { WindowClock, type QuotaWindow } from './windows.ts';
 
 export { UNLIMITED } from './answers.ts';
+export { COUNT_BEHIND_MS } from './counting.ts';
+export { KEY_CACHE_MS, KEY_TRUST_MS, OUTAGE_TRUST_MS, REVOCATION_SYNC_MS } from './key-verdicts.ts';
 
 /**
  * What the gate wraps: the dispatcher of the current build (`Api`). It answers requests and tells the gate
@@ -90,52 +93,16 @@ export interface GateOptions {
    * counted (the analyst reads the file locally, not through the service).
    */
   countCalls?: boolean;
+  /** How long a request waits for the state to count it, or to look its key up (`hcas serve --count-wait`). */
+  countWaitMs?: number;
+  /**
+   * Callers without a key on this machine, not through a proxy, are served uncounted with the anonymous
+   * tier's endpoints (`hcas serve --loopback-unmetered`, as `npm start` runs it): the quick start's owner.
+   */
+  loopbackUnmetered?: boolean;
 }
 
-/** Revocation takes effect in every worker within this many milliseconds (decisions.md), whatever the state does. */
-export const KEY_CACHE_MS = 5_000;
-/** How often each process reads the state's revocation list: a revocation reaches it this soon. */
-export const REVOCATION_SYNC_MS = 1_000;
-/**
- * How long a key's verdict is trusted after the last moment the state could have told of its revocation
- * (the start of the last revocation read that answered, or the key's own lookup). With the read every
- * second this is never reached while the state answers; when it stops answering, a key seen before keeps
- * its plan this long, then is refused until the state is back. Either way a revocation bites within
- * KEY_CACHE_MS.
- */
-export const KEY_TRUST_MS = KEY_CACHE_MS - REVOCATION_SYNC_MS;
-/** Memory for the key cache: about 3,000 valid keys, or 12,000 unknown ones. */
-const KEY_CACHE_BYTES = 2 * 1024 * 1024;
 const MAX_CACHED_KEYS = 10_000;
-const NOT_COUNTED: Promise<undefined> = Promise.resolve(undefined);
-/**
- * Calls of unlimited plans are never refused, so they are answered at once and counted behind, in one
- * write per caller this often (and when the gate closes): the count is exact, it only lands this much later.
- */
-export const COUNT_BEHIND_MS = 50;
-
-/** Calls of one unlimited caller waiting to be counted. */
-interface Behind {
-  caller: Caller;
-  window: QuotaWindow;
-  calls: number;
-}
-
-/** A key as last read from the state, with its caller when it is valid (unknown, revoked: none). */
-interface CachedKey {
-  key: StoredKey | undefined;
-  caller: Caller | undefined;
-  fetchedMs: number;
-  /** The key's SHA-256, the name the state and the revocation list know it by. */
-  hash: string;
-  /** Revoked: by the state's answer, or by the revocation list (final either way). */
-  revoked: boolean;
-}
-
-/** What the key cache charges an entry beyond its key: the entry, the stored key and the caller, rounded up. */
-const KEY_ENTRY_BYTES = 768;
-/** The same for a key the state does not know: the entry and the key's hash. */
-const UNKNOWN_KEY_ENTRY_BYTES = 256;
 
 /**
  * API keys, plans and quotas in front of the dispatcher. For each request: read the credentials (400 when
@@ -152,35 +119,29 @@ const UNKNOWN_KEY_ENTRY_BYTES = 256;
  * unlimited plans are answered at once and counted behind (COUNT_BEHIND_MS). Widget keys are refused from
  * pages outside their origins (403, not counted) and outside the widget endpoints (403, counted).
  *
- * Revocation holds whatever the state does: each process reads the state's revocation list every second
- * and keeps what it learned (a revoked key stays refused, even if a state restored from an old backup
- * forgets it), and trusts a key's verdict only KEY_TRUST_MS past the last read that could have told it of
- * a revocation. When the state fails (Redis unreachable, the state file locked too long), calls are answered
- * without being counted or refused (fail open), a key seen in the last KEY_TRUST_MS keeps its plan, any
- * other key is refused (401, Retry-After: 1; never the anonymous tier's access), and StoreHealth logs the
+ * Keys (KeyVerdicts): each process reads the state's revocation list every second and keeps what it
+ * learned; a key's verdict is trusted KEY_TRUST_MS past the last read that could have told of its
+ * revocation, and OUTAGE_TRUST_MS while the state does not answer (its last known plan; a revoked key stays
+ * refused; a key never verified gets 401 with Retry-After: 1, never the anonymous tier's access).
+ *
+ * Counts (Counting): a state that does not answer a count within the count wait (`countWaitMs`, 10 ms by
+ * default) is not waited for: the request is answered by the count last known, and the state still counts
+ * it. When the state fails (down, or stalled past STATE_STALL_MS) it is an outage of counting, not of
+ * service: calls are counted in this process and added to the state when it is back; StoreHealth logs the
  * transitions. Bad credentials are throttled per client address (CredentialThrottle): each costs a read of
- * the state.
+ * the state; a key the state has is exempt, so a good key is never refused for its address's bad ones.
  */
 export class Gate {
   private readonly clock: WindowClock;
-  /** By the key itself, so a cached key costs no hash; bounded by bytes, since clients can send any number of keys. */
-  private readonly keys = new BoundedMap<CachedKey>(
-    KEY_CACHE_BYTES,
-    (key, entry) => keyBytes(key) + (entry.key ? KEY_ENTRY_BYTES : UNKNOWN_KEY_ENTRY_BYTES),
-  );
-  /** Hashes of every key this process has learned is revoked: it only grows (revoked keys are few and final). */
-  private readonly revoked = new Set<string>();
-  private revocationsSeen = 0;
-  /** Start of the last read of the revocation list that answered (the limits' clock). */
-  private syncedAtMs = Number.NEGATIVE_INFINITY;
+  private readonly verdicts: KeyVerdicts;
+  private readonly counting: Counting;
   private readonly syncTimer: NodeJS.Timeout;
   private readonly throttle = new CredentialThrottle();
   readonly proxies: TrustedProxies;
   private readonly quotaDenials = new Map<string, number>();
-  private readonly behind = new Map<Caller, Behind>();
-  private behindTimer: NodeJS.Timeout | undefined;
   private readonly unlimitedHeaders = new Map<Caller, { resetSeconds: number; headers: Record<string, string> }>();
-  private readonly countCalls: boolean;
+  /** The caller of the quick start's owner (loopbackUnmetered), made once. */
+  private owner: Caller | undefined;
   private readonly health: StoreHealth;
   private reportError: (error: unknown, request: ApiRequest) => void;
   private readonly options: GateOptions;
@@ -189,27 +150,22 @@ export class Gate {
     this.options = options;
     this.clock = new WindowClock(options.now);
     this.proxies = options.proxies ?? new TrustedProxies();
-    this.countCalls = options.countCalls ?? true;
-    this.health = new StoreHealth(options.store, options.log ?? (() => {}));
+    const countWaitMs = options.countWaitMs ?? DEFAULT_COUNT_WAIT_MS;
+    this.health = new StoreHealth(options.store, options.log ?? (() => {}), () => this.counting.recount());
+    this.counting = new Counting(options.store, this.health, options.countCalls ?? true, countWaitMs);
+    this.verdicts = new KeyVerdicts(options.store, options.access.planSet, this.health, this.clock.now, countWaitMs);
     this.reportError = options.reportError ?? ((error) => console.error(error));
-    this.syncTimer = setInterval(() => void this.syncRevocations(), REVOCATION_SYNC_MS).unref();
-    void this.syncRevocations();
+    this.syncTimer = setInterval(() => void this.syncKeys(), REVOCATION_SYNC_MS).unref();
+    void this.syncKeys();
   }
 
   /**
-   * Reads the revocations made since the last read (the gate does every REVOCATION_SYNC_MS; tests call it).
-   * A read that fails leaves what the process knows as it was, and reports the state failing.
+   * Reads the revocations made and the keys created since the last read (the gate does every
+   * REVOCATION_SYNC_MS; tests call it). A read that fails leaves what the process knows as it was, and
+   * reports the state failing.
    */
-  async syncRevocations(): Promise<void> {
-    const started = this.clock.now();
-    try {
-      const { hashes, next } = await this.options.store.revocations(this.revocationsSeen);
-      for (const hash of hashes) this.revoked.add(hash);
-      this.revocationsSeen = next;
-      this.syncedAtMs = Math.max(this.syncedAtMs, started);
-    } catch (error) {
-      this.health.fail(error);
-    }
+  syncKeys(): Promise<void> {
+    return this.verdicts.sync();
   }
 
   /** The server hands the gate its log and error reporter (unless the gate was given its own). */
@@ -252,7 +208,7 @@ export class Gate {
   /** Counts the calls still waiting and stops the health probe (the state is closed by its owner, after this). */
   async close(): Promise<void> {
     clearInterval(this.syncTimer);
-    await this.countBehind();
+    await this.counting.flush();
     this.health.close();
   }
 
@@ -270,13 +226,14 @@ export class Gate {
     const credentials = readCredentials(headers);
     switch (credentials.kind) {
       case 'none':
+        if (this.options.loopbackUnmetered && isLocalCaller(request.remoteAddress, headers)) return this.unmetered(api, request, route);
         return this.counted(api, request, this.anonymous(address), route);
       case 'conflicting':
         return this.refuse(request, conflictingCredentials(), this.anonymous(address));
       case 'malformed':
         return this.refuse(request, malformedKey(credentials.header), this.anonymous(address));
     }
-    const found = this.lookup(credentials.key, anonymousSubject(address));
+    const found = this.verdicts.lookup(credentials.key, anonymousSubject(address), this.throttle);
     return found instanceof Promise
       ? found.then((entry) => this.keyed(api, request, address, entry, route))
       : this.keyed(api, request, address, found, route);
@@ -286,7 +243,7 @@ export class Gate {
   async anonymousHeaders(remoteAddress: string | undefined): Promise<Record<string, string>> {
     const caller = this.anonymous(clientAddress(remoteAddress, undefined, this.proxies));
     const window = this.clock.window(caller.window);
-    return rateHeaders(caller, window, await this.callsSoFar(caller, window));
+    return rateHeaders(caller, window, await this.counting.soFar(caller, window));
   }
 
   private keyed(
@@ -298,7 +255,7 @@ export class Gate {
   ): ApiResponse | Promise<ApiResponse> {
     if (entry === 'throttled') return this.throttled(request, this.anonymous(address));
     if (entry === 'unverified')
-      return this.refuse(request, unverifiableKey(), this.anonymous(address), { spend: false, plan: 'unverified' });
+      return this.refuse(request, unverifiableKey(), this.anonymous(address), { spend: false, plan: 'unverified', read: false });
     const { caller } = entry;
     if (caller) {
       const origins = caller.restrictions?.origins;
@@ -329,20 +286,20 @@ export class Gate {
     request.keyId = caller.keyId;
     const window = this.clock.window(caller.window);
     if (request.method === 'OPTIONS' || route?.asset) {
-      return this.callsSoFar(caller, window).then((calls) => this.answer(api, request, caller, rateHeaders(caller, window, calls)));
+      return this.counting.soFar(caller, window).then((calls) => this.answer(api, request, caller, rateHeaders(caller, window, calls)));
     }
-    if (caller.quota === null && this.countCalls && !this.health.degraded) {
-      this.countLater(caller, window);
+    if (caller.quota === null && this.counting.behindPossible) {
+      this.counting.later(caller, window);
       const headers = this.unlimited(caller, window);
       const denied = this.denied(caller, request, route);
       return denied ? this.error(request, denied, headers) : this.answer(api, request, caller, headers);
     }
-    return this.count(caller, window, request.proxyRequestId).then((calls) => {
+    return this.counting.count(caller, window, request.proxyRequestId).then((calls) => {
       const headers = rateHeaders(caller, window, calls);
       if (calls !== undefined && caller.quota !== null && calls > caller.quota) {
         headers['Retry-After'] = String(Math.max(1, Math.ceil(window.resetSeconds - this.clock.now() / 1000)));
         this.quotaDenials.set(request.plan!, (this.quotaDenials.get(request.plan!) ?? 0) + 1);
-        return this.error(request, rateLimited(caller, window), headers);
+        return this.error(request, rateLimited(caller, window, isLocalCaller(request.remoteAddress, request.headers ?? {})), headers);
       }
       const denied = this.denied(caller, request, route);
       if (denied) return this.error(request, denied, headers);
@@ -357,7 +314,13 @@ export class Gate {
     headers: Record<string, string>,
   ): ApiResponse | Promise<ApiResponse> {
     const extra = request.responseHeaders;
-    const forward: ApiRequest = { method: request.method, url: request.url, headers: request.headers, features: caller.plan.features };
+    const forward: ApiRequest = {
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      features: caller.plan.features,
+      caller: caller.subject,
+    };
     const failed = (error: unknown) => {
       this.reportError(error, forward);
       return withHeaders(internalError(request.method), headers, extra);
@@ -385,7 +348,7 @@ export class Gate {
     request: GateRequest,
     error: ApiError,
     caller: Caller,
-    { spend = true, plan = 'invalid' } = {},
+    { spend = true, plan = 'invalid', read = true } = {},
   ): Promise<ApiResponse> {
     request.plan = plan;
     const window = this.clock.window(caller.window);
@@ -394,7 +357,8 @@ export class Gate {
       return this.error(request, error, rateHeaders(caller, window, this.throttle.known(caller.subject, window.startSeconds)));
     }
     if (spend) this.throttle.spend(caller.subject, nowMs);
-    const calls = await this.callsSoFar(caller, window);
+    // A key the state could not check: the request waited for the state once already, it does not wait again for the headers.
+    const calls = read ? await this.counting.soFar(caller, window) : this.counting.countedHere(caller.subject, window.startSeconds);
     this.throttle.remember(caller.subject, window.startSeconds, calls);
     return this.error(request, error, rateHeaders(caller, window, calls));
   }
@@ -411,6 +375,23 @@ export class Gate {
     return this.error(request, badCredentialsThrottled(seconds), headers);
   }
 
+  /** A caller on this machine with `--loopback-unmetered`: the anonymous tier's endpoints, unlimited, never counted. */
+  private unmetered(api: Responder, request: GateRequest, route: Route | undefined): ApiResponse | Promise<ApiResponse> {
+    const { anonymous } = this.options.access.planSet;
+    this.owner ??= {
+      subject: 'loopback',
+      plan: anonymous.access,
+      quota: null,
+      window: anonymous.window,
+      who: 'Callers on this machine',
+      anonymous: true,
+    };
+    request.plan = 'unmetered';
+    const headers = this.unlimited(this.owner, this.clock.window(this.owner.window));
+    const denied = this.denied(this.owner, request, route);
+    return denied ? this.error(request, denied, headers) : this.answer(api, request, this.owner, headers);
+  }
+
   /** The rate-limit headers of an unlimited caller: the same for every call of a window, so made once. */
   private unlimited(caller: Caller, window: QuotaWindow): Record<string, string> {
     const made = this.unlimitedHeaders.get(caller);
@@ -419,31 +400,6 @@ export class Gate {
     if (this.unlimitedHeaders.size >= MAX_CACHED_KEYS) this.unlimitedHeaders.clear();
     this.unlimitedHeaders.set(caller, { resetSeconds: window.resetSeconds, headers });
     return headers;
-  }
-
-  /** Adds an unlimited caller's call to those counted behind, and makes sure they are written soon. */
-  private countLater(caller: Caller, window: QuotaWindow): void {
-    const waiting = this.behind.get(caller);
-    if (waiting && waiting.window.startSeconds === window.startSeconds) {
-      waiting.calls++;
-    } else {
-      if (waiting) void this.countBehind(); // the window turned: last window's calls go now
-      this.behind.set(caller, { caller, window, calls: 1 });
-    }
-    this.behindTimer ??= setTimeout(() => void this.countBehind(), COUNT_BEHIND_MS).unref();
-  }
-
-  /** Writes the calls counted behind; a failing state loses them, as it leaves every call uncounted (fail open). */
-  private countBehind(): Promise<unknown> {
-    clearTimeout(this.behindTimer);
-    this.behindTimer = undefined;
-    const waiting = [...this.behind.values()];
-    this.behind.clear();
-    return Promise.all(
-      waiting.map(({ caller, window, calls }) =>
-        this.options.store.hit(caller.subject, window, { calls }).catch((error: unknown) => this.health.fail(error)),
-      ),
-    );
   }
 
   private anonymous(address: string): Caller {
@@ -456,87 +412,6 @@ export class Gate {
       who: 'Anonymous callers',
       anonymous: true,
     };
-  }
-
-  /**
-   * A key's cache entry, when its verdict is still trusted, else read again from the state (a promise):
-   * 'unverified' when the state does not answer, 'throttled' when the caller's address has spent its
-   * bad-credential reads (an unknown key costs one).
-   */
-  private lookup(key: string, subject: string): CachedKey | 'unverified' | 'throttled' | Promise<CachedKey | 'unverified'> {
-    const nowMs = this.clock.now();
-    const cached = this.keys.get(key);
-    if (cached !== undefined && this.trusted(cached, nowMs)) return cached;
-    if (!this.throttle.allows(subject, nowMs)) return 'throttled';
-    const hash = cached?.hash ?? hashKey(key);
-    // The refusal of a key that is not valid spends the address's read (refuse), whether it was read now or cached.
-    return this.options.store.findKey(hash).then(
-      (found) => this.remember(key, hash, found, nowMs),
-      (error: unknown) => {
-        this.health.fail(error);
-        return 'unverified' as const;
-      },
-    );
-  }
-
-  /**
-   * True while a cached verdict holds: a revocation is final; a valid key holds KEY_TRUST_MS past the last
-   * moment the state could have told of its revocation; an unknown key is asked about again after that
-   * long (it may have been created since).
-   */
-  private trusted(entry: CachedKey, nowMs: number): boolean {
-    if (entry.revoked) return true;
-    if (this.revoked.has(entry.hash)) {
-      entry.revoked = true;
-      entry.caller = undefined;
-      return true;
-    }
-    if (entry.caller) return nowMs < Math.max(entry.fetchedMs, this.syncedAtMs) + KEY_TRUST_MS;
-    return nowMs - entry.fetchedMs < KEY_TRUST_MS;
-  }
-
-  /** Caches a key's lookup; the revocation list wins over a state that no longer says the key is revoked. */
-  private remember(key: string, hash: string, found: StoredKey | undefined, nowMs: number): CachedKey {
-    if (found?.revokedAt) this.revoked.add(hash);
-    const revoked = this.revoked.has(hash);
-    const plan = found && !revoked ? this.options.access.planSet.plans.find((p) => p.id === found.plan) : undefined;
-    const caller: Caller | undefined =
-      found && plan
-        ? {
-            subject: `key:${found.id}`,
-            plan,
-            quota: plan.quota,
-            window: plan.window,
-            who: `The ${plan.name} plan`,
-            anonymous: false,
-            keyId: found.id,
-            restrictions: found.restrictions ?? undefined,
-          }
-        : undefined;
-    const entry: CachedKey = { key: found, caller, fetchedMs: nowMs, hash, revoked };
-    this.keys.set(key, entry);
-    return entry;
-  }
-
-  /** Counts the call (or, for `hcas get`, reads the count as if it were counted); undefined when degraded. */
-  private count(caller: Caller, window: QuotaWindow, requestId: string | undefined): Promise<number | undefined> {
-    if (this.health.degraded) return NOT_COUNTED;
-    const { store } = this.options;
-    const counted = this.countCalls
-      ? store.hit(caller.subject, window, requestId === undefined ? undefined : { requestId })
-      : store.peek(caller.subject, window).then((calls) => calls + 1);
-    return counted.catch((error: unknown) => {
-      this.health.fail(error);
-      return undefined;
-    });
-  }
-
-  private callsSoFar(caller: Caller, window: QuotaWindow): Promise<number | undefined> {
-    if (this.health.degraded) return NOT_COUNTED;
-    return this.options.store.peek(caller.subject, window).catch((error: unknown) => {
-      this.health.fail(error);
-      return undefined;
-    });
   }
 
   /**

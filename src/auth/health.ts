@@ -26,16 +26,19 @@ export class StoreHealth {
   log: EventLog;
 
   private readonly check: NodeJS.Timeout;
+  /** Called when the state answers again; what it returns is added to the `limits_recovered` line. */
+  private readonly recovered: () => object;
 
-  constructor(store: StateStore, log: EventLog) {
+  constructor(store: StateStore, log: EventLog, recovered: () => object = () => ({})) {
     this.store = store;
     this.log = log;
+    this.recovered = recovered;
     this.check = setInterval(() => {
       if (!this.failing) this.store.ping().catch((error: unknown) => this.fail(error));
     }, CHECK_EVERY_MS).unref();
   }
 
-  /** True while the state is not answering: calls are served uncounted. */
+  /** True while the state is not answering: calls are counted in this process (outage-counts.ts). */
   get degraded(): boolean {
     return this.failing;
   }
@@ -55,7 +58,7 @@ export class StoreHealth {
       location,
       pid: process.pid,
       error: message,
-      detail: 'calls are answered without being counted until the state is back',
+      detail: 'calls are counted in this process until the state is back, then added to it',
     });
     this.probe = setInterval(() => {
       this.store.ping().then(
@@ -63,7 +66,15 @@ export class StoreHealth {
           if (!this.failing) return;
           this.failing = false;
           clearInterval(this.probe);
-          this.log({ time: new Date().toISOString(), level: 'info', event: 'limits_recovered', backend, location, pid: process.pid });
+          this.log({
+            time: new Date().toISOString(),
+            level: 'info',
+            event: 'limits_recovered',
+            backend,
+            location,
+            pid: process.pid,
+            ...this.recovered(),
+          });
         },
         () => {},
       );

@@ -44,9 +44,32 @@ export function keyHint(key: string): string {
   return key.slice(-4);
 }
 
-/** Replaces anything shaped like a key in text bound for a log. */
+/** A percent-escape (`%5F`), as a URL carries one. */
+const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
+/** Rounds of percent-decoding: a key encoded twice (`%255F`) is still the key to anyone reading the log. */
+const DECODE_ROUNDS = 3;
+
+/**
+ * Replaces anything shaped like a key in text bound for a log. A URL may carry a key percent-encoded
+ * (`hcas%5Flive%5F...`): text with escapes is decoded first (up to three times), and when the decoded form
+ * holds a key, that form is what is logged, redacted. Other text is logged as it came.
+ */
 export function redactKeys(text: string): string {
+  if (PERCENT_ESCAPE.test(text)) {
+    let decoded = text;
+    for (let round = 0; round < DECODE_ROUNDS && PERCENT_ESCAPE.test(decoded); round++) decoded = percentDecoded(decoded);
+    if (decoded.includes(KEY_PREFIX)) return decoded.replace(KEY_ANYWHERE, `${KEY_PREFIX}[redacted]`);
+  }
   return text.includes(KEY_PREFIX) ? text.replace(KEY_ANYWHERE, `${KEY_PREFIX}[redacted]`) : text;
+}
+
+/** Percent-decodes as UTF-8 where the text allows it, else byte by byte (a malformed escape never throws). */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  }
 }
 
 /** What the credential headers of a request say. */

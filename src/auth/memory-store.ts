@@ -54,6 +54,11 @@ export class MemoryStore implements StateStore {
     return { hashes: this.revoked.slice(after), next: this.revoked.length };
   }
 
+  async keyHashes(after: number): Promise<{ hashes: string[]; next: number }> {
+    const created = [...this.keys].filter(([, key]) => key.id > after);
+    return { hashes: created.map(([hash]) => hash), next: Math.max(after, ...created.map(([, key]) => key.id)) };
+  }
+
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {}

@@ -3,7 +3,12 @@ import {
   bySubject,
   callsOf,
   COUNTER_RETENTION_SECONDS,
+  failCall,
   settle,
+  DEFAULT_COUNT_WAIT_MS,
+  STATE_STALL_MS,
+  watchBatch,
+  type StoreEvents,
   type HitOptions,
   type KeyRestrictions,
   type NewKey,
@@ -85,10 +90,15 @@ return 1`;
 export const REQUEST_ID_TTL_SECONDS = 30;
 
 /**
- * How long a command may take before the call is served uncounted (the gate then reports degraded): long
- * enough that a busy machine does not flap between degraded and ok, short enough that no client waits long.
+ * How long a read (a key's lookup, a count read for headers, the revocation list, a ping) may take before it
+ * fails and the state is reported degraded. Counts have no timeout: a count sent is counted whenever Redis
+ * answers (a paused Redis answers when it resumes), so it is never counted twice; a request waits
+ * the count wait for it at most (store.ts).
  */
-export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+export const REDIS_READ_TIMEOUT_MS = STATE_STALL_MS;
+
+/** Key ids read per MGET when a server first reads every key's hash. */
+const KEY_HASHES_PER_READ = 1_000;
 
 type HitCallback = (error: Error | null | undefined, total?: number) => void;
 type HitOnceCallback = (error: Error | null | undefined, totals?: number[]) => void;
@@ -102,29 +112,36 @@ type RedisWithHit = Redis & {
  * (default `hcas:`): `key:<sha256>` hash of a key's fields, `key-id:<id>` its hash, `key-ids` the set of
  * ids, `next-key-id`, and `calls:<subject>:<window start>` the counters.
  *
- * Commands fail fast while Redis is away (no offline queue, a short command timeout) so a request never
- * waits on a lost Redis; the client reconnects by itself. The calls of one event-loop turn are counted
- * together: one atomic script call per subject adds the group's size, and each call gets its own running
- * total (as in the SQLite store), all sent in one write. Counts stay exact.
+ * Commands fail fast while Redis is away (no offline queue) and reads give up after REDIS_READ_TIMEOUT_MS,
+ * so a request never waits on a lost Redis; the client reconnects by itself. A count is answered late
+ * (undefined) after the count wait and stays counted when Redis answers; one that then fails goes to
+ * `events.lost`. The calls of one event-loop turn are counted together: one atomic script call per subject
+ * adds the group's size, and each call gets its own running total (as in the SQLite store), all sent in one
+ * write. Counts stay exact.
  */
 export class RedisStore implements StateStore {
   readonly backend = 'redis';
   readonly location: string;
+  events?: StoreEvents;
   private readonly redis: RedisWithHit;
   private pending: PendingHit[] = [];
+  /** The watch of the pending batch when it had to wait for the batch out (started with its first call). */
+  private pendingWatch: (() => void) | undefined;
   private scheduled = false;
   private inFlight = false;
 
   private readonly prefix: string;
   private readonly now: () => number;
+  private readonly countWaitMs: number;
 
-  constructor(url: string, prefix = 'hcas:', now: () => number = Date.now) {
+  /** `countWaitMs`: how long a request waits for its count (`hcas serve --count-wait`). */
+  constructor(url: string, prefix = 'hcas:', now: () => number = Date.now, countWaitMs = DEFAULT_COUNT_WAIT_MS) {
     this.prefix = prefix;
     this.now = now;
+    this.countWaitMs = countWaitMs;
     this.location = withoutPassword(url);
     const redis = new Redis(url, {
       enableOfflineQueue: false,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
       connectTimeout: 2_000,
       maxRetriesPerRequest: 0,
       retryStrategy: (times) => Math.min(100 * times, 1_000),
@@ -157,23 +174,22 @@ export class RedisStore implements StateStore {
     });
   }
 
-  hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number> {
+  hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number | undefined> {
     return new Promise((resolve, reject) => {
+      // Calls that must wait for the batch out are watched from now: a paused Redis answers neither.
+      if (this.pending.length === 0 && this.inFlight) this.pendingWatch = watchBatch(this.pending, this.events, this.countWaitMs);
       this.pending.push({
         subject,
+        window,
         windowStart: window.startSeconds,
         calls: options?.calls ?? 1,
         requestId: options?.requestId,
         resolve,
         reject,
       });
-      this.expireAt.set(window.startSeconds, window.resetSeconds + COUNTER_RETENTION_SECONDS);
       this.schedule();
     });
   }
-
-  /** When each window's counters expire, by window start (a handful of entries: one per window in use). */
-  private readonly expireAt = new Map<number, number>();
 
   /** Flushes on the next turn, unless a batch is out: then the calls wait for its answer and go together. */
   private schedule(): void {
@@ -191,20 +207,28 @@ export class RedisStore implements StateStore {
     this.scheduled = false;
     const batch = this.pending;
     this.pending = [];
+    // Watched from when it is sent (this process's own delays before then are not Redis's), unless it was
+    // already watched while it waited for the batch before it.
+    const watched = this.pendingWatch ?? watchBatch(batch, this.events, this.countWaitMs);
+    this.pendingWatch = undefined;
     const nowSeconds = Math.floor(this.now() / 1000);
     const groups = bySubject(batch);
     let unanswered = groups.length;
     this.inFlight = true;
     const answered = () => {
       if (--unanswered > 0) return;
+      watched();
       this.inFlight = false;
       this.schedule();
     };
     const target = groups.length > 1 ? (this.redis.pipeline() as unknown as RedisWithHit) : this.redis;
     for (const group of groups) {
-      const { subject, windowStart } = group[0];
-      const ttlSeconds = Math.max(1, this.expireAt.get(windowStart)! - nowSeconds);
-      const key = this.counterKey(subject, windowStart);
+      const { subject, window } = group[0];
+      const ttlSeconds = Math.max(1, window.resetSeconds + COUNTER_RETENTION_SECONDS - nowSeconds);
+      const key = this.counterKey(subject, window.startSeconds);
+      const failed = (error: unknown) => {
+        for (const call of group) failCall(call, error, this.events);
+      };
       if (group.some((call) => call.requestId !== undefined)) {
         const args = group.flatMap((call) => [call.calls, call.requestId ?? '']);
         target.hcasHitOnce(
@@ -214,29 +238,28 @@ export class RedisStore implements StateStore {
           `${this.prefix}request:`,
           ...args,
           (error: Error | null | undefined, totals?: number[]) => {
-            if (error || !totals) group.forEach((call) => call.reject(error ?? new Error('Redis answered no counts')));
-            else group.forEach((call, i) => call.resolve(Number(totals[i])));
+            if (error || !totals) failed(error ?? new Error('Redis answered no counts'));
+            else group.forEach((call, i) => call.late || call.resolve(Number(totals[i])));
             answered();
           },
         );
         continue;
       }
       target.hcasHit(key, ttlSeconds, callsOf(group), (error, total) => {
-        if (error) group.forEach((call) => call.reject(error));
+        if (error) failed(error);
         else settle(group, Number(total));
         answered();
       });
     }
     if (target !== this.redis) (target as unknown as { exec(): Promise<unknown> }).exec().catch(() => {});
-    if (this.expireAt.size > 16) this.expireAt.clear();
   };
 
   async peek(subject: string, window: QuotaWindow): Promise<number> {
-    return Number((await this.redis.get(this.counterKey(subject, window.startSeconds))) ?? 0);
+    return Number((await within(this.redis.get(this.counterKey(subject, window.startSeconds)))) ?? 0);
   }
 
   async findKey(hash: string): Promise<StoredKey | undefined> {
-    return fromHash(await this.redis.hgetall(`${this.prefix}key:${hash}`));
+    return fromHash(await within(this.redis.hgetall(`${this.prefix}key:${hash}`)));
   }
 
   async addKey(hash: string, key: NewKey): Promise<StoredKey> {
@@ -281,12 +304,27 @@ export class RedisStore implements StateStore {
   }
 
   async revocations(after: number): Promise<{ hashes: string[]; next: number }> {
-    const hashes = await this.redis.lrange(`${this.prefix}revocations`, after, -1);
+    const hashes = await within(this.redis.lrange(`${this.prefix}revocations`, after, -1));
     return { hashes, next: after + hashes.length };
   }
 
+  /**
+   * Ids are given by INCR before a key's fields are written: an id whose hash is not there yet (a key being
+   * created this moment, or one whose creation failed) is passed over; the key is then looked up, as
+   * before, when it is first used.
+   */
+  async keyHashes(after: number): Promise<{ hashes: string[]; next: number }> {
+    const last = Number((await within(this.redis.get(`${this.prefix}next-key-id`))) ?? 0);
+    const hashes: string[] = [];
+    for (let from = after + 1; from <= last; from += KEY_HASHES_PER_READ) {
+      const ids = Array.from({ length: Math.min(KEY_HASHES_PER_READ, last - from + 1) }, (_, i) => `${this.prefix}key-id:${from + i}`);
+      for (const hash of await within(this.redis.mget(...ids))) if (hash !== null) hashes.push(hash);
+    }
+    return { hashes, next: Math.max(after, last) };
+  }
+
   async ping(): Promise<void> {
-    await this.redis.ping();
+    await within(this.redis.ping());
   }
 
   /** Closes the connection: politely when Redis answers, at once when it does not (a quit would wait for it). */
@@ -296,7 +334,7 @@ export class RedisStore implements StateStore {
       return;
     }
     const quit = this.redis.quit().catch(() => {});
-    const gaveUp = new Promise<void>((resolve) => setTimeout(resolve, REDIS_COMMAND_TIMEOUT_MS).unref());
+    const gaveUp = new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref());
     await Promise.race([quit, gaveUp]);
     this.redis.disconnect();
   }
@@ -304,6 +342,15 @@ export class RedisStore implements StateStore {
   private counterKey(subject: string, windowStart: number): string {
     return `${this.prefix}calls:${subject}:${windowStart}`;
   }
+}
+
+/** A read's answer, or a failure once it has waited REDIS_READ_TIMEOUT_MS (a paused Redis answers nothing). */
+function within<T>(read: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer a read in ${REDIS_READ_TIMEOUT_MS} ms`)), REDIS_READ_TIMEOUT_MS);
+  });
+  return Promise.race([read, timedOut]).finally(() => clearTimeout(timer));
 }
 
 function fromHash(fields: Record<string, string>): StoredKey | undefined {

@@ -5,7 +5,11 @@ import {
   bySubject,
   callsOf,
   COUNTER_RETENTION_SECONDS,
+  failCall,
   settle,
+  SQLITE_LOCK_WAIT_MS,
+  watchBatch,
+  type StoreEvents,
   type HitOptions,
   type KeyRestrictions,
   type NewKey,
@@ -81,6 +85,9 @@ const toKey = (row: KeyRow): StoredKey => ({
  */
 export class SqliteStore implements StateStore {
   readonly backend = 'sqlite';
+  events?: StoreEvents;
+  /** Stops the watch of the pending batch, once it has had to wait for the write lock. */
+  private watching: (() => void) | undefined;
   private readonly writer: Database.Database;
   /** Key lookups, peeks and the admin commands: a busy timeout is fine there, and reads never wait in WAL. */
   private readonly reader: Database.Database;
@@ -135,6 +142,7 @@ export class SqliteStore implements StateStore {
       revokeKey: this.reader.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING *'),
       listRevocation: this.reader.prepare('INSERT INTO revocations (key_sha256) VALUES (?)'),
       revocations: this.reader.prepare('SELECT seq, key_sha256 FROM revocations WHERE seq > ? ORDER BY seq'),
+      keyHashes: this.reader.prepare('SELECT id, key_sha256 FROM api_keys WHERE id > ? ORDER BY id'),
       ping: this.reader.prepare('SELECT count(*) FROM api_keys').pluck(),
     };
     this.prune();
@@ -142,9 +150,9 @@ export class SqliteStore implements StateStore {
   }
 
   /** Counts calls; request ids are not kept (one server: a proxy has no other replica of this state to retry on). */
-  hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number> {
+  hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number | undefined> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ subject, windowStart: window.startSeconds, calls: options?.calls ?? 1, resolve, reject });
+      this.pending.push({ subject, window, windowStart: window.startSeconds, calls: options?.calls ?? 1, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.flush);
@@ -188,6 +196,11 @@ export class SqliteStore implements StateStore {
   async revocations(after: number): Promise<{ hashes: string[]; next: number }> {
     const rows = this.statements.revocations.all(after) as Array<{ seq: number; key_sha256: string }>;
     return { hashes: rows.map((row) => row.key_sha256), next: rows.length === 0 ? after : rows[rows.length - 1].seq };
+  }
+
+  async keyHashes(after: number): Promise<{ hashes: string[]; next: number }> {
+    const rows = this.statements.keyHashes.all(after) as Array<{ id: number; key_sha256: string }>;
+    return { hashes: rows.map((row) => row.key_sha256), next: rows.length === 0 ? after : rows[rows.length - 1].id };
   }
 
   /**
@@ -249,6 +262,7 @@ export class SqliteStore implements StateStore {
     this.tries = 0;
     const batch = this.pending;
     this.pending = [];
+    this.stopWatching();
     const groups = bySubject(batch);
     const totals: number[] = [];
     try {
@@ -256,14 +270,23 @@ export class SqliteStore implements StateStore {
       commit.run();
     } catch (error) {
       if (this.writer.inTransaction) rollback.run();
-      for (const call of batch) call.reject(error);
+      for (const call of batch) failCall(call, error, this.events);
       return;
     }
     groups.forEach((group, i) => settle(group, totals[i]));
   };
 
-  /** Schedules another try at the write lock; false once the deadline has passed. */
+  private stopWatching(): void {
+    this.watching?.();
+    this.watching = undefined;
+  }
+
+  /**
+   * Schedules another try at the write lock; false once the deadline has passed. The calls waiting are
+   * watched from now: past SQLITE_LOCK_WAIT_MS their requests are answered without their count (store.ts).
+   */
   private retryLater(): boolean {
+    this.watching ??= watchBatch(this.pending, this.events, SQLITE_LOCK_WAIT_MS);
     if (this.tries === 0) this.firstTryMs = performance.now();
     this.tries++;
     if (performance.now() - this.firstTryMs > LOCK_DEADLINE_MS) return false;
@@ -277,7 +300,8 @@ export class SqliteStore implements StateStore {
     this.tries = 0;
     const batch = this.pending;
     this.pending = [];
-    for (const call of batch) call.reject(error);
+    this.stopWatching();
+    for (const call of batch) failCall(call, error, this.events);
   }
 
   private prune(): void {

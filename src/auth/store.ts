@@ -39,6 +39,28 @@ export interface HitOptions {
 }
 
 /**
+ * How long a request waits for Redis to count it before it is answered without its count (the call is still
+ * counted): `hcas serve --count-wait`. Redis answers in well under a millisecond; a busy machine delays some
+ * answers by milliseconds, which this must outlast for counts to stay exact.
+ */
+export const DEFAULT_COUNT_WAIT_MS = 10;
+/**
+ * The same for the SQLite state's write lock, which other workers of the server hold for microseconds at a
+ * time but a busy machine may keep from them for milliseconds: waiting for it keeps every count exact.
+ */
+export const SQLITE_LOCK_WAIT_MS = 250;
+/** A count unanswered this long means the state is stalled (a paused Redis): the server counts in memory until it is back. */
+export const STATE_STALL_MS = 250;
+
+/** What a store tells its owner about counts it answered late (see StateStore.hit). */
+export interface StoreEvents {
+  /** Calls answered late whose count then failed: they must be counted again, once the state is back. */
+  lost(subject: string, window: QuotaWindow, calls: number): void;
+  /** A count has waited STATE_STALL_MS for the state. */
+  stalled(error: Error): void;
+}
+
+/**
  * Where keys and call counters live: an SQLite file (one server, all its workers) or Redis (any number of
  * servers). Counters are per subject (`key:12`, `ip:203.0.113.9`) and calendar window; `hit` adds one call
  * atomically and answers the count including it, so concurrent workers never lose or share a count.
@@ -47,7 +69,14 @@ export interface StateStore {
   readonly backend: 'sqlite' | 'redis' | 'memory';
   /** The file or the Redis URL (without its password), for messages and logs. */
   readonly location: string;
-  hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number>;
+  /**
+   * Counts the call. Answers the count including it; or, when the state has not answered within
+   * DEFAULT_COUNT_WAIT_MS, `undefined`: the call is still being counted, and if that then fails it is handed to
+   * `events.lost` instead of rejecting (a rejection means the call was not counted).
+   */
+  hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number | undefined>;
+  /** Where late counts are reported (the gate sets it). */
+  events?: StoreEvents;
   /** The calls counted so far in the window, without counting one. */
   peek(subject: string, window: QuotaWindow): Promise<number>;
   findKey(hash: string): Promise<StoredKey | undefined>;
@@ -64,6 +93,11 @@ export interface StateStore {
    * and the position to ask from next time. Servers poll it, so a revocation reaches them within seconds.
    */
   revocations(after: number): Promise<{ hashes: string[]; next: number }>;
+  /**
+   * The hashes of the keys created from position `after` on (0: every key), and the position to ask from
+   * next time. Servers read it with the revocation list, so they know which keys exist without a lookup.
+   */
+  keyHashes(after: number): Promise<{ hashes: string[]; next: number }>;
   /** Resolves when the store answers; used to notice that a lost store is back. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -75,11 +109,73 @@ export const COUNTER_RETENTION_SECONDS = 40 * 86_400;
 /** One call waiting to be counted with the others of its event-loop turn. */
 export interface PendingHit {
   subject: string;
+  window: QuotaWindow;
   windowStart: number;
   calls: number;
   requestId?: string;
-  resolve: (calls: number) => void;
+  resolve: (calls: number | undefined) => void;
   reject: (error: unknown) => void;
+  /** Answered `undefined` already (the state was late): the outcome goes to StoreEvents.lost if it fails. */
+  late?: boolean;
+}
+
+/**
+ * Watches a batch of calls to the state: after `waitMs`, each call not answered yet is answered `undefined`
+ * (late); after STATE_STALL_MS, the state is reported stalled. Call the returned function when the batch is
+ * answered. One pair of timers per batch, not per call; calls added to the batch meanwhile are watched too.
+ */
+export function watchBatch(batch: readonly PendingHit[], events: StoreEvents | undefined, waitMs: number): () => void {
+  let answered = false;
+  const late = setTimeout(
+    () =>
+      afterIo(() => {
+        if (!answered) answerLate(batch);
+      }),
+    waitMs,
+  );
+  const stalled = setTimeout(
+    () => events?.stalled(new Error(`the state has not answered a count in ${STATE_STALL_MS} ms`)),
+    STATE_STALL_MS,
+  );
+  return () => {
+    answered = true;
+    clearTimeout(late);
+    clearTimeout(stalled);
+  };
+}
+
+/** Answers `undefined` every call of the batch not answered yet. */
+function answerLate(batch: readonly PendingHit[]): void {
+  for (const call of batch) {
+    if (call.late) continue;
+    call.late = true;
+    call.resolve(undefined);
+  }
+}
+
+/**
+ * Runs `decide` once the event loop has read its sockets: a timer fires before the loop polls for I/O, so
+ * an answer already in a socket (the loop was busy elsewhere) must be read before a wait is judged too long.
+ */
+export function afterIo(decide: () => void): void {
+  setImmediate(decide);
+}
+
+/** `answer`, or `fallback()` if it has not settled within `waitMs`, judged after the event loop read its sockets (it still runs to its end). */
+export function withinWait<T>(answer: Promise<T>, waitMs: number, fallback: () => T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => afterIo(() => resolve(fallback())), waitMs);
+    void answer.then((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+  });
+}
+
+/** Fails a call: rejected if it was not answered yet, else handed to `events.lost` (it was answered late). */
+export function failCall(call: PendingHit, error: unknown, events: StoreEvents | undefined): void {
+  if (!call.late) call.reject(error);
+  else events?.lost(call.subject, call.window, call.calls);
 }
 
 /**
@@ -105,11 +201,11 @@ export function callsOf(group: readonly PendingHit[]): number {
   return calls;
 }
 
-/** Answers each call of a group, given the group's total after its increment. */
+/** Answers each call of a group, given the group's total after its increment (a call answered late already keeps its answer). */
 export function settle(group: readonly PendingHit[], total: number): void {
   let running = total - callsOf(group);
   for (const hit of group) {
     running += hit.calls;
-    hit.resolve(running);
+    if (!hit.late) hit.resolve(running);
   }
 }

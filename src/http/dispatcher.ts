@@ -9,7 +9,7 @@ import { emptyResponse, jsonBytes, jsonResponse, Representation, type ApiRespons
 import { isStream, type HandlerResult, type Route, type StreamResult } from './route.ts';
 import { Router, type RouteMatch } from './router.ts';
 import { streamResponse } from './stream.ts';
-import { defaultWorkload, type Workload } from './work.ts';
+import { defaultWorkload, type QueryRunner, type Workload } from './work.ts';
 
 /** One request as the dispatcher sees it; `url` is the path and query as sent (`/api/v1/states/?x=1`). */
 export interface ApiRequest {
@@ -18,6 +18,11 @@ export interface ApiRequest {
   headers?: RequestHeaders;
   /** Features of the caller's plan (set by authentication); answers may differ by them (white-label widget). */
   features?: ReadonlySet<string>;
+  /**
+   * Who is asking, for the fair share of the query workers and the export slots: `key:12`, `ip:203.0.113.9`
+   * (set by authentication), else the client address.
+   */
+  caller?: string;
 }
 
 export interface DispatcherOptions<D> {
@@ -37,6 +42,8 @@ export interface DispatcherOptions<D> {
   status?: () => Record<string, unknown>;
   /** The queue of heavy answers and the slots of streamed ones, shared by the builds a process serves. */
   workload?: Workload;
+  /** Where the answers of routes that are not `inline` are made (query workers); absent: here. */
+  queryRunner?: QueryRunner;
 }
 
 /** A request as parsed: its parameters, and its canonical form (one spelling per value) for the cache and links. */
@@ -78,6 +85,7 @@ export class Dispatcher<D = unknown> {
   private readonly status: (() => Record<string, unknown>) | undefined;
   private readonly close: () => void;
   private readonly workload: Workload;
+  private readonly queryRunner: QueryRunner | undefined;
   private inflight = 0;
   private retired = false;
   private closed = false;
@@ -95,6 +103,7 @@ export class Dispatcher<D = unknown> {
     this.status = options.status;
     this.close = options.close ?? (() => {});
     this.workload = options.workload ?? defaultWorkload();
+    this.queryRunner = options.queryRunner;
   }
 
   /** The full response to a request. */
@@ -150,15 +159,18 @@ export class Dispatcher<D = unknown> {
         this.cache.alias(spelled, key);
         return cached.respond(method, headers);
       }
-      const result = match.route.heavy ? this.heavy(match.route, key, parsed, features) : this.handle(match.route, parsed, features);
-      if (!(result instanceof Promise)) return this.succeed(method, key, spelled, headers, result);
+      const caller = request.caller ?? '';
+      const result = match.route.heavy
+        ? this.heavy(match.route, key, parsed, features, caller)
+        : this.handle(match.route, parsed, features, caller);
+      if (!(result instanceof Promise)) return this.succeed(method, key, spelled, headers, result, caller);
       this.inflight++;
       const heavy = match.route.heavy === true;
       return result
         .then((settled) => {
           // A heavy answer another request made meanwhile is in the cache now: answer from it.
           const made = heavy ? this.fresh(this.cache.get(key)) : undefined;
-          if (!made) return this.succeed(method, key, spelled, headers, settled);
+          if (!made) return this.succeed(method, key, spelled, headers, settled, caller);
           this.cache.alias(spelled, key);
           return made.respond(method, headers);
         })
@@ -197,6 +209,7 @@ export class Dispatcher<D = unknown> {
     this.retired = true;
     if (this.inflight === 0 && !this.closed) {
       this.closed = true;
+      this.queryRunner?.release();
       this.close();
     }
   }
@@ -258,7 +271,20 @@ export class Dispatcher<D = unknown> {
     route: Route,
     parsed: ParsedRequest,
     features: ReadonlySet<string>,
+    caller: string,
   ): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult> {
+    if (this.queryRunner !== undefined && route.inline !== true && route.streamed !== true) {
+      const job = {
+        route: route.path,
+        params: parsed.params,
+        query: parsed.query,
+        url: { path: parsed.url.path, search: parsed.url.search.toString() },
+        nowMs: this.now().getTime(),
+        features: [...features],
+      };
+      const made = this.queryRunner.run(job, caller);
+      if (made !== undefined) return made;
+    }
     return route.handle({
       params: parsed.params,
       query: parsed.query,
@@ -271,10 +297,16 @@ export class Dispatcher<D = unknown> {
   }
 
   /** A heavy answer: made through the process's work queue, once for every request waiting for the same key. */
-  private heavy(route: Route, key: string, parsed: ParsedRequest, features: ReadonlySet<string>): Promise<HandlerResult | StreamResult> {
+  private heavy(
+    route: Route,
+    key: string,
+    parsed: ParsedRequest,
+    features: ReadonlySet<string>,
+    caller: string,
+  ): Promise<HandlerResult | StreamResult> {
     let made = this.making.get(key);
     if (made === undefined) {
-      made = this.workload.heavy.run(() => this.handle(route, parsed, features));
+      made = this.workload.heavy.run(() => this.handle(route, parsed, features, caller));
       this.making.set(key, made);
       const done = () => this.making.delete(key);
       made.then(done, done);
@@ -293,8 +325,9 @@ export class Dispatcher<D = unknown> {
     spelled: string,
     headers: RequestHeaders,
     result: HandlerResult | StreamResult,
+    caller: string,
   ): ApiResponse | Promise<ApiResponse> {
-    if (isStream(result)) return this.stream(method, key, headers, result);
+    if (isStream(result)) return this.stream(method, key, headers, result, caller);
     if (result.status !== 200) return jsonResponse(method, result.status, result.body, result.headers);
     const body = Buffer.isBuffer(result.body) ? result.body : jsonBytes(result.body);
     // A clock-dependent body changes within a build: its tag must change with it.
@@ -310,12 +343,12 @@ export class Dispatcher<D = unknown> {
    * A streamed answer, in one of the process's stream slots (a 503 when none is free); the database stays
    * open (as for a request in flight) until the stream closes.
    */
-  private stream(method: string, key: string, headers: RequestHeaders, result: StreamResult): ApiResponse {
+  private stream(method: string, key: string, headers: RequestHeaders, result: StreamResult, caller: string): ApiResponse {
     const response = streamResponse(method, entityTag(this.dataTag, key), headers, result);
     if (response.stream) {
       let release: () => void;
       try {
-        release = this.workload.streams.take();
+        release = this.workload.streams.take(caller);
       } catch (error) {
         response.stream.destroy();
         throw error;

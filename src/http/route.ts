@@ -43,7 +43,7 @@ export interface StreamResult {
   status: 200;
   /** Content-Type and Content-Disposition; the common headers and the ETag are added by the dispatcher. */
   headers: Record<string, string>;
-  chunks: () => Iterable<string>;
+  chunks: () => Iterable<string> | AsyncIterable<string>;
 }
 
 /** True for a streamed result. */
@@ -90,6 +90,15 @@ export interface Route<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs =
   response?: ResponseDoc;
   /** A static file (the widget's embed script): metering leaves it out, so a page never loses it to a quota. */
   asset?: boolean;
+  /**
+   * An answer read by key from an index, of bounded size whatever the parameters (one record, a small
+   * reference list, a static file): made on the event loop. Every other route, on a server with query
+   * workers, is made in one of them, so no parameters can make it hold the event loop (the dispatcher's
+   * `queryRunner`); without workers (`hcas get`) it is made here too.
+   */
+  inline?: boolean;
+  /** Its body is streamed as the client reads it (bulk exports), a batch per event-loop turn: made here, never in a query worker. */
+  streamed?: boolean;
   /**
    * An answer that takes long to make (the GeoJSON of every ZIP): it runs through the process's WorkQueue,
    * one at a time, identical requests share one computation, and its handler yields between slices.

@@ -1,4 +1,5 @@
 import { ApiError } from './errors.ts';
+import type { HandlerResult } from './route.ts';
 
 /**
  * Answers that take long to make (a route marked `heavy`, such as the GeoJSON of every ZIP) run through
@@ -43,33 +44,73 @@ export class WorkQueue {
 }
 
 /**
- * Streamed answers (bulk exports) in progress, at most `max` per process: each holds a build open and
- * produces a batch of rows per event-loop turn while its client reads, so they are few, and the next one
- * is a `503 server_busy` until one ends.
+ * Streamed answers (bulk exports) in progress, at most `max` per process and `perCaller` per caller (an API
+ * key, or a client address): each holds a build open and produces a batch of rows per event-loop turn while
+ * its client reads, so they are few, one caller cannot hold them all, and the next one is a
+ * `503 server_busy` until one ends.
  */
 export class StreamSlots {
   private open = 0;
+  private readonly byCaller = new Map<string, number>();
   readonly max: number;
+  readonly perCaller: number;
 
-  constructor(max = 4) {
+  constructor(max = 4, perCaller = Math.max(1, Math.floor(max / 2))) {
     this.max = max;
+    this.perCaller = perCaller;
   }
 
-  /** Takes a slot; returns its release (call once, when the stream closes), or throws the 503. */
-  take(): () => void {
+  /** Takes a slot for `caller`; returns its release (call once, when the stream closes), or throws the 503. */
+  take(caller = ''): () => void {
+    const held = this.byCaller.get(caller) ?? 0;
+    if (held >= this.perCaller) {
+      throw new ApiError(
+        'server_busy',
+        `Your ${caller.startsWith('key:') ? 'API key' : 'address'} already has ${this.perCaller} exports streaming from this server process, the most one caller may; retry when one ends`,
+        { 'Retry-After': '5' },
+      );
+    }
     if (this.open >= this.max) {
       throw new ApiError('server_busy', `This server process is sending ${this.max} exports, its limit; retry in a few seconds`, {
         'Retry-After': '5',
       });
     }
     this.open++;
+    this.byCaller.set(caller, held + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.open--;
+      const left = (this.byCaller.get(caller) ?? 1) - 1;
+      if (left > 0) this.byCaller.set(caller, left);
+      else this.byCaller.delete(caller);
     };
   }
+}
+
+/** What a query worker needs to make one answer: the route and everything its handler reads, as plain data. */
+export interface QueryJob {
+  /** The route's path pattern (`/api/v1/health-scores/`). */
+  route: string;
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  /** The canonical path and query string, for links. */
+  url: { path: string; search: string };
+  /** The request time, epoch milliseconds. */
+  nowMs: number;
+  features: string[];
+}
+
+/**
+ * Where answers that may not be made on the event loop are made (src/server/query-pool.ts: worker threads,
+ * each with its own handle on the build). Per build: `run` makes the answer of one request, or returns
+ * undefined when no worker can make it (a route the workers do not know), and the dispatcher makes it itself.
+ */
+export interface QueryRunner {
+  run(job: QueryJob, caller: string): Promise<HandlerResult> | undefined;
+  /** The build is retired and its requests done: the workers close their handles on it. */
+  release(): void;
 }
 
 /** What a process runs its expensive answers through; one per server, shared by the builds it serves. */

@@ -29,9 +29,22 @@ interface ExportTable {
   start: string | number;
   /** SQL of each filter that may be set. */
   filters: Partial<Record<keyof ExportFilter, string>>;
+  /**
+   * With a filter set, how far past `after` one batch may look (`key <= until`), so a filter that matches few
+   * rows costs each batch a window of the table, not the rest of it: the key after which the window ends.
+   * Absent: an index bounds the batch already.
+   */
+  windowEnd?: (after: string | number) => string | number;
+  /** The last key a window can reach (past it, the export is done). */
+  lastKey?: string | number;
 }
 
 const column = (name: string, kind: ExportKind, nullable = false): ExportColumn => ({ name, kind, nullable });
+
+/** Rows of storage order a filtered provider batch looks at: about 4 ms of SQLite, whatever the filter matches. */
+export const ROWID_WINDOW = 20_000;
+/** ZIP numbers a filtered health-score batch looks at. */
+export const ZIP_WINDOW = 3_000;
 
 /**
  * The health-score export: the records with their data quality as JSON (without the prose note, which the
@@ -73,6 +86,10 @@ function healthScoresTable(quality: DataQualityCatalog | null): ExportTable {
     key: 'h.zip_code',
     start: '',
     filters: { scoreTypeId: 'h.score_type_id = @scoreTypeId', state: 'h.state = @state' },
+    // A state's ZIPs are walked in ZIP order through the type's index: 3,000 ZIP numbers at a time (about
+    // 1,000 ZIPs of a national build), not every ZIP after the last one sent.
+    windowEnd: (after) => String(Math.min(99_999, (after === '' ? 0 : Number(after)) + ZIP_WINDOW)).padStart(5, '0'),
+    lastKey: '99999',
   };
 }
 
@@ -104,9 +121,10 @@ const TABLES: Record<ExportName, ExportTable> = {
     // Storage order: a sequential scan, twice as fast at 4 million rows as walking the NPI index.
     key: 'rowid',
     start: 0,
-    // `+state`: no index for the filter, so each batch continues the rowid scan; the state index would make
-    // SQLite sort the whole state again for every batch.
+    // `+state`: no index for the filter, so each batch continues the rowid scan (the state index would make
+    // SQLite sort the whole state again for every batch), a window of rowids at a time.
     filters: { state: '+state = @state' },
+    windowEnd: (after) => Number(after) + ROWID_WINDOW,
   },
   facilities: {
     columns: [
@@ -153,6 +171,8 @@ export function exportColumns(name: ExportName): readonly ExportColumn[] {
 export class ExportQueries {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly tables: Record<ExportName, ExportTable>;
+  /** The providers table's largest rowid, once a filtered export has read it. */
+  private maxRowid: number | undefined;
 
   private readonly db: Database.Database;
 
@@ -167,8 +187,9 @@ export class ExportQueries {
   }
 
   /**
-   * Calls `each` with the values (in column order) of up to `limit` rows after key `after`; returns the last
-   * row's key, or undefined when there were no more rows.
+   * Calls `each` with the values (in column order) of up to `limit` rows after key `after`, and says how many
+   * there were and the key to continue after (undefined when the export is done). With a filter, a batch looks
+   * at one window of the table (`windowEnd`), so it may find no row and still not be the last.
    */
   batch(
     name: ExportName,
@@ -176,27 +197,45 @@ export class ExportQueries {
     after: string | number,
     limit: number,
     each: (values: unknown[]) => void,
-  ): string | number | undefined {
+  ): { rows: number; next: string | number | undefined } {
     const table = this.tables[name];
     const set = (Object.keys(table.filters) as Array<keyof ExportFilter>).filter((f) => filter[f] !== undefined);
+    const windowed = table.windowEnd !== undefined && set.length > 0;
     const cacheKey = `${name} ${set.join()}`;
     let statement = this.statements.get(cacheKey);
     if (!statement) {
-      const where = [...set.map((f) => table.filters[f]!), `${table.key} > @after`].join(' AND ');
+      const where = [...set.map((f) => table.filters[f]!), `${table.key} > @after`, ...(windowed ? [`${table.key} <= @until`] : [])].join(
+        ' AND ',
+      );
       // The key is selected last, after the published columns.
       statement = this.db
         .prepare(`SELECT ${table.select}, ${table.key} FROM ${table.from} WHERE ${where} ORDER BY ${table.key} LIMIT @limit`)
         .raw(true);
       this.statements.set(cacheKey, statement);
     }
-    const args: Record<string, unknown> = { after, limit };
+    const until = windowed ? table.windowEnd!(after) : undefined;
+    const args: Record<string, unknown> = { after, limit, ...(windowed && { until }) };
     for (const f of set) args[f] = filter[f];
     let last: string | number | undefined;
+    let rows = 0;
     const keyAt = table.columns.length;
     for (const values of statement.iterate(args) as IterableIterator<unknown[]>) {
       last = values[keyAt] as string | number;
+      rows++;
       each(values);
     }
-    return last;
+    if (rows === limit) return { rows, next: last };
+    if (until === undefined || until >= this.lastKey(name)) return { rows, next: undefined };
+    return { rows, next: until };
+  }
+
+  /** The last key of a windowed table (its largest rowid, read once). */
+  private lastKey(name: ExportName): string | number {
+    const table = this.tables[name];
+    if (table.lastKey === undefined) {
+      this.maxRowid ??= (this.db.prepare(`SELECT max(rowid) FROM ${table.from}`).pluck().get() as number | null) ?? 0;
+      return this.maxRowid;
+    }
+    return table.lastKey;
   }
 }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { QUALITY_COLUMNS, type DataQuality, type DataQualityCatalog, type QualityColumns } from './data-quality.ts';
+import { ScoreListIndex, type ScoreFilter } from './score-lists.ts';
 
 /** A health score record (interface specification 2.2), columns in the published order. */
 export interface HealthScoreRecord {
@@ -42,14 +43,7 @@ export interface ScorePoint {
   color: string;
 }
 
-/** Filters of the list and GeoJSON endpoints; absent fields do not filter. Scores are inclusive bounds. */
-export interface ScoreFilter {
-  scoreTypeId: number;
-  state?: string;
-  city?: string;
-  minScore?: number;
-  maxScore?: number;
-}
+export type { ScoreFilter } from './score-lists.ts';
 
 const RECORD_COLUMNS = `h.id, h.zip_code, z.state, z.state_name, z.city, z.latitude, z.longitude, h.healthscore,
   h.people_score, h.provider_score, h.hospital_score, h.travel_score, h.label, h.grade, h.color, t.name AS score_type, ${QUALITY_COLUMNS}`;
@@ -59,13 +53,16 @@ const RECORD_FROM = `health_scores h JOIN zips z ON z.zip_code = h.zip_code JOIN
 
 /**
  * The SQL of the health-score endpoints. Fixed statements are prepared in the constructor; filtered ones are
- * prepared on first use of each combination of filters (at most 16 per kind) and reused after that.
- * Lists are ordered by ZIP code ascending, which the (score_type_id, zip_code) index returns without sorting.
+ * prepared on first use of each combination of filters (at most 4) and reused after that. Counts and pages of
+ * the list come from the list index (score-lists.ts), so a deep page or a rare filter costs what a first
+ * page does; the page's records are then read by their ZIP codes.
  */
 export class HealthScoreQueries {
   private readonly one: Database.Statement;
   private readonly summaries: Database.Statement;
+  private readonly records: Database.Statement;
   private readonly filtered = new Map<string, Database.Statement>();
+  private readonly lists: ScoreListIndex;
 
   private readonly db: Database.Database;
   private readonly quality: DataQualityCatalog;
@@ -76,6 +73,10 @@ export class HealthScoreQueries {
     this.one = db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE h.score_type_id = ? AND h.zip_code = ?`);
     this.summaries = db.prepare(`SELECT h.zip_code, h.healthscore, h.label, h.grade, t.name AS score_type
       FROM health_scores h JOIN score_types t ON t.id = h.score_type_id WHERE h.zip_code = ? ORDER BY h.score_type_id`);
+    this.records = db.prepare(
+      `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE h.score_type_id = ? AND h.zip_code IN (SELECT value FROM json_each(?)) ORDER BY h.zip_code`,
+    );
+    this.lists = new ScoreListIndex(db);
   }
 
   /** The record of one ZIP and score type, or undefined when the ZIP has no score. */
@@ -91,20 +92,14 @@ export class HealthScoreQueries {
 
   /** How many records match the filter. */
   count(filter: ScoreFilter): number {
-    const { sql, args } = whereClause(filter);
-    const from = filter.city === undefined ? 'health_scores h' : 'health_scores h JOIN zips z ON z.zip_code = h.zip_code';
-    const row = this.statement(`count ${sql}`, () => `SELECT count(*) AS n FROM ${from} WHERE ${sql}`).get(args);
-    return (row as { n: number }).n;
+    return this.lists.count(filter);
   }
 
   /** One page of matching records, ordered by ZIP code. */
   page(filter: ScoreFilter, limit: number, offset: number): HealthScoreRecord[] {
-    const { sql, args } = whereClause(filter);
-    const statement = this.statement(
-      `page ${sql}`,
-      () => `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE ${sql} ORDER BY h.zip_code LIMIT @limit OFFSET @offset`,
-    );
-    return (statement.all({ ...args, limit, offset }) as RecordRow[]).map((row) => this.quality.publish(row));
+    const zips = this.lists.page(filter, limit, offset);
+    if (zips.length === 0) return [];
+    return (this.records.all(filter.scoreTypeId, JSON.stringify(zips)) as RecordRow[]).map((row) => this.quality.publish(row));
   }
 
   /**
@@ -138,17 +133,13 @@ export class HealthScoreQueries {
   }
 }
 
-/** The WHERE clause of a filter, with named arguments; the SQL text depends only on which filters are set. */
+/** The WHERE clause of a filter without a city (GeoJSON), with named arguments; the SQL text depends only on which filters are set. */
 function whereClause(filter: ScoreFilter): { sql: string; args: Record<string, string | number> } {
   const clauses = ['h.score_type_id = @scoreTypeId'];
   const args: Record<string, string | number> = { scoreTypeId: filter.scoreTypeId };
   if (filter.state !== undefined) {
     clauses.push('h.state = @state');
     args.state = filter.state;
-  }
-  if (filter.city !== undefined) {
-    clauses.push('z.city = @city COLLATE NOCASE');
-    args.city = filter.city;
   }
   if (filter.minScore !== undefined) {
     clauses.push('h.healthscore >= @minScore');

@@ -1,3 +1,4 @@
+import { TVI_TIERS } from '../../core/tvi-tiers.ts';
 import type Database from 'better-sqlite3';
 
 /** The TVI of one ZIP (interface specification 2.13) plus the basis of its health outcome sub-score. */
@@ -60,7 +61,9 @@ const ORDER = 'ORDER BY t.tvi_score DESC, t.zip_code';
 
 /**
  * The SQL of the TVI endpoints, every statement prepared here. Lists are ordered most vulnerable first,
- * ties by ZIP code, which the `(tvi_score DESC, zip_code)` and `(state, tvi_score DESC, zip_code)` indexes return.
+ * ties by ZIP code, which the `(ranked, tvi_score DESC, zip_code)` and `(ranked, state, tvi_score DESC,
+ * zip_code)` indexes return. A tier is its score range (core/tvi-tiers.ts), so counts and pages read only
+ * those indexes: a page's ZIP codes are found in the index (however deep), then its rows are joined.
  */
 export class TviQueries {
   private readonly one: Database.Statement;
@@ -75,14 +78,16 @@ export class TviQueries {
       FROM tvi WHERE zip_code = ?`);
     for (const filters of [[], ['state'], ['tier'], ['state', 'tier']]) {
       // ZIPs under the small-population threshold are never ranked (their shares rest on a few households).
-      const where = ['t.ranked = 1', ...filters.map((name) => (name === 'state' ? 't.state = @state' : 't.tvi_tier = @tier'))].join(
-        ' AND ',
-      );
-      this.counts.set(filters.join(), db.prepare(`SELECT count(*) AS n FROM tvi t WHERE ${where}`));
+      const where = [
+        'ranked = 1',
+        ...filters.map((name) => (name === 'state' ? 'state = @state' : 'tvi_score >= @minScore AND tvi_score <= @maxScore')),
+      ].join(' AND ');
+      this.counts.set(filters.join(), db.prepare(`SELECT count(*) AS n FROM tvi WHERE ${where}`));
       this.pages.set(
         filters.join(),
         db.prepare(`SELECT t.zip_code, z.city, z.state, t.tvi_score, t.tvi_tier, t.zero_vehicle_pct, t.nearest_hospital_miles
-        FROM tvi t JOIN zips z ON z.zip_code = t.zip_code WHERE ${where} ${ORDER} LIMIT @limit OFFSET @offset`),
+        FROM (SELECT zip_code FROM tvi WHERE ${where} ORDER BY tvi_score DESC, zip_code LIMIT @limit OFFSET @offset) p
+        JOIN tvi t ON t.zip_code = p.zip_code JOIN zips z ON z.zip_code = t.zip_code ${ORDER}`),
       );
     }
     this.metros = db.prepare(`SELECT cbsa_code, cbsa_title, cbsa_type, tvi_score, tvi_tier, zip_count, population
@@ -122,9 +127,14 @@ export class TviQueries {
   }
 }
 
-function args(filter: TviFilter): Record<string, string> {
-  const values: Record<string, string> = {};
+function args(filter: TviFilter): Record<string, string | number> {
+  const values: Record<string, string | number> = {};
   if (filter.state !== undefined) values.state = filter.state;
-  if (filter.tier !== undefined) values.tier = filter.tier;
+  if (filter.tier !== undefined) {
+    const at = TVI_TIERS.findIndex((t) => t.tier === filter.tier);
+    // An unknown tier (the parameter refuses one) matches nothing: an empty range.
+    values.minScore = at < 0 ? 1 : TVI_TIERS[at].min;
+    values.maxScore = at < 0 ? 0 : at === 0 ? 100 : TVI_TIERS[at - 1].min - 1;
+  }
   return values;
 }

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { anonymousSubject, normalizeAddress } from '../auth/client-ip.ts';
 import { errorBody, ERROR_STATUS, type ErrorCode } from '../http/errors.ts';
 import { COMMON_HEADERS, JSON_TYPE } from '../http/response.ts';
+import { cut } from './send-watch.ts';
 
 /** How many connections one server process keeps open: in all, and per client address. */
 export interface ConnectionLimits {
@@ -98,5 +99,6 @@ function refuse(socket: Socket, code: ErrorCode, message: string): void {
     .join('\r\n')}\r\n\r\n`;
   socket.on('error', () => {});
   socket.end(head + body);
-  setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  // Reset, not closed: a client that has not read the answer by then leaves no orphaned socket behind.
+  setTimeout(() => cut(socket), REFUSED_LINGER_MS).unref();
 }

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import net from 'node:net';
+import { isLocalCaller } from '../auth/client-ip.ts';
 import { errorBody } from '../http/errors.ts';
 import { jsonResponse, type ApiResponse, type RequestHeaders } from '../http/response.ts';
-import type { ServingState } from './serving-state.ts';
+import type { Readiness, ServingState } from './serving-state.ts';
 
 /** The operator's endpoints, outside the API: never counted, never rate-limited, logged at debug level. */
 export const OPS_PATHS = { healthz: '/healthz', readyz: '/readyz', metrics: '/metrics' } as const;
@@ -32,17 +32,6 @@ export interface MetricsAccess {
   token?: string;
 }
 
-/**
- * True when the socket peer is loopback and no proxy header says the request came through a proxy: a proxy
- * on the same machine connects from loopback too, and must not hand the metrics to the world.
- */
-export function isLocalCaller(peer: string | undefined, headers: RequestHeaders): boolean {
-  if (headers['x-forwarded-for'] !== undefined || headers.forwarded !== undefined || headers['x-real-ip'] !== undefined) return false;
-  if (peer === undefined) return false;
-  const address = peer.startsWith('::ffff:') ? peer.slice(7) : peer;
-  return address === '::1' || (net.isIPv4(address) && address.startsWith('127.'));
-}
-
 function tokenMatches(token: string | undefined, authorization: string | string[] | undefined): boolean {
   if (!token || typeof authorization !== 'string') return false;
   const expected = Buffer.from(`Bearer ${token}`);
@@ -51,8 +40,20 @@ function tokenMatches(token: string | undefined, authorization: string | string[
 }
 
 /**
+ * What `/readyz` shows a caller who is not the operator: the status of the process and of each check, and
+ * the build (public in `meta/` anyway); never the process id, the file's name or an error's text, which tell
+ * an attacker what runs where and what failed.
+ */
+function publicReadiness(body: Readiness['body']): object {
+  const checks = Object.fromEntries(Object.entries(body.checks).map(([name, check]) => [name, { status: check.status }]));
+  return { status: body.status, build_id: body.build_id, built_at: body.built_at, build_age_seconds: body.build_age_seconds, checks };
+}
+
+/**
  * `/healthz` (the process answers), `/readyz` (the serving state: 200 ready or degraded, 503 not ready) and
- * `/metrics` (Prometheus text, for loopback callers not behind a proxy or callers with the token).
+ * `/metrics` (Prometheus text). The operator (loopback callers not behind a proxy, or callers with the
+ * metrics token) gets every detail; anyone else, as through the public proxy, gets the metrics refused and
+ * the probes' statuses alone.
  */
 export class OpsEndpoints {
   private readonly state: ServingState;
@@ -83,19 +84,21 @@ export class OpsEndpoints {
         { Allow: ALLOW, ...NO_STORE },
       );
     }
+    const trusted = isLocalCaller(peer, headers) || tokenMatches(this.access.token, headers.authorization);
     if (endpoint === 'healthz') {
+      const uptimeSeconds = Math.round((Date.now() - this.state.startedAtMs) / 1000);
       return jsonResponse(
         method,
         200,
-        { status: 'ok', pid: process.pid, uptime_seconds: Math.round((Date.now() - this.state.startedAtMs) / 1000) },
+        trusted ? { status: 'ok', pid: process.pid, uptime_seconds: uptimeSeconds } : { status: 'ok' },
         NO_STORE,
       );
     }
     if (endpoint === 'readyz') {
       const { httpStatus, body } = this.state.readiness();
-      return jsonResponse(method, httpStatus, body, NO_STORE);
+      return jsonResponse(method, httpStatus, trusted ? body : publicReadiness(body), NO_STORE);
     }
-    if (!isLocalCaller(peer, headers) && !tokenMatches(this.access.token, headers.authorization)) {
+    if (!trusted) {
       const how = this.access.token
         ? 'send Authorization: Bearer TOKEN with the token of HCAS_METRICS_TOKEN'
         : 'start the server with HCAS_METRICS_TOKEN set and send it as Authorization: Bearer TOKEN';

@@ -16,11 +16,13 @@ import { LiveApi, type BuildSource } from './live.ts';
 import { jsonLines, logs, type LineLog, type RequestRecord } from './log.ts';
 import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.ts';
 import { OPS_PATHS, OpsEndpoints, opsEndpoint, type MetricsAccess } from './ops.ts';
+import { QueryPool } from './query-pool.ts';
 import { proxyRequestId, RequestIds } from './request-id.ts';
 import type { ServingState } from './serving-state.ts';
 import { commandLineSettings } from './settings.ts';
 import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
 import { repeatedHeaderError } from './request-headers.ts';
+import { SendWatch } from './send-watch.ts';
 import { createHttpServer, DEFAULT_TIMEOUTS, type TransportTimeouts } from './transport.ts';
 
 export interface ServerOptions {
@@ -78,9 +80,6 @@ function snapshotFolder(option: string | false | undefined): string | undefined 
   return settings.snapshot === false ? undefined : (settings.snapshotDir ?? tmpdir());
 }
 
-/** The least a streamed answer must deliver per send timeout (about 2 KiB/s at the default 30 s). */
-export const MIN_STREAM_PROGRESS_BYTES = 64 * 1024;
-
 /** The plan label of requests served with limits off, and of the operator endpoints. */
 const NO_PLAN = 'none';
 
@@ -98,9 +97,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { gate } = options;
   gate?.attach(log, reportError);
   const builds = options.builds ?? (await BuildKeeper.open({ file: options.db, snapshotDir: snapshotFolder(options.snapshotDir), log }));
-  // One work queue and one set of stream slots for the process, whichever build answers.
+  // One work queue, one set of stream slots and one pool of query workers for the process, whichever build answers.
   const workload = options.api?.workload ?? defaultWorkload();
-  const live = new LiveApi(builds, { ...options.api, workload, reportError, ...(gate && { status: () => gate.status() }) }, log);
+  const queryPool = options.api?.queryPool ?? new QueryPool({}, log);
+  const live = new LiveApi(builds, { ...options.api, workload, queryPool, reportError, ...(gate && { status: () => gate.status() }) }, log);
   const state = live.state;
   state.setCheck('rate_limits', () => {
     if (!gate) return { status: 'ok', backend: 'off' };
@@ -176,7 +176,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     started: number,
     level: 'info' | 'debug',
   ) => {
-    if (closing) res.setHeader('Connection', 'close');
+    // Requests the HTTP layer refuses end their connection (docs/api.md, "Errors"): a repeated Host may mean two
+    // proxies read two different requests, so nothing more is read from that connection.
+    if (closing || response.status === 414 || request.invalid?.code === 'bad_request') res.setHeader('Connection', 'close');
     // The gate adds X-Request-Id to every answer it makes; anything else gets it here.
     const headers = 'X-Request-Id' in response.headers ? response.headers : withHeaders(response, request.responseHeaders!).headers;
     res.writeHead(response.status, headers);
@@ -184,21 +186,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     res.end(response.body);
     finished(request, requestId, response.status, response.body.length, started, level);
   };
-  // A streamed body (exports) is written as the client reads it; a client that goes away stops the producer.
-  // One that reads less than MIN_STREAM_PROGRESS_BYTES per send timeout (a trickle that keeps the socket
-  // from going idle) is cut too, releasing the build its answer holds.
+  // A streamed body (exports) is written as the client reads it; a client that goes away stops the producer,
+  // and one that stops reading (or reads a trickle) is cut by the send watch, releasing the build its answer holds.
   const sendStream = (res: ServerResponse, stream: Readable, request: GateRequest, requestId: string, started: number) => {
     let bytes = 0;
     stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    const socket = res.socket;
-    let delivered = socket?.bytesWritten ?? 0;
-    const watchdog = setInterval(() => {
-      const now = socket?.bytesWritten ?? 0;
-      if (now - delivered < MIN_STREAM_PROGRESS_BYTES) res.destroy();
-      delivered = now;
-    }, timeouts.sendMs).unref();
     pipeline(stream, res, (error) => {
-      clearInterval(watchdog);
       if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') reportError(error, request);
       finished(request, requestId, 200, bytes, started, 'info');
     });
@@ -250,7 +243,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         request.route = OPS_PATHS[endpoint];
         response = ops.answer(endpoint, request.method, req.headers, peer);
       } else {
-        response = gate ? gate.respond(live.current, request) : live.current.respond(request);
+        if (gate) response = gate.respond(live.current, request);
+        else {
+          request.caller = peer;
+          response = live.current.respond(request);
+        }
       }
     } catch (error) {
       response = failure(request, error);
@@ -268,6 +265,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const parserErrorHeaders = gate && ((socket: Duplex) => gate.anonymousHeaders((socket as Socket).remoteAddress));
   const server: Server = createHttpServer(handle, timeouts, parserErrorHeaders, guard);
+  const sendWatch = new SendWatch(timeouts.sendMs, timeouts.checkIntervalMs);
+  sendWatch.attach(server);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: Error) => {
       live.close(); // the private copy goes with the server that could not start
@@ -300,6 +299,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           clearTimeout(force);
           live.close();
           errors.close();
+          sendWatch.close();
+          if (queryPool instanceof QueryPool) void queryPool.close();
           resolve();
         });
         server.closeIdleConnections();

@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { DEFAULT_DATABASE, DEFAULT_DATABASE_FILE } from '../../core/dataset.ts';
 import { FixableError } from '../../core/errors.ts';
+import { DEFAULT_COUNT_WAIT_MS } from '../auth/store.ts';
 import { defaultWorkers } from './cpus.ts';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -29,6 +30,10 @@ export interface ServeSettings {
   maxConnections: number;
   /** Open connections per client address (IPv6: per /64) and server process; trusted proxies are exempt. */
   maxConnectionsPerClient: number;
+  /** Milliseconds a request waits for Redis to count it before it is answered by the count last known. */
+  countWait: number;
+  /** Callers without a key on this machine, not through a proxy, are served uncounted (the quick start's owner). */
+  loopbackUnmetered: boolean;
 }
 
 /** One setting: its flag (as commander declares it), its environment variable, default and parser. */
@@ -198,7 +203,7 @@ export const SERVE_SETTINGS: readonly Setting[] = [
     env: 'HCAS_SEND_TIMEOUT',
     shown: '30',
     description:
-      'seconds a response may wait on a client that reads none of it (and an export that sends less than 64 KiB in that time) before the connection is cut',
+      'seconds a response may wait on a client that takes less than 64 KiB of it (one that stopped reading) before the connection is reset',
     default: () => 30,
     parse: wholeNumber(1, 3600),
   },
@@ -220,6 +225,26 @@ export const SERVE_SETTINGS: readonly Setting[] = [
       'open connections per client address (IPv6: per /64) and server process; more are answered 429 and closed; trusted proxies count only toward --max-connections',
     default: () => 128,
     parse: wholeNumber(1, 1_000_000),
+  },
+  {
+    key: 'countWait',
+    flag: '--count-wait <ms>',
+    env: 'HCAS_COUNT_WAIT',
+    shown: '10',
+    description:
+      'milliseconds a request waits for Redis to count it; past that it is answered by the count last known plus this call, and Redis still counts it (a paused Redis costs no request more)',
+    default: () => DEFAULT_COUNT_WAIT_MS,
+    parse: wholeNumber(1, 60_000),
+  },
+  {
+    key: 'loopbackUnmetered',
+    flag: '--loopback-unmetered',
+    env: 'HCAS_LOOPBACK_UNMETERED',
+    shown: 'false',
+    description:
+      "serve callers without a key on this machine (loopback, not through a proxy) uncounted, with the anonymous tier's endpoints: npm start's, for its owner exploring with curl; never on a server behind a proxy you do not control",
+    default: () => false,
+    parse: parseBoolean,
   },
 ];
 

@@ -15,8 +15,9 @@ export interface TransportTimeouts {
   /** How often Node looks for connections past their deadlines: the timeouts bite up to this much later. */
   checkIntervalMs: number;
   /**
-   * A connection on which nothing moves for this long (a client that stopped reading its answer, so the
-   * server cannot write) is cut, and what it held (buffers, a build kept open for its answer) released.
+   * A connection on which nothing moves for this long, or whose client takes less than 64 KiB of its answer
+   * in it (a client that stopped reading, so the server cannot write), is reset (send-watch.ts), and what it
+   * held (buffers, a build kept open for its answer) released.
    */
   sendMs: number;
 }
@@ -53,7 +54,7 @@ export function createHttpServer(
   const server = http.createServer(options, handle);
   guard?.attach(server);
   server.keepAliveTimeout = limits.keepAliveMs;
-  // Socket inactivity: with no listener of its own, Node destroys a socket idle this long.
+  // Socket inactivity: a socket idle this long is cut (the send watch listens for it and resets the socket).
   server.timeout = limits.sendMs;
   // A client may send its request and then close its side (shutdown, `nc -q`): Node's default then drops an
   // answer that is not ready yet (a count to wait for, a first compression). Half-open, the answer is sent

@@ -3,6 +3,7 @@ import net from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import Database from 'better-sqlite3';
+import KDBush from 'kdbush';
 import { request, type HttpResult } from '../helpers/http.ts';
 
 /**
@@ -136,7 +137,7 @@ export { freePort } from '../helpers/nginx.ts';
 /**
  * A copy of the fixture grown to national size for the overall score: its 297 ZIPs 120 times over (about
  * 36,000, as many as the country has), under new ZIP codes from 30301, so `health-scores/geojson/` is as
- * large as on a national build (about 6 MB).
+ * large as on a national build (about 6 MB), with a KD-tree of every point.
  */
 export function nationalCopy(fixture: string, to: string): string {
   copyFileSync(fixture, to);
@@ -152,6 +153,34 @@ export function nationalCopy(fixture: string, to: string): string {
       SELECT printf('%05d', 30000 + c.value * 300 + b.r), h.score_type_id, h.state, (h.healthscore + c.value) % 101, h.people_score, h.provider_score,
         h.hospital_score, h.travel_score, h.label, h.grade, h.color, h.prevalence_used
       FROM health_scores h JOIN base b ON b.zip_code = h.zip_code, ${copies} c WHERE h.score_type_id = 1;`);
+  // The KD-tree of every point, in ZIP order, so nearby/ answers on the copy too.
+  const points = db.prepare('SELECT zip_code, longitude, latitude FROM zips ORDER BY zip_code').all() as Array<{
+    zip_code: string;
+    longitude: number;
+    latitude: number;
+  }>;
+  const tree = new KDBush(points.length);
+  const renumber = db.prepare('UPDATE zips SET kd_index = ? WHERE zip_code = ?');
+  db.transaction(() => {
+    db.exec('UPDATE zips SET kd_index = -1 - kd_index');
+    points.forEach((point, i) => {
+      tree.add(point.longitude, point.latitude);
+      renumber.run(i, point.zip_code);
+    });
+  })();
+  tree.finish();
+  db.prepare("UPDATE kdtree SET data = ? WHERE name = 'zips'").run(Buffer.from(tree.data as ArrayBuffer));
   db.close();
+  return to;
+}
+
+/** A copy of `fixture` at `to` with `times` times its providers (new NPIs): exports far larger than socket buffers hold. */
+export function manyProvidersCopy(fixture: string, to: string, times: number): string {
+  copyFileSync(fixture, to);
+  const grow = new Database(to);
+  grow.exec(`INSERT INTO providers SELECT printf('9%09d', p.rowid * 100 + n.value), first_name, last_name, credential, gender, primary_taxonomy,
+    primary_specialty, telehealth, address, city, state, zip_code, zcta, phone, medical_school, residency, graduation_year, facility_names
+    FROM providers p, json_each('[${Array.from({ length: times }, (_, i) => i + 1).join(',')}]') n`);
+  grow.close();
   return to;
 }

@@ -1,14 +1,13 @@
-import { copyFileSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
-import type net from 'node:net';
+import { readdirSync, readFileSync, readlinkSync, renameSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api } from '../../src/api/index.ts';
 import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { tempDir } from '../helpers/files.ts';
 import { fixtureDb } from '../helpers/fixture-db.ts';
 import { bodyJson, request } from '../helpers/http.ts';
-import { connect, heldMb, rebuiltCopy, tally, until } from './helpers.ts';
+import { connect, heldMb, manyProvidersCopy, rebuiltCopy, until } from './helpers.ts';
 
 /**
  * Finding 2 of issue #16: clients that stop reading their answer. Before, 200 paused readers of
@@ -25,13 +24,7 @@ let server: RunningServer;
 
 beforeAll(async () => {
   // The fixture with 60 times its providers: an export of about 25 MB, far more than socket buffers hold.
-  db = path.join(dir, 'hcas.sqlite');
-  copyFileSync(await fixtureDb(), db);
-  const grow = new Database(db);
-  grow.exec(`INSERT INTO providers SELECT printf('9%09d', p.rowid * 100 + n.value), first_name, last_name, credential, gender, primary_taxonomy,
-    primary_specialty, telehealth, address, city, state, zip_code, zcta, phone, medical_school, residency, graduation_year, facility_names
-    FROM providers p, json_each('[${Array.from({ length: 60 }, (_, i) => i + 1).join(',')}]') n`);
-  grow.close();
+  db = manyProvidersCopy(await fixtureDb(), path.join(dir, 'hcas.sqlite'), 60);
   server = await startServer({
     db,
     port: 0,
@@ -117,24 +110,107 @@ describe('clients that stop reading', { timeout: 60_000 }, () => {
     expect((bodyJson(await request(server.url, '/api/v1/meta/')) as { build_id: string }).build_id).toBe('beefbeefbeefbeef');
   });
 
-  it('at most 4 exports stream at once per process: 10 paused readers hold 4 answers, the other 6 are refused 503 at once', async () => {
+  it('at most 4 exports stream at once per process, 2 per caller: 10 paused readers hold 4 answers, the other 6 are refused 503 at once', async () => {
     const held = heldMb();
-    const sockets = await Promise.all(
-      Array.from({ length: 10 }, async () => {
-        const socket = await connect(server.port);
-        socket.on('error', () => {});
-        socket.write('GET /api/v1/exports/providers/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-        const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
-        socket.pause();
-        return { socket, status: Number(first.slice(9, 12)), first };
-      }),
-    );
-    expect(tally(sockets)).toEqual({ 200: 4, 503: 6 });
-    const refused = sockets.find((s) => s.status === 503)!.first;
-    expect(refused).toMatch(/\r\nRetry-After: 5\r\n/);
-    expect(refused).toContain('"error":"server_busy"');
+    const sockets = [];
+    // One after another from these loopback addresses, so which are refused, and why, is fixed.
+    for (const last of [1, 1, 1, 2, 2, 3, 3, 4, 4, 5]) {
+      const socket = net.connect({ port: server.port, host: '127.0.0.1', localAddress: `127.0.0.${last}` });
+      socket.on('error', () => {});
+      socket.write('GET /api/v1/exports/providers/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
+      socket.pause();
+      sockets.push({ socket, status: Number(first.slice(9, 12)), first });
+    }
+    expect(sockets.map((s) => s.status)).toEqual([200, 200, 503, 200, 200, 503, 503, 503, 503, 503]);
+    expect(sockets[2].first).toContain('already has 2 exports streaming from this server process');
+    expect(sockets[5].first).toContain('is sending 4 exports, its limit');
+    for (const { first } of sockets.filter((s) => s.status === 503)) {
+      expect(first).toMatch(/\r\nRetry-After: 5\r\n/);
+      expect(first).toContain('"error":"server_busy"');
+    }
     // Four paused answers hold a few MiB at most (measured: about 3), not one per reader.
     expect(heldMb() - held).toBeLessThan(16);
     for (const { socket } of sockets) socket.destroy();
+  });
+});
+
+/** The kernel's count of orphaned TCP sockets (closed by their process, still holding buffers): /proc/net/sockstat. */
+function orphanedSockets(): number {
+  return Number(/TCP: .*\borphan (\d+)/.exec(readFileSync('/proc/net/sockstat', 'utf8'))?.[1] ?? Number.NaN);
+}
+
+/** The state (hex, as in /proc/net/tcp: 01 established, 04 FIN-WAIT-1, ...) of the server's side of each connection from `clientPorts`. */
+function serverSides(serverPort: number, clientPorts: number[]): Map<number, string> {
+  const sides = new Map<number, string>();
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const [, local, remote, state] = line.trim().split(/\s+/);
+    if (!local || Number.parseInt(local.split(':')[1], 16) !== serverPort) continue;
+    const port = Number.parseInt(remote.split(':')[1], 16);
+    if (clientPorts.includes(port)) sides.set(port, state);
+  }
+  return sides;
+}
+
+describe('a cut connection is gone', { timeout: 60_000 }, () => {
+  const SEND_SECONDS = 3;
+  let cutting: RunningServer;
+  beforeAll(async () => {
+    cutting = await startServer({
+      db,
+      port: 0,
+      host: '127.0.0.1',
+      quiet: true,
+      log: () => {},
+      snapshotDir: path.join(dir, 'copies-cut'),
+      timeouts: { sendMs: SEND_SECONDS * 1000, checkIntervalMs: 200 },
+    });
+  });
+  afterAll(() => cutting.close());
+
+  it(`stalled readers are reset at the send timeout (${SEND_SECONDS} s here), not half-closed: no socket stays orphaned with its buffers`, async () => {
+    const orphansBefore = orphanedSockets();
+    // Four exports (the slots of the process: two callers, two each), whose readers stop after the first bytes.
+    const readers = [];
+    const stalledAt = new Map<number, number>();
+    for (const last of [1, 1, 2, 2]) {
+      const socket = net.connect({ port: cutting.port, host: '127.0.0.1', localAddress: `127.0.0.${last}` });
+      socket.on('error', () => {});
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write('GET /api/v1/exports/providers/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      await new Promise<void>((resolve) => socket.once('readable', () => resolve()));
+      stalledAt.set(socket.localPort!, Date.now());
+      readers.push(socket);
+    }
+    const ports = readers.map((socket) => socket.localPort!);
+    expect([...serverSides(cutting.port, ports).values()]).toEqual(['01', '01', '01', '01']);
+    // Each server side leaves ESTABLISHED once: when, and into what (gone: reset; 04: FIN-WAIT-1, half-closed).
+    const cut = new Map<number, { afterMs: number; state: string | undefined }>();
+    await until(
+      () => {
+        const sides = serverSides(cutting.port, ports);
+        for (const port of ports)
+          if (!cut.has(port) && sides.get(port) !== '01')
+            cut.set(port, { afterMs: Date.now() - stalledAt.get(port)!, state: sides.get(port) });
+        return cut.size === ports.length;
+      },
+      'the stalled readers to be cut',
+      SEND_SECONDS * 3_000,
+      20,
+    );
+    const cuts = [...cut.values()];
+    // Reset: the server's side is gone at once (never FIN-WAIT-1 holding the unsent answer for as long as the client stays).
+    expect(
+      cuts.map((c) => c.state),
+      JSON.stringify(cuts),
+    ).toEqual([undefined, undefined, undefined, undefined]);
+    expect([...serverSides(cutting.port, ports).values()]).toEqual([]);
+    expect(orphanedSockets() - orphansBefore).toBeLessThan(2);
+    // At the documented time: the send timeout, plus at most one check interval and the time buffers took to fill.
+    for (const { afterMs } of cuts) {
+      expect(afterMs).toBeGreaterThanOrEqual(SEND_SECONDS * 1000 - 100);
+      expect(afterMs).toBeLessThan(SEND_SECONDS * 1000 + 1_000);
+    }
+    for (const socket of readers) socket.destroy();
   });
 });

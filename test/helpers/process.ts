@@ -4,6 +4,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * The arguments of `node bin/hcas.js serve` for one worker on a free port, quiet, not watching its file:
+ * how tests and benchmarks start a server to measure, followed by `extra`.
+ */
+export function serveArgs(db: string, ...extra: string[]): string[] {
+  return [path.join(root, 'bin/hcas.js'), 'serve', '--db', db, '--port', '0', '--workers', '1', '--quiet', '--no-watch', ...extra];
+}
+
 /** A server child process whose stdout JSON lines (lifecycle events) the test can wait for. */
 export class ServerProcess {
   readonly events: Array<Record<string, unknown>> = [];

@@ -35,31 +35,49 @@ export class OwnRedis {
   private readonly dir = mkdtempSync(path.join(tmpdir(), 'hcas-redis-'));
 
   readonly port: number;
+  private readonly persistent: boolean;
 
-  private constructor(port: number) {
+  private constructor(port: number, persistent: boolean) {
     this.port = port;
+    this.persistent = persistent;
     this.url = `redis://127.0.0.1:${port}`;
   }
 
-  /** Starts one (the binary must exist: check HAVE_REDIS_SERVER). */
-  static async start(): Promise<OwnRedis> {
-    const redis = new OwnRedis(await freePort());
+  /**
+   * Starts one (the binary must exist: check HAVE_REDIS_SERVER). `persistent`: every write is in its
+   * append-only file before it is answered, so a restart after `kill` keeps all it answered.
+   */
+  static async start(options: { persistent?: boolean } = {}): Promise<OwnRedis> {
+    const redis = new OwnRedis(await freePort(), options.persistent ?? false);
     await redis.resume();
     return redis;
   }
 
   /** Starts (again) on the same port. */
   async resume(): Promise<void> {
+    const persistence = this.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
     this.child = spawn(
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir],
-      { stdio: 'ignore' },
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', this.dir],
+      {
+        stdio: 'ignore',
+      },
     );
     const deadline = Date.now() + 10_000;
     while (!(await canConnect(this.port))) {
       if (Date.now() > deadline) throw new Error(`redis-server did not start on port ${this.port}`);
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+
+  /** Stops it where it is (SIGSTOP): connections stay open and nothing is answered, as from a hung server. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  /** Lets a paused server go on (SIGCONT): it answers what it was sent meanwhile. */
+  unpause(): void {
+    this.child?.kill('SIGCONT');
   }
 
   /** Kills it (SIGKILL: as if the machine it runs on went away) and waits until it is gone. */

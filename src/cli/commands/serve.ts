@@ -27,7 +27,12 @@ function checkCanListen(host: string, port: number): Promise<void> {
 /** Flags that the other settings switch off are refused: each flag given on the command line has an effect. */
 function refuseWithoutEffect(options: ServeSettings & LimitsCliOptions, given: (key: string) => boolean): void {
   if (!options.limits) {
-    const unused = [given('plans') && '--plans', given('stateFile') && '--state-file'].filter(Boolean);
+    const unused = [
+      given('plans') && '--plans',
+      given('stateFile') && '--state-file',
+      given('countWait') && '--count-wait',
+      given('loopbackUnmetered') && '--loopback-unmetered',
+    ].filter(Boolean);
     if (unused.length)
       throw new CliError(
         `${unused.join(' and ')} ${unused.length === 1 ? 'has' : 'have'} no effect with limits off (--no-limits or HCAS_LIMITS=false): leave ${unused.length === 1 ? 'it' : 'them'} out, or turn limits on`,
@@ -105,7 +110,7 @@ export function registerServe(program: Command): void {
       }
       try {
         if (!options.limits) return await runServer(server);
-        const limits = await openLimits(options, { log });
+        const limits = await openLimits(options, { log, countWaitMs: options.countWait, loopbackUnmetered: options.loopbackUnmetered });
         try {
           await runServer({ ...server, gate: limits.gate });
         } finally {
