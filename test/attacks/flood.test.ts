@@ -10,7 +10,7 @@ import { request } from '../helpers/http.ts';
 import { anonymousFloodPath, keyedFloodPath, openLoop, percentile, type Landed, type Shot } from '../helpers/open-loop.ts';
 import { ServerProcess, serveArgs } from '../helpers/process.ts';
 import { seeded } from '../helpers/seeded.ts';
-import { nationalCopy, tally } from './helpers.ts';
+import { nationalCopy, othersCores, tally } from './helpers.ts';
 
 /**
  * Point 1 of issue #30: uncached list queries blocked everyone. 391 requests in 15 s from eight anonymous
@@ -106,25 +106,44 @@ async function attempt(network: string) {
 
 /** An idle p99 above this means the machine is too busy (other processes) for the flood's p99 to say anything. */
 const QUIET_IDLE_P99_MS = 20;
+/** Other processes keeping more than this many cores busy during an attempt make it inconclusive (the machine has two). */
+const BUSY_OTHERS_CORES = 0.5;
 
 describe('a flood of uncached list and search requests', { timeout: 180_000 }, () => {
   it('leaves a keyed client reading a cached ZIP under 50 ms at p99, and every flood request is answered', async () => {
     expect((await request(url, '/api/v1/health-scores/10001/', { headers: { 'X-API-Key': reader } })).status).toBe(200);
     // Up to three attempts, each from addresses of its own (their quotas are per day): a machine busy with
-    // other work is measured again, a failure on a quiet machine is final.
+    // other work (a slow idle phase, or other processes holding the cores during the attempt) is measured
+    // again; a failure on a quiet machine is final.
     let result: Awaited<ReturnType<typeof attempt>> | undefined;
+    let conclusive = false;
     const summaries = [];
     for (const network of ['203.0.113', '198.51.100', '192.0.2']) {
-      result = await attempt(network);
-      summaries.push(result.summary);
-      console.log(
-        `cached keyed lookup under a flood of ${result.flooded.length} uncached list requests: ${JSON.stringify(result.summary)}`,
+      const measured = await othersCores(
+        () => [server.pid],
+        () => attempt(network),
       );
-      if (result.summary.flood.p99 < 50 || result.summary.idle.p99 < QUIET_IDLE_P99_MS) break;
+      result = measured.result;
+      summaries.push({ ...result.summary, othersCores: Number(measured.othersCores.toFixed(2)) });
+      console.log(
+        `cached keyed lookup under a flood of ${result.flooded.length} uncached list requests: ${JSON.stringify(summaries.at(-1))}`,
+      );
+      conclusive = result.summary.idle.p99 < QUIET_IDLE_P99_MS && measured.othersCores <= BUSY_OTHERS_CORES;
+      if (result.summary.flood.p99 < 50 || conclusive) break;
     }
     const { during, flooded, summary } = result!;
     expect(during.every((l) => l.status === 200)).toBe(true);
-    expect(summary.flood.p99, JSON.stringify(summaries)).toBeLessThan(50);
+    if (summary.flood.p99 >= 50 && !conclusive) {
+      // Other processes held the cores in every attempt: the latency says nothing about the server. Said loudly;
+      // under CI=true (a machine of its own) it is a failure, never a silent pass.
+      const line = '!'.repeat(100);
+      console.warn(
+        `\n${line}\n!! NOT JUDGED: the flood p99 (other processes kept the cores busy in every attempt): ${JSON.stringify(summaries)}\n${line}\n`,
+      );
+      expect(process.env.CI, 'CI=true: the flood must be measured on a quiet machine').not.toBe('true');
+    } else {
+      expect(summary.flood.p99, JSON.stringify(summaries)).toBeLessThan(50);
+    }
     // Every flood request was answered; a refusal says when to come back.
     expect(flooded.filter((l) => l.status === 0 || l.status >= 500).every((l) => l.status === 503 && l.retryAfter !== undefined)).toBe(
       true,

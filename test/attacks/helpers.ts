@@ -184,3 +184,38 @@ export function manyProvidersCopy(fixture: string, to: string, times: number): s
   grow.close();
   return to;
 }
+
+/** CPU time (jiffies) the whole machine spent busy, and the time spent by the given processes. */
+function cpuTicks(pids: number[]): { busy: number; ours: number } {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+  const busy = fields.slice(0, 8).reduce((sum, value, i) => (i === 3 || i === 4 ? sum : sum + value), 0);
+  let ours = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ours += Number(after[11]) + Number(after[12]); // utime, stime
+    } catch {
+      // exited while we looked
+    }
+  }
+  return { busy, ours };
+}
+
+/**
+ * Runs `work` and measures how many cores other processes of the machine kept busy meanwhile (busy CPU time
+ * of the whole machine minus that of `pids`, this process and their children, over the wall time): a timing
+ * measured while others held the cores says nothing about the code under test.
+ */
+export async function othersCores<T>(pids: () => number[], work: () => Promise<T>): Promise<{ result: T; othersCores: number }> {
+  const tree = () => [...new Set([process.pid, ...pids()].flatMap(processTree))];
+  const startedAt = Date.now();
+  const start = cpuTicks(tree());
+  const result = await work();
+  const end = cpuTicks(tree());
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  const seconds = (Date.now() - startedAt) / 1000;
+  const others = end.busy - start.busy - (end.ours - start.ours);
+  return { result, othersCores: Math.max(0, others / ticksPerSecond / seconds) };
+}
