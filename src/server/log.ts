@@ -1,3 +1,4 @@
+import { ATOMIC_WRITE_BYTES, type LogOutput } from './log-output.ts';
 import type { LogLevel } from './settings.ts';
 
 /**
@@ -25,7 +26,15 @@ export interface RequestRecord {
 export type LineLog = (record: object) => void;
 
 /** A log that can say whether a level is written, so callers skip building records nobody reads. */
-export type LevelledLog = LineLog & { flush(): void; enabled(level: LogLevel): boolean };
+export type LevelledLog = LineLog & {
+  /** Hands the lines of this event-loop turn to the output now. */
+  flush(): void;
+  enabled(level: LogLevel): boolean;
+  /** Writes every line held and waits for the output (shutdown). */
+  close(): Promise<void>;
+  /** Writes every line held before returning (the process ends next). */
+  flushSync(): void;
+};
 
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
@@ -35,15 +44,29 @@ export function logs(log: LineLog, level: LogLevel): boolean {
   return enabled ? enabled(level) : true;
 }
 
-/** Largest write that a pipe keeps whole when several workers share it (POSIX PIPE_BUF). */
-const ATOMIC_WRITE_BYTES = 4096;
+let isoMs = Number.NaN;
+let isoText = '';
+
+/**
+ * The time as an ISO 8601 string, as `new Date().toISOString()` gives it, made once per millisecond: under
+ * load a server logs dozens of lines a millisecond, and the conversion cost most of a microsecond each.
+ */
+export function isoTime(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
+}
 
 /**
  * A JSON-lines log that batches the lines of one event-loop turn into few writes, so logging costs little
  * under load. Each write ends at a line boundary and stays within PIPE_BUF when it can, so lines from
- * cluster workers sharing stdout never interleave. Records below `level` are dropped.
+ * cluster workers sharing a pipe never interleave (a LogOutput then gathers writes and makes them in the
+ * background). Records below `level` are dropped.
  */
-export function jsonLines(out: { write(chunk: string): unknown }, level: LogLevel = 'info'): LevelledLog {
+export function jsonLines(out: { write(chunk: string): unknown } | LogOutput, level: LogLevel = 'info'): LevelledLog {
   const threshold = RANK[level];
   let pending: string[] = [];
   let scheduled = false;
@@ -69,5 +92,16 @@ export function jsonLines(out: { write(chunk: string): unknown }, level: LogLeve
       setImmediate(flush);
     }
   };
-  return Object.assign(log, { flush, enabled: (wanted: LogLevel) => RANK[wanted] >= threshold });
+  return Object.assign(log, {
+    flush,
+    enabled: (wanted: LogLevel) => RANK[wanted] >= threshold,
+    close: async () => {
+      flush();
+      if ('close' in out) await out.close();
+    },
+    flushSync: () => {
+      flush();
+      if ('flushSync' in out) out.flushSync();
+    },
+  });
 }
