@@ -114,11 +114,13 @@ export class Dispatcher<D = unknown> {
     const headers = request.headers ?? {};
     const features = request.features ?? NO_FEATURES;
     const read = method === 'GET' || method === 'HEAD';
-    // Callers with plan features may get other bodies (white-label widget), so they get their own entries.
-    const spelled = features.size === 0 ? url : `${url}\n${featureKey(features)}`;
     if (read) {
-      // The request as sent, when it (or a request of the same canonical form) was answered before.
-      const cached = this.fresh(this.cache.get(spelled));
+      // The request as sent, when it (or a request of the same canonical form) was answered before. Only
+      // routes whose answer depends on plan features (byFeatures) have entries per feature set: a caller
+      // with features looks there when the URL alone has none, or one made for callers without them.
+      let cached = this.fresh(this.cache.get(url));
+      if (features.size > 0 && (cached === undefined || cached.byFeatures))
+        cached = this.fresh(this.cache.get(`${url}\n${featureKey(features)}`));
       if (cached) {
         this.hits++;
         return cached.respond(method, headers);
@@ -150,7 +152,10 @@ export class Dispatcher<D = unknown> {
     }
     try {
       const parsed = this.parse(match, path, search);
-      const key = features.size === 0 ? parsed.key : `${parsed.key}\n${featureKey(features)}`;
+      const { byFeatures } = match.route;
+      const asked = byFeatures ? features : NO_FEATURES;
+      const spelled = asked.size === 0 ? url : `${url}\n${featureKey(asked)}`;
+      const key = asked.size === 0 ? parsed.key : `${parsed.key}\n${featureKey(asked)}`;
       // Another spelling of a request answered before: the same answer, and this spelling remembered for it.
       const cached = key === spelled ? undefined : this.fresh(this.cache.get(key));
       if (cached) {
@@ -161,16 +166,16 @@ export class Dispatcher<D = unknown> {
       }
       const caller = request.caller ?? '';
       const result = match.route.heavy
-        ? this.heavy(match.route, key, parsed, features, caller)
-        : this.handle(match.route, parsed, features, caller);
-      if (!(result instanceof Promise)) return this.succeed(method, key, spelled, headers, result, caller);
+        ? this.heavy(match.route, key, parsed, asked, caller)
+        : this.handle(match.route, parsed, asked, caller);
+      if (!(result instanceof Promise)) return this.succeed(method, key, spelled, headers, result, caller, byFeatures);
       this.inflight++;
       const heavy = match.route.heavy === true;
       return result
         .then((settled) => {
           // A heavy answer another request made meanwhile is in the cache now: answer from it.
           const made = heavy ? this.fresh(this.cache.get(key)) : undefined;
-          if (!made) return this.succeed(method, key, spelled, headers, settled, caller);
+          if (!made) return this.succeed(method, key, spelled, headers, settled, caller, byFeatures);
           this.cache.alias(spelled, key);
           return made.respond(method, headers);
         })
@@ -326,6 +331,7 @@ export class Dispatcher<D = unknown> {
     headers: RequestHeaders,
     result: HandlerResult | StreamResult,
     caller: string,
+    byFeatures = false,
   ): ApiResponse | Promise<ApiResponse> {
     if (isStream(result)) return this.stream(method, key, headers, result, caller);
     if (result.status !== 200) return jsonResponse(method, result.status, result.body, result.headers);
@@ -334,6 +340,7 @@ export class Dispatcher<D = unknown> {
     const tagged = result.validUntil === undefined ? key : `${key}\n${createHash('sha256').update(body).digest('base64url')}`;
     const etag = result.etag ?? entityTag(this.dataTag, tagged);
     const representation = new Representation(body, etag, result.headers, result.validUntil);
+    representation.byFeatures = byFeatures;
     this.cache.set(key, representation);
     this.cache.alias(spelled, key);
     return representation.respond(method, headers);

@@ -70,6 +70,8 @@ export class Representation {
   onGrow: (bytes: number) => void = () => {};
 
   readonly etag: string;
+  /** Answered per plan feature set (the route's `byFeatures`): a lookup by the URL alone must look again with the features. */
+  byFeatures = false;
   private readonly extraHeaders: Record<string, string>;
   readonly expiresAt?: number;
 
