@@ -86,6 +86,9 @@ export class Dispatcher<D = unknown> {
   private readonly close: () => void;
   private readonly workload: Workload;
   private readonly queryRunner: QueryRunner | undefined;
+  /** The target `routeOf` last found in the response cache, and its entry, for the `respond` that follows. */
+  private lastTarget: string | undefined;
+  private lastCached: Representation | undefined;
   private inflight = 0;
   private retired = false;
   private closed = false;
@@ -114,11 +117,15 @@ export class Dispatcher<D = unknown> {
     const headers = request.headers ?? {};
     const features = request.features ?? NO_FEATURES;
     const read = method === 'GET' || method === 'HEAD';
+    // The gate's routeOf may have just looked this very target up: its entry is reused, not looked up twice.
+    const looked = request.url === this.lastTarget ? this.lastCached : undefined;
+    this.lastTarget = undefined;
+    this.lastCached = undefined;
     if (read) {
       // The request as sent, when it (or a request of the same canonical form) was answered before. Only
       // routes whose answer depends on plan features (byFeatures) have entries per feature set: a caller
       // with features looks there when the URL alone has none, or one made for callers without them.
-      let cached = this.fresh(this.cache.get(url));
+      let cached = looked ?? this.fresh(this.cache.get(url));
       if (features.size > 0 && (cached === undefined || cached.byFeatures))
         cached = this.fresh(this.cache.get(`${url}\n${featureKey(features)}`));
       if (cached) {
@@ -168,14 +175,15 @@ export class Dispatcher<D = unknown> {
       const result = match.route.heavy
         ? this.heavy(match.route, key, parsed, asked, caller)
         : this.handle(match.route, parsed, asked, caller);
-      if (!(result instanceof Promise)) return this.succeed(method, key, spelled, headers, result, caller, byFeatures);
+      if (!(result instanceof Promise)) return this.succeed(method, key, spelled, headers, result, caller, match.route);
       this.inflight++;
-      const heavy = match.route.heavy === true;
+      const { route } = match;
+      const heavy = route.heavy === true;
       return result
         .then((settled) => {
           // A heavy answer another request made meanwhile is in the cache now: answer from it.
           const made = heavy ? this.fresh(this.cache.get(key)) : undefined;
-          if (!made) return this.succeed(method, key, spelled, headers, settled, caller, byFeatures);
+          if (!made) return this.succeed(method, key, spelled, headers, settled, caller, route);
           this.cache.alias(spelled, key);
           return made.respond(method, headers);
         })
@@ -193,6 +201,13 @@ export class Dispatcher<D = unknown> {
    */
   routeOf(target: string): Route | undefined {
     const url = target.charCodeAt(0) === 0x2f ? target : originForm(target);
+    // A target answered before: its route is its cache entry's, and `respond` will take the entry from here.
+    const cached = this.fresh(this.cache.get(url));
+    if (cached?.route !== undefined) {
+      this.lastTarget = target;
+      this.lastCached = cached;
+      return cached.route;
+    }
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     if (path.length > MAX_URL_LENGTH) return this.router.match(path)?.route;
@@ -331,7 +346,7 @@ export class Dispatcher<D = unknown> {
     headers: RequestHeaders,
     result: HandlerResult | StreamResult,
     caller: string,
-    byFeatures = false,
+    route: Route,
   ): ApiResponse | Promise<ApiResponse> {
     if (isStream(result)) return this.stream(method, key, headers, result, caller);
     if (result.status !== 200) return jsonResponse(method, result.status, result.body, result.headers);
@@ -340,7 +355,8 @@ export class Dispatcher<D = unknown> {
     const tagged = result.validUntil === undefined ? key : `${key}\n${createHash('sha256').update(body).digest('base64url')}`;
     const etag = result.etag ?? entityTag(this.dataTag, tagged);
     const representation = new Representation(body, etag, result.headers, result.validUntil);
-    representation.byFeatures = byFeatures;
+    representation.byFeatures = route.byFeatures === true;
+    representation.route = route;
     this.cache.set(key, representation);
     this.cache.alias(spelled, key);
     return representation.respond(method, headers);
