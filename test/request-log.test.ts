@@ -2,10 +2,11 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines } from '../src/server/log.ts';
+import { jsonLines, requestLine, type RequestRecord } from '../src/server/log.ts';
 import { logOutput } from '../src/server/log-output.ts';
 import { CRASH_KEY } from './helpers/crash-server.ts';
 import { tempDir } from './helpers/files.ts';
+import { seeded } from './helpers/seeded.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { request } from './helpers/http.ts';
 
@@ -119,6 +120,53 @@ describe('the request log', { timeout: 90_000 }, () => {
     expect(readFileSync(server.file, 'utf8')).not.toContain(CRASH_KEY);
     // Node's own report stays on stderr, as without the handler.
     expect(server.stderr()).toContain('test crash while holding');
+  });
+});
+
+describe('requestLine', () => {
+  it('writes exactly what JSON.stringify writes, for any text in any field', () => {
+    const random = seeded(33);
+    // Printable ASCII, quotes, backslashes, control characters, DEL, Latin-1, CJK, emoji and lone surrogates.
+    const alphabet = [
+      'a',
+      'Z',
+      '0',
+      '/',
+      '?',
+      '%',
+      ' ',
+      '"',
+      '\\',
+      '\n',
+      '\t',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      'é',
+      '\u00ff',
+      '中',
+      '😀',
+      '\ud800',
+      '\udfff',
+    ];
+    const text = () => Array.from({ length: Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    for (let i = 0; i < 2_000; i++) {
+      const record: RequestRecord = {
+        time: new Date(1_700_000_000_000 + i * 997).toISOString(),
+        level: 'info',
+        request_id: i % 3 === 0 ? text() : `46c8934777ba${i.toString(36)}`,
+        method: i % 5 === 0 ? text() : 'GET',
+        path: `/api/v1/${text()}`,
+        route: i % 4 === 0 ? undefined : text(),
+        status: [200, 304, 404, 429, 500][i % 5],
+        duration_ms: Math.round(random() * 1e9) / 1000,
+        bytes: Math.floor(random() * 1e6),
+        client: i % 7 === 0 ? text() : '203.0.113.9',
+        key_id: i % 2 === 0 ? undefined : i,
+        plan: i % 3 === 1 ? undefined : text(),
+      };
+      expect(requestLine(record)).toBe(`${JSON.stringify(record)}\n`);
+    }
   });
 });
 

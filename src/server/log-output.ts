@@ -36,7 +36,9 @@ export interface LogOutput {
  */
 export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES): LogOutput {
   const writeBytes = isPipe(fd) ? ATOMIC_WRITE_BYTES : FILE_WRITE_BYTES;
-  let held: string[] = [];
+  // Bytes, not strings: a line held across a few young-generation collections would be promoted to the old
+  // one (the lines of a turn are a rope of strings); a Buffer's bytes live outside the heap.
+  let held: Buffer[] = [];
   let heldBytes = 0;
   let writing = false;
   let closing = false;
@@ -47,16 +49,16 @@ export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES): LogOutput {
   const idle: Array<() => void> = [];
 
   /** Takes the chunks of the next write: whole chunks, at least one, within `writeBytes`. */
-  const take = (): string => {
+  const take = (): Buffer => {
     let count = 0;
     let bytes = 0;
     while (count < held.length && (count === 0 || bytes + held[count].length <= writeBytes)) bytes += held[count++].length;
     const data = count === held.length ? held : held.slice(0, count);
     held = count === held.length ? [] : held.slice(count);
     heldBytes -= bytes;
-    return data.length === 1 ? data[0] : data.join('');
+    return data.length === 1 ? data[0] : Buffer.concat(data, bytes);
   };
-  const failed = (error: NodeJS.ErrnoException, lines: string) => {
+  const failed = (error: NodeJS.ErrnoException, lines: Buffer) => {
     dropped += countLines(lines);
     if (failures++ === 0)
       process.stderr.write(`hcas: the log cannot be written (${error.code ?? error.message}); its lines are dropped and counted\n`);
@@ -67,12 +69,11 @@ export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES): LogOutput {
     timer = undefined;
     if (writing || held.length === 0) return;
     writing = true;
-    const text = take();
-    const data = Buffer.from(text);
+    const data = take();
     const rest = (offset: number) =>
       write(fd, data, offset, data.length - offset, null, (error, written) => {
         if (error?.code === 'EAGAIN') return void setTimeout(() => rest(offset), 10);
-        if (error) failed(error, text);
+        if (error) failed(error, data);
         else if (offset + written < data.length) return rest(offset + written);
         writing = false;
         schedule();
@@ -89,7 +90,8 @@ export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES): LogOutput {
     if (closing || heldBytes >= writeBytes) start();
     else timer ??= setTimeout(start, LOG_FLUSH_MS).unref();
   };
-  const hold = (chunk: string) => {
+  const hold = (text: string) => {
+    const chunk = Buffer.from(text);
     if (heldBytes + chunk.length > maxHeldBytes) {
       dropped += countLines(chunk);
       return;
@@ -105,7 +107,7 @@ export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES): LogOutput {
   return {
     write(chunk) {
       // A line after the output was closed (the last lines of a shutdown) is written at once.
-      if (closed) return void writeAll(fd, chunk);
+      if (closed) return void writeAll(fd, Buffer.from(chunk));
       hold(chunk);
       schedule();
     },
@@ -121,17 +123,16 @@ export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES): LogOutput {
     },
     flushSync() {
       clearTimeout(timer);
-      const text = held.join('');
+      const data = Buffer.concat(held);
       held = [];
       heldBytes = 0;
-      if (text.length > 0) writeAll(fd, text);
+      if (data.length > 0) writeAll(fd, data);
     },
   };
 }
 
-/** Writes all of `text` synchronously, waiting out a full pipe for at most SYNC_RETRY_MS. */
-function writeAll(fd: number, text: string): void {
-  const data = Buffer.from(text);
+/** Writes all of `data` synchronously, waiting out a full pipe for at most SYNC_RETRY_MS. */
+function writeAll(fd: number, data: Buffer): void {
   const deadline = Date.now() + SYNC_RETRY_MS;
   let offset = 0;
   while (offset < data.length) {
@@ -154,8 +155,10 @@ function isPipe(fd: number): boolean {
   }
 }
 
-function countLines(chunk: string): number {
+function countLines(chunk: Buffer): number {
   let lines = 0;
-  for (let at = chunk.indexOf('\n'); at >= 0; at = chunk.indexOf('\n', at + 1)) lines++;
+  for (let at = chunk.indexOf(NEWLINE); at >= 0; at = chunk.indexOf(NEWLINE, at + 1)) lines++;
   return lines;
 }
+
+const NEWLINE = 0x0a;

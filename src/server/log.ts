@@ -22,6 +22,27 @@ export interface RequestRecord {
   plan?: string;
 }
 
+/** Text JSON.stringify writes as is between quotes: printable ASCII but `"` and `\\`. */
+const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+function quoted(text: string): string {
+  return PLAIN_TEXT.test(text) ? `"${text}"` : JSON.stringify(text);
+}
+
+/**
+ * A request record's line, exactly as `JSON.stringify(record)` and a newline would write it (a test holds
+ * them equal over random records), in about half the time: the fields' order is known, numbers are written
+ * as they are, and text is escaped only when it needs to be. The log writes one per request.
+ */
+export function requestLine(record: RequestRecord): string {
+  let line = `{"time":${quoted(record.time)},"level":"${record.level}","request_id":${quoted(record.request_id)},"method":${quoted(record.method)},"path":${quoted(record.path)}`;
+  if (record.route !== undefined) line += `,"route":${quoted(record.route)}`;
+  line += `,"status":${record.status},"duration_ms":${record.duration_ms},"bytes":${record.bytes},"client":${quoted(record.client)}`;
+  if (record.key_id !== undefined) line += `,"key_id":${record.key_id}`;
+  if (record.plan !== undefined) line += `,"plan":${quoted(record.plan)}`;
+  return `${line}}\n`;
+}
+
 /** Writes one JSON object per line. A record's `level` (default info) decides whether it is written. */
 export type LineLog = (record: object) => void;
 
@@ -29,6 +50,8 @@ export type LineLog = (record: object) => void;
 export type LevelledLog = LineLog & {
   /** Hands the lines of this event-loop turn to the output now. */
   flush(): void;
+  /** Logs a line already written as JSON (`requestLine`), at info level. */
+  line(text: string): void;
   enabled(level: LogLevel): boolean;
   /** Writes every line held and waits for the output (shutdown). */
   close(): Promise<void>;
@@ -72,28 +95,37 @@ export function jsonLines(out: { write(chunk: string): unknown } | LogOutput, le
   let scheduled = false;
   const flush = () => {
     scheduled = false;
-    let chunk = '';
-    for (const line of pending) {
-      if (chunk.length > 0 && chunk.length + line.length > ATOMIC_WRITE_BYTES) {
-        out.write(chunk);
-        chunk = '';
+    // Chunks are joined (one flat string each), not concatenated line by line into a rope the output flattens.
+    let first = 0;
+    let chunkLength = 0;
+    for (let i = 0; i < pending.length; i++) {
+      if (chunkLength > 0 && chunkLength + pending[i].length > ATOMIC_WRITE_BYTES) {
+        out.write(pending.slice(first, i).join(''));
+        first = i;
+        chunkLength = 0;
       }
-      chunk += line;
+      chunkLength += pending[i].length;
     }
-    if (chunk.length > 0) out.write(chunk);
+    if (chunkLength > 0) out.write(first === 0 && pending.length === 1 ? pending[0] : pending.slice(first).join(''));
     pending = [];
   };
-  const log = (record: object) => {
-    const recordLevel = (record as { level?: LogLevel }).level;
-    if (recordLevel !== undefined && RANK[recordLevel] < threshold) return;
-    pending.push(`${JSON.stringify(record)}\n`);
+  const add = (text: string) => {
+    pending.push(text);
     if (!scheduled) {
       scheduled = true;
       setImmediate(flush);
     }
   };
+  const log = (record: object) => {
+    const recordLevel = (record as { level?: LogLevel }).level;
+    if (recordLevel !== undefined && RANK[recordLevel] < threshold) return;
+    add(`${JSON.stringify(record)}\n`);
+  };
   return Object.assign(log, {
     flush,
+    line: (text: string) => {
+      if (RANK.info >= threshold) add(text);
+    },
     enabled: (wanted: LogLevel) => RANK[wanted] >= threshold,
     close: async () => {
       flush();
