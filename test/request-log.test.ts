@@ -3,8 +3,9 @@ import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs'
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, requestLine, type RequestRecord } from '../src/server/log.ts';
-import { logOutput } from '../src/server/log-output.ts';
+import { logOutput, MAX_HELD_BYTES } from '../src/server/log-output.ts';
 import { CRASH_KEY } from './helpers/crash-server.ts';
+import { until } from './attacks/helpers.ts';
 import { tempDir } from './helpers/files.ts';
 import { seeded } from './helpers/seeded.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
@@ -179,6 +180,58 @@ describe('the log output', () => {
     await log.close();
     closeSync(fd);
     expect(records(file).map((line) => line.n)).toEqual(Array.from({ length: 5_000 }, (_, i) => i));
+  });
+
+  it('writes an event line at once, after every request line held before it, through a pipe in PIPE_BUF writes', async () => {
+    const fifo = path.join(dir, 'event.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    // Request lines would wait a minute for a write to fill: only the event can make them go.
+    const log = jsonLines(logOutput(writer, MAX_HELD_BYTES, 60_000));
+    const record = (i: number): RequestRecord => ({
+      time: '2026-01-01T00:00:00.000Z',
+      level: 'info',
+      request_id: `r${i}`,
+      method: 'GET',
+      path: `/api/v1/states/?n=${i}`,
+      status: 200,
+      duration_ms: 0.1,
+      bytes: 10,
+      client: '127.0.0.1',
+    });
+    // About 30 KB of request lines: several writes of at most 4 KiB each must follow one another.
+    for (let i = 0; i < 200; i++) log.line(requestLine(record(i)));
+    log({ time: 't', level: 'warn', event: 'reload_failed' });
+    let text = '';
+    const buffer = Buffer.alloc(65_536);
+    await until(
+      () => {
+        for (;;) {
+          try {
+            const read = readSync(reader, buffer);
+            if (read === 0) break;
+            text += buffer.toString('utf8', 0, read);
+          } catch {
+            break; // EAGAIN: nothing more for now
+          }
+        }
+        return text.includes('reload_failed');
+      },
+      'the event line to be written',
+      5_000,
+    );
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => line.request_id ?? line.event)).toEqual([
+      ...Array.from({ length: 200 }, (_, i) => `r${i}`),
+      'reload_failed',
+    ]);
+    log.flushSync();
+    closeSync(writer);
+    closeSync(reader);
   });
 
   it('writes what it holds synchronously when the process is about to end', () => {

@@ -13,7 +13,8 @@ const SYNC_RETRY_MS = 1_000;
 
 /** Where the log's lines go: written in the background, flushed at shutdown and before the process ends. */
 export interface LogOutput {
-  write(chunk: string): void;
+  /** Holds the chunk; `now` starts a write at once (with every line held before it, so the order is kept). */
+  write(chunk: string, now?: boolean): void;
   /** Writes what is held and waits for every write (shutdown). */
   close(): Promise<void>;
   /** Writes what is held before returning (the process is about to end). */
@@ -23,7 +24,8 @@ export interface LogOutput {
 /**
  * The log's output on a file descriptor (stdout by default), written asynchronously: lines gather in memory
  * and leave in large writes made off the event loop, so a slow disk or a stalled log reader never holds a
- * request. A write starts when a full one is held or LOG_FLUSH_MS after the first line waiting; one is in
+ * request. A write starts when a full one is held, when a line that must not wait comes (a server event: an
+ * operator or a supervisor watches for it), or LOG_FLUSH_MS after the first line waiting; one is in
  * flight at a time, so lines stay in order. A pipe or socket (journald, docker, `| tee`) gets writes of at
  * most PIPE_BUF made of whole chunks (the caller's chunks end at a line and fit in it), so the lines of
  * workers sharing it never interleave; a file gets writes of up to 64 KiB (a shared file offset keeps each
@@ -34,7 +36,7 @@ export interface LogOutput {
  * (measured: 0.7 to 1.4 us a line against 0.3 for synchronous writes of the same chunks; it measures the
  * byte length of its whole pending buffer on every write). See docs/ARCHITECTURE.md, "Decisions".
  */
-export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES): LogOutput {
+export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES, flushMs = LOG_FLUSH_MS): LogOutput {
   const writeBytes = isPipe(fd) ? ATOMIC_WRITE_BYTES : FILE_WRITE_BYTES;
   // Bytes, not strings: a line held across a few young-generation collections would be promoted to the old
   // one (the lines of a turn are a rope of strings); a Buffer's bytes live outside the heap.
@@ -46,6 +48,8 @@ export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES): LogOutput {
   let timer: NodeJS.Timeout | undefined;
   let dropped = 0;
   let failures = 0;
+  /** Bytes held up to the end of the last line that must not wait: writes follow one another until it is out. */
+  let urgentBytes = 0;
   const idle: Array<() => void> = [];
 
   /** Takes the chunks of the next write: whole chunks, at least one, within `writeBytes`. */
@@ -56,6 +60,7 @@ export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES): LogOutput {
     const data = count === held.length ? held : held.slice(0, count);
     held = count === held.length ? [] : held.slice(count);
     heldBytes -= bytes;
+    urgentBytes = Math.max(0, urgentBytes - bytes);
     return data.length === 1 ? data[0] : Buffer.concat(data, bytes);
   };
   const failed = (error: NodeJS.ErrnoException, lines: Buffer) => {
@@ -87,8 +92,8 @@ export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES): LogOutput {
       for (const wake of idle.splice(0)) wake();
       return;
     }
-    if (closing || heldBytes >= writeBytes) start();
-    else timer ??= setTimeout(start, LOG_FLUSH_MS).unref();
+    if (closing || urgentBytes > 0 || heldBytes >= writeBytes) start();
+    else timer ??= setTimeout(start, flushMs).unref();
   };
   const hold = (text: string) => {
     const chunk = Buffer.from(text);
@@ -105,10 +110,11 @@ export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES): LogOutput {
     heldBytes += chunk.length;
   };
   return {
-    write(chunk) {
+    write(chunk, now = false) {
       // A line after the output was closed (the last lines of a shutdown) is written at once.
       if (closed) return void writeAll(fd, Buffer.from(chunk));
       hold(chunk);
+      if (now) urgentBytes = heldBytes;
       schedule();
     },
     close() {
@@ -126,6 +132,7 @@ export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES): LogOutput {
       const data = Buffer.concat(held);
       held = [];
       heldBytes = 0;
+      urgentBytes = 0;
       if (data.length > 0) writeAll(fd, data);
     },
   };

@@ -91,22 +91,28 @@ export function isoTime(): string {
  */
 export function jsonLines(out: { write(chunk: string): unknown } | LogOutput, level: LogLevel = 'info'): LevelledLog {
   const threshold = RANK[level];
+  // A stream's write takes an encoding second: only a LogOutput is told that a chunk must not wait.
+  const write = 'flushSync' in out ? (chunk: string, now: boolean) => out.write(chunk, now) : (chunk: string) => out.write(chunk);
   let pending: string[] = [];
   let scheduled = false;
+  /** A record other than a request line (an event) is pending: it is written now, not with the next large write. */
+  let urgent = false;
   const flush = () => {
     scheduled = false;
+    const now = urgent;
+    urgent = false;
     // Chunks are joined (one flat string each), not concatenated line by line into a rope the output flattens.
     let first = 0;
     let chunkLength = 0;
     for (let i = 0; i < pending.length; i++) {
       if (chunkLength > 0 && chunkLength + pending[i].length > ATOMIC_WRITE_BYTES) {
-        out.write(pending.slice(first, i).join(''));
+        write(pending.slice(first, i).join(''), false);
         first = i;
         chunkLength = 0;
       }
       chunkLength += pending[i].length;
     }
-    if (chunkLength > 0) out.write(first === 0 && pending.length === 1 ? pending[0] : pending.slice(first).join(''));
+    if (chunkLength > 0) write(first === 0 && pending.length === 1 ? pending[0] : pending.slice(first).join(''), now);
     pending = [];
   };
   const add = (text: string) => {
@@ -119,6 +125,7 @@ export function jsonLines(out: { write(chunk: string): unknown } | LogOutput, le
   const log = (record: object) => {
     const recordLevel = (record as { level?: LogLevel }).level;
     if (recordLevel !== undefined && RANK[recordLevel] < threshold) return;
+    urgent = true;
     add(`${JSON.stringify(record)}\n`);
   };
   return Object.assign(log, {
