@@ -97,9 +97,10 @@ export function jsonLines(out: { write(chunk: string): unknown } | LogOutput, le
   let scheduled = false;
   /** A record other than a request line (an event) is pending: it is written now, not with the next large write. */
   let urgent = false;
-  const flush = () => {
+  /** Hands the pending lines to the output; `startWrite` false when the caller writes them synchronously next. */
+  const flush = (startWrite = true) => {
     scheduled = false;
-    const now = urgent;
+    const now = urgent && startWrite;
     urgent = false;
     // Chunks are joined (one flat string each), not concatenated line by line into a rope the output flattens.
     let first = 0;
@@ -129,7 +130,7 @@ export function jsonLines(out: { write(chunk: string): unknown } | LogOutput, le
     add(`${JSON.stringify(record)}\n`);
   };
   return Object.assign(log, {
-    flush,
+    flush: () => flush(),
     line: (text: string) => {
       if (RANK.info >= threshold) add(text);
     },
@@ -139,7 +140,8 @@ export function jsonLines(out: { write(chunk: string): unknown } | LogOutput, le
       if ('close' in out) await out.close();
     },
     flushSync: () => {
-      flush();
+      // Not started as a background write: the process may end before one finishes (a fatal line would be lost).
+      flush(false);
       if ('flushSync' in out) out.flushSync();
     },
   });
