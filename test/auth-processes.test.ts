@@ -366,6 +366,9 @@ describe('Redis killed, paused and back, under two replicas', { timeout: 180_000
     // Counting goes on exactly from there, whichever replica answers.
     const next = await call(b.url, '/api/v1/states/', 'key');
     expect(next.remaining).toBe(TINY_QUOTA - expected.key);
+    // The log is written in the background: its lines may follow the answers by a moment.
+    for (const { server } of [a, b])
+      await until(() => server.events.filter((e) => e.event === 'limits_recovered').length >= 2, 'both recoveries in the log', 5_000);
     for (const { server } of [a, b]) expect(server.events.filter((e) => e.event === 'limits_recovered').length).toBe(2);
   });
 });

@@ -103,5 +103,25 @@ describe('widget-score/{zip}/ on the fixture', () => {
     expect(JSON.parse(branded.body.toString()).white_label).toBe(true);
     expect(JSON.parse(plainAgain.body.toString()).white_label).toBe(false);
     expect(branded.headers.ETag).not.toBe(plain.headers.ETag);
+    // Asked in the other order, by a branded caller first, the answers stay apart and are both cached.
+    const order = '/api/v1/widget-score/20002/';
+    const brandedFirst = await api.respond({ method: 'GET', url: order, features: new Set([WHITE_LABEL_FEATURE]) });
+    const plainSecond = await api.respond({ method: 'GET', url: order });
+    const hits = api.cacheStats().hits;
+    const brandedAgain = await api.respond({ method: 'GET', url: order, features: new Set([WHITE_LABEL_FEATURE]) });
+    expect(JSON.parse(brandedFirst.body.toString()).white_label).toBe(true);
+    expect(JSON.parse(plainSecond.body.toString()).white_label).toBe(false);
+    expect(JSON.parse(brandedAgain.body.toString()).white_label).toBe(true);
+    expect(api.cacheStats().hits).toBe(hits + 1);
+  });
+
+  it('shares one cache entry between plans for a route whose answer does not depend on features', async () => {
+    const url = '/api/v1/health-scores/20001/';
+    await api.respond({ method: 'GET', url, features: new Set([WHITE_LABEL_FEATURE]) });
+    const { entries, hits } = api.cacheStats();
+    const plain = await api.respond({ method: 'GET', url });
+    const branded = await api.respond({ method: 'GET', url, features: new Set([WHITE_LABEL_FEATURE]) });
+    expect(plain.headers.ETag).toBe(branded.headers.ETag);
+    expect(api.cacheStats()).toMatchObject({ entries, hits: hits + 2 });
   });
 });

@@ -100,6 +100,7 @@ export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}widget-score/:zip/`,
     inline: true,
+    byFeatures: true,
     summary: 'The overall score of one ZIP code in the compact shape of the embeddable widget (CORS, cacheable 24 hours)',
     tag,
     pathParams: widgetPath,

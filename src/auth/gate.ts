@@ -233,7 +233,7 @@ export class Gate {
       case 'malformed':
         return this.refuse(request, malformedKey(credentials.header), this.anonymous(address));
     }
-    const found = this.verdicts.lookup(credentials.key, anonymousSubject(address), this.throttle);
+    const found = this.verdicts.lookup(credentials.key, address, this.throttle);
     return found instanceof Promise
       ? found.then((entry) => this.keyed(api, request, address, entry, route))
       : this.keyed(api, request, address, found, route);

@@ -1,5 +1,6 @@
 import { BoundedMap, keyBytes } from '../http/bounded-map.ts';
 import type { Caller } from './answers.ts';
+import { anonymousSubject } from './client-ip.ts';
 import type { StoreHealth } from './health.ts';
 import { hashKey } from './keys.ts';
 import type { PlanSet } from './plans.ts';
@@ -101,7 +102,7 @@ export class KeyVerdicts {
    */
   lookup(
     key: string,
-    subject: string,
+    address: string,
     throttle: CredentialThrottle,
   ): CachedKey | 'unverified' | 'throttled' | Promise<CachedKey | 'unverified'> {
     const nowMs = this.now();
@@ -109,7 +110,8 @@ export class KeyVerdicts {
     if (cached !== undefined && this.trusted(cached, nowMs)) return cached;
     const hash = cached?.hash ?? hashKey(key);
     // A key the state has is looked up whatever its address's bad keys cost: only made-up keys are throttled.
-    if (!throttle.allows(subject, nowMs) && !this.knownKeys.has(hashPrefix(hash))) return 'throttled';
+    // The address's bucket is named only here, off the hot path (an IPv6 test is a long regular expression).
+    if (!throttle.allows(anonymousSubject(address), nowMs) && !this.knownKeys.has(hashPrefix(hash))) return 'throttled';
     // The refusal of a key that is not valid spends the address's read (refuse), whether it was read now or cached.
     // A state that does not answer within the count wait: the key's last verdict if it is recent enough for an
     // outage (the lookup goes on, and what it finds is kept), else the key cannot be checked.

@@ -86,6 +86,9 @@ export class Dispatcher<D = unknown> {
   private readonly close: () => void;
   private readonly workload: Workload;
   private readonly queryRunner: QueryRunner | undefined;
+  /** The target `routeOf` last found in the response cache, and its entry, for the `respond` that follows. */
+  private lastTarget: string | undefined;
+  private lastCached: Representation | undefined;
   private inflight = 0;
   private retired = false;
   private closed = false;
@@ -114,11 +117,17 @@ export class Dispatcher<D = unknown> {
     const headers = request.headers ?? {};
     const features = request.features ?? NO_FEATURES;
     const read = method === 'GET' || method === 'HEAD';
-    // Callers with plan features may get other bodies (white-label widget), so they get their own entries.
-    const spelled = features.size === 0 ? url : `${url}\n${featureKey(features)}`;
+    // The gate's routeOf may have just looked this very target up: its entry is reused, not looked up twice.
+    const looked = request.url === this.lastTarget ? this.lastCached : undefined;
+    this.lastTarget = undefined;
+    this.lastCached = undefined;
     if (read) {
-      // The request as sent, when it (or a request of the same canonical form) was answered before.
-      const cached = this.fresh(this.cache.get(spelled));
+      // The request as sent, when it (or a request of the same canonical form) was answered before. Only
+      // routes whose answer depends on plan features (byFeatures) have entries per feature set: a caller
+      // with features looks there when the URL alone has none, or one made for callers without them.
+      let cached = looked ?? this.fresh(this.cache.get(url));
+      if (features.size > 0 && (cached === undefined || cached.byFeatures))
+        cached = this.fresh(this.cache.get(`${url}\n${featureKey(features)}`));
       if (cached) {
         this.hits++;
         return cached.respond(method, headers);
@@ -150,7 +159,10 @@ export class Dispatcher<D = unknown> {
     }
     try {
       const parsed = this.parse(match, path, search);
-      const key = features.size === 0 ? parsed.key : `${parsed.key}\n${featureKey(features)}`;
+      const { byFeatures } = match.route;
+      const asked = byFeatures ? features : NO_FEATURES;
+      const spelled = asked.size === 0 ? url : `${url}\n${featureKey(asked)}`;
+      const key = asked.size === 0 ? parsed.key : `${parsed.key}\n${featureKey(asked)}`;
       // Another spelling of a request answered before: the same answer, and this spelling remembered for it.
       const cached = key === spelled ? undefined : this.fresh(this.cache.get(key));
       if (cached) {
@@ -161,16 +173,17 @@ export class Dispatcher<D = unknown> {
       }
       const caller = request.caller ?? '';
       const result = match.route.heavy
-        ? this.heavy(match.route, key, parsed, features, caller)
-        : this.handle(match.route, parsed, features, caller);
-      if (!(result instanceof Promise)) return this.succeed(method, key, spelled, headers, result, caller);
+        ? this.heavy(match.route, key, parsed, asked, caller)
+        : this.handle(match.route, parsed, asked, caller);
+      if (!(result instanceof Promise)) return this.succeed(method, key, spelled, headers, result, caller, match.route);
       this.inflight++;
-      const heavy = match.route.heavy === true;
+      const { route } = match;
+      const heavy = route.heavy === true;
       return result
         .then((settled) => {
           // A heavy answer another request made meanwhile is in the cache now: answer from it.
           const made = heavy ? this.fresh(this.cache.get(key)) : undefined;
-          if (!made) return this.succeed(method, key, spelled, headers, settled, caller);
+          if (!made) return this.succeed(method, key, spelled, headers, settled, caller, route);
           this.cache.alias(spelled, key);
           return made.respond(method, headers);
         })
@@ -188,6 +201,13 @@ export class Dispatcher<D = unknown> {
    */
   routeOf(target: string): Route | undefined {
     const url = target.charCodeAt(0) === 0x2f ? target : originForm(target);
+    // A target answered before: its route is its cache entry's, and `respond` will take the entry from here.
+    const cached = this.fresh(this.cache.get(url));
+    if (cached?.route !== undefined) {
+      this.lastTarget = target;
+      this.lastCached = cached;
+      return cached.route;
+    }
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     if (path.length > MAX_URL_LENGTH) return this.router.match(path)?.route;
@@ -326,6 +346,7 @@ export class Dispatcher<D = unknown> {
     headers: RequestHeaders,
     result: HandlerResult | StreamResult,
     caller: string,
+    route: Route,
   ): ApiResponse | Promise<ApiResponse> {
     if (isStream(result)) return this.stream(method, key, headers, result, caller);
     if (result.status !== 200) return jsonResponse(method, result.status, result.body, result.headers);
@@ -334,6 +355,8 @@ export class Dispatcher<D = unknown> {
     const tagged = result.validUntil === undefined ? key : `${key}\n${createHash('sha256').update(body).digest('base64url')}`;
     const etag = result.etag ?? entityTag(this.dataTag, tagged);
     const representation = new Representation(body, etag, result.headers, result.validUntil);
+    representation.byFeatures = route.byFeatures === true;
+    representation.route = route;
     this.cache.set(key, representation);
     this.cache.alias(spelled, key);
     return representation.respond(method, headers);

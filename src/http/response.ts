@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { compress, COMPRESS_MIN_BYTES, negotiate, type Coding } from './compress.ts';
 import { matchesIfNoneMatch, variantTag } from './etag.ts';
+import type { Route } from './route.ts';
 
 /** A complete response: what the server writes and what `hcas get` prints (`body`). */
 export interface ApiResponse {
@@ -70,6 +71,10 @@ export class Representation {
   onGrow: (bytes: number) => void = () => {};
 
   readonly etag: string;
+  /** Answered per plan feature set (the route's `byFeatures`): a lookup by the URL alone must look again with the features. */
+  byFeatures = false;
+  /** The route that answered it: the gate's routing of a cached URL is a cache lookup. */
+  route: Route | undefined;
   private readonly extraHeaders: Record<string, string>;
   readonly expiresAt?: number;
 

@@ -104,6 +104,12 @@ export interface Route<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs =
    * one at a time, identical requests share one computation, and its handler yields between slices.
    */
   heavy?: boolean;
+  /**
+   * Its answer depends on the caller's plan features (the white-label widget): it is cached per feature set,
+   * and only such a route's handler is told the features (every other sees none), so no answer made for
+   * one plan is served to another.
+   */
+  byFeatures?: boolean;
   handle(context: HandlerContext<ParamValues<P>, ParamValues<Q>, D>): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult>;
 }
 

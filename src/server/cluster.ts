@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { BuildKeeper } from './build-keeper.ts';
 import { PrimaryBuilds, shareBuilds } from './cluster-builds.ts';
 import { primaryMetrics, workerMetrics } from './cluster-metrics.ts';
-import { jsonLines, type LineLog } from './log.ts';
+import { flushLogOnExit } from './fatal.ts';
+import { jsonLines, type LevelledLog, type LineLog } from './log.ts';
+import { logOutput } from './log-output.ts';
 import { startServer, type ServerOptions } from './server.ts';
 import { commandLineSettings } from './settings.ts';
 
@@ -21,7 +23,9 @@ export const MAX_RESTART_DELAY_MS = 30_000;
  * SIGHUP reloads the database file. In a cluster worker, tells the primary where it listens.
  */
 export async function runServer(options: ServerOptions): Promise<void> {
-  const log = options.log ?? jsonLines(process.stdout);
+  const log = options.log ?? jsonLines(logOutput());
+  const levelled = 'close' in log ? (log as LevelledLog) : undefined;
+  const uninstall = levelled && flushLogOnExit(levelled);
   // In a worker, /metrics asks the primary for the sum of every worker's metrics.
   const metricsText =
     cluster.isWorker && options.metrics?.enabled !== false
@@ -54,7 +58,8 @@ export async function runServer(options: ServerOptions): Promise<void> {
   process.off('SIGHUP', reload);
   for (const [name, handler] of handlers) process.off(name, handler);
   log({ time: new Date().toISOString(), level: 'info', event: 'stopped', pid: process.pid });
-  if ('flush' in log && typeof log.flush === 'function') log.flush();
+  await levelled?.close();
+  uninstall?.();
   // The IPC channel to the primary would keep a worker alive after its server has closed.
   if (cluster.isWorker) process.disconnect();
 }
@@ -79,9 +84,10 @@ export interface ClusterOptions {
  */
 export async function runCluster(
   workers: number,
-  log: LineLog & { flush?: () => void } = jsonLines(process.stdout),
+  log: LineLog & Partial<LevelledLog> = jsonLines(logOutput()),
   options: ClusterOptions = {},
 ): Promise<number> {
+  const uninstall = log.close && flushLogOnExit(log as LevelledLog);
   const settings = commandLineSettings();
   const file = options.db ?? settings.db;
   if (file === undefined) throw new Error('runCluster needs the database file (options.db)');
@@ -151,8 +157,11 @@ export async function runCluster(
         for (const [name, handler] of handlers) process.off(name, handler);
         keeper.close();
         log({ time: new Date().toISOString(), level: 'info', event: 'stopped', pid: process.pid });
-        log.flush?.();
-        resolve(0);
+        const done = () => {
+          uninstall?.();
+          resolve(0);
+        };
+        log.close ? log.close().then(done, done) : done();
       }
     }
     cluster.on('exit', (worker, code, signal) => {

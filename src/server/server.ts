@@ -13,7 +13,7 @@ import { defaultWorkload } from '../http/work.ts';
 import { BuildKeeper } from './build-keeper.ts';
 import { ErrorLog } from './error-log.ts';
 import { LiveApi, type BuildSource } from './live.ts';
-import { jsonLines, logs, type LineLog, type RequestRecord } from './log.ts';
+import { isoTime, jsonLines, logs, requestLine, type LevelledLog, type LineLog, type RequestRecord } from './log.ts';
 import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.ts';
 import { OPS_PATHS, OpsEndpoints, opsEndpoint, type MetricsAccess } from './ops.ts';
 import { QueryPool } from './query-pool.ts';
@@ -150,7 +150,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     metrics.record(request.route, status, request.plan ?? NO_PLAN, seconds);
     if (level === 'info' ? !logRequests : !logProbes) return;
     const record: RequestRecord = {
-      time: new Date().toISOString(),
+      time: isoTime(),
       level,
       request_id: requestId,
       method: request.method,
@@ -164,7 +164,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       key_id: request.keyId,
       plan: request.plan,
     };
-    log(record);
+    if (level === 'info' && 'line' in log) (log as LevelledLog).line(requestLine(record));
+    else log(record);
   };
 
   // The hot path allocates little: the request object the gate notes the caller on, then a synchronous write.

@@ -58,7 +58,8 @@ export function registerServe(program: Command): void {
       [
         '',
         'Logs one JSON line per request on stdout: time, level, request_id, method, path, route, status, duration_ms,',
-        'bytes, client, key_id, plan. /healthz, /readyz and /metrics are not counted and log at debug level.',
+        'bytes, client, key_id, plan, written in the background within 100 ms (all of them before the process ends,',
+        'a crash included). /healthz, /readyz and /metrics are not counted and log at debug level.',
         'SIGTERM or SIGINT finishes in-flight requests, then exits. SIGHUP reopens the database file.',
         '',
         'Examples:',
@@ -76,11 +77,13 @@ export function registerServe(program: Command): void {
       };
       refuseWithoutEffect(options, (key) => self.getOptionValueSource(key) === 'cli');
       // Loaded when the server starts, not for `hcas --help`.
-      const [{ runCluster, runServer }, { jsonLines }] = await Promise.all([
+      const [{ runCluster, runServer }, { jsonLines }, { logOutput }] = await Promise.all([
         import('../../server/cluster.ts'),
         import('../../server/log.ts'),
+        import('../../server/log-output.ts'),
       ]);
-      const log = jsonLines(process.stdout, options.logLevel);
+      // Written in the background, in few large writes; flushed at shutdown and before a crash ends the process.
+      const log = jsonLines(logOutput(), options.logLevel);
       let proxies: TrustedProxies;
       try {
         proxies = TrustedProxies.parse(options.trustProxy ?? process.env.HCAS_TRUST_PROXY);
