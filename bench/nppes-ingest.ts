@@ -14,7 +14,7 @@ import { openForIngest } from '../pipeline/build.ts';
 import { ingestAll, LAYOUT_ORDER } from '../pipeline/ingest/index.ts';
 import { Reconciler } from '../pipeline/ingest/reconcile.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
-import { loadManifest } from '../pipeline/manifest.ts';
+import { loadManifest } from '../pipeline/config/manifest.ts';
 
 /** The layouts read after NPPES (Doctors and Clinicians) are left out; the rest come in the build's order. */
 const LAST_NEEDED = Math.max(LAYOUT_ORDER.indexOf('nppes'), LAYOUT_ORDER.indexOf('nppes_flat'));

@@ -5,11 +5,11 @@ import pLimit from 'p-limit';
 import { EXIT, FixableError } from '../core/errors.ts';
 import { PACKAGE_ROOT, packageVersion } from '../core/package.ts';
 import { TVI_TIERS } from '../core/tvi-tiers.ts';
-import { fileChecksum } from './checksum.ts';
+import { fileChecksum } from './base/checksum.ts';
 import { blogDigest, type BlogPost } from './ingest/blog.ts';
-import type { Manifest, ProviderPolicy } from './manifest.ts';
-import * as scoring from './score/config.ts';
-import { BANDS } from './score/bands.ts';
+import type { Manifest, ProviderPolicy } from './config/manifest.ts';
+import * as scoring from './config/scoring.ts';
+import { BANDS } from './config/bands.ts';
 
 /** The scoring configuration a build stores in `meta.scoring` and its id hashes. */
 export const SCORING_CONFIG = { ...scoring, bands: BANDS, tvi_tiers: TVI_TIERS };

@@ -5,13 +5,13 @@ import { buildId as buildIdOf, SCORING_CONFIG, sourceChecksums } from './build-i
 import { createIndexes, createSchema } from './emit/schema.ts';
 import { emitCensus, emitFacilities, emitMeta, emitReference, emitScores, emitTvi, emitZipAliases } from './emit/tables.ts';
 import { emitProviders, facilityProviderCounts, providerSupply } from './emit/providers.ts';
-import { stopwatch } from './stopwatch.ts';
-import { collectGarbage } from './memory.ts';
+import { stopwatch } from './base/stopwatch.ts';
+import { collectGarbage } from './base/memory.ts';
 import { emitBlog } from './emit/blog.ts';
 import { emitDirectory } from './emit/directory.ts';
 import { emitWidgetScript } from './emit/widget.ts';
 import { readBlogPosts } from './ingest/blog.ts';
-import { BuildError } from './errors.ts';
+import { BuildError } from './base/errors.ts';
 import { scoredHospitals } from './facilities/hospitals.ts';
 import { placeFacilities } from './facilities/locate.ts';
 import { buildRoster } from './facilities/roster.ts';
@@ -22,14 +22,14 @@ import { Reconciler } from './ingest/reconcile.ts';
 import { progressReporter, silentProgress, type ProgressFactory } from '../core/progress.ts';
 import type { IngestOptions } from './ingest/source.ts';
 import { LAYOUTS } from './layouts/index.ts';
-import { loadManifest, type Manifest } from './manifest.ts';
-import { FACILITY_MATCH_MILES } from './score/config.ts';
+import { loadManifest, type Manifest } from './config/manifest.ts';
+import { FACILITY_MATCH_MILES } from './config/scoring.ts';
 import { scoreZips } from './score/index.ts';
 import { providerInputs } from './score/provider-inputs.ts';
 import { computeTvi } from './score/tvi.ts';
 import { validateBuild } from './validate/index.ts';
 import { prevalenceMedians } from './score/people.ts';
-import { SCORE_TYPES, SMALL_POPULATION } from './score/config.ts';
+import { SCORE_TYPES, SMALL_POPULATION } from './config/scoring.ts';
 
 export interface BuildOptions {
   manifest: string;

@@ -6,7 +6,7 @@ import { build } from '../pipeline/build.ts';
 import { emitBlog } from '../pipeline/emit/blog.ts';
 import { createSchema } from '../pipeline/emit/schema.ts';
 import { parseBlogPost, readBlogPosts } from '../pipeline/ingest/blog.ts';
-import { BuildError } from '../pipeline/errors.ts';
+import { BuildError } from '../pipeline/base/errors.ts';
 import { Api } from '../src/api/index.ts';
 import { tempDir, writeInput } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';

@@ -8,7 +8,7 @@ import { PACKAGE_ROOT } from '../core/package.ts';
 import { build } from '../pipeline/build.ts';
 import { fetchNational, type FetchOptions } from '../pipeline/fetch/index.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
-import { loadManifest } from '../pipeline/manifest.ts';
+import { loadManifest } from '../pipeline/config/manifest.ts';
 import { type FixtureRoute, FixtureServer, zipArchive } from './helpers/fetch-server.ts';
 import { tempDir } from './helpers/files.ts';
 import {

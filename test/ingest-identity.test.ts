@@ -15,7 +15,7 @@ import { ingestAll } from '../pipeline/ingest/index.ts';
 import { Reconciler } from '../pipeline/ingest/reconcile.ts';
 import type { IngestOptions } from '../pipeline/ingest/source.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
-import { loadManifest } from '../pipeline/manifest.ts';
+import { loadManifest } from '../pipeline/config/manifest.ts';
 import { writeSample } from '../pipeline/sample/index.ts';
 import { tempDir, writeInput } from './helpers/files.ts';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ingestSource } from '../pipeline/ingest/source.ts';
 import { Reconciler } from '../pipeline/ingest/reconcile.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
-import type { SourceSpec } from '../pipeline/manifest.ts';
+import type { SourceSpec } from '../pipeline/config/manifest.ts';
 import { npiIsValid } from '../core/npi.ts';
 import { zip5 } from '../pipeline/layouts/values.ts';
 import { traumaLevel } from '../pipeline/layouts/facilities.ts';
@@ -268,7 +268,7 @@ describe('displayName', () => {
 
 describe('rejectCode', () => {
   it('names a reason without its values: the words before any explanation, no quoted values or numbers (issue 28)', async () => {
-    const { rejectCode } = await import('../pipeline/errors.ts');
+    const { rejectCode } = await import('../pipeline/base/errors.ts');
     expect(rejectCode('deactivated NPI (no entity type, deactivation date set)')).toBe('deactivated_npi');
     expect(rejectCode('ZIP 10001 is listed twice')).toBe('zip_is_listed_twice');
     expect(rejectCode('CCN 390119 is not in the current CMS hospital list: closed, or no longer certified under it')).toBe(

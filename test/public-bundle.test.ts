@@ -8,7 +8,7 @@ import { build } from '../pipeline/build.ts';
 import { makeBundle, PROVIDER_LAYOUTS, type ProvenanceEntry } from '../pipeline/bundle/bundle.ts';
 import { openRecords } from '../pipeline/ingest/read.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
-import { loadManifest } from '../pipeline/manifest.ts';
+import { loadManifest } from '../pipeline/config/manifest.ts';
 import { SHARED_DATA, tempDir } from './helpers/files.ts';
 import { needsSharedData } from './helpers/shared-data.ts';
 

@@ -23,7 +23,7 @@ describe('a dist/ older than its sources', { timeout: 180_000 }, () => {
 
   it('is refused by hcas build and hcas sample with status 3 until npm run build, then runs', async () => {
     // A weight changed after the last `npm run build`, as in the issue.
-    appendFileSync(path.join(copy, 'pipeline/score/config.ts'), '\nexport const CHANGED_AFTER_COMPILING = 1;\n');
+    appendFileSync(path.join(copy, 'pipeline/config/scoring.ts'), '\nexport const CHANGED_AFTER_COMPILING = 1;\n');
     const missing = path.join(work, 'none.json');
     const [build, sample] = await Promise.all([
       run(`node bin/hcas.js build --manifest ${missing} --out ${path.join(work, 'out.sqlite')}`),

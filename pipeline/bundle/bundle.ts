@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { fileChecksum } from '../checksum.ts';
+import { fileChecksum } from '../base/checksum.ts';
 import { LAYOUTS } from '../layouts/index.ts';
-import { loadManifest } from '../manifest.ts';
+import { loadManifest } from '../config/manifest.ts';
 import { keptColumns } from './columns.ts';
 import { cutFile } from './cut.ts';
 import { PUBLISHERS } from './publishers.ts';

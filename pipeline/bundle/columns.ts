@@ -1,6 +1,6 @@
-import { BuildError } from '../errors.ts';
+import { BuildError } from '../base/errors.ts';
 import type { Layout } from '../layouts/types.ts';
-import type { SourceSpec } from '../manifest.ts';
+import type { SourceSpec } from '../config/manifest.ts';
 
 /** A column of the original file that the build reads, by its position and its (cleaned) header name. */
 export interface KeptColumn {

@@ -9,7 +9,7 @@ import type { CommandEntry, ProcessRuntime } from '../../core/command.ts';
  * 150 MB of peak RSS at the same speed.
  */
 const BUILD_RUNTIME: ProcessRuntime = {
-  // --expose-gc: the build collects between stages (pipeline/memory.ts).
+  // --expose-gc: the build collects between stages (pipeline/base/memory.ts).
   nodeFlags: ['--max-semi-space-size=32', '--expose-gc'],
   env: { MALLOC_ARENA_MAX: '2' },
 };

@@ -139,7 +139,7 @@ export function registerSample(program: Command): void {
 /** The checksums of the real files the default sample reads (the manifest's sources). */
 async function inputChecksums(manifest: string): Promise<Array<string | null>> {
   const [{ loadManifest }, { LAYOUTS }, { sourceChecksums }] = await Promise.all([
-    import('../manifest.ts'),
+    import('../config/manifest.ts'),
     import('../layouts/index.ts'),
     import('../build-id.ts'),
   ]);

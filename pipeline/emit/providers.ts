@@ -2,8 +2,8 @@ import type Database from 'better-sqlite3';
 import type { TaxonomyRow } from '../layouts/providers.ts';
 import { nameKey } from '../facilities/names.ts';
 import type { Facility } from '../facilities/roster.ts';
-import { stopwatch } from '../stopwatch.ts';
-import { CATEGORY_NAMES, categoriesOfCmsSpecialty, categoriesOfTaxonomy, type Category } from '../score/specialties.ts';
+import { stopwatch } from '../base/stopwatch.ts';
+import { CATEGORY_NAMES, categoriesOfCmsSpecialty, categoriesOfTaxonomy, type Category } from '../config/specialties.ts';
 
 /**
  * Completes the `providers` table: the NPPES individuals staged into it (ProviderStage, the last row of each

@@ -1,4 +1,4 @@
-import type { RejectKind } from '../errors.ts';
+import type { RejectKind } from '../base/errors.ts';
 import type { FacilityRow } from '../layouts/facilities.ts';
 import { PointIndex } from '../geo/point-index.ts';
 import { nameKey, namesAgree } from './names.ts';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileChecksum } from '../checksum.ts';
-import { BuildError } from '../errors.ts';
+import { fileChecksum } from '../base/checksum.ts';
+import { BuildError } from '../base/errors.ts';
 import { LAYOUTS } from '../layouts/index.ts';
 import { discoverUrl, jsonPath } from './discover.ts';
 import { readHeader, missingColumns } from './header.ts';

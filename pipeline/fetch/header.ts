@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { BuildError } from '../errors.ts';
+import { BuildError } from '../base/errors.ts';
 import { detectDelimiter } from '../ingest/read.ts';
 import type { Layout } from '../layouts/types.ts';
 

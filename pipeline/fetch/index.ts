@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileChecksum } from '../checksum.ts';
-import { BuildError } from '../errors.ts';
+import { fileChecksum } from '../base/checksum.ts';
+import { BuildError } from '../base/errors.ts';
 import { LAYOUTS } from '../layouts/index.ts';
 import { checkColumns, downloadSource, type FetchedFile, type SourceContext } from './download-source.ts';
 import type { HttpOptions } from './http.ts';

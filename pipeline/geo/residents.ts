@@ -1,8 +1,8 @@
 import { haversineMiles } from '../../core/distance.ts';
-import type { RejectKind } from '../errors.ts';
+import type { RejectKind } from '../base/errors.ts';
 import type { GazetteerRow } from '../layouts/census.ts';
 import type { ResidentsPointRow } from '../layouts/residents.ts';
-import { RESIDENTS_POINT_TOLERANCE } from '../score/config.ts';
+import { RESIDENTS_POINT_TOLERANCE } from '../config/scoring.ts';
 
 /** Where a ZIP's distances are measured from (docs/METHODOLOGY.md, "Where residents are"). */
 export type PointSource = 'hud_residential' | 'gazetteer_internal';

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { BuildError, RowReject } from '../errors.ts';
-import type { Manifest, SourceSpec } from '../manifest.ts';
+import { BuildError, RowReject } from '../base/errors.ts';
+import type { Manifest, SourceSpec } from '../config/manifest.ts';
 import { LAYOUTS } from '../layouts/index.ts';
 import { acsMeasures, type GazetteerRow } from '../layouts/census.ts';
 import type { AcsRow } from '../layouts/census.ts';
@@ -25,7 +25,7 @@ import { ProviderStage } from '../emit/stage.ts';
 import { specialtyOfTaxonomy } from '../emit/providers.ts';
 import { ingestSource, type IngestOptions, type RowSink } from './source.ts';
 import type { Reconciler } from './reconcile.ts';
-import { collectGarbage } from '../memory.ts';
+import { collectGarbage } from '../base/memory.ts';
 import { ZctaOfZip } from './zcta-of-zip.ts';
 
 /** Rows read from one file above which its garbage is collected before the next file (a full collection costs a fraction of a second). */

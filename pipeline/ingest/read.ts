@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PACKAGE_ROOT } from '../../core/package.ts';
-import { BuildError } from '../errors.ts';
+import { BuildError } from '../base/errors.ts';
 import { RecordBatch, ValueBatch, type Records } from './batch.ts';
 import { cleanHeader, DelimitedReader, detectDelimiter } from './delimited.ts';
 import { openReference } from './reference.ts';

@@ -1,5 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { rejectCode, type RejectKind } from '../errors.ts';
+import { rejectCode, type RejectKind } from '../base/errors.ts';
 
 /** The rejects of one file with one code: their kind, how many, and the first one's reason as an example. */
 export interface RejectGroup {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { BuildError } from '../errors.ts';
+import { BuildError } from '../base/errors.ts';
 import { ValueBatch } from './batch.ts';
 import { cleanHeader, detectDelimiter } from './delimited.ts';
 import { splitRecords, type SplitOptions } from './fast-csv.ts';

@@ -1,5 +1,5 @@
-import { BuildError, RowReject } from '../errors.ts';
-import type { SourceSpec } from '../manifest.ts';
+import { BuildError, RowReject } from '../base/errors.ts';
+import type { SourceSpec } from '../config/manifest.ts';
 import type { Layout } from '../layouts/types.ts';
 import type { ParsePlan } from './parse.ts';
 import { silentProgress, type ProgressFactory } from '../../core/progress.ts';

@@ -1,4 +1,4 @@
-import { RowReject } from '../errors.ts';
+import { RowReject } from '../base/errors.ts';
 import { NPPES_TAXONOMY_SLOTS } from './nppes-columns.ts';
 import type { FieldSpec, Layout } from './types.ts';
 import { displayName, identifier, isMissing, optionalNumber, requiredNpi, stateCode, zip5 } from './values.ts';

@@ -1,12 +1,12 @@
 /**
  * The workforce mix of the synthetic providers the default build uses over real geography: clinicians of
- * every scored taxonomy at the documented national density (pipeline/score/config.ts EXPECTED_DENSITY,
+ * every scored taxonomy at the documented national density (pipeline/config/scoring.ts EXPECTED_DENSITY,
  * clinicians per 100,000 residents), split over NUCC codes so each category sums to its density; every
  * other kind of NPPES individual (nurses, pharmacists, therapists ...) in its usual proportion to them
  * (provider-mix.ts). Shares are in clinicians per 100,000 residents.
  */
 import { PROVIDER_KINDS, type ProviderKind } from './provider-mix.ts';
-import { categoriesOfTaxonomy } from '../score/specialties.ts';
+import { categoriesOfTaxonomy } from '../config/specialties.ts';
 
 const MD = ['MD', 'MD', 'MD', 'M.D.', 'DO', 'D.O.', 'MD, PHD', ''];
 const NP = ['NP', 'FNP', 'APRN', 'CRNP', 'DNP, APRN'];

@@ -8,7 +8,7 @@ import { around } from 'geokdbush';
 import type { Demographics } from './census-model.ts';
 import type { CmsHospitalType, Facilities, HealthCenterSite, Hospital } from './facilities.ts';
 import type { Geography, Zcta } from './geography.ts';
-import { BuildError } from '../errors.ts';
+import { BuildError } from '../base/errors.ts';
 import { buildRoster, type Facility, type SourcedFacilityRow } from '../facilities/roster.ts';
 import { staffedBeds } from '../facilities/hospitals.ts';
 import { ingestSource } from '../ingest/source.ts';
@@ -18,8 +18,8 @@ import type { ZipZctaRow } from '../layouts/crosswalks.ts';
 import type { FacilityRow } from '../layouts/facilities.ts';
 import { LAYOUTS } from '../layouts/index.ts';
 import type { Layout } from '../layouts/types.ts';
-import { loadManifest, type SourceSpec } from '../manifest.ts';
-import { FACILITY_MATCH_MILES } from '../score/config.ts';
+import { loadManifest, type SourceSpec } from '../config/manifest.ts';
+import { FACILITY_MATCH_MILES } from '../config/scoring.ts';
 
 /** Real populations (as Demographics, of which placement reads only the population) and real facilities. */
 export interface RealWorld {

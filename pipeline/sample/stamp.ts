@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import path from 'node:path';
 import { packageVersion } from '../../core/package.ts';
 import { codeFingerprint } from '../build-id.ts';
-import { fileChecksum } from '../checksum.ts';
+import { fileChecksum } from '../base/checksum.ts';
 
 /** Beside the files, hidden: the build's manifests never name it. */
 export const STAMP_FILE = '.hcas-sample.json';

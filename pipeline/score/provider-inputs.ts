@@ -1,10 +1,10 @@
-import { BuildError } from '../errors.ts';
+import { BuildError } from '../base/errors.ts';
 import type { ZipPlace } from '../geo/places.ts';
-import type { ProviderPolicy } from '../manifest.ts';
-import { HEALTH_CENTER_CLINICIANS } from './config.ts';
+import type { ProviderPolicy } from '../config/manifest.ts';
+import { HEALTH_CENTER_CLINICIANS } from '../config/scoring.ts';
 import { measureCoverage, type ProviderCoverage } from './coverage.ts';
 import type { CarePoint } from './reach.ts';
-import { CATEGORY_NAMES, type Category } from './specialties.ts';
+import { CATEGORY_NAMES, type Category } from '../config/specialties.ts';
 
 /** How the provider component stands in a build: measured from full files, from a declared sample, or omitted. */
 export type ProviderStatus = 'measured' | 'sample' | 'omitted';

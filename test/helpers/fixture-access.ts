@@ -3,7 +3,7 @@ import { emitBlog } from '../../pipeline/emit/blog.ts';
 import { parseBlogPost, readBlogPosts } from '../../pipeline/ingest/blog.ts';
 import { tviTier } from '../../core/tvi-tiers.ts';
 import { haversineMiles } from '../../core/distance.ts';
-import { SMALL_POPULATION, TVI_WEIGHTS } from '../../pipeline/score/config.ts';
+import { SMALL_POPULATION, TVI_WEIGHTS } from '../../pipeline/config/scoring.ts';
 import { seeded } from './seeded.ts';
 
 /**

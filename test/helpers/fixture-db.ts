@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import KDBush from 'kdbush';
 import { createIndexes, createSchema } from '../../pipeline/emit/schema.ts';
-import { bandFor } from '../../pipeline/score/bands.ts';
+import { bandFor } from '../../pipeline/config/bands.ts';
 import { composite } from '../../pipeline/score/composite.ts';
-import { SCORE_TYPES, SMALL_POPULATION } from '../../pipeline/score/config.ts';
+import { SCORE_TYPES, SMALL_POPULATION } from '../../pipeline/config/scoring.ts';
 import { ACCESS_FIXTURE_SOURCES, writeAccessFixture } from './fixture-access.ts';
 import { DIRECTORY_FIXTURE_SOURCES, indexDirectory, writeDirectoryRows } from './fixture-directory.ts';
 import { seeded } from './seeded.ts';
@@ -61,8 +61,8 @@ export function fixtureDb(): Promise<string> {
     const sources = [
       'test/helpers/fixture-db.ts',
       'pipeline/emit/schema.ts',
-      'pipeline/score/bands.ts',
-      'pipeline/score/config.ts',
+      'pipeline/config/bands.ts',
+      'pipeline/config/scoring.ts',
       'pipeline/score/composite.ts',
       ...ACCESS_FIXTURE_SOURCES,
       ...DIRECTORY_FIXTURE_SOURCES,

@@ -24,7 +24,7 @@ export const DIRECTORY_FIXTURE_SOURCES = [
   'core/directory-format.ts',
   'core/npi.ts',
   'pipeline/emit/specialty-keys.ts',
-  'pipeline/score/specialties.ts',
+  'pipeline/config/specialties.ts',
   'pipeline/sample/nucc.ts',
 ];
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BuildError } from './errors.ts';
+import { BuildError } from '../base/errors.ts';
 
 /** One input file named by the sources manifest. */
 export interface SourceSpec {

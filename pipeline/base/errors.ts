@@ -1,4 +1,4 @@
-import { EXIT, FixableError } from '../core/errors.ts';
+import { EXIT, FixableError } from '../../core/errors.ts';
 
 /**
  * A build (or download) failure whose message tells the data engineer what to fix; the CLI prints it without
