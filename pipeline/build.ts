@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { buildId as buildIdOf, SCORING_CONFIG, sourceChecksums } from './build-id.ts';
+import { buildId as buildIdOf, SCORING_CONFIG } from './build-id.ts';
 import { createIndexes, createSchema } from './emit/schema.ts';
 import { emitCensus, emitFacilities, emitMeta, emitReference, emitScores, emitTvi, emitZipAliases } from './emit/tables.ts';
 import { emitProviders, facilityProviderCounts, providerSupply } from './emit/providers.ts';
@@ -22,7 +22,7 @@ import { Reconciler } from './ingest/reconcile.ts';
 import { progressReporter, silentProgress, type ProgressFactory } from '../core/progress.ts';
 import type { IngestOptions } from './ingest/source.ts';
 import { LAYOUTS } from './layouts/index.ts';
-import { loadManifest, type Manifest } from './config/manifest.ts';
+import { loadManifest, sourceChecksums, type Manifest } from './config/manifest.ts';
 import { FACILITY_MATCH_MILES } from './config/scoring.ts';
 import { scoreZips } from './score/index.ts';
 import { providerInputs } from './score/provider-inputs.ts';

@@ -12,6 +12,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const MAY_IMPORT: Record<string, readonly string[]> = {
   core: [],
   pipeline: ['core'],
+  producers: ['pipeline', 'core'],
   'src/query': ['core'],
   'src/diff': ['src/query', 'core'],
   'src/http': [],
@@ -30,7 +31,7 @@ function folderOf(file: string): string | undefined {
 /** Every relative import (static, dynamic, re-export) of every TypeScript file under the folders above. */
 function imports(): Array<{ from: string; to: string }> {
   const found: Array<{ from: string; to: string }> = [];
-  for (const top of ['core', 'pipeline', 'src']) {
+  for (const top of ['core', 'pipeline', 'producers', 'src']) {
     for (const name of readdirSync(path.join(root, top), { recursive: true, encoding: 'utf8' })) {
       if (!name.endsWith('.ts')) continue;
       const from = `${top}/${name}`;

@@ -3,8 +3,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../pipeline/build.ts';
-import { DEFAULT_PROVIDERS, DEFAULT_SEED } from '../pipeline/sample/index.ts';
-import { writeRealSample } from '../pipeline/sample/real-sample.ts';
+import { DEFAULT_PROVIDERS, DEFAULT_SEED } from '../producers/sample/index.ts';
+import { writeRealSample } from '../producers/sample/real-sample.ts';
 import { Api } from '../src/api/index.ts';
 import { tempDir } from './helpers/files.ts';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentBuild } from '../pipeline/build.ts';
-import { sampleIsCurrent, sampleKey, STAMP_FILE } from '../pipeline/sample/stamp.ts';
+import { sampleIsCurrent, sampleKey, STAMP_FILE } from '../producers/sample/stamp.ts';
 import { linkedBin, shell, type RunOptions } from './helpers/cli.ts';
 import { FixtureServer } from './helpers/fetch-server.ts';
 import { tempDir } from './helpers/files.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DENSITY_BY_TAXONOMY, densityMix, mixDensity } from '../pipeline/sample/density-mix.ts';
+import { DENSITY_BY_TAXONOMY, densityMix, mixDensity } from '../producers/sample/density-mix.ts';
 import { EXPECTED_DENSITY } from '../pipeline/config/scoring.ts';
 import { categoriesOfTaxonomy, CATEGORY_NAMES } from '../pipeline/config/specialties.ts';
 

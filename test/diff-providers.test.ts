@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../pipeline/build.ts';
-import { DEFAULT_SEED } from '../pipeline/sample/index.ts';
-import { writeRealSample } from '../pipeline/sample/real-sample.ts';
+import { DEFAULT_SEED } from '../producers/sample/index.ts';
+import { writeRealSample } from '../producers/sample/real-sample.ts';
 import { diffDocument } from '../src/cli/diff/document.ts';
 import { asMarkdown, asText } from '../src/cli/diff/render.ts';
 import { type DiffReport, diffBuilds } from '../src/diff/index.ts';

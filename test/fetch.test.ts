@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../core/package.ts';
 import { build } from '../pipeline/build.ts';
-import { fetchNational, type FetchOptions } from '../pipeline/fetch/index.ts';
+import { fetchNational, type FetchOptions } from '../producers/fetch/index.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { loadManifest } from '../pipeline/config/manifest.ts';
 import { type FixtureRoute, FixtureServer, zipArchive } from './helpers/fetch-server.ts';

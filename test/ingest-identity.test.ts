@@ -16,7 +16,7 @@ import { Reconciler } from '../pipeline/ingest/reconcile.ts';
 import type { IngestOptions } from '../pipeline/ingest/source.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { loadManifest } from '../pipeline/config/manifest.ts';
-import { writeSample } from '../pipeline/sample/index.ts';
+import { writeSample } from '../producers/sample/index.ts';
 import { tempDir, writeInput } from './helpers/files.ts';
 
 // writeSample writes a whole synthetic nation, the files raw/manifests/synthetic.json names.

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../pipeline/build.ts';
-import { makeBundle, PROVIDER_LAYOUTS, type ProvenanceEntry } from '../pipeline/bundle/bundle.ts';
+import { makeBundle, PROVIDER_LAYOUTS, type ProvenanceEntry } from '../producers/bundle/bundle.ts';
 import { openRecords } from '../pipeline/ingest/read.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { loadManifest } from '../pipeline/config/manifest.ts';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { DEFAULT_DATABASE, databaseFile } from '../../core/dataset.ts';
 import { PACKAGE_ROOT } from '../../core/package.ts';
 import { LOG_FORMAT_HELP, progressMode } from '../../core/progress.ts';
-import { logLines, shownPath } from './log.ts';
+import { logLines, shownPath } from '../../core/log-lines.ts';
 
 /** The default build's manifest: the bundled real data plus the synthetic providers of `hcas sample`. */
 export const DEFAULT_MANIFEST = path.join(PACKAGE_ROOT, 'raw/manifests/sample.json');
@@ -59,7 +59,7 @@ export function registerBuild(program: Command): void {
       const [{ build, currentBuild }, { progressReporter }, { refuseStaleCompiledCode }] = await Promise.all([
         import('../build.ts'),
         import('../../core/progress.ts'),
-        import('../build-id.ts'),
+        import('../base/code.ts'),
       ]);
       refuseStaleCompiledCode('build');
       if (options.ifChanged) {

@@ -14,9 +14,7 @@ const BUILD_RUNTIME: ProcessRuntime = {
   env: { MALLOC_ARENA_MAX: '2' },
 };
 
-/** The pipeline's commands: `hcas sample` and `hcas build` (bin/hcas.js adds them to the API's). */
+/** The pipeline's command: `hcas build` (bin/hcas.js joins it to the producers' and the API's). */
 export const PIPELINE_COMMANDS: readonly CommandEntry[] = [
-  { names: ['sample'], load: async () => (await import('./sample.ts')).registerSample },
-  { names: ['fetch'], load: async () => (await import('./fetch.ts')).registerFetch },
   { names: ['build'], load: async () => (await import('./build.ts')).registerBuild, runtime: BUILD_RUNTIME },
 ];

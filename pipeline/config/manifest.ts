@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import pLimit from 'p-limit';
+import { fileChecksum } from '../base/checksum.ts';
 import { BuildError } from '../base/errors.ts';
 
 /** One input file named by the sources manifest. */
@@ -193,4 +195,10 @@ function providerPolicy(raw: unknown, where: (key: string) => string, root: stri
     );
   }
   return { sampleFraction: fraction, onPartialCoverage: onPartial as ProviderPolicy['onPartialCoverage'] };
+}
+
+/** The size and SHA-256 of every source file of a manifest (two at a time: disks prefer it to all at once). */
+export function sourceChecksums(manifest: Manifest): Promise<Array<{ sha256: string; bytes: number } | null>> {
+  const limit = pLimit(2);
+  return Promise.all(manifest.sources.map((s) => limit(() => (existsSync(s.path) ? fileChecksum(s.path) : Promise.resolve(null)))));
 }

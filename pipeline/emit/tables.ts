@@ -9,7 +9,7 @@ import { SCORE_TYPES } from '../config/scoring.ts';
 import type { ZipScores } from '../score/index.ts';
 import { packageVersion } from '../../core/package.ts';
 import { tviTier } from '../../core/tvi-tiers.ts';
-import { codeFingerprint } from '../build-id.ts';
+import { codeFingerprint } from '../base/code.ts';
 import type { TviRecord } from '../score/tvi.ts';
 
 /** Writes `zips`, `score_types`, `health_scores`, `states`, `zip_access` and the KD-tree. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ProgressMode } from '../../core/progress.ts';
+import type { ProgressMode } from './progress.ts';
 
 /** How a long command prints its log lines and its closing summary: text for people, or JSON lines. */
 export interface LogLines {

@@ -8,18 +8,18 @@ import { around } from 'geokdbush';
 import type { Demographics } from './census-model.ts';
 import type { CmsHospitalType, Facilities, HealthCenterSite, Hospital } from './facilities.ts';
 import type { Geography, Zcta } from './geography.ts';
-import { BuildError } from '../base/errors.ts';
-import { buildRoster, type Facility, type SourcedFacilityRow } from '../facilities/roster.ts';
-import { staffedBeds } from '../facilities/hospitals.ts';
-import { ingestSource } from '../ingest/source.ts';
-import { Reconciler } from '../ingest/reconcile.ts';
-import { acsMeasures, type AcsRow } from '../layouts/census.ts';
-import type { ZipZctaRow } from '../layouts/crosswalks.ts';
-import type { FacilityRow } from '../layouts/facilities.ts';
-import { LAYOUTS } from '../layouts/index.ts';
-import type { Layout } from '../layouts/types.ts';
-import { loadManifest, type SourceSpec } from '../config/manifest.ts';
-import { FACILITY_MATCH_MILES } from '../config/scoring.ts';
+import { BuildError } from '../../pipeline/base/errors.ts';
+import { buildRoster, type Facility, type SourcedFacilityRow } from '../../pipeline/facilities/roster.ts';
+import { staffedBeds } from '../../pipeline/facilities/hospitals.ts';
+import { ingestSource } from '../../pipeline/ingest/source.ts';
+import { Reconciler } from '../../pipeline/ingest/reconcile.ts';
+import { acsMeasures, type AcsRow } from '../../pipeline/layouts/census.ts';
+import type { ZipZctaRow } from '../../pipeline/layouts/crosswalks.ts';
+import type { FacilityRow } from '../../pipeline/layouts/facilities.ts';
+import { LAYOUTS } from '../../pipeline/layouts/index.ts';
+import type { Layout } from '../../pipeline/layouts/types.ts';
+import { loadManifest, type SourceSpec } from '../../pipeline/config/manifest.ts';
+import { FACILITY_MATCH_MILES } from '../../pipeline/config/scoring.ts';
 
 /** Real populations (as Demographics, of which placement reads only the population) and real facilities. */
 export interface RealWorld {

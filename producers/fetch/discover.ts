@@ -1,4 +1,4 @@
-import { BuildError } from '../base/errors.ts';
+import { BuildError } from '../../pipeline/base/errors.ts';
 import { fetchText, type HttpOptions } from './http.ts';
 import type { JsonRule, ListingRule, SourceEntry } from './sources.ts';
 

@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageVersion } from '../../core/package.ts';
-import { codeFingerprint } from '../build-id.ts';
-import { fileChecksum } from '../base/checksum.ts';
+import { codeFingerprint, WRITER_CODE } from '../../pipeline/base/code.ts';
+import { fileChecksum } from '../../pipeline/base/checksum.ts';
 
 /** Beside the files, hidden: the build's manifests never name it. */
 export const STAMP_FILE = '.hcas-sample.json';
@@ -18,10 +18,10 @@ interface Stamp {
   files: Record<string, string>;
 }
 
-/** The identity of a sample: its options, the checksums of the real files it reads, the package and pipeline code. */
+/** The identity of a sample: its options, the checksums of the real files it reads, the package and the code that writes data (core, pipeline, producers). */
 export function sampleKey(options: Record<string, unknown>, inputChecksums: ReadonlyArray<string | null>): string {
   return createHash('sha256')
-    .update(JSON.stringify({ options, inputs: inputChecksums, version: packageVersion(), code: codeFingerprint() }))
+    .update(JSON.stringify({ options, inputs: inputChecksums, version: packageVersion(), code: codeFingerprint(WRITER_CODE) }))
     .digest('hex')
     .slice(0, 16);
 }

@@ -4,7 +4,7 @@
  * assembled from precomputed runs of empty fields instead of joining 330 values (this matters at 4+
  * million rows).
  */
-import { NPPES_COLUMNS } from '../layouts/nppes-columns.ts';
+import { NPPES_COLUMNS } from '../../pipeline/layouts/nppes-columns.ts';
 import type { Organization, Practitioner, Location } from './people.ts';
 import { formatDate, FILE_DATE, dayBetween, licenseNumber } from './people.ts';
 import { TAXONOMY_BY_CODE } from './nucc.ts';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { PACKAGE_ROOT } from '../../core/package.ts';
 import { LOG_FORMAT_HELP, progressMode } from '../../core/progress.ts';
-import { logLines, shownPath } from './log.ts';
+import { logLines, shownPath } from '../../core/log-lines.ts';
 
 /** Where the national files go: beside the package's other raw data, whatever the working directory. */
 export const DEFAULT_FETCH_OUT = path.join(PACKAGE_ROOT, 'raw/national');

@@ -81,7 +81,7 @@ export async function writeRealSample(options: RealSampleOptions): Promise<RealS
         seed: options.seed,
         synthetic: true,
         model:
-          'Synthetic individual providers at the documented national densities per clinician category (pipeline/config/scoring.ts EXPECTED_DENSITY), placed by population and real hospital locations (pipeline/sample/real-sample.ts).',
+          'Synthetic individual providers at the documented national densities per clinician category (pipeline/config/scoring.ts EXPECTED_DENSITY), placed by population and real hospital locations (producers/sample/real-sample.ts).',
       },
       null,
       2,

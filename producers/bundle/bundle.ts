@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { fileChecksum } from '../base/checksum.ts';
-import { LAYOUTS } from '../layouts/index.ts';
-import { loadManifest } from '../config/manifest.ts';
+import { fileChecksum } from '../../pipeline/base/checksum.ts';
+import { LAYOUTS } from '../../pipeline/layouts/index.ts';
+import { loadManifest } from '../../pipeline/config/manifest.ts';
 import { keptColumns } from './columns.ts';
 import { cutFile } from './cut.ts';
 import { PUBLISHERS } from './publishers.ts';
@@ -94,7 +94,7 @@ export async function makeBundle(options: BundleOptions): Promise<ProvenanceEntr
   const manifestRef = path.relative(out, path.resolve(options.manifest)).split(path.sep).join('/');
   writeFileSync(
     path.join(out, 'provenance.json'),
-    `${JSON.stringify({ generated_by: 'node bin/run-ts.js pipeline/bundle/make-bundle.ts', cut_from: manifestRef, total_bytes: totalBytes, files: entries }, null, 2)}\n`,
+    `${JSON.stringify({ generated_by: 'node bin/run-ts.js producers/bundle/make-bundle.ts', cut_from: manifestRef, total_bytes: totalBytes, files: entries }, null, 2)}\n`,
   );
   writeFileSync(
     options.publicManifest,
@@ -120,7 +120,7 @@ function bundleManifest(raw: Record<string, unknown>, sources: Record<string, un
     synthetic: false,
     notice:
       'Real public data: the Census 2023 ZCTA Gazetteer, ACS 5-year tables, CDC PLACES, HEROP drive times, CMS, HIFLD, CovidCareMap and HRSA facilities, cut to the columns the build reads (raw/public/provenance.json). No provider files: scores are published without a provider component and say so.',
-    generated_by: 'node bin/run-ts.js pipeline/bundle/make-bundle.ts (do not edit by hand)',
+    generated_by: 'node bin/run-ts.js producers/bundle/make-bundle.ts (do not edit by hand)',
     root: root.split(path.sep).join('/'),
     max_reject_ratio: raw.max_reject_ratio,
     providers: { on_partial_coverage: 'omit_component' },

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { FixableError } from '../../core/errors.ts';
 import { PACKAGE_ROOT } from '../../core/package.ts';
 import { countProgress, LOG_FORMAT_HELP, progressMode } from '../../core/progress.ts';
-import { logLines, shownPath } from './log.ts';
+import { logLines, shownPath } from '../../core/log-lines.ts';
 
 function positiveInteger(name: string) {
   return (value: string): number => {
@@ -88,7 +88,7 @@ export function registerSample(program: Command): void {
       const [stamp, sample, { refuseStaleCompiledCode }] = await Promise.all([
         import('../sample/stamp.ts'),
         import('../sample/index.ts'),
-        import('../build-id.ts'),
+        import('../../pipeline/base/code.ts'),
       ]);
       refuseStaleCompiledCode('sample');
       const out = options.out ?? (options.syntheticNation ? DEFAULTS.nation : DEFAULTS.sample);
@@ -138,10 +138,9 @@ export function registerSample(program: Command): void {
 
 /** The checksums of the real files the default sample reads (the manifest's sources). */
 async function inputChecksums(manifest: string): Promise<Array<string | null>> {
-  const [{ loadManifest }, { LAYOUTS }, { sourceChecksums }] = await Promise.all([
-    import('../config/manifest.ts'),
-    import('../layouts/index.ts'),
-    import('../build-id.ts'),
+  const [{ loadManifest, sourceChecksums }, { LAYOUTS }] = await Promise.all([
+    import('../../pipeline/config/manifest.ts'),
+    import('../../pipeline/layouts/index.ts'),
   ]);
   return (await sourceChecksums(loadManifest(manifest, new Set(LAYOUTS.keys())))).map((sum) => sum?.sha256 ?? null);
 }

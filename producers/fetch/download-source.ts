@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileChecksum } from '../base/checksum.ts';
-import { BuildError } from '../base/errors.ts';
-import { LAYOUTS } from '../layouts/index.ts';
+import { fileChecksum } from '../../pipeline/base/checksum.ts';
+import { BuildError } from '../../pipeline/base/errors.ts';
+import { LAYOUTS } from '../../pipeline/layouts/index.ts';
 import { discoverUrl, jsonPath } from './discover.ts';
 import { readHeader, missingColumns } from './header.ts';
 import { downloadFile, fetchText, HttpError, type HttpOptions } from './http.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BuildError } from '../base/errors.ts';
+import { BuildError } from '../../pipeline/base/errors.ts';
 
 /**
  * The national source list (`raw/national/sources.json`): where each official file lives, how to find its

@@ -1,6 +1,6 @@
-import { BuildError } from '../base/errors.ts';
-import type { Layout } from '../layouts/types.ts';
-import type { SourceSpec } from '../config/manifest.ts';
+import { BuildError } from '../../pipeline/base/errors.ts';
+import type { Layout } from '../../pipeline/layouts/types.ts';
+import type { SourceSpec } from '../../pipeline/config/manifest.ts';
 
 /** A column of the original file that the build reads, by its position and its (cleaned) header name. */
 export interface KeptColumn {

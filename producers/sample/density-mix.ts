@@ -6,7 +6,7 @@
  * (provider-mix.ts). Shares are in clinicians per 100,000 residents.
  */
 import { PROVIDER_KINDS, type ProviderKind } from './provider-mix.ts';
-import { categoriesOfTaxonomy } from '../config/specialties.ts';
+import { categoriesOfTaxonomy } from '../../pipeline/config/specialties.ts';
 
 const MD = ['MD', 'MD', 'MD', 'M.D.', 'DO', 'D.O.', 'MD, PHD', ''];
 const NP = ['NP', 'FNP', 'APRN', 'CRNP', 'DNP, APRN'];

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileChecksum } from '../base/checksum.ts';
-import { BuildError } from '../base/errors.ts';
-import { LAYOUTS } from '../layouts/index.ts';
+import { fileChecksum } from '../../pipeline/base/checksum.ts';
+import { BuildError } from '../../pipeline/base/errors.ts';
+import { LAYOUTS } from '../../pipeline/layouts/index.ts';
 import { checkColumns, downloadSource, type FetchedFile, type SourceContext } from './download-source.ts';
 import type { HttpOptions } from './http.ts';
 import { readFetchLog } from './log.ts';

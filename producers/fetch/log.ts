@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BuildError } from '../base/errors.ts';
+import { BuildError } from '../../pipeline/base/errors.ts';
 
 /**
  * `fetched.json` beside the downloads: per source, what was downloaded from where, when, its size and

@@ -1,7 +1,7 @@
 // Maintainer script: cuts the real public files into the compact bundle in raw/public.
-//   node bin/run-ts.js pipeline/bundle/make-bundle.ts [--from ../shared/data] [--out raw/public]
+//   node bin/run-ts.js producers/bundle/make-bundle.ts [--from ../shared/data] [--out raw/public]
 //     [--manifest raw/manifests/shared-data.json] [--public-manifest raw/manifests/public.json]
-// (or, compiled by `npm run build`, node dist/pipeline/bundle/make-bundle.js with the same options). Defaults are
+// (or, compiled by `npm run build`, node dist/producers/bundle/make-bundle.js with the same options). Defaults are
 // named from the package root, so either runs from any folder.
 import path from 'node:path';
 import { parseArgs } from 'node:util';

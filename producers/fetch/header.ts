@@ -2,9 +2,9 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { BuildError } from '../base/errors.ts';
-import { detectDelimiter } from '../ingest/read.ts';
-import type { Layout } from '../layouts/types.ts';
+import { BuildError } from '../../pipeline/base/errors.ts';
+import { detectDelimiter } from '../../pipeline/ingest/read.ts';
+import type { Layout } from '../../pipeline/layouts/types.ts';
 
 /**
  * The column names of a downloaded file as the build will see them: the first line of a .csv/.txt (or the

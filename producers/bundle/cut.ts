@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { openRecords } from '../ingest/read.ts';
+import { openRecords } from '../../pipeline/ingest/read.ts';
 import type { KeptColumn } from './columns.ts';
 
 /** One original file cut down to the columns the build reads, as gzip-compressed CSV. */

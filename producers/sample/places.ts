@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Geography } from './geography.ts';
 import type { Demographics } from './census-model.ts';
 import { ISLAND_AREAS } from './states.ts';
-import { PLACES_MEASURES as MEASURES } from '../layouts/places.ts';
+import { PLACES_MEASURES as MEASURES } from '../../pipeline/layouts/places.ts';
 import { Rng, clamp } from './prng.ts';
 import { writeLines } from './writer.ts';
 

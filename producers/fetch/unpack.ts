@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
-import { BuildError } from '../base/errors.ts';
+import { BuildError } from '../../pipeline/base/errors.ts';
 import { jsonPath } from './discover.ts';
 
 /** The file an unpack step wrote, and the archive member it came from. */
