@@ -10,7 +10,9 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createSchema } from '../pipeline/emit/schema.ts';
+import { ProviderStage } from '../pipeline/store/provider-stage.ts';
+import { endStaging } from '../pipeline/store/providers.ts';
+import { createSchema } from '../pipeline/store/schema.ts';
 import { ingestAll } from '../pipeline/ingest/index.ts';
 import { Reconciler } from '../pipeline/ingest/reconcile.ts';
 import type { IngestOptions } from '../pipeline/ingest/source.ts';
@@ -33,7 +35,11 @@ async function ingest(manifestFile: string, root: string | undefined, options: I
   createSchema(db); // NPPES rows land in the output's providers table
   const rejectsFile = path.join(dir, 'rejects.csv');
   const reconciler = new Reconciler(rejectsFile);
-  const data = await ingestAll(manifest, db, reconciler, () => {}, options);
+  const stage = new ProviderStage(db);
+  const data = {
+    ...(await ingestAll(manifest, stage, reconciler, () => {}, options)),
+    providerCounts: endStaging(stage, reconciler, () => {}),
+  };
   await reconciler.close();
   const table = (name: string) => db.prepare(`SELECT * FROM ${name} ORDER BY rowid`).raw().all();
   const plain = (value: unknown): unknown =>

@@ -56,14 +56,18 @@ export function registerBuild(program: Command): void {
       const manifest = options.manifest ?? DEFAULT_MANIFEST;
       const log = logLines(mode);
       // Loaded on demand: the whole pipeline, which `hcas --help` does not need.
-      const [{ build, currentBuild }, { progressReporter }, { refuseStaleCompiledCode }] = await Promise.all([
-        import('../build.ts'),
+      const [{ build }, { currentBuild, planBuild }, { progressReporter }, { refuseStaleCompiledCode }] = await Promise.all([
+        import('../build/index.ts'),
+        import('../build/plan.ts'),
         import('../../core/progress.ts'),
         import('../base/code.ts'),
       ]);
       refuseStaleCompiledCode('build');
+      const planned = { manifest, out, root: options.root, allowPartialProviders: options.allowPartialProviders };
+      // Read once: what --if-changed decides on is what the build then uses.
+      const plan = planBuild(planned);
       if (options.ifChanged) {
-        const current = await currentBuild({ manifest, out, root: options.root, allowPartialProviders: options.allowPartialProviders });
+        const current = await currentBuild(planned, plan);
         if (current.upToDate) {
           log.summary(
             `${shownPath(out)} is up to date (build ${current.buildId}): its inputs, configuration and code are unchanged; nothing built`,
@@ -72,14 +76,10 @@ export function registerBuild(program: Command): void {
           return;
         }
       }
-      const summary = await build({
-        manifest,
-        out,
-        root: options.root,
-        allowPartialProviders: options.allowPartialProviders,
-        log: mode === 'silent' ? undefined : log.line,
-        progress: progressReporter({ mode }),
-      });
+      const summary = await build(
+        { ...planned, log: mode === 'silent' ? undefined : log.line, progress: progressReporter({ mode }) },
+        plan,
+      );
       log.summary(
         `built ${shownPath(summary.out)} (build ${summary.buildId}): ${summary.zips} ZIP codes, ${summary.providers} providers, ${summary.facilities} facilities in ${summary.seconds.toFixed(1)} s; rejected rows in ${shownPath(summary.rejectsFile)}`,
         {

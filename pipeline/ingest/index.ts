@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import { BuildError, RowReject } from '../base/errors.ts';
 import type { Manifest, SourceSpec } from '../config/manifest.ts';
 import { LAYOUTS } from '../layouts/index.ts';
@@ -15,14 +14,12 @@ import type {
 } from '../layouts/crosswalks.ts';
 import { DRIVE_DESTINATIONS, type DriveDestination, type DriveTimeRow, type SviRow } from '../layouts/access.ts';
 import type { FacilityRow } from '../layouts/facilities.ts';
-import type { SourcedFacilityRow } from '../facilities/roster.ts';
 import type { PlacesRow } from '../layouts/places.ts';
 import type { ResidentsPointRow, TractCentreRow } from '../layouts/residents.ts';
-import type { SourcedResidentsPoint } from '../geo/residents.ts';
 import type { ClinicianRow, ProviderRow, TaxonomyRow } from '../layouts/providers.ts';
 import type { Layout } from '../layouts/types.ts';
-import { ProviderStage } from '../emit/stage.ts';
-import { specialtyOfTaxonomy } from '../emit/providers.ts';
+import { specialtyOfTaxonomy } from '../layouts/providers.ts';
+import type { Ingested, ProviderSink } from './ingested.ts';
 import { ingestSource, type IngestOptions, type RowSink } from './source.ts';
 import type { Reconciler } from './reconcile.ts';
 import { collectGarbage } from '../base/memory.ts';
@@ -30,45 +27,6 @@ import { ZctaOfZip } from './zcta-of-zip.ts';
 
 /** Rows read from one file above which its garbage is collected before the next file (a full collection costs a fraction of a second). */
 const LARGE_SOURCE_ROWS = 100_000;
-
-/** A census value with the source it came from, so the census endpoint can state its vintage. */
-export interface SourcedValue {
-  value: number | null;
-  source: string;
-}
-
-/** Everything read from the raw files except providers, which are staged in the output database. */
-export interface Ingested {
-  zctas: Map<string, GazetteerRow>;
-  census: Map<string, Map<string, SourcedValue>>;
-  zipToZcta: Map<string, ZipZctaRow>;
-  zipCity: Map<string, ZipCityRow>;
-  zctaCounties: Map<string, ZctaCountyRow[]>;
-  /** HUD USPS ZIP-county rows per postal ZIP, with residential shares. */
-  zipCounties: Map<string, ZipCountyRow[]>;
-  /** Where each postal ZIP's residents live (HUD's population-weighted points), with their file lines. */
-  residentsPoints: Map<string, SourcedResidentsPoint>;
-  countyCbsa: Map<string, CountyCbsaRow>;
-  countyUrbanRural: Map<string, number>;
-  zctaRuca: Map<string, number>;
-  taxonomy: Map<string, TaxonomyRow>;
-  places: Map<string, Record<string, number | null>>;
-  /** Facility rows with their file line, so the roster can report a row it leaves out. */
-  facilities: SourcedFacilityRow[];
-  /** NPPES providers kept per (ZCTA, primary taxonomy), counted as staging ends (see ProviderStage). */
-  providerCounts: Array<{ zcta: string; taxonomy: string; count: number }>;
-  /** Road-network drive times per ZIP to the nearest hospital / health centre, for the scores. */
-  driveTimes: Map<DriveDestination, Map<string, DriveTimeRow>>;
-  /** Independent measures the validation report compares the scores with (never scored). */
-  reference: {
-    hospitalDriveTimes: Map<string, DriveTimeRow>;
-    svi: Map<string, number | null>;
-    /** Census tract centres of population, to check the residents' points against. */
-    tractCentres: TractCentreRow[];
-  };
-  /** Source keys per layout, in manifest order (for vintages and precedence). */
-  sourcesByLayout: Map<string, SourceSpec[]>;
-}
 
 /** The order layouts are read in: crosswalks before the providers that are mapped through them. */
 export const LAYOUT_ORDER = [
@@ -96,10 +54,10 @@ export const LAYOUT_ORDER = [
   'doctors_clinicians',
 ];
 
-/** Reads every manifest source into memory (or, for providers, into staging tables of `db`). */
+/** Reads every manifest source into memory, except the provider files, whose rows go to `providers` as they are read. */
 export async function ingestAll(
   manifest: Manifest,
-  db: Database.Database,
+  providers: ProviderSink,
   reconciler: Reconciler,
   log: (line: string) => void,
   options: IngestOptions = {},
@@ -118,7 +76,6 @@ export async function ingestAll(
     taxonomy: new Map(),
     places: new Map(),
     facilities: [],
-    providerCounts: [],
     driveTimes: new Map(),
     reference: { hospitalDriveTimes: new Map(), svi: new Map(), tractCentres: [] },
     sourcesByLayout: new Map(),
@@ -129,10 +86,10 @@ export async function ingestAll(
     );
   }
   // The NUCC code set is read before the provider files (LAYOUT_ORDER), so a provider's specialty is known as it lands.
-  const stage = new ProviderStage(db, (code) => {
+  const specialtyOf = (code: string | null): string => {
     const row = code === null ? undefined : data.taxonomy.get(code);
-    return row && specialtyOfTaxonomy(row);
-  });
+    return row ? specialtyOfTaxonomy(row) : '';
+  };
   let zctaTable: ZctaOfZip | null = null;
   const ordered = [...manifest.sources].sort((a, b) => LAYOUT_ORDER.indexOf(a.layout) - LAYOUT_ORDER.indexOf(b.layout));
   for (const spec of ordered) {
@@ -140,7 +97,7 @@ export async function ingestAll(
     list.push(spec);
     data.sourcesByLayout.set(spec.layout, list);
     const started = Date.now();
-    const tally = await ingestOne(spec, data, stage);
+    const tally = await ingestOne(spec, data);
     // A large file leaves its row objects behind as garbage; the next file's reading would pile onto them
     // (a national build's memory climbed 400 MB from the end of NPPES into Doctors and Clinicians).
     if (tally.read >= LARGE_SOURCE_ROWS) collectGarbage();
@@ -148,20 +105,9 @@ export async function ingestAll(
       `  ${spec.key.padEnd(24)} ${String(tally.read).padStart(9)} read ${String(tally.landed).padStart(9)} landed ${String(tally.rejected).padStart(8)} rejected  ${((Date.now() - started) / 1000).toFixed(1)}s`,
     );
   }
-  const superseded = new Map<string, number>();
-  for (const { source, line, npi } of stage.finish()) {
-    reconciler.withdraw(source, line, `NPI ${npi} appears again later; the later row was kept`, 'superseded', 'npi_superseded');
-    superseded.set(source, (superseded.get(source) ?? 0) + 1);
-  }
-  // The table above counted these rows as landed; the reconciliation counts them rejected.
-  if (superseded.size)
-    log(
-      `  rows of an NPI repeated later, superseded after landing, so rejected in the reconciliation: ${[...superseded].map(([key, n]) => `${key} ${n}`).join(', ')}`,
-    );
-  data.providerCounts = stage.supplyCounts();
   return data;
 
-  function ingestOne(spec: SourceSpec, data: Ingested, stage: ProviderStage) {
+  function ingestOne(spec: SourceSpec, data: Ingested) {
     const run = <Row>(sink: RowSink<Row>, extraFields: string[] = []) =>
       ingestSource(spec, LAYOUTS.get(spec.layout) as Layout<Row>, sink, reconciler, extraFields, options);
     // Built at the first provider file: the crosswalks and the Gazetteer are read before it (LAYOUT_ORDER).
@@ -239,9 +185,9 @@ export async function ingestAll(
         return run<FacilityRow>((row, line) => void data.facilities.push({ ...row, origin: { key: spec.key, line } }));
       case 'nppes':
       case 'nppes_flat':
-        return run<ProviderRow>((row, line) => stage.addProvider(row, line, spec.key, zctaOfZip(row.zip)));
+        return run<ProviderRow>((row, line) => providers.addProvider(row, line, spec.key, zctaOfZip(row.zip), specialtyOf(row.taxonomy)));
       case 'doctors_clinicians':
-        return run<ClinicianRow>((row, line) => stage.addClinician(row, line, zctaOfZip(row.zip)));
+        return run<ClinicianRow>((row, line) => providers.addClinician(row, line, zctaOfZip(row.zip)));
       default:
         throw new BuildError(`layout ${spec.layout} of source "${spec.key}" has no ingest step`);
     }

@@ -83,3 +83,14 @@ export class Reconciler {
 export function csvField(value: string): string {
   return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
+
+/**
+ * Says how many rows of each source a stage left out after they landed: the ingest table counted them as
+ * landed, the reconciliation at the end counts them rejected, and this line is the difference.
+ */
+export function logLeftOut(log: (line: string) => void, what: string, keys: readonly string[]): void {
+  if (keys.length === 0) return;
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  log(`  ${what}, so rejected in the reconciliation: ${[...counts].map(([key, n]) => `${key} ${n}`).join(', ')}`);
+}

@@ -227,3 +227,8 @@ export const nuccTaxonomy: Layout<TaxonomyRow> = {
     return { code, grouping: read('grouping'), classification, specialization: read('specialization'), displayName: read('display_name') };
   },
 };
+
+/** The specialty a provider's primary NUCC code names: its specialization, or its classification when it has none. */
+export function specialtyOfTaxonomy(row: Pick<TaxonomyRow, 'classification' | 'specialization'>): string {
+  return row.specialization || row.classification;
+}

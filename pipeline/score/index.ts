@@ -1,6 +1,6 @@
 import { fcaIndexed } from '../accessibility.ts';
 import type { ScoredHospital } from '../facilities/hospitals.ts';
-import type { SourcedValue } from '../ingest/index.ts';
+import type { SourcedValue } from '../ingest/ingested.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { PointIndex } from '../geo/point-index.ts';
 import { collectGarbage } from '../base/memory.ts';

@@ -1,4 +1,4 @@
-import type { SourcedValue } from '../ingest/index.ts';
+import type { SourcedValue } from '../ingest/ingested.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { NEED_MEASURES, PREVALENCE_NEED, PREVALENCE_WEIGHT, SCORE_TYPES, type ScoreTypeSpec } from '../config/scoring.ts';
 import { median } from './scale.ts';

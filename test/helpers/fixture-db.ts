@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import KDBush from 'kdbush';
-import { createIndexes, createSchema } from '../../pipeline/emit/schema.ts';
+import { createIndexes, createSchema } from '../../pipeline/store/schema.ts';
 import { bandFor } from '../../pipeline/config/bands.ts';
 import { composite } from '../../pipeline/score/composite.ts';
 import { SCORE_TYPES, SMALL_POPULATION } from '../../pipeline/config/scoring.ts';
@@ -60,7 +60,7 @@ export function fixtureDb(): Promise<string> {
   built ??= Promise.resolve().then(() => {
     const sources = [
       'test/helpers/fixture-db.ts',
-      'pipeline/emit/schema.ts',
+      'pipeline/store/schema.ts',
       'pipeline/config/bands.ts',
       'pipeline/config/scoring.ts',
       'pipeline/score/composite.ts',

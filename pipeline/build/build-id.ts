@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { packageVersion } from '../core/package.ts';
-import { TVI_TIERS } from '../core/tvi-tiers.ts';
-import { codeFingerprint } from './base/code.ts';
-import { blogDigest, type BlogPost } from './ingest/blog.ts';
-import type { ProviderPolicy } from './config/manifest.ts';
-import * as scoring from './config/scoring.ts';
-import { BANDS } from './config/bands.ts';
+import { packageVersion } from '../../core/package.ts';
+import { TVI_TIERS } from '../../core/tvi-tiers.ts';
+import { codeFingerprint } from '../base/code.ts';
+import { blogDigest, type BlogPost } from '../ingest/blog.ts';
+import type { ProviderPolicy } from '../config/manifest.ts';
+import * as scoring from '../config/scoring.ts';
+import { BANDS } from '../config/bands.ts';
 
 /** The scoring configuration a build stores in `meta.scoring` and its id hashes. */
 export const SCORING_CONFIG = { ...scoring, bands: BANDS, tvi_tiers: TVI_TIERS };

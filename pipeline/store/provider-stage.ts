@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ClinicianRow, ProviderRow } from '../layouts/providers.ts';
 import { zipNumber } from '../../core/zip-number.ts';
+import type { ProviderSink } from '../ingest/ingested.ts';
 import { BatchedInsert } from './batched-insert.ts';
 import { Uint32Index } from './uint32-index.ts';
 
@@ -27,14 +28,14 @@ const SUPERSEDED = 0;
  * Streams providers and clinician rows into the output database as they are read, so 4 million NPPES rows
  * never sit in memory and each insert is an append, not a B-tree update. NPPES individuals go straight into
  * the `providers` table with the columns NPPES gives (and the NUCC specialty of their primary taxonomy);
- * emitProviders later adds what Doctors and Clinicians knows about them, in place, instead of copying every
+ * completeProviders later adds what Doctors and Clinicians knows about them, in place, instead of copying every
  * row from a staging table (that copy was 19 s of a national build). Clinician rows go to an append-only
  * staging table in the attached scratch database. Repeated NPIs are caught as they arrive with a compact
  * NPI index (the last row wins; the earlier rows are deleted in `finish`). Each row's (ZCTA, taxonomy) pair
  * is kept as one packed number, and `finish` counts the kept rows per pair in one sort, so no pass over
  * the table is needed later.
  */
-export class ProviderStage {
+export class ProviderStage implements ProviderSink {
   private readonly insertProvider: BatchedInsert;
   private readonly insertClinician: BatchedInsert;
   private readonly npis = new Uint32Index();
@@ -63,22 +64,17 @@ export class ProviderStage {
   private pending = 0;
 
   private readonly db: Database.Database;
-  private readonly specialtyOf: (taxonomy: string | null) => string | undefined;
 
-  /**
-   * `specialtyOf` names the NUCC specialty of a taxonomy code (undefined when the code set lacks it): the
-   * code set is read before any provider file. `providers` must exist and be empty.
-   */
-  constructor(db: Database.Database, specialtyOf: (taxonomy: string | null) => string | undefined) {
+  /** `providers` must exist and be empty. */
+  constructor(db: Database.Database) {
     this.db = db;
-    this.specialtyOf = specialtyOf;
     db.exec(`
       CREATE TABLE stage.stage_clinicians (
         npi TEXT, line INTEGER, first_name TEXT, last_name TEXT, credential TEXT, gender TEXT, medical_school TEXT,
         graduation_year INTEGER, specialty TEXT, telehealth INTEGER, facility_names TEXT, city TEXT, state TEXT, zip_code TEXT,
         zcta TEXT, provider_row INTEGER
       );`);
-    // Telehealth, school, year and facilities come from Doctors and Clinicians (emitProviders); constants until then.
+    // Telehealth, school, year and facilities come from Doctors and Clinicians (completeProviders); constants until then.
     this.insertProvider = new BatchedInsert(
       db,
       `INSERT INTO providers (npi, first_name, last_name, credential, gender, primary_taxonomy, primary_specialty, telehealth,
@@ -90,7 +86,7 @@ export class ProviderStage {
     db.exec('BEGIN');
   }
 
-  addProvider(row: ProviderRow, line: number, sourceKey: string, zcta: string | null): void {
+  addProvider(row: ProviderRow, line: number, sourceKey: string, zcta: string | null, specialty: string): void {
     this.insertProvider.add(
       row.npi,
       row.firstName,
@@ -98,8 +94,8 @@ export class ProviderStage {
       row.credential,
       row.gender,
       row.taxonomy,
-      // '' until emitProviders: a code the NUCC set lacks may take the Doctors and Clinicians specialty there.
-      this.specialtyOf(row.taxonomy) ?? '',
+      // '' until completeProviders: a code the NUCC set lacks may take the Doctors and Clinicians specialty there.
+      specialty,
       row.address,
       row.city,
       row.state,
@@ -180,7 +176,7 @@ export class ProviderStage {
       row.state,
       row.zip,
       zcta,
-      // The providers row of this NPI's NPPES record (0: not in NPPES), so emitProviders seeks it by row id.
+      // The providers row of this NPI's NPPES record (0: not in NPPES), so completeProviders seeks it by row id.
       this.npis.get(Number(row.npi)) ?? 0,
     );
     this.tick();

@@ -1,9 +1,28 @@
 import type Database from 'better-sqlite3';
-import type { TaxonomyRow } from '../layouts/providers.ts';
-import { nameKey } from '../facilities/names.ts';
-import type { Facility } from '../facilities/roster.ts';
 import { stopwatch } from '../base/stopwatch.ts';
-import { CATEGORY_NAMES, categoriesOfCmsSpecialty, categoriesOfTaxonomy, type Category } from '../config/specialties.ts';
+import { logLeftOut, type Reconciler } from '../ingest/reconcile.ts';
+import { specialtyOfTaxonomy, type TaxonomyRow } from '../layouts/providers.ts';
+import type { ProviderStage } from './provider-stage.ts';
+
+/** Kept NPPES providers per (ZCTA, primary taxonomy): ZCTA '' = not located, taxonomy '' = none. */
+export type ProviderCounts = Array<{ zcta: string; taxonomy: string; count: number }>;
+
+/**
+ * Ends staging once ingest has read every file: the rows of an NPI that a later row replaced are deleted and
+ * reported to the reconciliation as superseded (the ingest table counted them landed, so the log says so),
+ * and the kept providers are counted per (ZCTA, primary taxonomy) for the supply.
+ */
+export function endStaging(stage: ProviderStage, reconciler: Reconciler, log: (line: string) => void): ProviderCounts {
+  const superseded = stage.finish();
+  for (const { source, line, npi } of superseded)
+    reconciler.withdraw(source, line, `NPI ${npi} appears again later; the later row was kept`, 'superseded', 'npi_superseded');
+  logLeftOut(
+    log,
+    'rows of an NPI repeated later, superseded after landing',
+    superseded.map(({ source }) => source),
+  );
+  return stage.supplyCounts();
+}
 
 /**
  * Completes the `providers` table: the NPPES individuals staged into it (ProviderStage, the last row of each
@@ -11,7 +30,7 @@ import { CATEGORY_NAMES, categoriesOfCmsSpecialty, categoriesOfTaxonomy, type Ca
  * facilities, and the CMS specialty when the NUCC code set does not name theirs); clinicians known only from
  * Doctors and Clinicians are appended. The unique NPI index is built afterwards in one sort (createIndexes).
  */
-export function emitProviders(
+export function completeProviders(
   db: Database.Database,
   taxonomy: Map<string, TaxonomyRow>,
 ): { providers: number; clinicianOnly: number; seconds: { clinicians: number; completed: number; clinicianOnly: number } } {
@@ -51,61 +70,21 @@ export function emitProviders(
   return { providers, clinicianOnly, seconds: { clinicians, completed, clinicianOnly: watch() } };
 }
 
-/** The specialty a provider's primary NUCC code names: its specialization, or its classification when it has none. */
-export function specialtyOfTaxonomy(row: Pick<TaxonomyRow, 'classification' | 'specialization'>): string {
-  return row.specialization || row.classification;
-}
-
-/**
- * Clinicians per scoring category practising in each ZIP: NPPES providers by primary taxonomy (counted
- * while staging), clinicians known only from Doctors and Clinicians by their CMS specialty.
- */
-export function providerSupply(
-  db: Database.Database,
-  counts: Array<{ zcta: string; taxonomy: string; count: number }>,
-  zipIndex: Map<string, number>,
-): Record<Category, Float64Array> {
-  const supply = Object.fromEntries(CATEGORY_NAMES.map((c) => [c, new Float64Array(zipIndex.size)])) as Record<Category, Float64Array>;
-  const add = (zcta: string, categories: Category[], count: number) => {
-    const i = zipIndex.get(zcta);
-    if (i === undefined) return;
-    for (const category of categories) supply[category][i] += count;
-  };
-  for (const row of counts) add(row.zcta, categoriesOfTaxonomy(row.taxonomy || null), row.count);
-  const clinicianOnly = db
+/** Clinicians known only from Doctors and Clinicians, per ZCTA and CMS specialty (the supply adds them to NPPES's counts). */
+export function clinicianOnlyCounts(db: Database.Database): Array<{ zcta: string; specialty: string; n: number }> {
+  return db
     .prepare(`SELECT s.zcta AS zcta, c.specialty AS specialty, COUNT(*) AS n FROM clinician c JOIN stage_clinicians s ON s.rowid = c.first_row
     WHERE c.provider_row = 0 AND s.zcta IS NOT NULL GROUP BY 1, 2`)
     .all() as Array<{ zcta: string; specialty: string; n: number }>;
-  for (const row of clinicianOnly) add(row.zcta, categoriesOfCmsSpecialty(row.specialty), row.n);
-  return supply;
 }
 
 /**
- * Distinct clinicians affiliated with each facility (Doctors and Clinicians facility and hospital names, same state).
- * The (clinician, state, name) rows are read in table order and each facility keeps the set of NPIs it has
- * counted: a DISTINCT ... ORDER BY npi over the national file took 7-10 s (a sort, and a seek per row through
- * the NPI index); this reads its million rows in under 2 s, and the sets hold one entry per distinct pair.
+ * Every (clinician, state, facility name) of the Doctors and Clinicians rows, in table order, for the
+ * facilities' clinician counts (facilities/affiliations.ts): read as they come, not sorted, which is what
+ * keeps that count fast.
  */
-export function facilityProviderCounts(db: Database.Database, facilities: Facility[]): Map<number, number> {
-  const byKey = new Map<string, number>();
-  for (const f of facilities) byKey.set(`${nameKey(f.name)}|${f.state}`, f.id);
-  const keyOf = new Map<string, number | null>();
-  const clinicians = new Map<number, Set<string>>();
-  const rows = db
-    .prepare('SELECT s.npi, s.state, f.value FROM stage_clinicians s, json_each(s.facility_names) f')
-    .raw()
-    .iterate() as Iterable<[npi: string, state: string, name: string]>;
-  for (const [npi, state, name] of rows) {
-    const lookup = `${name}|${state}`;
-    let id = keyOf.get(lookup);
-    if (id === undefined) {
-      id = byKey.get(`${nameKey(name)}|${state}`) ?? null;
-      keyOf.set(lookup, id);
-    }
-    if (id === null) continue;
-    let npis = clinicians.get(id);
-    if (npis === undefined) clinicians.set(id, (npis = new Set()));
-    npis.add(npi);
-  }
-  return new Map([...clinicians].map(([id, npis]) => [id, npis.size]));
+export function clinicianFacilityNames(db: Database.Database): Iterable<[npi: string, state: string, name: string]> {
+  return db.prepare('SELECT s.npi, s.state, f.value FROM stage_clinicians s, json_each(s.facility_names) f').raw().iterate() as Iterable<
+    [npi: string, state: string, name: string]
+  >;
 }
