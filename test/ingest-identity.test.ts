@@ -20,6 +20,7 @@ import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { loadManifest } from '../pipeline/config/manifest.ts';
 import { writeSample } from '../producers/sample/index.ts';
 import { tempDir, writeInput } from './helpers/files.ts';
+import { openReference } from './helpers/reference-reader.ts';
 
 // writeSample writes a whole synthetic nation, the files raw/manifests/synthetic.json names.
 const SAMPLE_MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/synthetic.json');
@@ -74,13 +75,13 @@ describe('the fast reader ingests exactly what the reference reader does', () =>
     const root = path.join(tempDir(), 'raw');
     const sample = await writeSample({ outDir: root, providers: 5_000, facilities: 400, seed: 11 });
     expect(sample.brokenRows.length).toBeGreaterThan(0);
-    const reference = await ingest(SAMPLE_MANIFEST, root, { reader: 'reference' });
+    const reference = await ingest(SAMPLE_MANIFEST, root, { open: openReference });
     expect(reference.rejects).toMatch(/,invalid,/);
-    expectSame(await ingest(SAMPLE_MANIFEST, root, { reader: 'fast', threads: 'worker' }), reference);
+    expectSame(await ingest(SAMPLE_MANIFEST, root, { threads: 'worker' }), reference);
     // Rows parsed in the worker cross packed (row-codec.ts); rows parsed on the main thread cross as raw bytes.
-    expectSame(await ingest(SAMPLE_MANIFEST, root, { reader: 'fast', threads: 'worker', parseIn: 'worker' }), reference);
-    expectSame(await ingest(SAMPLE_MANIFEST, root, { reader: 'fast', threads: 'worker', parseIn: 'main' }), reference);
-    expectSame(await ingest(SAMPLE_MANIFEST, root, { reader: 'fast', threads: 'main' }), reference);
+    expectSame(await ingest(SAMPLE_MANIFEST, root, { threads: 'worker', parseIn: 'worker' }), reference);
+    expectSame(await ingest(SAMPLE_MANIFEST, root, { threads: 'worker', parseIn: 'main' }), reference);
+    expectSame(await ingest(SAMPLE_MANIFEST, root, { threads: 'main' }), reference);
 
     // The real NPPES file ships as a .zip: the same rows through the zip reader.
     const manifest = JSON.parse(readFileSync(SAMPLE_MANIFEST, 'utf8'));
@@ -90,7 +91,7 @@ describe('the fast reader ingests exactly what the reference reader does', () =>
     manifest.sources.nppes.path = zipped;
     const zipManifest = path.join(root, '..', 'zip-manifest.json');
     writeFileSync(zipManifest, JSON.stringify(manifest));
-    const fromZip = await ingest(zipManifest, root, { reader: 'fast', threads: 'worker' });
+    const fromZip = await ingest(zipManifest, root, { threads: 'worker' });
     expect(fromZip.rejects).toBe(reference.rejects.replaceAll(nppes, zipped));
     expect(fromZip.providers).toEqual(reference.providers);
   }, 240_000);
@@ -98,8 +99,8 @@ describe('the fast reader ingests exactly what the reference reader does', () =>
   it.skipIf(!haveSharedData)(
     'on the real public files in ../shared/data (their quirks included)',
     async () => {
-      const reference = await ingest(SHARED_MANIFEST, undefined, { reader: 'reference' });
-      expectSame(await ingest(SHARED_MANIFEST, undefined, { reader: 'fast' }), reference);
+      const reference = await ingest(SHARED_MANIFEST, undefined, { open: openReference });
+      expectSame(await ingest(SHARED_MANIFEST, undefined, {}), reference);
     },
     240_000,
   );

@@ -1,17 +1,26 @@
 import type { Readable } from 'node:stream';
-import { BuildError } from '../base/errors.ts';
-import { ValueBatch } from './batch.ts';
-import { cleanHeader, detectDelimiter } from './delimited.ts';
+import { BuildError } from '../../pipeline/base/errors.ts';
+import { ValueBatch } from '../../pipeline/ingest/batch.ts';
+import { cleanHeader, detectDelimiter } from '../../pipeline/ingest/delimited.ts';
 import { splitRecords, type SplitOptions } from './fast-csv.ts';
-import type { ByteStream } from './open.ts';
-import { parseLocally, type RecordSource } from './read.ts';
+import { openBytes, type ByteStream } from '../../pipeline/ingest/open.ts';
+import { openRecords, parseLocally, type RecordSource } from '../../pipeline/ingest/read.ts';
 
 /**
- * The reader as it was before the byte splitter: the stream decoded to strings and split by fast-csv.ts,
- * every field up to the last selected column copied. Slower; kept so tests can check the fast reader
- * against it, record by record and build by build.
+ * Opens a source with the reader as it was before the byte splitter, for an ingest to be checked against
+ * (IngestOptions.open): delimited text decoded to strings and split by fast-csv.ts. Census API JSON, which
+ * that reader never split, is read as the build reads it.
  */
-export async function openReference({ stream, position }: ByteStream): Promise<RecordSource> {
+export async function openReference(file: string, sourceKey: string): Promise<RecordSource> {
+  if (/\.json$/i.test(file)) return openRecords(file, sourceKey);
+  return referenceSource(await openBytes(file, sourceKey));
+}
+
+/**
+ * The stream decoded to strings and split by fast-csv.ts, every field up to the last selected column
+ * copied. Slower; kept so tests can check the fast reader against it, record by record and build by build.
+ */
+async function referenceSource({ stream, position }: ByteStream): Promise<RecordSource> {
   const firstChunk = await readFirstLine(stream);
   const delimiter = detectDelimiter(firstChunk.line);
   const options: SplitOptions = { delimiter, quote: delimiter !== '\t' };

@@ -21,8 +21,9 @@ const CR = 13;
 /**
  * Splits delimited text (RFC 4180: quoted fields, doubled quotes, newlines inside quotes, CRLF or LF) into
  * records, streaming, in batches. The build's reader was this string splitter until the byte splitter
- * (split.ts) replaced it; it stays as the reference reader (`reader: 'reference'`), checked against
- * csv-parse (test/fast-csv.test.ts), so tests can check the byte splitter and whole ingests against it.
+ * (pipeline/ingest/split.ts) replaced it; it stays here, under test/, as the reference reader's splitter
+ * (reference-reader.ts), checked against csv-parse (test/fast-csv.test.ts), so tests can check the byte
+ * splitter and whole ingests against it.
  * Lines are counted physically, so a record's `line` is the line it starts on.
  */
 export async function* splitRecords(stream: AsyncIterable<Buffer | string>, options: SplitOptions): AsyncGenerator<RawRecord[]> {
