@@ -12,16 +12,7 @@ import type { Placement } from './placement.ts';
 import { KM_PER_MILE, distanceMiles } from './geography.ts';
 import { Rng, WeightedSampler, clamp, pickWeighted } from './prng.ts';
 import { stateInfo } from './states.ts';
-import { facilityName, streetAddress, phoneNumber, postalZip } from './facility-names.ts';
-
-/** Hospital Type values of the CMS Hospital General Information file. */
-export type CmsHospitalType =
-  | 'Acute Care Hospitals'
-  | 'Critical Access Hospitals'
-  | 'Childrens'
-  | 'Psychiatric'
-  | 'Acute Care - Veterans Administration'
-  | 'Acute Care - Department of Defense';
+import { facilityName, streetAddress, phoneNumber, postalZip, type CmsHospitalType } from './facility-names.ts';
 
 /** One hospital; `cmsType` is set for hospitals in the CMS file, `inHifld` for those in HIFLD. */
 export interface Hospital {

@@ -3,7 +3,8 @@
  * its byte order mark and Web Mercator X/Y) and HRSA health center sites.
  */
 import { join } from 'node:path';
-import type { Facilities, Hospital, CmsHospitalType } from './facilities.ts';
+import type { Facilities, Hospital } from './facilities.ts';
+import type { CmsHospitalType } from './facility-names.ts';
 import type { County } from './counties.ts';
 import { stateInfo } from './states.ts';
 import { Rng, pickWeighted } from './prng.ts';

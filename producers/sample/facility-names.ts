@@ -3,10 +3,18 @@
  * styles the official files use (upper-case CMS/HIFLD names, mixed-case HRSA site names).
  */
 import type { Geography, Zcta } from './geography.ts';
-import type { CmsHospitalType } from './facilities.ts';
 import { stateInfo } from './states.ts';
 import { hashString, type Rng } from './prng.ts';
 import { HOSPITAL_PATRONS, LAST_NAMES, STREETS, STREET_TYPES } from './names.ts';
+
+/** Hospital Type values of the CMS Hospital General Information file. */
+export type CmsHospitalType =
+  | 'Acute Care Hospitals'
+  | 'Critical Access Hospitals'
+  | 'Childrens'
+  | 'Psychiatric'
+  | 'Acute Care - Veterans Administration'
+  | 'Acute Care - Department of Defense';
 
 const HEALTH_CENTER_ORGS = [
   'Unity Health Care',

@@ -6,7 +6,8 @@
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import type { Demographics } from './census-model.ts';
-import type { CmsHospitalType, Facilities, HealthCenterSite, Hospital } from './facilities.ts';
+import type { Facilities, HealthCenterSite, Hospital } from './facilities.ts';
+import type { CmsHospitalType } from './facility-names.ts';
 import type { Geography, Zcta } from './geography.ts';
 import { BuildError } from '../../pipeline/base/errors.ts';
 import { buildRoster, type Facility } from '../../pipeline/facilities/roster.ts';
