@@ -22,7 +22,7 @@ const PIPELINE_ORDER = [
   'pipeline/score',
   'pipeline/validate',
   'pipeline/emit',
-  'pipeline/build',
+  'pipeline/run',
   'pipeline/cli',
 ] as const;
 
@@ -138,7 +138,7 @@ describe('architecture (docs/ARCHITECTURE.md)', () => {
       'pipeline/ingest/index.ts -> pipeline/store/provider-stage.ts',
     ]);
     expect(forbidden([{ from: 'pipeline/geo/residents.ts', to: 'pipeline/score/road-times.ts' }])).toHaveLength(1);
-    expect(forbidden([{ from: 'pipeline/build/index.ts', to: 'producers/sample/index.ts' }])).toHaveLength(1);
+    expect(forbidden([{ from: 'pipeline/run/index.ts', to: 'producers/sample/index.ts' }])).toHaveLength(1);
     expect(forbidden([{ from: 'producers/sample/index.ts', to: 'pipeline/score/index.ts' }])).toHaveLength(1);
     expect(forbidden([{ from: 'pipeline/store/open.ts', to: 'pipeline/ingest/reconcile.ts' }])).toEqual([]);
   });

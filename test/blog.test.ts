@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build/index.ts';
+import { build } from '../pipeline/run/index.ts';
 import { emitBlog } from '../pipeline/emit/blog.ts';
 import { createSchema } from '../pipeline/store/schema.ts';
 import { parseBlogPost, readBlogPosts } from '../pipeline/ingest/blog.ts';

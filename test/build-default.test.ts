@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build/index.ts';
+import { build } from '../pipeline/run/index.ts';
 import { DEFAULT_PROVIDERS, DEFAULT_SEED } from '../producers/sample/index.ts';
 import { writeRealSample } from '../producers/sample/real-sample.ts';
 import { Api } from '../src/api/index.ts';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentBuild } from '../pipeline/build/plan.ts';
+import { currentBuild } from '../pipeline/run/plan.ts';
 import { sampleIsCurrent, sampleKey, STAMP_FILE } from '../producers/sample/stamp.ts';
 import { linkedBin, shell, type RunOptions } from './helpers/cli.ts';
 import { FixtureServer } from './helpers/fetch-server.ts';

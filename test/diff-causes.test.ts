@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build/index.ts';
+import { build } from '../pipeline/run/index.ts';
 import { type DiffReport, diffBuilds } from '../src/diff/index.ts';
 import { tempDir } from './helpers/files.ts';
 import { cachedBuild } from './helpers/real-build.ts';

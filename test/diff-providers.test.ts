@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build/index.ts';
+import { build } from '../pipeline/run/index.ts';
 import { DEFAULT_SEED } from '../producers/sample/index.ts';
 import { writeRealSample } from '../producers/sample/real-sample.ts';
 import { diffDocument } from '../src/cli/diff/document.ts';

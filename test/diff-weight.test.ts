@@ -20,7 +20,7 @@ describe('hcas diff names a changed scoring weight', { timeout: 600_000 }, () =>
     }));
     const out = path.join(tempDir(), 'hcas.sqlite');
     try {
-      const { build } = await import('../pipeline/build/index.ts');
+      const { build } = await import('../pipeline/run/index.ts');
       await build({ manifest: PUBLIC_MANIFEST, out });
     } finally {
       vi.doUnmock('../pipeline/config/scoring.ts');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../core/package.ts';
-import { build } from '../pipeline/build/index.ts';
+import { build } from '../pipeline/run/index.ts';
 import { fetchNational, type FetchOptions } from '../producers/fetch/index.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { loadManifest } from '../pipeline/config/manifest.ts';

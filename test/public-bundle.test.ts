@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build/index.ts';
+import { build } from '../pipeline/run/index.ts';
 import { makeBundle, PROVIDER_LAYOUTS, type ProvenanceEntry } from '../producers/bundle/bundle.ts';
 import { openRecords } from '../pipeline/ingest/read.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';

@@ -57,8 +57,8 @@ export function registerBuild(program: Command): void {
       const log = logLines(mode);
       // Loaded on demand: the whole pipeline, which `hcas --help` does not need.
       const [{ build }, { currentBuild, planBuild }, { progressReporter }, { refuseStaleCompiledCode }] = await Promise.all([
-        import('../build/index.ts'),
-        import('../build/plan.ts'),
+        import('../run/index.ts'),
+        import('../run/plan.ts'),
         import('../../core/progress.ts'),
         import('../base/code.ts'),
       ]);

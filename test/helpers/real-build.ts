@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from '../../pipeline/build/index.ts';
+import { build } from '../../pipeline/run/index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
