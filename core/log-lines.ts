@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { OutputStream } from './command.ts';
 import type { ProgressMode } from './progress.ts';
 
 /** How a long command prints its log lines and its closing summary: text for people, or JSON lines. */
@@ -8,11 +9,10 @@ export interface LogLines {
   summary(text: string, fields: Record<string, unknown>): void;
 }
 
-/** Log lines on stdout, as text or (with `--log-format json`) one JSON object each, stamped with the time. */
-export function logLines(mode: ProgressMode): LogLines {
-  if (mode !== 'json') return { line: (text) => console.log(text), summary: (text) => console.log(text) };
-  const write = (fields: Record<string, unknown>) =>
-    process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n`);
+/** Log lines on `out` (the command's stdout), as text or (with `--log-format json`) one JSON object each, stamped with the time. */
+export function logLines(mode: ProgressMode, out: OutputStream): LogLines {
+  if (mode !== 'json') return { line: (text) => void out.write(`${text}\n`), summary: (text) => void out.write(`${text}\n`) };
+  const write = (fields: Record<string, unknown>) => out.write(`${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n`);
   return { line: (text) => write({ event: 'log', message: text.trim() }), summary: (text, fields) => write({ ...fields, message: text }) };
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { CommandIo } from '../../core/command.ts';
 import { DEFAULT_DATABASE, databaseFile } from '../../core/dataset.ts';
 import { PACKAGE_ROOT } from '../../core/package.ts';
 import { LOG_FORMAT_HELP, progressMode } from '../../core/progress.ts';
@@ -19,7 +20,7 @@ interface BuildCliOptions {
 }
 
 /** `hcas build`: raw files named by a manifest -> dist-api/hcas.sqlite. */
-export function registerBuild(program: Command): void {
+export function registerBuild(program: Command, io: CommandIo): void {
   program
     .command('build')
     .description('Build the scored SQLite database from the raw files a sources manifest names')
@@ -52,9 +53,9 @@ export function registerBuild(program: Command): void {
     )
     .action(async (options: BuildCliOptions) => {
       const mode = progressMode(options);
-      const out = databaseFile(options.out);
+      const out = databaseFile(options.out, io.env);
       const manifest = options.manifest ?? DEFAULT_MANIFEST;
-      const log = logLines(mode);
+      const log = logLines(mode, io.stdout);
       // Loaded on demand: the whole pipeline, which `hcas --help` does not need.
       const [{ build }, { currentBuild, planBuild }, { progressReporter }, { refuseStaleCompiledCode }] = await Promise.all([
         import('../run/index.ts'),
@@ -77,7 +78,7 @@ export function registerBuild(program: Command): void {
         }
       }
       const summary = await build(
-        { ...planned, log: mode === 'silent' ? undefined : log.line, progress: progressReporter({ mode }) },
+        { ...planned, log: mode === 'silent' ? undefined : log.line, progress: progressReporter({ mode, stream: io.stderr }) },
         plan,
       );
       log.summary(

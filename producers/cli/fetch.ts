@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { CommandIo } from '../../core/command.ts';
 import { PACKAGE_ROOT } from '../../core/package.ts';
 import { LOG_FORMAT_HELP, progressMode } from '../../core/progress.ts';
 import { logLines, shownPath } from '../../core/log-lines.ts';
@@ -8,7 +9,7 @@ import { logLines, shownPath } from '../../core/log-lines.ts';
 export const DEFAULT_FETCH_OUT = path.join(PACKAGE_ROOT, 'raw/national');
 
 /** `hcas fetch`: the official national files -> raw/national/, and the manifest hcas build reads. */
-export function registerFetch(program: Command): void {
+export function registerFetch(program: Command, io: CommandIo): void {
   program
     .command('fetch')
     .description('Download the official national files (NPPES, CMS, Census, CDC, ...) and write the manifest that builds from them')
@@ -27,7 +28,7 @@ export function registerFetch(program: Command): void {
     )
     .action(async (options: { out?: string; only?: string; sources?: string; quiet?: boolean; logFormat?: string }) => {
       const mode = progressMode(options);
-      const print = logLines(mode);
+      const print = logLines(mode, io.stdout);
       // Loaded on demand: the HTTP client and the layouts, which other commands do not need.
       const [{ fetchNational }, { byteProgress }] = await Promise.all([import('../fetch/index.ts'), import('../../core/progress.ts')]);
       const started = Date.now();
@@ -39,7 +40,8 @@ export function registerFetch(program: Command): void {
         sources: options.sources ?? path.join(PACKAGE_ROOT, 'raw/national/sources.json'),
         out: options.out ?? DEFAULT_FETCH_OUT,
         only,
-        progress: byteProgress({ mode }),
+        progress: byteProgress({ mode, stream: io.stderr }),
+        env: io.env,
         log: mode === 'silent' ? undefined : print.line,
       });
       const stand = Object.values(summary.fallbacks).flat().length;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { CommandIo } from '../../core/command.ts';
 import { FixableError } from '../../core/errors.ts';
 import { PACKAGE_ROOT } from '../../core/package.ts';
 import { countProgress, LOG_FORMAT_HELP, progressMode } from '../../core/progress.ts';
@@ -38,7 +39,7 @@ const DEFAULTS = {
  * (raw/sample/); with --synthetic-nation, a whole synthetic nation in the official layouts (raw/synthetic/),
  * for builds at national scale.
  */
-export function registerSample(program: Command): void {
+export function registerSample(program: Command, io: CommandIo): void {
   program
     .command('sample')
     .description(
@@ -71,9 +72,9 @@ export function registerSample(program: Command): void {
     )
     .action(async (options: SampleOptions) => {
       const mode = progressMode(options);
-      const print = logLines(mode);
+      const print = logLines(mode, io.stdout);
       const log = mode === 'silent' ? undefined : print.line;
-      const progress = countProgress('rows', { mode });
+      const progress = countProgress('rows', { mode, stream: io.stderr });
       const started = Date.now();
       const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
       if (options.syntheticNation && options.manifest !== undefined) {

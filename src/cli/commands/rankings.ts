@@ -1,3 +1,4 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
 import { getJson, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
@@ -37,7 +38,7 @@ const KINDS = {
 };
 
 /** `hcas rankings states|hospitals`: the state or hospital ranking. */
-export function registerRankings(program: Command): void {
+export function registerRankings(program: Command, io: CommandIo): void {
   const command = program
     .command('rankings')
     .description('Rank states by average health score, or rated hospitals by CMS star rating')
@@ -53,10 +54,10 @@ export function registerRankings(program: Command): void {
       if (kind === 'states' && options.state !== undefined)
         throw new CliError('--state applies to hospitals only: hcas rankings hospitals --state TX');
       const query = options.state === undefined ? '' : `?${new URLSearchParams({ state: options.state })}`;
-      const api = openApi(options.db);
+      const api = openApi(options.db, io.env);
       try {
         const rows = await getJson<Array<Record<string, unknown>>>(api, `rankings/${kind}/${query}`, { state: '--state' });
-        await printList(KINDS[kind], rows, options);
+        await printList(io, KINDS[kind], rows, options);
       } finally {
         api.retire();
       }

@@ -1,3 +1,4 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
 import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
 
@@ -39,7 +40,7 @@ const SCORES: ListSpec = {
 };
 
 /** `hcas scores`: the health-scores list, a page or every page. */
-export function registerScores(program: Command): void {
+export function registerScores(program: Command, io: CommandIo): void {
   const command = program
     .command('scores')
     .description('List health scores by ZIP code, filtered by state, city and score range, a page at a time or --all')
@@ -59,5 +60,5 @@ export function registerScores(program: Command): void {
         '  hcas scores --state RI --all --fields zip_code,city,healthscore > ri.tsv',
       ].join('\n'),
     )
-    .action((options: ListOptions) => runPagedList(SCORES, options));
+    .action((options: ListOptions) => runPagedList(io, SCORES, options));
 }
