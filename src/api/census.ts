@@ -53,8 +53,6 @@ export const CENSUS_GROUPS = {
   },
 } as const satisfies Record<string, Record<string, CensusMeasure>>;
 
-export type CensusGroupName = keyof typeof CENSUS_GROUPS;
-
 /** A source a group's values came from, with its vintage from the build's `meta.sources`. */
 export interface CensusSource {
   key: string;
