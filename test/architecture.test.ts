@@ -40,13 +40,14 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'producers/fetch': [...BUILD_FOR_PRODUCERS, 'core'],
   'producers/bundle': [...BUILD_FOR_PRODUCERS, 'core'],
   'producers/cli': ['producers/sample', 'producers/fetch', 'pipeline/base', 'pipeline/config', 'pipeline/layouts', 'core'],
-  'src/query': ['core'],
-  'src/diff': ['src/query', 'core'],
   'src/http': [],
-  'src/api': ['src/http', 'src/query', 'core'],
+  'src/answers': ['src/http', 'core'],
+  'src/query': ['src/answers', 'core'],
+  'src/diff': ['src/query', 'core'],
+  'src/api': ['src/http', 'src/answers', 'src/query', 'core'],
   'src/auth': ['src/http', 'core'],
   'src/server': ['src/http', 'src/api', 'src/auth', 'core'],
-  'src/cli': ['src/server', 'src/api', 'src/auth', 'src/http', 'src/diff', 'src/query', 'core'],
+  'src/cli': ['src/server', 'src/api', 'src/auth', 'src/http', 'src/diff', 'src/query', 'src/answers', 'core'],
 };
 
 function folderOf(file: string): string | undefined {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandIo } from '../../core/command.ts';
+import { fieldsOf, type JsonSchema } from '../http/json-schema.ts';
 import type { Api } from '../api/index.ts';
 import type { Envelope } from '../http/pagination.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../http/pagination.ts';
@@ -23,6 +24,17 @@ export interface ListSpec {
 }
 
 export type ListOptions = OutputFlags & { db?: string; all?: boolean } & Record<string, unknown>;
+
+/**
+ * The fields of the answer `schema` (src/answers) in a presentation order of their own: checked when the
+ * command loads, so a field added to the answer cannot be missing from the command's columns.
+ */
+export function fieldsInOrder(schema: JsonSchema, order: readonly string[]): string[] {
+  const fields = fieldsOf(schema);
+  if (order.length !== fields.length || !fields.every((field) => order.includes(field)))
+    throw new Error(`the columns ${order.join(', ')} are not the answer's fields ${fields.join(', ')}`);
+  return [...order];
+}
 
 /** Adds `--db` and the output flags; with `paged`, also `--page`, `--page-size` and `--all`. */
 export function listOptions(command: Command, { paged = false, json: jsonHelp }: { paged?: boolean; json?: string } = {}): Command {

@@ -1,10 +1,11 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import type { Suggestion } from '../../query/autocomplete.ts';
+import { Suggestion } from '../../answers/autocomplete.ts';
+import { fieldsOf } from '../../http/json-schema.ts';
 import { getJson, openApi } from '../api-client.ts';
 import { listOptions, printList, type ListOptions } from '../listing.ts';
 
-const FIELDS = ['type', 'label', 'url'];
+const FIELDS = fieldsOf(Suggestion);
 const SUGGESTIONS = {
   noun: ['suggestion', 'suggestions'] as [string, string],
   tableColumns: FIELDS.map((key) => ({ key })),

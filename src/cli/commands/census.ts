@@ -1,6 +1,6 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import { CENSUS_GROUPS, type CensusSource } from '../../api/census.ts';
+import { CENSUS_GROUPS, type CensusSource } from '../../answers/census.ts';
 import { getJson, openApi } from '../api-client.ts';
 import { json } from '../format.ts';
 import { listOptions, printList, type ListOptions } from '../listing.ts';

@@ -1,6 +1,7 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import type { FacilityDetail } from '../../query/facilities.ts';
+import { FacilitySummary, type FacilityDetail } from '../../answers/facilities.ts';
+import { fieldsOf } from '../../http/json-schema.ts';
 import { DB_HELP, getJson, openApi } from '../api-client.ts';
 import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
 import { chooseFormat, outputOptions, printRecord, type OutputFlags } from '../output.ts';
@@ -29,19 +30,7 @@ const FACILITIES: ListSpec = {
     pageSize: 'page_size',
   },
   tableColumns: FACILITY_COLUMNS,
-  fields: [
-    'id',
-    'facility_name',
-    'facility_type',
-    'city_name',
-    'state_name',
-    'state_code',
-    'latitude',
-    'longitude',
-    'facility_rating',
-    'emergency_services',
-    'telehealth',
-  ],
+  fields: fieldsOf(FacilitySummary),
 };
 
 /** `hcas facilities`: the facilities list, a page or every page; `hcas facility ID`: one facility. */

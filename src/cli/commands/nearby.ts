@@ -1,10 +1,11 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import type { NearbyEntry } from '../../query/nearby.ts';
+import { NearbyEntry } from '../../answers/health-scores.ts';
 import { getJson, openApi } from '../api-client.ts';
-import { listOptions, printList, type ListOptions } from '../listing.ts';
+import { fieldsInOrder, listOptions, printList, type ListOptions } from '../listing.ts';
 
-const FIELDS = ['zip_code', 'city', 'state', 'distance_miles', 'healthscore', 'label'];
+/** The distance beside the place, before its score. */
+const FIELDS = fieldsInOrder(NearbyEntry, ['zip_code', 'city', 'state', 'distance_miles', 'healthscore', 'label']);
 const NEARBY = { noun: ['ZIP code', 'ZIP codes'] as [string, string], tableColumns: FIELDS.map((key) => ({ key })), fields: FIELDS };
 
 /** `hcas nearby ZIP`: scored ZIPs around a ZIP, nearest first. */

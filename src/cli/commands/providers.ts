@@ -1,6 +1,7 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import type { ProviderProfile } from '../../query/providers.ts';
+import { ProviderSummary, type ProviderProfile } from '../../answers/providers.ts';
+import { fieldsOf } from '../../http/json-schema.ts';
 import { DB_HELP, getJson, openApi } from '../api-client.ts';
 import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
 import { chooseFormat, outputOptions, printRecord, type OutputFlags } from '../output.ts';
@@ -18,7 +19,7 @@ const PROVIDERS: ListSpec = {
     { key: 'primary_specialty' },
     { key: 'telehealth' },
   ],
-  fields: ['npi', 'first_name', 'last_name', 'credential', 'gender', 'primary_specialty', 'telehealth'],
+  fields: fieldsOf(ProviderSummary),
 };
 
 /** `hcas providers`: the providers list, a page or every page; `hcas provider NPI`: one profile. */

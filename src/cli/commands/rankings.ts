@@ -2,7 +2,10 @@ import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
 import { getJson, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
-import { listOptions, printList, type ListOptions } from '../listing.ts';
+import { HospitalRanking } from '../../answers/facilities.ts';
+import { StateRanking } from '../../answers/reference.ts';
+import { fieldsOf } from '../../http/json-schema.ts';
+import { fieldsInOrder, listOptions, printList, type ListOptions } from '../listing.ts';
 import { FACILITY_COLUMNS } from './facilities.ts';
 
 const KINDS = {
@@ -17,12 +20,13 @@ const KINDS = {
       { key: 'label' },
       { key: 'zip_count' },
     ],
-    fields: ['rank', 'state', 'state_code', 'avg_score', 'label', 'grade', 'color', 'zip_count'],
+    fields: fieldsOf(StateRanking),
   },
   hospitals: {
     noun: ['hospital', 'hospitals'] as [string, string],
     tableColumns: [{ key: 'rank' }, ...FACILITY_COLUMNS],
-    fields: [
+    // The rank first, as a ranking reads.
+    fields: fieldsInOrder(HospitalRanking, [
       'rank',
       'id',
       'facility_name',
@@ -33,7 +37,7 @@ const KINDS = {
       'facility_rating',
       'emergency_services',
       'telehealth',
-    ],
+    ]),
   },
 };
 

@@ -1,6 +1,6 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import type { HealthScoreRecord } from '../../query/health-scores.ts';
+import type { HealthScoreRecord } from '../../answers/health-scores.ts';
 import { DB_HELP, getJson, openApi } from '../api-client.ts';
 import { chooseFormat, outputOptions, printRecord, type OutputFlags } from '../output.ts';
 

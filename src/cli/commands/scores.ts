@@ -1,27 +1,11 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
+import { HealthScoreRecord } from '../../answers/health-scores.ts';
+import { fieldsOf } from '../../http/json-schema.ts';
 import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
 
 /** The fields of a score record, as the API answers them (the list and `compare` print the same record). */
-export const SCORE_RECORD_FIELDS = [
-  'id',
-  'zip_code',
-  'state',
-  'state_name',
-  'city',
-  'latitude',
-  'longitude',
-  'healthscore',
-  'people_score',
-  'provider_score',
-  'hospital_score',
-  'travel_score',
-  'label',
-  'grade',
-  'color',
-  'score_type',
-  'data_quality',
-];
+export const SCORE_RECORD_FIELDS = fieldsOf(HealthScoreRecord);
 
 const SCORES: ListSpec = {
   path: 'health-scores/',

@@ -1,12 +1,13 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import type { TviRecord } from '../../query/tvi.ts';
+import { TviListEntry, type TviRecord } from '../../answers/tvi.ts';
+import { fieldsOf } from '../../http/json-schema.ts';
 import { getJson, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
 import { chooseFormat, printRecord } from '../output.ts';
 
-const FIELDS = ['zip_code', 'city', 'state', 'tvi_score', 'tvi_tier', 'zero_vehicle_pct', 'nearest_hospital_miles'];
+const FIELDS = fieldsOf(TviListEntry);
 const TOP: ListSpec = {
   path: 'tvi/top-vulnerable/',
   noun: ['ZIP code', 'ZIP codes'],

@@ -1,28 +1,30 @@
-import { arrayOf, nullable, record, type JsonSchema } from '../http/json-schema.ts';
+import { arrayOf, described, nullable, record, type Infer } from '../http/json-schema.ts';
 
 /**
- * JSON Schemas (draft 2020-12) of the fields several answers share. Each endpoint module describes its own
- * answers with these and publishes its shared records (openapi.json `components/schemas`); test/openapi.test.ts
- * checks real answers against them.
+ * The fields several answers share, as JSON Schemas (draft 2020-12). Each answer's shape in src/answers is
+ * written once, from these: the API publishes it (openapi.json), the query layer's and the CLI's types are
+ * read from it, and test/openapi.test.ts checks real answers against it.
  */
 
-export const string: JsonSchema = { type: 'string' };
-export const integer: JsonSchema = { type: 'integer' };
-export const number: JsonSchema = { type: 'number' };
-export const boolean: JsonSchema = { type: 'boolean' };
-export const zipCode: JsonSchema = { type: 'string', pattern: '^[0-9]{5}$' };
-export const stateCode: JsonSchema = { type: 'string', pattern: '^[A-Z]{2}$' };
-export const score: JsonSchema = { type: 'integer', minimum: 0, maximum: 100 };
-export const color: JsonSchema = { type: 'string', pattern: '^#[0-9a-f]{6}$' };
+export const string = { type: 'string' } as const;
+export const integer = { type: 'integer' } as const;
+export const number = { type: 'number' } as const;
+export const boolean = { type: 'boolean' } as const;
+export const zipCode = { type: 'string', pattern: '^[0-9]{5}$' } as const;
+export const stateCode = { type: 'string', pattern: '^[A-Z]{2}$' } as const;
+export const score = { type: 'integer', minimum: 0, maximum: 100 } as const;
+export const color = { type: 'string', pattern: '^#[0-9a-f]{6}$' } as const;
+/** A build id: the first 16 hex digits of a SHA-256. */
+export const buildId = { type: 'string', pattern: '^[0-9a-f]{16}$' } as const;
 
 /** A count that is null when the build could not count (clinicians without a provider component). */
-export const nullableCount: JsonSchema = nullable({ type: 'integer', minimum: 0 });
+export const nullableCount = nullable({ type: 'integer', minimum: 0 });
 
 /** The provider component: null when the build publishes none (partial provider coverage; data_quality says why). */
-export const providerScore: JsonSchema = nullable(score);
+export const providerScore = nullable(score);
 
 /** What a score rests on (decisions.md, "Scores"; docs/api.md, "Data quality"). */
-export const dataQuality: JsonSchema = record(
+export const DataQuality = record(
   {
     components: record({
       people: { enum: ['measured', 'estimated'], description: '`estimated` when a census need measure took the national median.' },
@@ -51,8 +53,9 @@ export const dataQuality: JsonSchema = record(
       enum: ['used', 'missing', 'none'],
       description: "The score type's CDC PLACES measure: used, missing (from the build or the ZIP), or none for this score type.",
     },
-    imputed: { ...arrayOf(string), description: 'Census need measures without a value for the ZIP (the national median stands in).' },
+    imputed: described(arrayOf(string), 'Census need measures without a value for the ZIP (the national median stands in).'),
     note: { type: 'string', description: 'What the above means, in plain words.' },
   },
   'What the score rests on: which components are measured, missing or from a declared sample, and why.',
 );
+export type DataQuality = Infer<typeof DataQuality>;
