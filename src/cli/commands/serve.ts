@@ -92,15 +92,20 @@ export function registerServe(program: Command, io: CommandIo): void {
       } catch (error) {
         throw new CliError((error as Error).message);
       }
+      // Every setting the server uses, handed to it here: it reads none of its own.
+      const snapshotDir: string | false = options.snapshot ? options.snapshotDir : false;
       const server = {
         db: options.db,
         port: options.port,
         host: options.host,
         quiet: options.quiet,
         watch: options.watch,
+        snapshotDir,
         log,
         proxies,
         metrics: { enabled: options.metrics, token: options.metricsToken },
+        timeouts: { sendMs: options.sendTimeout * 1000 },
+        connections: { maxConnections: options.maxConnections, maxPerClient: options.maxConnectionsPerClient },
       };
       if (cluster.isPrimary) {
         // Fail here, once, with the fix, rather than in every worker.
@@ -108,7 +113,12 @@ export function registerServe(program: Command, io: CommandIo): void {
         if (options.limits) await checkLimits(options, io.env);
         await checkCanListen(options.host, options.port);
         if (options.workers > 1) {
-          const code = await runCluster(options.workers, log, { metrics: options.metrics });
+          const code = await runCluster(options.workers, log, {
+            db: options.db,
+            watch: options.watch,
+            snapshotDir,
+            metrics: options.metrics,
+          });
           if (code !== 0) throw new CliError('the server stopped because its workers kept failing', code);
           return;
         }
