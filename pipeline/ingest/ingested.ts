@@ -1,10 +1,27 @@
-import type { DriveDestination, DriveTimeRow } from '../layouts/access.ts';
-import type { GazetteerRow } from '../layouts/census.ts';
-import type { CountyCbsaRow, ZctaCountyRow, ZipCityRow, ZipCountyRow, ZipZctaRow } from '../layouts/crosswalks.ts';
+import { BuildError, RowReject } from '../base/errors.ts';
+import type { SourceSpec } from '../config/manifest.ts';
+import { DRIVE_DESTINATIONS, type DriveDestination, type DriveTimeRow, type SviRow } from '../layouts/access.ts';
+import { acsMeasures, type AcsRow, type GazetteerRow } from '../layouts/census.ts';
+import type {
+  CountyCbsaRow,
+  CountyUrbanRuralRow,
+  ZctaCountyRow,
+  ZipCityRow,
+  ZipCountyRow,
+  ZipRucaRow,
+  ZipZctaRow,
+} from '../layouts/crosswalks.ts';
 import type { FacilityRow } from '../layouts/facilities.ts';
+import type { PlacesRow } from '../layouts/places.ts';
 import type { ClinicianRow, ProviderRow, TaxonomyRow } from '../layouts/providers.ts';
 import type { ResidentsPointRow, TractCentreRow } from '../layouts/residents.ts';
-import type { SourceSpec } from '../config/manifest.ts';
+import type { RowSink } from './source.ts';
+
+/**
+ * What ingest hands the stages after it, and where each layout's rows go to make it: the `Ingested` record,
+ * the order layouts are read in, and each layout's filing (a new layout is a field, a place in the order and
+ * a case of `rowFiling`).
+ */
 
 /** Where a raw row came from: the manifest source key and its line, so a row a later stage drops is reported. */
 export interface RowOrigin {
@@ -63,4 +80,170 @@ export interface Ingested {
   };
   /** Source keys per layout, in manifest order (for vintages and precedence). */
   sourcesByLayout: Map<string, SourceSpec[]>;
+}
+
+/** An empty record, for ingest to fill. */
+export function emptyIngested(): Ingested {
+  return {
+    zctas: new Map(),
+    census: new Map(),
+    zipToZcta: new Map(),
+    zipCity: new Map(),
+    zctaCounties: new Map(),
+    zipCounties: new Map(),
+    residentsPoints: new Map(),
+    countyCbsa: new Map(),
+    countyUrbanRural: new Map(),
+    zctaRuca: new Map(),
+    taxonomy: new Map(),
+    places: new Map(),
+    facilities: [],
+    driveTimes: new Map(),
+    reference: { hospitalDriveTimes: new Map(), svi: new Map(), tractCentres: [] },
+    sourcesByLayout: new Map(),
+  };
+}
+
+/** The order layouts are read in: crosswalks before the providers that are mapped through them. */
+export const LAYOUT_ORDER = [
+  'gazetteer_zcta',
+  'zip_zcta',
+  'zip_city',
+  'zcta_county',
+  'zip_county',
+  'zip_residents_point',
+  'county_cbsa',
+  'county_urban_rural',
+  'zip_ruca',
+  'acs_zcta',
+  'places_zcta',
+  'drive_times',
+  'svi_zcta',
+  'tract_population_centre',
+  'nucc_taxonomy',
+  'cms_hospitals',
+  'hifld_hospitals',
+  'covidcaremap_hospitals',
+  'hrsa_sites',
+  'nppes',
+  'nppes_flat',
+  'doctors_clinicians',
+];
+
+/** What files a row of one source: where in `Ingested` it goes, or to the provider sink; its layout's extra fields. */
+export interface RowFiling {
+  sink: RowSink<never>;
+  extraFields?: string[];
+}
+
+/** What filing a provider row needs from ingest: the sink, a ZIP's ZCTA, and a taxonomy code's specialty. */
+export interface ProviderFiling {
+  providers: ProviderSink;
+  zctaOf(zip: string): string | null;
+  specialtyOf(code: string | null): string;
+}
+
+/**
+ * Where the rows of `spec`'s layout go. The one place a layout's rows become what the stages after ingest
+ * read: a new layout is a field of `Ingested`, its place in `LAYOUT_ORDER` and its case here.
+ */
+export function rowFiling(spec: SourceSpec, data: Ingested, filing: ProviderFiling): RowFiling {
+  const into = <Row>(sink: RowSink<Row>, extraFields?: string[]): RowFiling => ({ sink: sink as RowSink<never>, extraFields });
+  const { providers, zctaOf, specialtyOf } = filing;
+  switch (spec.layout) {
+    case 'gazetteer_zcta':
+      return into<GazetteerRow>((row) => {
+        if (data.zctas.has(row.zcta)) throw new RowReject(`ZCTA ${row.zcta} is listed twice`);
+        data.zctas.set(row.zcta, row);
+      });
+    case 'acs_zcta': {
+      const measures = acsMeasures(spec.columns, spec.key);
+      spec.options = { ...spec.options, measures };
+      return into<AcsRow>((row) => {
+        let values = data.census.get(row.zcta);
+        if (!values) data.census.set(row.zcta, (values = new Map()));
+        // Earlier sources in the manifest take precedence; a suppressed value does not block a later one.
+        for (const [measure, value] of Object.entries(row.values)) {
+          if (value !== null && values.get(measure)?.value == null) values.set(measure, { value, source: spec.key });
+          else if (!values.has(measure)) values.set(measure, { value: null, source: spec.key });
+        }
+      }, measures);
+    }
+    case 'zip_zcta':
+      return into<ZipZctaRow>((row) => {
+        if (data.zipToZcta.has(row.zip)) throw new RowReject(`ZIP ${row.zip} is listed twice`);
+        data.zipToZcta.set(row.zip, row);
+      });
+    case 'zip_city':
+      return into<ZipCityRow>((row) => void data.zipCity.set(row.zip, row));
+    case 'zcta_county':
+      return into<ZctaCountyRow>((row) => {
+        const list = data.zctaCounties.get(row.zcta) ?? [];
+        list.push(row);
+        data.zctaCounties.set(row.zcta, list);
+      });
+    case 'zip_county':
+      return into<ZipCountyRow>((row) => {
+        const list = data.zipCounties.get(row.zip) ?? [];
+        list.push(row);
+        data.zipCounties.set(row.zip, list);
+      });
+    case 'zip_residents_point':
+      return into<ResidentsPointRow>((row, line) => {
+        if (data.residentsPoints.has(row.zip)) throw new RowReject(`ZIP ${row.zip} is listed twice`);
+        data.residentsPoints.set(row.zip, { ...row, origin: { key: spec.key, line } });
+      });
+    case 'county_cbsa':
+      return into<CountyCbsaRow>((row) => void data.countyCbsa.set(row.countyFips, row));
+    case 'county_urban_rural':
+      return into<CountyUrbanRuralRow>((row) => void data.countyUrbanRural.set(row.countyFips, row.code));
+    case 'zip_ruca':
+      return into<ZipRucaRow>((row) => void data.zctaRuca.set(row.zcta, row.ruca));
+    case 'places_zcta':
+      return into<PlacesRow>((row) => void data.places.set(row.zcta, row.prevalence));
+    case 'drive_times': {
+      const { destination, reference } = driveTimeRole(spec);
+      let table = reference ? data.reference.hospitalDriveTimes : data.driveTimes.get(destination);
+      if (!table) data.driveTimes.set(destination, (table = new Map()));
+      return into<DriveTimeRow>((row) => {
+        if (table!.has(row.zip)) throw new RowReject(`ZIP ${row.zip} is listed twice`);
+        table!.set(row.zip, row);
+      });
+    }
+    case 'svi_zcta':
+      return into<SviRow>((row) => void data.reference.svi.set(row.zcta, row.rank));
+    case 'tract_population_centre':
+      return into<TractCentreRow>((row) => void data.reference.tractCentres.push(row));
+    case 'nucc_taxonomy':
+      return into<TaxonomyRow>((row) => void data.taxonomy.set(row.code, row));
+    case 'cms_hospitals':
+    case 'hifld_hospitals':
+    case 'covidcaremap_hospitals':
+    case 'hrsa_sites':
+      return into<FacilityRow>((row, line) => void data.facilities.push({ ...row, origin: { key: spec.key, line } }));
+    case 'nppes':
+    case 'nppes_flat':
+      return into<ProviderRow>((row, line) => providers.addProvider(row, line, spec.key, zctaOf(row.zip), specialtyOf(row.taxonomy)));
+    case 'doctors_clinicians':
+      return into<ClinicianRow>((row, line) => providers.addClinician(row, line, zctaOf(row.zip)));
+    default:
+      throw new BuildError(`layout ${spec.layout} of source "${spec.key}" has no ingest step`);
+  }
+}
+
+/** Checks a drive-time source's options: what it measures, and whether it feeds the scores or only the validation report. */
+function driveTimeRole(spec: SourceSpec): { destination: DriveDestination; reference: boolean } {
+  const { destination, role = 'input' } = spec.options as { destination?: string; role?: string };
+  if (!DRIVE_DESTINATIONS.includes(destination as DriveDestination)) {
+    throw new BuildError(
+      `manifest key sources.${spec.key}.options.destination must be one of ${DRIVE_DESTINATIONS.join(', ')}, got ${JSON.stringify(destination)}`,
+    );
+  }
+  if (role !== 'input' && role !== 'reference')
+    throw new BuildError(`manifest key sources.${spec.key}.options.role must be "input" or "reference", got ${JSON.stringify(role)}`);
+  if (role === 'reference' && destination !== 'hospital')
+    throw new BuildError(
+      `manifest key sources.${spec.key}: the validation report compares against hospital drive times only; set options.destination to "hospital"`,
+    );
+  return { destination: destination as DriveDestination, reference: role === 'reference' };
 }
