@@ -8,7 +8,7 @@ import { seeded } from './seeded.ts';
 
 /**
  * The fixture's access, census, TVI, facility, provider and blog rows, seeded and deterministic, in the schema
- * of pipeline/emit/schema.ts. Called by `writeFixture` with its ZIPs (already in `zips`); it draws from its
+ * of pipeline/store/schema.ts. Called by `writeFixture` with its ZIPs (already in `zips`); it draws from its
  * own seeded generator, so the score rows written before it do not change when this file does.
  */
 

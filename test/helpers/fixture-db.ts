@@ -16,7 +16,7 @@ import { seeded } from './seeded.ts';
 
 /**
  * The test database: real ZIP codes and coordinates (npm `zipcodes`) with seeded synthetic scores, in the
- * schema of pipeline/emit/schema.ts. Everything a test needs from the fixture goes through `fixtureDb()`,
+ * schema of pipeline/store/schema.ts. Everything a test needs from the fixture goes through `fixtureDb()`,
  * so this can later become a pipeline build of the small sample without touching the tests.
  */
 
