@@ -14,7 +14,7 @@ import { openStore } from '../pipeline/store/open.ts';
 import { ProviderStage } from '../pipeline/store/provider-stage.ts';
 import { endStaging } from '../pipeline/store/providers.ts';
 import { ingestAll } from '../pipeline/ingest/index.ts';
-import { LAYOUT_ORDER } from '../pipeline/ingest/ingested.ts';
+import { LAYOUT_ORDER } from '../pipeline/layouts/index.ts';
 import { Reconciler } from '../pipeline/ingest/reconcile.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { loadManifest } from '../pipeline/config/manifest.ts';

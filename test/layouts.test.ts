@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ingestSource } from '../pipeline/ingest/source.ts';
 import { Reconciler } from '../pipeline/ingest/reconcile.ts';
-import { LAYOUTS } from '../pipeline/layouts/index.ts';
+import { LAYOUT_ORDER, LAYOUTS } from '../pipeline/layouts/index.ts';
+import { emptyIngested, rowFiling } from '../pipeline/ingest/ingested.ts';
 import type { SourceSpec } from '../pipeline/config/manifest.ts';
 import { npiIsValid } from '../core/npi.ts';
 import { zip5 } from '../pipeline/layouts/values.ts';
@@ -212,6 +213,27 @@ describe('layouts on small files made here, broken rows included', () => {
       columns: { zcta: 'ZCTA_2020' },
     });
     expect(rows[0].row).toMatchObject({ zip: '10001', city: 'New York', zcta: '10001' });
+  });
+});
+
+describe('the layout list (a new layout goes in layouts/index.ts and ingest/ingested.ts)', () => {
+  it('every layout has a filing in ingest, so a manifest naming it builds', () => {
+    const filing = { providers: { addProvider() {}, addClinician() {} }, zctaOf: () => null, specialtyOf: () => '' };
+    for (const layout of LAYOUTS.keys()) {
+      const options = layout === 'drive_times' ? { destination: 'hospital' } : {};
+      const spec: SourceSpec = { key: layout, layout, path: '', vintage: 'test', required: true, columns: {}, options };
+      expect(() => rowFiling(spec, emptyIngested(), filing), layout).not.toThrow();
+    }
+    const unknown: SourceSpec = { key: 'x', layout: 'not_a_layout', path: '', vintage: 'test', required: true, columns: {}, options: {} };
+    expect(() => rowFiling(unknown, emptyIngested(), filing)).toThrow(/layout not_a_layout of source "x" has no ingest step/);
+  });
+
+  it('reads crosswalks and the code set before the provider files mapped through them', () => {
+    const at = (layout: string) => LAYOUT_ORDER.indexOf(layout);
+    for (const before of ['gazetteer_zcta', 'zip_zcta', 'nucc_taxonomy'])
+      for (const provider of ['nppes', 'nppes_flat', 'doctors_clinicians'])
+        expect(at(before), `${before} before ${provider}`).toBeLessThan(at(provider));
+    expect(LAYOUT_ORDER).toHaveLength(LAYOUTS.size);
   });
 });
 

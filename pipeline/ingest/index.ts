@@ -1,10 +1,10 @@
 import { BuildError } from '../base/errors.ts';
 import { collectGarbage } from '../base/memory.ts';
 import type { Manifest } from '../config/manifest.ts';
-import { LAYOUTS } from '../layouts/index.ts';
+import { LAYOUT_ORDER, LAYOUTS } from '../layouts/index.ts';
 import { specialtyOfTaxonomy } from '../layouts/providers.ts';
 import type { Layout } from '../layouts/types.ts';
-import { emptyIngested, LAYOUT_ORDER, rowFiling, type Ingested, type ProviderSink } from './ingested.ts';
+import { emptyIngested, rowFiling, type Ingested, type ProviderSink } from './ingested.ts';
 import type { Reconciler } from './reconcile.ts';
 import { ingestSource, type IngestOptions } from './source.ts';
 import { ZctaOfZip } from './zcta-of-zip.ts';
@@ -13,7 +13,7 @@ import { ZctaOfZip } from './zcta-of-zip.ts';
 const LARGE_SOURCE_ROWS = 100_000;
 
 /**
- * Reads every manifest source, in LAYOUT_ORDER, into memory (ingested.ts says where each layout's rows go),
+ * Reads every manifest source, in the layouts' reading order (layouts/index.ts), into memory (ingested.ts says where each layout's rows go),
  * except the provider files, whose rows go to `providers` as they are read.
  */
 export async function ingestAll(

@@ -18,9 +18,9 @@ import type { ResidentsPointRow, TractCentreRow } from '../layouts/residents.ts'
 import type { RowSink } from './source.ts';
 
 /**
- * What ingest hands the stages after it, and where each layout's rows go to make it: the `Ingested` record,
- * the order layouts are read in, and each layout's filing (a new layout is a field, a place in the order and
- * a case of `rowFiling`).
+ * What ingest hands the stages after it, and where each layout's rows go to make it: the `Ingested` record
+ * and each layout's filing (a new layout is a field and a case of `rowFiling`; its place in the reading order
+ * is its place in layouts/index.ts).
  */
 
 /** Where a raw row came from: the manifest source key and its line, so a row a later stage drops is reported. */
@@ -104,32 +104,6 @@ export function emptyIngested(): Ingested {
   };
 }
 
-/** The order layouts are read in: crosswalks before the providers that are mapped through them. */
-export const LAYOUT_ORDER = [
-  'gazetteer_zcta',
-  'zip_zcta',
-  'zip_city',
-  'zcta_county',
-  'zip_county',
-  'zip_residents_point',
-  'county_cbsa',
-  'county_urban_rural',
-  'zip_ruca',
-  'acs_zcta',
-  'places_zcta',
-  'drive_times',
-  'svi_zcta',
-  'tract_population_centre',
-  'nucc_taxonomy',
-  'cms_hospitals',
-  'hifld_hospitals',
-  'covidcaremap_hospitals',
-  'hrsa_sites',
-  'nppes',
-  'nppes_flat',
-  'doctors_clinicians',
-];
-
 /** What files a row of one source: where in `Ingested` it goes, or to the provider sink; its layout's extra fields. */
 export interface RowFiling {
   sink: RowSink<never>;
@@ -145,7 +119,7 @@ export interface ProviderFiling {
 
 /**
  * Where the rows of `spec`'s layout go. The one place a layout's rows become what the stages after ingest
- * read: a new layout is a field of `Ingested`, its place in `LAYOUT_ORDER` and its case here.
+ * read: a new layout is a field of `Ingested` and its case here.
  */
 export function rowFiling(spec: SourceSpec, data: Ingested, filing: ProviderFiling): RowFiling {
   const into = <Row>(sink: RowSink<Row>, extraFields?: string[]): RowFiling => ({ sink: sink as RowSink<never>, extraFields });
