@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '..');
 
 /**
- * The build's stages in data-flow order (docs/ARCHITECTURE.md, "The pipeline"): each may import only the
+ * The build's stages in data-flow order (docs/ARCHITECTURE.md, "The build"): each may import only the
  * ones before it, never one after, so no import runs back up. `pipeline/accessibility.ts` is a stage of its
  * own (the public catchment method the scores use).
  */
@@ -132,6 +132,18 @@ describe('architecture (docs/ARCHITECTURE.md)', () => {
     expect([...stages].sort()).toEqual([...PIPELINE_ORDER].sort());
     const files = [...new Set(all.flatMap(({ from, to }) => [from, to]))].filter((file) => /^(pipeline|producers)\//.test(file));
     expect(files.filter((file) => folderOf(file) === undefined)).toEqual([]);
+  });
+
+  it('docs/ARCHITECTURE.md names every folder of the table, and the stages in this order', () => {
+    const page = readFileSync(path.join(root, 'docs/ARCHITECTURE.md'), 'utf8');
+    const rows = (heading: string) => {
+      const section = page.split(heading)[1].split('\n## ')[0];
+      return [...section.matchAll(/^\| `([^`]+)` \|/gm)].map(([, name]) => name.replace(/\/$/, ''));
+    };
+    expect(rows('## The build').map((stage) => `pipeline/${stage}`)).toEqual([...PIPELINE_ORDER]);
+    const folders = rows('## Folders');
+    for (const folder of Object.keys(MAY_IMPORT).filter((f) => !f.startsWith('pipeline/') && !f.startsWith('producers/')))
+      expect(folders, `a row for ${folder}`).toContain(folder);
   });
 
   it('fails on an import that runs back up the pipeline (a stage importing a later one, or the build importing a producer)', () => {
