@@ -1,5 +1,11 @@
 import os from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Attack tests that time a server under load run alone, after the rest of the suite: the other test
+ * files' processes would otherwise share the machine's cores with the server they measure.
+ */
+const ALONE = ['test/attacks/flood.test.ts'];
 
 export default defineConfig({
   test: {
@@ -8,5 +14,9 @@ export default defineConfig({
     // A test file waits on servers, child processes and builds of other files as much as it computes: two
     // files at a time keep a 2-core machine busy, where vitest's default (cores - 1) runs one.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    projects: [
+      { extends: true, test: { name: 'suite', exclude: [...configDefaults.exclude, ...ALONE] } },
+      { extends: true, test: { name: 'alone', include: ALONE, sequence: { groupOrder: 1 } } },
+    ],
   },
 });
