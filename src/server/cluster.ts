@@ -97,6 +97,7 @@ export async function runCluster(
   let stopping = false;
   let quickCrashes = 0;
   let listening = 0;
+  /** Every worker forked and not yet exited, with when it started. */
   const startedAt = new Map<Worker, number>();
   const restarts = new Set<NodeJS.Timeout>();
   const fork = () => {
@@ -147,7 +148,10 @@ export async function runCluster(
     const handlers = SHUTDOWN_SIGNALS.map((name) => [name, () => stop(name)] as const);
     for (const [name, handler] of handlers) process.on(name, handler);
     function finishIfDone() {
-      if (stopping && Object.keys(cluster.workers ?? {}).length === 0) {
+      // Counted by exit events, not by cluster.workers: Node keeps a worker that exited before its IPC
+      // channel closed listed until the channel closes, and no exit event follows that (a primary stopped
+      // with every worker gone waited forever, once, under load).
+      if (stopping && startedAt.size === 0) {
         process.off('SIGHUP', onHangup);
         for (const [name, handler] of handlers) process.off(name, handler);
         keeper.close();
