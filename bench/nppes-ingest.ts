@@ -10,11 +10,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openForIngest } from '../pipeline/build.ts';
-import { ingestAll, LAYOUT_ORDER } from '../pipeline/ingest/index.ts';
+import { openStore } from '../pipeline/store/open.ts';
+import { ProviderStage } from '../pipeline/store/provider-stage.ts';
+import { endStaging } from '../pipeline/store/providers.ts';
+import { ingestAll } from '../pipeline/ingest/index.ts';
+import { LAYOUT_ORDER } from '../pipeline/layouts/index.ts';
 import { Reconciler } from '../pipeline/ingest/reconcile.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
-import { loadManifest } from '../pipeline/manifest.ts';
+import { loadManifest } from '../pipeline/config/manifest.ts';
 
 /** The layouts read after NPPES (Doctors and Clinicians) are left out; the rest come in the build's order. */
 const LAST_NEEDED = Math.max(LAYOUT_ORDER.indexOf('nppes'), LAYOUT_ORDER.indexOf('nppes_flat'));
@@ -28,10 +31,12 @@ const manifest = loadManifest(manifestFile, new Set(LAYOUTS.keys()), root);
 manifest.sources = manifest.sources.filter((source) => LAYOUT_ORDER.indexOf(source.layout) <= LAST_NEEDED);
 const dir = mkdtempSync(path.join(tmpdir(), 'hcas-nppes-ingest-'));
 try {
-  const db = openForIngest(path.join(dir, 'hcas.sqlite'), path.join(dir, 'stage.sqlite'));
+  const db = openStore(path.join(dir, 'hcas.sqlite'), path.join(dir, 'stage.sqlite'));
   const reconciler = new Reconciler(path.join(dir, 'rejects.csv'));
   const lines: string[] = [];
-  await ingestAll(manifest, db, reconciler, (line) => lines.push(line));
+  const stage = new ProviderStage(db);
+  await ingestAll(manifest, stage, reconciler, (line) => lines.push(line));
+  endStaging(stage, reconciler, () => {});
   await reconciler.close();
   db.close();
   const nppes = lines.map((line) => /^ {2}nppes +(\d+) read .* ([\d.]+)s$/.exec(line)).find((match) => match !== null);

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { displayName } from '../pipeline/layouts/values.ts';
-import { FEMALE_NAMES, LAST_NAMES, MALE_NAMES, STREET_TYPES, STREETS } from '../pipeline/sample/names.ts';
-import { Rng } from '../pipeline/sample/prng.ts';
+import { FEMALE_NAMES, LAST_NAMES, MALE_NAMES, STREET_TYPES, STREETS } from '../producers/sample/names.ts';
+import { Rng } from '../producers/sample/prng.ts';
 import { fmt, printTable } from './api.ts';
 
 /** Cities as the federal files print them, the acronyms and Mc names of issue 28 among them. */

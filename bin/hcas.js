@@ -21,6 +21,7 @@ let modules;
 try {
   modules = await Promise.all([
     import(new URL('src/cli/main.js', dist).href),
+    import(new URL('producers/cli/index.js', dist).href),
     import(new URL('pipeline/cli/index.js', dist).href),
     import(new URL('src/cli/commands/index.js', dist).href),
     import(new URL('src/cli/rerun.js', dist).href),
@@ -30,8 +31,8 @@ try {
   process.stderr.write('hcas: the compiled code in dist/ is missing; run `npm run build` (npm install does it too)\n');
   process.exit(3); // not a usage error nor a missing answer: the installation is incomplete (README, "Exit codes")
 }
-const [{ main }, { PIPELINE_COMMANDS }, { API_COMMANDS }, { missingRuntime, rerunWith }] = modules;
-const commands = [...PIPELINE_COMMANDS, ...API_COMMANDS];
+const [{ main }, { PRODUCER_COMMANDS }, { PIPELINE_COMMANDS }, { API_COMMANDS }, { missingRuntime, rerunWith }] = modules;
+const commands = [...PRODUCER_COMMANDS, ...PIPELINE_COMMANDS, ...API_COMMANDS];
 // A long batch command (hcas build) runs in a child that has the V8 flags it needs; they act only at startup.
 const runtime = missingRuntime(process.argv, commands);
 process.exitCode = runtime ? await rerunWith(runtime) : await main(process.argv, commands);

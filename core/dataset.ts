@@ -20,7 +20,7 @@ export const DATABASE_ENV = 'HCAS_DB';
  * The database a command opens: `--db` (relative to the working directory, as any path typed at a prompt),
  * else `$HCAS_DB`, else the default beside the package.
  */
-export function databaseFile(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function databaseFile(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   if (flag !== undefined) return flag;
   const fromEnv = env[DATABASE_ENV];
   return fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEFAULT_DATABASE_FILE;

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { bodyJson, request, type HttpResult } from './helpers/http.ts';
 import { ServerProcess } from './helpers/process.ts';
 import { until } from './attacks/helpers.ts';
 import { HAVE_REDIS_SERVER, OwnRedis, REDIS_AVAILABLE, sharedRedis, uniquePrefix, warnRedisSkipped } from './helpers/redis.ts';
+import { hcas as runHcas } from './helpers/cli.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dir = tempDir('hcas-auth-proc-');
@@ -43,19 +43,11 @@ afterEach(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `hcas ARGS` and resolves with its stdout (rejects on a non-zero exit). */
-function hcas(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['bin/hcas.js', ...args],
-      { cwd: root, env: { ...process.env, ...CLOCK, ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`hcas ${args.join(' ')}: ${stderr || error.message}`));
-        else resolve(stdout);
-      },
-    );
-  });
+/** Runs `hcas ARGS` (in this process) and resolves with its stdout (rejects on a non-zero exit). */
+async function hcas(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const run = await runHcas(args, { env: { ...CLOCK, ...env } });
+  if (run.code !== 0) throw new Error(`hcas ${args.join(' ')}: ${run.stderr || `exit ${run.code}`}`);
+  return run.stdout;
 }
 
 async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ server: ServerProcess; url: string }> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BANDS, bandFor } from '../pipeline/score/bands.ts';
+import { BANDS, bandFor } from '../pipeline/config/bands.ts';
 import { composite } from '../pipeline/score/composite.ts';
 import { documentedHealthscore } from './helpers/documented-composite.ts';
 

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { BatchedInsert } from '../pipeline/emit/batched-insert.ts';
+import { BatchedInsert } from '../pipeline/store/batched-insert.ts';
 
 function tableOf(rows: number): { db: Database.Database; batch: BatchedInsert } {
   const db = new Database(':memory:');

@@ -1,14 +1,8 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build.ts';
-import { DEFAULT_PROVIDERS, DEFAULT_SEED } from '../pipeline/sample/index.ts';
-import { writeRealSample } from '../pipeline/sample/real-sample.ts';
 import { Api } from '../src/api/index.ts';
-import { tempDir } from './helpers/files.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '..');
+import { cachedDefaultBuild } from './helpers/real-build.ts';
 
 /**
  * The default build as `npm start` makes it: the bundled real public data (raw/public) and synthetic providers
@@ -18,28 +12,15 @@ describe('the default build: real public data, synthetic providers', () => {
   let api: Api;
   let db: Database.Database;
   let fraction: number;
-  const log: string[] = [];
+  let log: string[];
   let rejectsFile: string;
   const get = async (url: string) => JSON.parse((await api.respond({ method: 'GET', url: `/api/v1/${url}` })).body.toString('utf8'));
 
   beforeAll(async () => {
-    const dir = tempDir();
-    const sample = await writeRealSample({
-      outDir: path.join(dir, 'sample'),
-      manifest: path.join(ROOT, 'raw/manifests/public.json'),
-      providers: DEFAULT_PROVIDERS,
-      seed: DEFAULT_SEED,
-    });
-    fraction = sample.sampleFraction;
-    const out = path.join(dir, 'hcas.sqlite');
-    ({ rejectsFile } = await build({
-      manifest: path.join(ROOT, 'raw/manifests/sample.json'),
-      root: path.join(dir, 'sample'),
-      out,
-      log: (line) => log.push(line),
-    }));
-    db = new Database(out, { readonly: true });
-    api = Api.open(out);
+    const made = await cachedDefaultBuild();
+    ({ log, rejectsFile, sampleFraction: fraction } = made);
+    db = new Database(made.out, { readonly: true });
+    api = Api.open(made.out);
   }, 600_000);
 
   it('says which parts are real and which synthetic', async () => {

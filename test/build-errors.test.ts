@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build.ts';
+import { build } from '../pipeline/run/index.ts';
 import { tempDir, writeInput } from './helpers/files.ts';
 
 /** A tiny but complete manifest: 3 ZCTAs and one ACS table, with optional broken rows. */

@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import { parse } from 'csv-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
-import { loadManifest, type SourceSpec } from '../pipeline/manifest.ts';
-import { CENSUS_GROUPS } from '../src/api/census.ts';
+import { loadManifest, type SourceSpec } from '../pipeline/config/manifest.ts';
+import { CENSUS_GROUPS } from '../src/answers/census.ts';
 import { Api } from '../src/api/index.ts';
 import { cachedBuild } from './helpers/real-build.ts';
 

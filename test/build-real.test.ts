@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { composite } from '../pipeline/score/composite.ts';
-import { bandFor } from '../pipeline/score/bands.ts';
+import { bandFor } from '../pipeline/config/bands.ts';
 import { cachedBuild } from './helpers/real-build.ts';
 import { documentedHealthscore } from './helpers/documented-composite.ts';
 

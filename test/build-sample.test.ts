@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build.ts';
-import { writeSample } from '../pipeline/sample/index.ts';
+import { build } from '../pipeline/run/index.ts';
+import { writeSample } from '../producers/sample/index.ts';
 import { WIDGET_SCRIPT_FILE } from '../core/widget.ts';
 import { tempDir } from './helpers/files.ts';
 

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CENSUS_MEASURES } from '../core/census-measures.ts';
-import { CENSUS_GROUPS } from '../src/api/census.ts';
+import { CENSUS_GROUPS } from '../src/answers/census.ts';
 import { Api } from '../src/api/index.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../src/api/index.ts';
 import { csv, tsvLine } from '../src/cli/format.ts';
-import { hcas, ROOT, shell } from './helpers/cli.ts';
+import { hcas, hcasProcess, ROOT, shell } from './helpers/cli.ts';
 import { tempDir } from './helpers/files.ts';
 import { FIXTURE_BUILD_ID, FIXTURE_BUILT_AT, fixtureDb } from './helpers/fixture-db.ts';
 
@@ -303,7 +303,7 @@ describe('installed like a CLI', { timeout: 120_000 }, () => {
   });
 
   it("the default database is the package's dist-api/hcas.sqlite, from any working directory", async () => {
-    const elsewhere = await hcas(['--version'], { cwd: dir, env: { HCAS_DB: undefined } });
+    const elsewhere = await hcasProcess(['--version'], { cwd: dir, env: { HCAS_DB: undefined } });
     expect(elsewhere.stdout.split('\n')[1]).toMatch(
       new RegExp(`^database ${path.join(ROOT, 'dist-api/hcas.sqlite').replace(/[.]/g, '\\.')}: `),
     );
@@ -314,7 +314,7 @@ describe('installed like a CLI', { timeout: 120_000 }, () => {
     copyFileSync(db, copy);
     const [fromEnv, fromFlag, overEnv] = await Promise.all([
       hcas(['score', '10001', '--fields', 'zip_code'], { env: { HCAS_DB: db } }),
-      hcas(['score', '10001', '--fields', 'zip_code', '--db', 'copy.sqlite'], { cwd: dir }),
+      hcasProcess(['score', '10001', '--fields', 'zip_code', '--db', 'copy.sqlite'], { cwd: dir }),
       hcas(['score', '10001', '--fields', 'zip_code', '--db', db], { env: { HCAS_DB: '/nonexistent.sqlite' } }),
     ]);
     for (const result of [fromEnv, fromFlag, overEnv]) expect(result).toMatchObject({ code: 0, stdout: 'zip_code\n10001\n' });

@@ -1,6 +1,3 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, openApi } from '../src/cli/api-client.ts';
 import { csv, table } from '../src/cli/format.ts';
@@ -9,8 +6,7 @@ import { startServer, type RunningServer } from '../src/server/server.ts';
 import { ROUTE_EXAMPLES } from './helpers/examples.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { request } from './helpers/http.ts';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { hcas as runHcas } from './helpers/cli.ts';
 
 interface Run {
   code: number;
@@ -18,14 +14,10 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `hcas ARGS` as a user would, capturing raw stdout bytes. */
-function hcas(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/hcas.js', ...args], { cwd: root, encoding: 'buffer', timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr: stderr.toString('utf8') });
-    });
-  });
+/** Runs `hcas ARGS` (in this process), with stdout as raw bytes. */
+async function hcas(...args: string[]): Promise<Run> {
+  const run = await runHcas(args);
+  return { code: run.code, stdout: run.stdoutBytes, stderr: run.stderr };
 }
 
 let db: string;
@@ -34,7 +26,7 @@ let api: Api;
 beforeAll(async () => {
   db = await fixtureDb();
   server = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {} });
-  api = openApi(db);
+  api = openApi(db, process.env);
 });
 afterAll(async () => {
   api.retire();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DENSITY_BY_TAXONOMY, densityMix, mixDensity } from '../pipeline/sample/density-mix.ts';
-import { EXPECTED_DENSITY } from '../pipeline/score/config.ts';
-import { categoriesOfTaxonomy, CATEGORY_NAMES } from '../pipeline/score/specialties.ts';
+import { DENSITY_BY_TAXONOMY, densityMix, mixDensity } from '../producers/sample/density-mix.ts';
+import { EXPECTED_DENSITY } from '../pipeline/config/scoring.ts';
+import { categoriesOfTaxonomy, CATEGORY_NAMES } from '../pipeline/config/specialties.ts';
 
 describe('the synthetic providers of the default build', () => {
   it('put every clinician category at its documented national density', () => {

@@ -9,7 +9,7 @@ import { parse as parseYaml } from 'yaml';
 // @ts-expect-error: plain JavaScript without declarations, run before anything else by bin/hcas.js
 import { unsupportedNode } from '../bin/supported-node.js';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
-import { loadManifest } from '../pipeline/manifest.ts';
+import { loadManifest } from '../pipeline/config/manifest.ts';
 import { SERVE_SETTINGS, SHARED_SETTINGS } from '../src/server/settings.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';

@@ -1,21 +1,14 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build.ts';
+import { build } from '../pipeline/run/index.ts';
 import { type DiffReport, diffBuilds } from '../src/diff/index.ts';
 import { tempDir } from './helpers/files.ts';
 import { cachedBuild } from './helpers/real-build.ts';
 import { buildVariant, PUBLIC_MANIFEST, withoutRows, withValue } from './helpers/variant-build.ts';
+import { hcas as runHcas } from './helpers/cli.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-
-function hcas(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/hcas.js', ...args], { cwd: ROOT, timeout: 120_000, maxBuffer: 1 << 26 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+/** Runs `hcas ARGS` (in this process). */
+const hcas = (...args: string[]) => runHcas(args);
 
 /** Every cause id any changed ZIP lists, first or not, over every changed ZIP (the report asked for all of them). */
 const allCauseIds = (report: DiffReport) => new Set(report.why.zips.flatMap((z) => z.causes.map((c) => c.id)));

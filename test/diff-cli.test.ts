@@ -1,20 +1,15 @@
-import { execFile } from 'node:child_process';
 import { copyFileSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { tempDir } from './helpers/files.ts';
+import { hcas as runHcas } from './helpers/cli.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-function hcas(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/hcas.js', ...args], { cwd: ROOT, timeout: 60_000, maxBuffer: 1 << 26 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+/** Runs `hcas ARGS` (in this process). */
+const hcas = (...args: string[]) => runHcas(args);
 
 /** Scoring constants both copies record, so the causes know the reaches and the social-need measures. */
 const SCORING = {

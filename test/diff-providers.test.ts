@@ -1,29 +1,20 @@
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build.ts';
-import { DEFAULT_SEED } from '../pipeline/sample/index.ts';
-import { writeRealSample } from '../pipeline/sample/real-sample.ts';
 import { diffDocument } from '../src/cli/diff/document.ts';
 import { asMarkdown, asText } from '../src/cli/diff/render.ts';
 import { type DiffReport, diffBuilds } from '../src/diff/index.ts';
-import { tempDir } from './helpers/files.ts';
-import { cachedBuild } from './helpers/real-build.ts';
+import { DEFAULT_PROVIDERS } from '../producers/sample/index.ts';
+import { cachedBuild, cachedDefaultBuild } from './helpers/real-build.ts';
 import { PUBLIC_MANIFEST } from './helpers/variant-build.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-
 /**
- * The default build's kind (the bundled real data with synthetic providers, here a smaller declared sample
- * to keep the test short) against the build of raw/manifests/public.json, which publishes no provider
- * component: every ZIP moves, and the report says why in one line, not one line per ZIP.
+ * The default build (the bundled real data with synthetic providers) against the build of
+ * raw/manifests/public.json, which publishes no provider component: every ZIP moves, and the report says why
+ * in one line, not one line per ZIP.
  */
 describe('hcas diff: the default build against the public build without providers', { timeout: 600_000 }, () => {
   let report: DiffReport;
   beforeAll(async () => {
-    const dir = tempDir();
-    await writeRealSample({ outDir: path.join(dir, 'sample'), manifest: PUBLIC_MANIFEST, providers: 40_000, seed: DEFAULT_SEED });
-    const withProviders = path.join(dir, 'hcas.sqlite');
-    await build({ manifest: path.join(ROOT, 'raw/manifests/sample.json'), root: path.join(dir, 'sample'), out: withProviders });
+    const withProviders = (await cachedDefaultBuild()).out;
     report = diffBuilds(withProviders, (await cachedBuild(PUBLIC_MANIFEST)).out, { top: Number.POSITIVE_INFINITY, minResidents: 0 });
   }, 600_000);
 
@@ -49,7 +40,7 @@ describe('hcas diff: the default build against the public build without provider
     expect(report.builds.settings).toContainEqual({ path: 'data_quality.provider.status', old: 'sample', new: 'omitted' });
     expect(report.old.provider_component).toBe('sample');
     expect(report.new.provider_component).toBe('omitted');
-    expect(report.why.providers!.total).toEqual({ old: 40_000, new: 0 });
+    expect(report.why.providers!.total).toEqual({ old: DEFAULT_PROVIDERS, new: 0 });
     expect(report.why.providers!.by_category.find((c) => c.category === 'primary_care')).toMatchObject({ new: 0 });
     // Facilities lost their affiliated clinicians, which is no change of the roster.
     expect(report.why.facilities).toMatchObject({ added: 0, removed: 0, changed: 0 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SCORING_CONFIG } from '../pipeline/build-id.ts';
+import { SCORING_CONFIG } from '../pipeline/run/build-id.ts';
 import { differences } from '../src/diff/builds.ts';
 import { type Candidate, CONSTANT_PARTS, rankCauses } from '../src/diff/causes.ts';
 import type { TypeValues } from '../src/diff/pairs.ts';

@@ -14,16 +14,16 @@ describe('hcas diff names a changed scoring weight', { timeout: 600_000 }, () =>
   it('one cause, scoring constant COMPOSITE_WEIGHTS, for every ZIP that moved', async () => {
     const base = (await cachedBuild(PUBLIC_MANIFEST)).out;
     vi.resetModules();
-    vi.doMock('../pipeline/score/config.ts', async (original) => ({
-      ...(await original<typeof import('../pipeline/score/config.ts')>()),
+    vi.doMock('../pipeline/config/scoring.ts', async (original) => ({
+      ...(await original<typeof import('../pipeline/config/scoring.ts')>()),
       COMPOSITE_WEIGHTS: { provider: 7, hospital: 8, travel: 4 },
     }));
     const out = path.join(tempDir(), 'hcas.sqlite');
     try {
-      const { build } = await import('../pipeline/build.ts');
+      const { build } = await import('../pipeline/run/index.ts');
       await build({ manifest: PUBLIC_MANIFEST, out });
     } finally {
-      vi.doUnmock('../pipeline/score/config.ts');
+      vi.doUnmock('../pipeline/config/scoring.ts');
       vi.resetModules();
     }
     const report = diffBuilds(base, out, { top: Number.POSITIVE_INFINITY, minResidents: 0 });

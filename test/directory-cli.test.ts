@@ -1,30 +1,20 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, openApi } from '../src/cli/api-client.ts';
 import { csv } from '../src/cli/format.ts';
 import type { Api } from '../src/api/index.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { KNOWN_NPI } from './helpers/fixture-directory.ts';
+import { hcas as runHcas } from './helpers/cli.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Runs `hcas ARGS` as a user would. */
-function hcas(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/hcas.js', ...args], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+/** Runs `hcas ARGS` (in this process). */
+const hcas = (...args: string[]) => runHcas(args);
 
 let db: string;
 let api: Api;
 const body = async (url: string) => JSON.parse((await get(api, url)).body.toString('utf8'));
 beforeAll(async () => {
   db = await fixtureDb();
-  api = openApi(db);
+  api = openApi(db, process.env);
 });
 afterAll(() => api.retire());
 

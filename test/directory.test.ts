@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchKey, specialtyKey } from '../core/search-key.ts';
 import { specialtyNames } from '../pipeline/emit/specialty-keys.ts';
-import { TAXONOMY_BY_CODE } from '../pipeline/sample/nucc.ts';
+import { TAXONOMY_BY_CODE } from '../producers/sample/nucc.ts';
 import { Api } from '../src/api/index.ts';
 import { ProviderDirectory } from '../src/query/provider-directory.ts';
 import { intersect, intersectAll, lowerBound, mergeRuns, unionWithInterval, withBitmap } from '../src/query/rank-sets.ts';

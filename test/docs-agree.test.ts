@@ -16,7 +16,7 @@ const USER_DOCS = [
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
   'raw/national/README.md',
-  'pipeline/sample/README.md',
+  'producers/sample/README.md',
   'dist-api/README.md',
   'config/plans/a.json',
   'config/plans/b.json',

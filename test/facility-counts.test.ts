@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { facilityProviderCounts } from '../pipeline/emit/providers.ts';
+import { facilityProviderCounts } from '../pipeline/facilities/affiliations.ts';
+import { clinicianFacilityNames } from '../pipeline/store/providers.ts';
 import type { Facility } from '../pipeline/facilities/roster.ts';
 
 const facility = (id: number, name: string, state: string) => ({ id, name, state }) as Facility;
@@ -19,7 +20,7 @@ describe('clinicians per facility (Doctors and Clinicians affiliations)', () => 
       ['1000000005', 'PA', ['A Clinic Not In The Roster']],
     ];
     for (const [npi, state, names] of rows) insert.run(npi, state, JSON.stringify(names));
-    const counts = facilityProviderCounts(db, [
+    const counts = facilityProviderCounts(clinicianFacilityNames(db), [
       facility(7, 'Penn Presbyterian Medical Center', 'PA'),
       facility(8, 'Hospital of the University of Pennsylvania', 'PA'),
       facility(9, 'Cooper University Hospital', 'NJ'),

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { splitRecords } from '../pipeline/ingest/fast-csv.ts';
+import { splitRecords } from './helpers/fast-csv.ts';
 import { seeded as prng } from './helpers/seeded.ts';
 
 async function split(text: string, chunkSize: number, options = { delimiter: ',', quote: true }) {

@@ -2,12 +2,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../core/package.ts';
-import { jsonPath, pageLinks } from '../pipeline/fetch/discover.ts';
-import { safeName } from '../pipeline/fetch/download-source.ts';
-import { splitHeader } from '../pipeline/fetch/header.ts';
-import { parseContentRange } from '../pipeline/fetch/http.ts';
+import { jsonPath, pageLinks } from '../producers/fetch/discover.ts';
+import { safeName } from '../producers/fetch/download-source.ts';
+import { splitHeader } from '../producers/fetch/header.ts';
+import { parseContentRange } from '../producers/fetch/http.ts';
 import { byteProgress, formatByteProgress, formatBytes } from '../core/progress.ts';
-import { expandEnv, loadSources } from '../pipeline/fetch/sources.ts';
+import { expandEnv, loadSources } from '../producers/fetch/sources.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { tempDir } from './helpers/files.ts';
 

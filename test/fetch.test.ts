@@ -1,14 +1,13 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../core/package.ts';
-import { build } from '../pipeline/build.ts';
-import { fetchNational, type FetchOptions } from '../pipeline/fetch/index.ts';
+import { build } from '../pipeline/run/index.ts';
+import { fetchNational, type FetchOptions } from '../producers/fetch/index.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
-import { loadManifest } from '../pipeline/manifest.ts';
+import { loadManifest } from '../pipeline/config/manifest.ts';
 import { type FixtureRoute, FixtureServer, zipArchive } from './helpers/fetch-server.ts';
 import { tempDir } from './helpers/files.ts';
 import {
@@ -22,6 +21,7 @@ import {
   SECRETS,
   censusVariables,
 } from './helpers/national-mirror.ts';
+import { hcas as runHcas } from './helpers/cli.ts';
 
 const COMMITTED = path.join(PACKAGE_ROOT, 'raw/national/sources.json');
 /** `${NAME}`, the source list's syntax for an environment variable. */
@@ -298,19 +298,8 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
 });
 
 describe('hcas fetch on the command line', () => {
-  /** Runs `hcas ARGS` as a user would. */
-  function hcas(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        ['bin/hcas.js', ...args],
-        { cwd: PACKAGE_ROOT, env: { ...process.env, ...env }, timeout: 60_000 },
-        (error, stdout, stderr) => {
-          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-        },
-      );
-    });
-  }
+  /** Runs `hcas ARGS` (in this process) with the environment added. */
+  const hcas = (args: string[], env: NodeJS.ProcessEnv) => runHcas(args, { env });
 
   it('prints the summary and the next command; a failure is one line naming the fix, exit 3, no stack', async () => {
     const { sourcesFile, out } = await mirror();

@@ -10,14 +10,17 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createSchema } from '../pipeline/emit/schema.ts';
+import { ProviderStage } from '../pipeline/store/provider-stage.ts';
+import { endStaging } from '../pipeline/store/providers.ts';
+import { createSchema } from '../pipeline/store/schema.ts';
 import { ingestAll } from '../pipeline/ingest/index.ts';
 import { Reconciler } from '../pipeline/ingest/reconcile.ts';
 import type { IngestOptions } from '../pipeline/ingest/source.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
-import { loadManifest } from '../pipeline/manifest.ts';
-import { writeSample } from '../pipeline/sample/index.ts';
+import { loadManifest } from '../pipeline/config/manifest.ts';
+import { writeSample } from '../producers/sample/index.ts';
 import { tempDir, writeInput } from './helpers/files.ts';
+import { openReference } from './helpers/reference-reader.ts';
 
 // writeSample writes a whole synthetic nation, the files raw/manifests/synthetic.json names.
 const SAMPLE_MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/synthetic.json');
@@ -33,7 +36,11 @@ async function ingest(manifestFile: string, root: string | undefined, options: I
   createSchema(db); // NPPES rows land in the output's providers table
   const rejectsFile = path.join(dir, 'rejects.csv');
   const reconciler = new Reconciler(rejectsFile);
-  const data = await ingestAll(manifest, db, reconciler, () => {}, options);
+  const stage = new ProviderStage(db);
+  const data = {
+    ...(await ingestAll(manifest, stage, reconciler, () => {}, options)),
+    providerCounts: endStaging(stage, reconciler, () => {}),
+  };
   await reconciler.close();
   const table = (name: string) => db.prepare(`SELECT * FROM ${name} ORDER BY rowid`).raw().all();
   const plain = (value: unknown): unknown =>
@@ -68,13 +75,13 @@ describe('the fast reader ingests exactly what the reference reader does', () =>
     const root = path.join(tempDir(), 'raw');
     const sample = await writeSample({ outDir: root, providers: 5_000, facilities: 400, seed: 11 });
     expect(sample.brokenRows.length).toBeGreaterThan(0);
-    const reference = await ingest(SAMPLE_MANIFEST, root, { reader: 'reference' });
+    const reference = await ingest(SAMPLE_MANIFEST, root, { open: openReference });
     expect(reference.rejects).toMatch(/,invalid,/);
-    expectSame(await ingest(SAMPLE_MANIFEST, root, { reader: 'fast', threads: 'worker' }), reference);
+    expectSame(await ingest(SAMPLE_MANIFEST, root, { threads: 'worker' }), reference);
     // Rows parsed in the worker cross packed (row-codec.ts); rows parsed on the main thread cross as raw bytes.
-    expectSame(await ingest(SAMPLE_MANIFEST, root, { reader: 'fast', threads: 'worker', parseIn: 'worker' }), reference);
-    expectSame(await ingest(SAMPLE_MANIFEST, root, { reader: 'fast', threads: 'worker', parseIn: 'main' }), reference);
-    expectSame(await ingest(SAMPLE_MANIFEST, root, { reader: 'fast', threads: 'main' }), reference);
+    expectSame(await ingest(SAMPLE_MANIFEST, root, { threads: 'worker', parseIn: 'worker' }), reference);
+    expectSame(await ingest(SAMPLE_MANIFEST, root, { threads: 'worker', parseIn: 'main' }), reference);
+    expectSame(await ingest(SAMPLE_MANIFEST, root, { threads: 'main' }), reference);
 
     // The real NPPES file ships as a .zip: the same rows through the zip reader.
     const manifest = JSON.parse(readFileSync(SAMPLE_MANIFEST, 'utf8'));
@@ -84,7 +91,7 @@ describe('the fast reader ingests exactly what the reference reader does', () =>
     manifest.sources.nppes.path = zipped;
     const zipManifest = path.join(root, '..', 'zip-manifest.json');
     writeFileSync(zipManifest, JSON.stringify(manifest));
-    const fromZip = await ingest(zipManifest, root, { reader: 'fast', threads: 'worker' });
+    const fromZip = await ingest(zipManifest, root, { threads: 'worker' });
     expect(fromZip.rejects).toBe(reference.rejects.replaceAll(nppes, zipped));
     expect(fromZip.providers).toEqual(reference.providers);
   }, 240_000);
@@ -92,8 +99,8 @@ describe('the fast reader ingests exactly what the reference reader does', () =>
   it.skipIf(!haveSharedData)(
     'on the real public files in ../shared/data (their quirks included)',
     async () => {
-      const reference = await ingest(SHARED_MANIFEST, undefined, { reader: 'reference' });
-      expectSame(await ingest(SHARED_MANIFEST, undefined, { reader: 'fast' }), reference);
+      const reference = await ingest(SHARED_MANIFEST, undefined, { open: openReference });
+      expectSame(await ingest(SHARED_MANIFEST, undefined, {}), reference);
     },
     240_000,
   );

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +7,8 @@ import { startServer, type RunningServer } from '../src/server/server.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { request } from './helpers/http.ts';
+import { hcas as runHcas } from './helpers/cli.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
 const dir = tempDir('hcas-keys-');
 const state = path.join(dir, 'state.sqlite');
 
@@ -20,15 +19,7 @@ interface Run {
 }
 
 /** `hcas ARGS` against the test's state file (REDIS_URL removed: these tests are about the SQLite default). */
-function hcas(...args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HCAS_STATE: state };
-  delete env.REDIS_URL;
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/hcas.js', ...args], { cwd: root, env, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const hcas = (...args: string[]): Promise<Run> => runHcas(args, { env: { HCAS_STATE: state, REDIS_URL: undefined } });
 
 let db: string;
 let limits: Limits;
@@ -152,7 +143,7 @@ describe('hcas get and the server answer alike', { timeout: 60_000 }, () => {
     const listed = JSON.parse((await hcas('keys', 'list', '--json')).stdout) as Array<{ id: number; name: string }>;
     professionalId = listed.find((k) => k.name === 'parity')!.id;
     await hcas('keys', 'revoke', String(listed.find((k) => k.name === 'gone')!.id));
-    limits = await createLimits({ state }, ROUTES, API_BASE);
+    limits = await createLimits({ state }, process.env, ROUTES, API_BASE);
     server = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate: limits.gate });
   });
 

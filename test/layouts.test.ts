@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ingestSource } from '../pipeline/ingest/source.ts';
 import { Reconciler } from '../pipeline/ingest/reconcile.ts';
-import { LAYOUTS } from '../pipeline/layouts/index.ts';
-import type { SourceSpec } from '../pipeline/manifest.ts';
+import { LAYOUT_ORDER, LAYOUTS } from '../pipeline/layouts/index.ts';
+import { emptyIngested, rowFiling } from '../pipeline/ingest/ingested.ts';
+import type { SourceSpec } from '../pipeline/config/manifest.ts';
 import { npiIsValid } from '../core/npi.ts';
 import { zip5 } from '../pipeline/layouts/values.ts';
 import { traumaLevel } from '../pipeline/layouts/facilities.ts';
@@ -215,6 +216,27 @@ describe('layouts on small files made here, broken rows included', () => {
   });
 });
 
+describe('the layout list (a new layout goes in layouts/index.ts and ingest/ingested.ts)', () => {
+  it('every layout has a filing in ingest, so a manifest naming it builds', () => {
+    const filing = { providers: { addProvider() {}, addClinician() {} }, zctaOf: () => null, specialtyOf: () => '' };
+    for (const layout of LAYOUTS.keys()) {
+      const options = layout === 'drive_times' ? { destination: 'hospital' } : {};
+      const spec: SourceSpec = { key: layout, layout, path: '', vintage: 'test', required: true, columns: {}, options };
+      expect(() => rowFiling(spec, emptyIngested(), filing), layout).not.toThrow();
+    }
+    const unknown: SourceSpec = { key: 'x', layout: 'not_a_layout', path: '', vintage: 'test', required: true, columns: {}, options: {} };
+    expect(() => rowFiling(unknown, emptyIngested(), filing)).toThrow(/layout not_a_layout of source "x" has no ingest step/);
+  });
+
+  it('reads crosswalks and the code set before the provider files mapped through them', () => {
+    const at = (layout: string) => LAYOUT_ORDER.indexOf(layout);
+    for (const before of ['gazetteer_zcta', 'zip_zcta', 'nucc_taxonomy'])
+      for (const provider of ['nppes', 'nppes_flat', 'doctors_clinicians'])
+        expect(at(before), `${before} before ${provider}`).toBeLessThan(at(provider));
+    expect(LAYOUT_ORDER).toHaveLength(LAYOUTS.size);
+  });
+});
+
 describe('displayName', () => {
   it('gives what the general rule gives for any text (the one-pass fast path changes nothing)', async () => {
     const { displayName, titleCase } = await import('../pipeline/layouts/values.ts');
@@ -268,7 +290,7 @@ describe('displayName', () => {
 
 describe('rejectCode', () => {
   it('names a reason without its values: the words before any explanation, no quoted values or numbers (issue 28)', async () => {
-    const { rejectCode } = await import('../pipeline/errors.ts');
+    const { rejectCode } = await import('../pipeline/base/errors.ts');
     expect(rejectCode('deactivated NPI (no entity type, deactivation date set)')).toBe('deactivated_npi');
     expect(rejectCode('ZIP 10001 is listed twice')).toBe('zip_is_listed_twice');
     expect(rejectCode('CCN 390119 is not in the current CMS hospital list: closed, or no longer certified under it')).toBe(

@@ -1,13 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as config from '../pipeline/score/config.ts';
+import * as config from '../pipeline/config/scoring.ts';
 
 const FILE = path.resolve(import.meta.dirname, '../docs/METHODOLOGY.md');
 const START = '<!-- constants:start -->';
 const END = '<!-- constants:end -->';
 
-/** One row per exported constant of pipeline/score/config.ts, its value as JSON. */
+/** One row per exported constant of pipeline/config/scoring.ts, its value as JSON. */
 function constantsTable(): string {
   const rows = Object.entries(config)
     .filter(([, value]) => typeof value !== 'function')
@@ -18,7 +18,7 @@ function constantsTable(): string {
 describe('docs/METHODOLOGY.md', () => {
   const doc = readFileSync(FILE, 'utf8');
 
-  it('lists every constant of pipeline/score/config.ts with its value', () => {
+  it('lists every constant of pipeline/config/scoring.ts with its value', () => {
     const expected = `${START}\n${constantsTable()}\n${END}`;
     const actual = doc.slice(doc.indexOf(START), doc.indexOf(END) + END.length);
     if (process.env.UPDATE_DOCS && actual !== expected) writeFileSync(FILE, doc.replace(actual, expected));

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { ProviderStage } from '../pipeline/emit/stage.ts';
-import { createSchema } from '../pipeline/emit/schema.ts';
+import { ProviderStage } from '../pipeline/store/provider-stage.ts';
+import { createSchema } from '../pipeline/store/schema.ts';
 import type { ProviderRow } from '../pipeline/layouts/providers.ts';
 import { seeded } from './helpers/seeded.ts';
 
@@ -9,7 +9,7 @@ function stageOf(): { db: Database.Database; stage: ProviderStage } {
   const db = new Database(':memory:');
   db.exec("ATTACH DATABASE ':memory:' AS stage");
   createSchema(db);
-  return { db, stage: new ProviderStage(db, () => undefined) };
+  return { db, stage: new ProviderStage(db) };
 }
 
 function provider(npi: number, taxonomy: string | null): ProviderRow {
@@ -55,7 +55,7 @@ describe('ProviderStage supply counts', () => {
       }
       latest.set(row.npi, i);
       expected.get(key)!.count++;
-      stage.addProvider(provider(row.npi, row.taxonomy), i + 2, 'nppes', row.zcta);
+      stage.addProvider(provider(row.npi, row.taxonomy), i + 2, 'nppes', row.zcta, '');
     });
     const superseded = stage.finish();
     expect(superseded.length).toBe(rows.length - latest.size);
@@ -69,7 +69,7 @@ describe('ProviderStage supply counts', () => {
 
   it('refuses to answer before finish, when superseded rows would still be counted', () => {
     const { stage } = stageOf();
-    stage.addProvider(provider(1234567890, '207Q00000X'), 2, 'nppes', '59601');
+    stage.addProvider(provider(1234567890, '207Q00000X'), 2, 'nppes', '59601', '');
     expect(() => stage.supplyCounts()).toThrow(/before finish/);
     stage.finish();
     expect(stage.supplyCounts()).toEqual([{ zcta: '59601', taxonomy: '207Q00000X', count: 1 }]);

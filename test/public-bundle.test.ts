@@ -4,11 +4,12 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/build.ts';
-import { makeBundle, PROVIDER_LAYOUTS, type ProvenanceEntry } from '../pipeline/bundle/bundle.ts';
+import { build } from '../pipeline/run/index.ts';
+import { cachedBuild } from './helpers/real-build.ts';
+import { makeBundle, PROVIDER_LAYOUTS, type ProvenanceEntry } from '../producers/bundle/bundle.ts';
 import { openRecords } from '../pipeline/ingest/read.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
-import { loadManifest } from '../pipeline/manifest.ts';
+import { loadManifest } from '../pipeline/config/manifest.ts';
 import { SHARED_DATA, tempDir } from './helpers/files.ts';
 import { needsSharedData } from './helpers/shared-data.ts';
 
@@ -120,11 +121,10 @@ describe.skipIf(!haveData)('the public bundle against the originals in ../shared
     return file;
   }
 
-  async function buildInto(name: string, manifest: string): Promise<Built> {
-    const out = path.join(dir, name, 'hcas.sqlite');
-    const summary = await build({ manifest, out, now: () => new Date('2024-01-02T03:04:05Z') });
+  /** A build's database and its rejected rows (source, line, kind). */
+  function opened({ out, rejectsFile }: { out: string; rejectsFile: string }): Built {
     // source,file,line,kind,code,reason: the source key never needs quotes, the file path may.
-    const rejects = readFileSync(summary.rejectsFile, 'utf8')
+    const rejects = readFileSync(rejectsFile, 'utf8')
       .trim()
       .split('\n')
       .slice(1)
@@ -133,8 +133,10 @@ describe.skipIf(!haveData)('the public bundle against the originals in ../shared
   }
 
   beforeAll(async () => {
-    fromOriginals = await buildInto('originals', originalsManifest());
-    fromBundle = await buildInto('bundle', PUBLIC_MANIFEST);
+    const out = path.join(dir, 'originals', 'hcas.sqlite');
+    fromOriginals = opened(await build({ manifest: originalsManifest(), out }));
+    // The bundle's build is the public build other test files read too.
+    fromBundle = opened(await cachedBuild(PUBLIC_MANIFEST));
   }, 600_000);
 
   it('cutting the originals again gives the committed bundle (same CSV content, rows and columns)', async () => {

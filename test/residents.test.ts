@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { haversineMiles } from '../core/distance.ts';
 import type { ZipPlace } from '../pipeline/geo/places.ts';
-import { chooseResidentsPoints, type SourcedResidentsPoint } from '../pipeline/geo/residents.ts';
+import { chooseResidentsPoints } from '../pipeline/geo/residents.ts';
+import type { SourcedResidentsPoint } from '../pipeline/ingest/ingested.ts';
 import type { GazetteerRow } from '../pipeline/layouts/census.ts';
 import { tractPopulationCentre, zipResidentsPoint } from '../pipeline/layouts/residents.ts';
-import { MIN_TRIP_MILES } from '../pipeline/score/config.ts';
+import { MIN_TRIP_MILES } from '../pipeline/config/scoring.ts';
 import { internalMiles } from '../pipeline/score/network.ts';
 import { nearestCare, type CarePoint } from '../pipeline/score/reach.ts';
 import { describesResidents, minutesPerStraightMile, residentsRoadMinutes } from '../pipeline/score/road-times.ts';

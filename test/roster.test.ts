@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FacilityRow } from '../pipeline/layouts/facilities.ts';
-import { buildRoster, cmsListsCcnType, type SourcedFacilityRow } from '../pipeline/facilities/roster.ts';
+import { buildRoster, cmsListsCcnType } from '../pipeline/facilities/roster.ts';
+import type { SourcedFacilityRow } from '../pipeline/ingest/ingested.ts';
 import { namesAgree } from '../pipeline/facilities/names.ts';
 
 let line = 1;

@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { NPPES_COLUMNS } from '../pipeline/layouts/nppes-columns.ts';
 import { npiCheckDigit } from '../core/npi.ts';
-import { SAMPLE_FILES, writeSample, type SampleResult } from '../pipeline/sample/index.ts';
+import { SAMPLE_FILES, writeSample, type SampleResult } from '../producers/sample/index.ts';
 
 // A small sample: the geography is national (all 33,791 ZCTAs), only provider and facility counts shrink.
 const SIZE = { providers: 3000, facilities: 400 };

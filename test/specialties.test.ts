@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoriesOfCmsSpecialty, categoriesOfTaxonomy } from '../pipeline/score/specialties.ts';
+import { categoriesOfCmsSpecialty, categoriesOfTaxonomy } from '../pipeline/config/specialties.ts';
 
 describe('clinician categories', () => {
   it('match CMS specialty text with or without punctuation (older and current Doctors and Clinicians files)', () => {

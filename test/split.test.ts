@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { DelimitedReader } from '../pipeline/ingest/delimited.ts';
-import { splitRecords } from '../pipeline/ingest/fast-csv.ts';
+import { splitRecords } from './helpers/fast-csv.ts';
 import { BatchBuilder, ByteSplitter, type SplitFormat } from '../pipeline/ingest/split.ts';
 import { seeded as prng } from './helpers/seeded.ts';
 

@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { codeFingerprint, COMPILED_FINGERPRINT_FILE } from '../pipeline/build-id.ts';
+import { codeFingerprint, COMPILED_FINGERPRINT_FILE, WRITER_CODE } from '../pipeline/base/code.ts';
 import { shell } from './helpers/cli.ts';
 import { tempDir } from './helpers/files.ts';
 import { copyPackage } from './helpers/package-copy.ts';
@@ -18,12 +18,12 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('a dist/ older than its sources', { timeout: 180_000 }, () => {
   it('npm run build records the sources it compiled', () => {
-    expect(readFileSync(COMPILED_FINGERPRINT_FILE, 'utf8')).toBe(`${codeFingerprint()}\n`);
+    expect(readFileSync(COMPILED_FINGERPRINT_FILE, 'utf8')).toBe(`${codeFingerprint(WRITER_CODE)}\n`);
   });
 
   it('is refused by hcas build and hcas sample with status 3 until npm run build, then runs', async () => {
     // A weight changed after the last `npm run build`, as in the issue.
-    appendFileSync(path.join(copy, 'pipeline/score/config.ts'), '\nexport const CHANGED_AFTER_COMPILING = 1;\n');
+    appendFileSync(path.join(copy, 'pipeline/config/scoring.ts'), '\nexport const CHANGED_AFTER_COMPILING = 1;\n');
     const missing = path.join(work, 'none.json');
     const [build, sample] = await Promise.all([
       run(`node bin/hcas.js build --manifest ${missing} --out ${path.join(work, 'out.sqlite')}`),
@@ -36,7 +36,7 @@ describe('a dist/ older than its sources', { timeout: 180_000 }, () => {
       expect(result).toMatchObject({
         statuses: [3],
         stderr:
-          'hcas: the compiled code in dist/ is older than its sources in pipeline/ and core/ (changed since the last `npm run build`): ' +
+          'hcas: the compiled code in dist/ is older than its sources in core/, pipeline/, producers/ (changed since the last `npm run build`): ' +
           `run \`npm run build\`, then \`hcas ${command}\` again (it would run the old code under a build id that names the new)\n`,
       });
     }

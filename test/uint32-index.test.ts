@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Uint32Index } from '../pipeline/emit/uint32-index.ts';
+import { Uint32Index } from '../pipeline/store/uint32-index.ts';
 import { seeded } from './helpers/seeded.ts';
 
 describe('Uint32Index', () => {

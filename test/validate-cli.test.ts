@@ -1,17 +1,9 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDb } from './helpers/fixture-db.ts';
+import { hcas as runHcas } from './helpers/cli.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
-
-function hcas(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/hcas.js', ...args], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+/** Runs `hcas ARGS` (in this process). */
+const hcas = (...args: string[]) => runHcas(args);
 
 describe('hcas validate', () => {
   let db: string;

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,22 +8,14 @@ import { startServer, type RunningServer } from '../src/server/server.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { bodyJson, request, type HttpResult } from './helpers/http.ts';
+import { hcas as runHcas } from './helpers/cli.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
 const dir = tempDir('hcas-widget-keys-');
 const state = path.join(dir, 'state.sqlite');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function hcas(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/hcas.js', ...args, '--state-file', state],
-      { cwd: root, timeout: 30_000, env: { ...process.env, REDIS_URL: '' } },
-      (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
-    );
-  });
-}
+/** `hcas ARGS --state-file STATE` (in this process), Redis unset. */
+const hcas = (...args: string[]) => runHcas([...args, '--state-file', state], { env: { REDIS_URL: '' } });
 
 describe('origins', () => {
   it('parses page origins, normalised; refuses paths, other schemes and bare hosts, naming the forms it takes', () => {
@@ -86,7 +77,7 @@ describe('widget keys', { timeout: 60_000 }, () => {
       'created key 1 for Acme widget on the Business plan (500,000 calls per month, widget endpoints only, from https://acme.example, https://*.acme.example); store it now: it is not shown again\n',
     );
     fullKey = (await hcas('keys', 'create', '--plan', 'business', '--name', 'Acme server')).stdout.trim();
-    limits = await createLimits({ state }, ROUTES, API_BASE);
+    limits = await createLimits({ state }, process.env, ROUTES, API_BASE);
     server = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {}, gate: limits.gate });
   });
   afterAll(async () => {

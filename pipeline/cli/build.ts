@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { CommandIo } from '../../core/command.ts';
 import { DEFAULT_DATABASE, databaseFile } from '../../core/dataset.ts';
 import { PACKAGE_ROOT } from '../../core/package.ts';
 import { LOG_FORMAT_HELP, progressMode } from '../../core/progress.ts';
-import { logLines, shownPath } from './log.ts';
+import { logLines, shownPath } from '../../core/log-lines.ts';
 
 /** The default build's manifest: the bundled real data plus the synthetic providers of `hcas sample`. */
 export const DEFAULT_MANIFEST = path.join(PACKAGE_ROOT, 'raw/manifests/sample.json');
@@ -19,7 +20,7 @@ interface BuildCliOptions {
 }
 
 /** `hcas build`: raw files named by a manifest -> dist-api/hcas.sqlite. */
-export function registerBuild(program: Command): void {
+export function registerBuild(program: Command, io: CommandIo): void {
   program
     .command('build')
     .description('Build the scored SQLite database from the raw files a sources manifest names')
@@ -52,18 +53,22 @@ export function registerBuild(program: Command): void {
     )
     .action(async (options: BuildCliOptions) => {
       const mode = progressMode(options);
-      const out = databaseFile(options.out);
+      const out = databaseFile(options.out, io.env);
       const manifest = options.manifest ?? DEFAULT_MANIFEST;
-      const log = logLines(mode);
+      const log = logLines(mode, io.stdout);
       // Loaded on demand: the whole pipeline, which `hcas --help` does not need.
-      const [{ build, currentBuild }, { progressReporter }, { refuseStaleCompiledCode }] = await Promise.all([
-        import('../build.ts'),
+      const [{ build }, { currentBuild, planBuild }, { progressReporter }, { refuseStaleCompiledCode }] = await Promise.all([
+        import('../run/index.ts'),
+        import('../run/plan.ts'),
         import('../../core/progress.ts'),
-        import('../build-id.ts'),
+        import('../base/code.ts'),
       ]);
       refuseStaleCompiledCode('build');
+      const planned = { manifest, out, root: options.root, allowPartialProviders: options.allowPartialProviders };
+      // Read once: what --if-changed decides on is what the build then uses.
+      const plan = planBuild(planned);
       if (options.ifChanged) {
-        const current = await currentBuild({ manifest, out, root: options.root, allowPartialProviders: options.allowPartialProviders });
+        const current = await currentBuild(planned, plan);
         if (current.upToDate) {
           log.summary(
             `${shownPath(out)} is up to date (build ${current.buildId}): its inputs, configuration and code are unchanged; nothing built`,
@@ -72,14 +77,10 @@ export function registerBuild(program: Command): void {
           return;
         }
       }
-      const summary = await build({
-        manifest,
-        out,
-        root: options.root,
-        allowPartialProviders: options.allowPartialProviders,
-        log: mode === 'silent' ? undefined : log.line,
-        progress: progressReporter({ mode }),
-      });
+      const summary = await build(
+        { ...planned, log: mode === 'silent' ? undefined : log.line, progress: progressReporter({ mode, stream: io.stderr }) },
+        plan,
+      );
       log.summary(
         `built ${shownPath(summary.out)} (build ${summary.buildId}): ${summary.zips} ZIP codes, ${summary.providers} providers, ${summary.facilities} facilities in ${summary.seconds.toFixed(1)} s; rejected rows in ${shownPath(summary.rejectsFile)}`,
         {

@@ -9,14 +9,12 @@ import type { CommandEntry, ProcessRuntime } from '../../core/command.ts';
  * 150 MB of peak RSS at the same speed.
  */
 const BUILD_RUNTIME: ProcessRuntime = {
-  // --expose-gc: the build collects between stages (pipeline/memory.ts).
+  // --expose-gc: the build collects between stages (pipeline/base/memory.ts).
   nodeFlags: ['--max-semi-space-size=32', '--expose-gc'],
   env: { MALLOC_ARENA_MAX: '2' },
 };
 
-/** The pipeline's commands: `hcas sample` and `hcas build` (bin/hcas.js adds them to the API's). */
+/** The pipeline's command: `hcas build` (bin/hcas.js joins it to the producers' and the API's). */
 export const PIPELINE_COMMANDS: readonly CommandEntry[] = [
-  { names: ['sample'], load: async () => (await import('./sample.ts')).registerSample },
-  { names: ['fetch'], load: async () => (await import('./fetch.ts')).registerFetch },
   { names: ['build'], load: async () => (await import('./build.ts')).registerBuild, runtime: BUILD_RUNTIME },
 ];

@@ -1,11 +1,11 @@
 import type { TaxonomyRow } from '../layouts/providers.ts';
-import { CATEGORIES, CATEGORY_NAMES, categoriesOfTaxonomy, type Category } from '../score/specialties.ts';
+import { CATEGORIES, CATEGORY_NAMES, categoriesOfTaxonomy, type Category } from '../config/specialties.ts';
 import { specialtyKey } from '../../core/search-key.ts';
 
 /**
  * Everyday words for groups of specialties that the NUCC code set names differently ("Cardiology" is NUCC's
  * "Cardiovascular Disease", "Interventional Cardiology", ...). Each alias means the clinicians one scoring
- * category counts (pipeline/score/specialties.ts), so `specialty=cardiology` lists the clinicians the
+ * category counts (pipeline/config/specialties.ts), so `specialty=cardiology` lists the clinicians the
  * cardiology part of the scores counts. docs/api.md has this table.
  */
 export const SPECIALTY_ALIASES: Readonly<Record<string, Category>> = {

@@ -2,14 +2,12 @@ import type Database from 'better-sqlite3';
 import type { Facility } from '../facilities/roster.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import type { PointIndex } from '../geo/point-index.ts';
-import type { Ingested, SourcedValue } from '../ingest/index.ts';
+import type { Ingested, SourcedValue } from '../ingest/ingested.ts';
 import type { ZipZctaRow } from '../layouts/crosswalks.ts';
-import { bandFor } from '../score/bands.ts';
-import { SCORE_TYPES } from '../score/config.ts';
+import { bandFor } from '../config/bands.ts';
+import { SCORE_TYPES } from '../config/scoring.ts';
 import type { ZipScores } from '../score/index.ts';
-import { packageVersion } from '../../core/package.ts';
 import { tviTier } from '../../core/tvi-tiers.ts';
-import { codeFingerprint } from '../build-id.ts';
 import type { TviRecord } from '../score/tvi.ts';
 
 /** Writes `zips`, `score_types`, `health_scores`, `states`, `zip_access` and the KD-tree. */
@@ -202,16 +200,11 @@ export function emitFacilities(
   })();
 }
 
-/**
- * Writes one `meta` row per key, as JSON text, and `code`: the package version and the SHA-256 of the
- * pipeline's sources (the fingerprint the build id hashes), so `hcas diff` can tell a change of code from a
- * change of data.
- */
+/** Writes one `meta` row per key, as JSON text (docs/schema.md lists the keys). */
 export function emitMeta(db: Database.Database, meta: Record<string, unknown>): void {
   const insert = db.prepare('INSERT OR REPLACE INTO meta VALUES (?, ?)');
-  const code = { package_version: packageVersion(), pipeline_sha256: codeFingerprint() };
   db.transaction(() => {
-    for (const [key, value] of Object.entries({ code, ...meta })) insert.run(key, JSON.stringify(value));
+    for (const [key, value] of Object.entries(meta)) insert.run(key, JSON.stringify(value));
   })();
 }
 

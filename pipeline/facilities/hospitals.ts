@@ -1,4 +1,4 @@
-import { DEFAULT_BEDS, EMERGENCY_ONLY_TYPES, GENERAL_HOSPITAL_TYPES, MAJOR_HOSPITAL, STAFFED_PER_LICENSED_BED } from '../score/config.ts';
+import { DEFAULT_BEDS, EMERGENCY_ONLY_TYPES, GENERAL_HOSPITAL_TYPES, MAJOR_HOSPITAL, STAFFED_PER_LICENSED_BED } from '../config/scoring.ts';
 import type { Facility } from './roster.ts';
 
 /** A hospital as the scores see it: where it is (a ZIP index and point), its beds, ED, rating and level. */

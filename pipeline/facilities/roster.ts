@@ -1,15 +1,8 @@
-import type { RejectKind } from '../errors.ts';
+import type { RejectKind } from '../base/errors.ts';
+import type { RowOrigin, SourcedFacilityRow } from '../ingest/ingested.ts';
 import type { FacilityRow } from '../layouts/facilities.ts';
 import { PointIndex } from '../geo/point-index.ts';
 import { nameKey, namesAgree } from './names.ts';
-
-/** Where a raw row came from: the manifest source key and its line, so a row the roster drops is reported. */
-export interface RowOrigin {
-  key: string;
-  line: number;
-}
-
-export type SourcedFacilityRow = FacilityRow & { origin: RowOrigin };
 
 /** One facility of the roster: CMS is the record of the hospitals it lists; HIFLD and CovidCareMap add place and beds. */
 export interface Facility {

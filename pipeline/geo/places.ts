@@ -1,4 +1,4 @@
-import type { Ingested } from '../ingest/index.ts';
+import type { Ingested } from '../ingest/ingested.ts';
 import { PointIndex } from './point-index.ts';
 import { countyFor2023Tables } from './connecticut.ts';
 import { chooseResidentsPoints, type PointSource, type PointWithdrawal } from './residents.ts';

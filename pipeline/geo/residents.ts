@@ -1,16 +1,11 @@
 import { haversineMiles } from '../../core/distance.ts';
-import type { RejectKind } from '../errors.ts';
+import type { RejectKind } from '../base/errors.ts';
 import type { GazetteerRow } from '../layouts/census.ts';
-import type { ResidentsPointRow } from '../layouts/residents.ts';
-import { RESIDENTS_POINT_TOLERANCE } from '../score/config.ts';
+import type { SourcedResidentsPoint } from '../ingest/ingested.ts';
+import { RESIDENTS_POINT_TOLERANCE } from '../config/scoring.ts';
 
 /** Where a ZIP's distances are measured from (docs/METHODOLOGY.md, "Where residents are"). */
 export type PointSource = 'hud_residential' | 'gazetteer_internal';
-
-/** A residents' point row with the file line it came from, so a row the geography leaves out can be reported. */
-export interface SourcedResidentsPoint extends ResidentsPointRow {
-  origin: { key: string; line: number };
-}
 
 /** A ZCTA's point: the mean of its residents' addresses where HUD gives it and it is plausible, else the Gazetteer's. */
 export interface ChosenPoint {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Marked } from 'marked';
 import { PACKAGE_ROOT } from '../../core/package.ts';
-import { BuildError } from '../errors.ts';
+import { BuildError } from '../base/errors.ts';
 
 /** Where the blog's Markdown posts live: `content/blog/*.md` in the repository. */
 export const DEFAULT_BLOG_DIR = path.join(PACKAGE_ROOT, 'content/blog/');

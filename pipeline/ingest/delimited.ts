@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { BuildError } from '../errors.ts';
+import { BuildError } from '../base/errors.ts';
 import type { RecordBatch } from './batch.ts';
 import { BatchBuilder, ByteSplitter, type SplitFormat } from './split.ts';
 

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip, createInflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
-import { BuildError } from '../errors.ts';
+import { BuildError } from '../base/errors.ts';
 
 /** How far through its file a byte stream is, for progress: bytes read from disk and decompressed text. */
 export interface StreamPosition {

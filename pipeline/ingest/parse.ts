@@ -1,4 +1,4 @@
-import { RowReject, type RejectKind } from '../errors.ts';
+import { RowReject, type RejectKind } from '../base/errors.ts';
 import type { Layout } from '../layouts/types.ts';
 import type { Records } from './batch.ts';
 

@@ -3,10 +3,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PACKAGE_ROOT } from '../../core/package.ts';
-import { BuildError } from '../errors.ts';
+import { BuildError } from '../base/errors.ts';
 import { RecordBatch, ValueBatch, type Records } from './batch.ts';
 import { cleanHeader, DelimitedReader, detectDelimiter } from './delimited.ts';
-import { openReference } from './reference.ts';
 import { openBytes, type StreamPosition } from './open.ts';
 import type { FromWorker, Position, ToWorker, WorkerInput } from './reader-protocol.ts';
 import { parseBatch, type ParsedBatch, type ParsePlan } from './parse.ts';
@@ -37,12 +36,10 @@ export interface RecordSource {
 }
 
 /**
- * Which reader splits delimited files. `fast` splits bytes and decodes only the selected columns, in a
- * worker thread for large files (`threads`: auto = files of about 32 MB of text or more); `reference` is the
- * string splitter it replaced (fast-csv.ts), kept to check the fast reader against.
+ * How delimited files are split: bytes, decoding only the selected columns, in a worker thread for large
+ * files (`threads`: auto = files of about 32 MB of text or more).
  */
 export interface ReadOptions {
-  reader?: 'fast' | 'reference';
   threads?: 'auto' | 'worker' | 'main';
   /**
    * With a worker thread, which thread parses records through the layout: `either` (builds) lets the worker
@@ -72,7 +69,6 @@ export async function openRecords(file: string, sourceKey: string, options: Read
     );
   }
   if (/\.json$/i.test(file)) return openCensusJson(file, sourceKey);
-  if (options.reader === 'reference') return openReference(await openBytes(file, sourceKey));
   const threads = options.threads ?? 'auto';
   const size = statSync(file).size;
   const textBytes = /\.(gz|zip)$/i.test(file) ? size * 8 : size;

@@ -4,7 +4,7 @@
  * copied, and at most a few are in flight, so memory stays flat however large the file.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { BuildError } from '../errors.ts';
+import { BuildError } from '../base/errors.ts';
 import { LAYOUTS } from '../layouts/index.ts';
 import { DelimitedReader } from './delimited.ts';
 import { openBytes } from './open.ts';

@@ -1,5 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { rejectCode, type RejectKind } from '../errors.ts';
+import { rejectCode, type RejectKind } from '../base/errors.ts';
 
 /** The rejects of one file with one code: their kind, how many, and the first one's reason as an example. */
 export interface RejectGroup {
@@ -82,4 +82,15 @@ export class Reconciler {
 /** Quotes a CSV field when it needs it (RFC 4180). */
 export function csvField(value: string): string {
   return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/**
+ * Says how many rows of each source a stage left out after they landed: the ingest table counted them as
+ * landed, the reconciliation at the end counts them rejected, and this line is the difference.
+ */
+export function logLeftOut(log: (line: string) => void, what: string, keys: readonly string[]): void {
+  if (keys.length === 0) return;
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  log(`  ${what}, so rejected in the reconciliation: ${[...counts].map(([key, n]) => `${key} ${n}`).join(', ')}`);
 }

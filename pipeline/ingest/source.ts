@@ -1,17 +1,19 @@
-import { BuildError, RowReject } from '../errors.ts';
-import type { SourceSpec } from '../manifest.ts';
+import { BuildError, RowReject } from '../base/errors.ts';
+import type { SourceSpec } from '../config/manifest.ts';
 import type { Layout } from '../layouts/types.ts';
 import type { ParsePlan } from './parse.ts';
 import { silentProgress, type ProgressFactory } from '../../core/progress.ts';
-import { openRecords, type ReadOptions } from './read.ts';
+import { openRecords, type ReadOptions, type RecordSource } from './read.ts';
 import type { Reconciler, SourceTally } from './reconcile.ts';
 
 /** Receives each parsed row with its line; may throw RowReject (e.g. a duplicate key) to reject it. */
 export type RowSink<Row> = (row: Row, line: number) => void;
 
-/** How sources are read: which reader (see ReadOptions) and where progress goes. */
+/** How sources are read (see ReadOptions) and where progress goes. */
 export interface IngestOptions extends ReadOptions {
   progress?: ProgressFactory;
+  /** Opens a source file as records instead of `openRecords`: tests pass the reader the fast one replaced, to hold it to. */
+  open?: (file: string, sourceKey: string) => Promise<RecordSource>;
 }
 
 /**
@@ -26,7 +28,7 @@ export async function ingestSource<Row>(
   extraFields: string[] = [],
   options: IngestOptions = {},
 ): Promise<SourceTally> {
-  const source = await openRecords(spec.path, spec.key, options);
+  const source = await (options.open ? options.open(spec.path, spec.key) : openRecords(spec.path, spec.key, options));
   const progress = (options.progress ?? silentProgress)(spec.key);
   try {
     const { header } = source;

@@ -14,8 +14,8 @@ export interface SplitFormat {
  * Splits delimited bytes (RFC 4180: quoted fields, doubled quotes, newlines inside quotes, CRLF, LF or a lone
  * CR) into records without decoding them: each record keeps its physical start line, its field count and
  * the byte span of each selected column, and only the fields a layout reads are ever turned into strings
- * (RecordBatch.value). It agrees with csv-parse and with the string splitter it replaced (fast-csv.ts, kept
- * as the reference; test/split.test.ts compares all three). Blank lines are skipped; a quote left open at
+ * (RecordBatch.value). It agrees with csv-parse and with the string splitter it replaced (test/helpers/fast-csv.ts,
+ * kept as the reference; test/split.test.ts compares all three). Blank lines are skipped; a quote left open at
  * the end of the file takes the rest of the file as its field, so the row is reported instead of lost.
  */
 export class ByteSplitter {

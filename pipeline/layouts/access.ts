@@ -1,4 +1,4 @@
-import { RowReject } from '../errors.ts';
+import { RowReject } from '../base/errors.ts';
 import { zcta5 } from './census.ts';
 import type { Layout } from './types.ts';
 import { optionalNumber } from './values.ts';

@@ -1,5 +1,5 @@
 import { CENSUS_MEASURES } from '../../core/census-measures.ts';
-import { BuildError } from '../errors.ts';
+import { BuildError } from '../base/errors.ts';
 import type { Layout } from './types.ts';
 import { optionalNumber, requiredNumber, requiredPoint, zip5 } from './values.ts';
 

@@ -1,4 +1,4 @@
-import { RowReject } from '../errors.ts';
+import { RowReject } from '../base/errors.ts';
 import type { Layout } from './types.ts';
 import { displayName, identifier, isMissing, optionalBoolean, optionalNumber, stateCode, zip5 } from './values.ts';
 

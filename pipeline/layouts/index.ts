@@ -7,11 +7,14 @@ import { tractPopulationCentre, zipResidentsPoint } from './residents.ts';
 import { doctorsClinicians, nppes, nppesFlat, nuccTaxonomy } from './providers.ts';
 import type { Layout } from './types.ts';
 
-/** Every layout a manifest may name, by name. */
+/**
+ * Every layout a manifest may name, by name, in the order ingest reads them: the Gazetteer and the crosswalks
+ * before the files mapped through them, the NUCC code set before the provider files whose specialties it names.
+ * A new layout goes here once, at its place in that order (and gets its filing in ingest/ingested.ts).
+ */
 export const LAYOUTS: ReadonlyMap<string, Layout<unknown>> = new Map(
   [
     gazetteerZcta,
-    acsZcta,
     zipZcta,
     zipCity,
     zctaCounty,
@@ -20,17 +23,21 @@ export const LAYOUTS: ReadonlyMap<string, Layout<unknown>> = new Map(
     countyCbsa,
     countyUrbanRural,
     zipRuca,
-    nppes,
-    nppesFlat,
-    doctorsClinicians,
+    acsZcta,
+    placesZcta,
+    driveTimes,
+    sviZcta,
+    tractPopulationCentre,
     nuccTaxonomy,
     cmsHospitals,
     hifldHospitals,
     covidcaremapHospitals,
     hrsaSites,
-    placesZcta,
-    driveTimes,
-    sviZcta,
-    tractPopulationCentre,
+    nppes,
+    nppesFlat,
+    doctorsClinicians,
   ].map((layout) => [layout.name, layout as Layout<unknown>]),
 );
+
+/** The layouts' names in reading order. */
+export const LAYOUT_ORDER: readonly string[] = [...LAYOUTS.keys()];

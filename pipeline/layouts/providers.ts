@@ -1,4 +1,4 @@
-import { RowReject } from '../errors.ts';
+import { RowReject } from '../base/errors.ts';
 import { NPPES_TAXONOMY_SLOTS } from './nppes-columns.ts';
 import type { FieldSpec, Layout } from './types.ts';
 import { displayName, identifier, isMissing, optionalNumber, requiredNpi, stateCode, zip5 } from './values.ts';
@@ -227,3 +227,8 @@ export const nuccTaxonomy: Layout<TaxonomyRow> = {
     return { code, grouping: read('grouping'), classification, specialization: read('specialization'), displayName: read('display_name') };
   },
 };
+
+/** The specialty a provider's primary NUCC code names: its specialization, or its classification when it has none. */
+export function specialtyOfTaxonomy(row: Pick<TaxonomyRow, 'classification' | 'specialization'>): string {
+  return row.specialization || row.classification;
+}

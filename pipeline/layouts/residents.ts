@@ -1,4 +1,4 @@
-import { RowReject } from '../errors.ts';
+import { RowReject } from '../base/errors.ts';
 import type { Layout } from './types.ts';
 import { requiredNumber, requiredPoint, zip5 } from './values.ts';
 

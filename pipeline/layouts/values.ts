@@ -1,5 +1,5 @@
 import { npiIsValid } from '../../core/npi.ts';
-import { RowReject } from '../errors.ts';
+import { RowReject } from '../base/errors.ts';
 
 /** Values that public files use for "no value": blank, NA, null, Not Available, and the like. */
 const MISSING = new Set(['', 'na', 'n/a', 'null', 'none', 'not available', '-', '.', 'nan']);

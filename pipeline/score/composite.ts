@@ -1,4 +1,4 @@
-import { COMPOSITE_WEIGHTS, PEOPLE_FLOOR } from './config.ts';
+import { COMPOSITE_WEIGHTS, PEOPLE_FLOOR } from '../config/scoring.ts';
 
 /** The four component scores of one ZIP and score type, each an integer 0-100; provider is null when not measured. */
 export interface Components {

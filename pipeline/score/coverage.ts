@@ -1,6 +1,6 @@
 import type { ZipPlace } from '../geo/places.ts';
-import { COVERAGE, EXPECTED_DENSITY } from './config.ts';
-import { CATEGORY_NAMES, type Category } from './specialties.ts';
+import { COVERAGE, EXPECTED_DENSITY } from '../config/scoring.ts';
+import { CATEGORY_NAMES, type Category } from '../config/specialties.ts';
 
 /** Observed against expected clinicians per 100,000 residents. */
 export interface Density {

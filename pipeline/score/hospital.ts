@@ -1,7 +1,7 @@
 import type { ScoredHospital } from '../facilities/hospitals.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { PointIndex } from '../geo/point-index.ts';
-import { BEDS_BENCHMARK, CARE_MINUTES, HOSPITAL_WEIGHTS, RATING_RADIUS_MILES, SPECIALIST_MINUTES } from './config.ts';
+import { BEDS_BENCHMARK, CARE_MINUTES, HOSPITAL_WEIGHTS, RATING_RADIUS_MILES, SPECIALIST_MINUTES } from '../config/scoring.ts';
 import type { Minutes } from './reach.ts';
 import { linearScore, logScore } from './scale.ts';
 

@@ -1,9 +1,9 @@
 import { fcaIndexed } from '../accessibility.ts';
 import type { ScoredHospital } from '../facilities/hospitals.ts';
-import type { SourcedValue } from '../ingest/index.ts';
+import type { SourcedValue } from '../ingest/ingested.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { PointIndex } from '../geo/point-index.ts';
-import { collectGarbage } from '../memory.ts';
+import { collectGarbage } from '../base/memory.ts';
 import { composite, type Components } from './composite.ts';
 import {
   HOSPITAL_STEPS,
@@ -13,7 +13,7 @@ import {
   PROVIDER_STEPS,
   SCORE_TYPES,
   SMALL_POPULATION,
-} from './config.ts';
+} from '../config/scoring.ts';
 import { hospitalParts, hospitalScore, type HospitalParts } from './hospital.ts';
 import { mobilityGapPct } from './mobility.ts';
 import { buildNetwork, nearestSupplyMiles, stepWeights, type ZipNetwork } from './network.ts';
@@ -21,7 +21,7 @@ import { peopleScore, socialNeed } from './people.ts';
 import { nearer, nearestCare, nearestMiles, toMinutes, type CarePoint, type DriveTimes, type Minutes } from './reach.ts';
 import { minutesPerStraightMile, residentsRoadMinutes } from './road-times.ts';
 import { logScore } from './scale.ts';
-import { CATEGORY_NAMES, type Category } from './specialties.ts';
+import { CATEGORY_NAMES, type Category } from '../config/specialties.ts';
 import { travelScore } from './travel.ts';
 
 export interface ScoreInput {

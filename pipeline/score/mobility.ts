@@ -1,4 +1,4 @@
-import { MOBILITY } from './config.ts';
+import { MOBILITY } from '../config/scoring.ts';
 
 /** What mobility is computed from, per ZIP: percent of households without a vehicle, percent of commuters by transit. */
 export interface MobilityInput {

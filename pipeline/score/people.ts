@@ -1,6 +1,6 @@
-import type { SourcedValue } from '../ingest/index.ts';
+import type { SourcedValue } from '../ingest/ingested.ts';
 import type { ZipPlace } from '../geo/places.ts';
-import { NEED_MEASURES, PREVALENCE_NEED, PREVALENCE_WEIGHT, SCORE_TYPES, type ScoreTypeSpec } from './config.ts';
+import { NEED_MEASURES, PREVALENCE_NEED, PREVALENCE_WEIGHT, SCORE_TYPES, type ScoreTypeSpec } from '../config/scoring.ts';
 import { median } from './scale.ts';
 
 /** Social need per ZIP, and which PLACES measures this build has (a measure no ZIP has a value for is absent). */

@@ -1,10 +1,10 @@
-import { BuildError } from '../errors.ts';
+import { BuildError } from '../base/errors.ts';
 import type { ZipPlace } from '../geo/places.ts';
-import type { ProviderPolicy } from '../manifest.ts';
-import { HEALTH_CENTER_CLINICIANS } from './config.ts';
+import type { ProviderPolicy } from '../config/manifest.ts';
+import { HEALTH_CENTER_CLINICIANS } from '../config/scoring.ts';
 import { measureCoverage, type ProviderCoverage } from './coverage.ts';
 import type { CarePoint } from './reach.ts';
-import { CATEGORY_NAMES, type Category } from './specialties.ts';
+import { CATEGORY_NAMES, categoriesOfCmsSpecialty, categoriesOfTaxonomy, type Category } from '../config/specialties.ts';
 
 /** How the provider component stands in a build: measured from full files, from a declared sample, or omitted. */
 export type ProviderStatus = 'measured' | 'sample' | 'omitted';
@@ -59,4 +59,24 @@ export function providerInputs(
     ? `Clinicians come from a uniform sample of ${+(policy.sampleFraction * 100).toFixed(2)}% of all clinicians, counted ${+scale.toFixed(2)} times.`
     : `Clinicians come from provider files that cover the country (${Math.round(coverage.national.primary_care.share * 100)}% of the expected primary care density).`;
   return { supply: scaled, status: sample ? 'sample' : 'measured', coverage, note };
+}
+
+/**
+ * Clinicians per scoring category practising in each ZIP: NPPES providers by primary taxonomy (counted
+ * while staging), clinicians known only from Doctors and Clinicians by their CMS specialty.
+ */
+export function clinicianSupply(
+  counts: ReadonlyArray<{ zcta: string; taxonomy: string; count: number }>,
+  clinicianOnly: ReadonlyArray<{ zcta: string; specialty: string; n: number }>,
+  zipIndex: ReadonlyMap<string, number>,
+): Record<Category, Float64Array> {
+  const supply = Object.fromEntries(CATEGORY_NAMES.map((c) => [c, new Float64Array(zipIndex.size)])) as Record<Category, Float64Array>;
+  const add = (zcta: string, categories: Category[], count: number) => {
+    const i = zipIndex.get(zcta);
+    if (i === undefined) return;
+    for (const category of categories) supply[category][i] += count;
+  };
+  for (const row of counts) add(row.zcta, categoriesOfTaxonomy(row.taxonomy || null), row.count);
+  for (const row of clinicianOnly) add(row.zcta, categoriesOfCmsSpecialty(row.specialty), row.n);
+  return supply;
 }

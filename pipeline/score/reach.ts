@@ -1,7 +1,7 @@
 import { haversineMiles } from '../../core/distance.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { PointIndex } from '../geo/point-index.ts';
-import { MIN_TRIP_MILES } from './config.ts';
+import { MIN_TRIP_MILES } from '../config/scoring.ts';
 import { internalMiles } from './network.ts';
 import { minutesPerStraightMile, type RoadTable } from './road-times.ts';
 

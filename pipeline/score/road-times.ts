@@ -2,7 +2,11 @@ import { haversineMiles } from '../../core/distance.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { discRadiusMiles } from '../geo/residents.ts';
 import type { DriveTimeRow } from '../layouts/access.ts';
-import { MINUTES_PER_STRAIGHT_MILE, MINUTES_PER_STRAIGHT_MILE_BY_DENSITY, ROAD_TABLE_DESCRIBES_RESIDENTS as RULE } from './config.ts';
+import {
+  MINUTES_PER_STRAIGHT_MILE,
+  MINUTES_PER_STRAIGHT_MILE_BY_DENSITY,
+  ROAD_TABLE_DESCRIBES_RESIDENTS as RULE,
+} from '../config/scoring.ts';
 
 /** A road-network table: drive minutes (and straight-line miles) from each ZIP to the nearest facility of a kind. */
 export type RoadTable = ReadonlyMap<string, DriveTimeRow>;

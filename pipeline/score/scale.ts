@@ -1,4 +1,4 @@
-import type { Benchmark } from './config.ts';
+import type { Benchmark } from '../config/scoring.ts';
 
 /** 0-100 on a log scale between a benchmark's zero and full points (works for rising and falling scales). */
 export function logScore(value: number, benchmark: Benchmark): number {

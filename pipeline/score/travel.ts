@@ -1,4 +1,4 @@
-import { CARE_MINUTES, SPECIALIST_MINUTES, TRAVEL_WEIGHTS } from './config.ts';
+import { CARE_MINUTES, SPECIALIST_MINUTES, TRAVEL_WEIGHTS } from '../config/scoring.ts';
 import { mobilityScore } from './mobility.ts';
 import { linearScore } from './scale.ts';
 

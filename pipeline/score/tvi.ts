@@ -1,7 +1,7 @@
 import { tviTier, type TviTier } from '../../core/tvi-tiers.ts';
 import type { ZipPlace } from '../geo/places.ts';
-import type { SourcedValue } from '../ingest/index.ts';
-import { TVI_HEALTH_MEASURES, TVI_WEIGHTS } from './config.ts';
+import type { SourcedValue } from '../ingest/ingested.ts';
+import { TVI_HEALTH_MEASURES, TVI_WEIGHTS } from '../config/scoring.ts';
 import type { ZipScores } from './index.ts';
 
 export interface TviRecord {

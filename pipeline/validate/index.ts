@@ -1,7 +1,7 @@
 import type { ScoredHospital } from '../facilities/hospitals.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { STATE_BY_FIPS } from '../geo/states.ts';
-import type { Ingested } from '../ingest/index.ts';
+import type { Ingested } from '../ingest/ingested.ts';
 import { ZctaOfZip } from '../ingest/zcta-of-zip.ts';
 import type { ZipScores } from '../score/index.ts';
 import type { ValidationReport } from '../../core/validation.ts';

@@ -1,4 +1,4 @@
-import { BANDS, bandFor } from '../score/bands.ts';
+import { BANDS, bandFor } from '../config/bands.ts';
 import type { Check, DriveTimeCalibration, ResidentsPointReport, ValidationReport } from '../../core/validation.ts';
 import { spearman, weightedMean } from './stats.ts';
 import { ACADEMIC_MEDICAL_CENTRES, VALIDATION_TARGETS as T } from './targets.ts';

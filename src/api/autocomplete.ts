@@ -1,10 +1,9 @@
-import { record, type JsonSchema } from '../http/json-schema.ts';
+import { Suggestion } from '../answers/autocomplete.ts';
 import type { Param } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { asciiLowerCase, MAX_TEXT_CHARACTERS, text } from './params.ts';
 import { API_BASE } from './paths.ts';
-import { string } from './schemas.ts';
 
 /** The search text: required, 1-100 characters after trimming; any other text is fine (it may match nothing). */
 const autocompleteText = text(`search text of 1 to ${MAX_TEXT_CHARACTERS} characters`, false, true, asciiLowerCase) as Param<string>;
@@ -16,18 +15,7 @@ function getAutocomplete({ query, queries }: Context<NoParams, typeof autocomple
   return ok(queries.autocomplete.suggest(query.q));
 }
 
-const SUGGESTIONS: JsonSchema = {
-  type: 'array',
-  maxItems: 10,
-  items: record(
-    {
-      type: { type: 'string', enum: ['zip', 'city', 'provider', 'facility'] },
-      label: string,
-      url: { type: 'string', description: 'The API path of the suggested record or list, relative to this server.' },
-    },
-    'An autocomplete suggestion (2.10).',
-  ),
-};
+const SUGGESTIONS = { type: 'array', maxItems: 10, items: Suggestion };
 
 export const routes: readonly Route[] = [
   route({

@@ -1,12 +1,12 @@
 import { notFound } from '../http/errors.ts';
-import { record, ref, type JsonSchema } from '../http/json-schema.ts';
+import { BlogPost, BlogPostSummary } from '../answers/blog.ts';
+import { ref, type JsonSchema } from '../http/json-schema.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
 import { param } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import { blogTime } from '../query/blog.ts';
 import type { Context } from './context.ts';
 import { API_BASE } from './paths.ts';
-import { integer, string } from './schemas.ts';
 
 const tag = { name: 'Blog', description: 'Published posts about the methodology and data.' };
 
@@ -45,19 +45,8 @@ function getBlogPost({ params, queries, now }: Context<typeof blogPath, NoParams
   return ok(post);
 }
 
-const publishedAt: JsonSchema = { type: 'string', format: 'date-time' };
-
 /** The answers' shared schemas (openapi.json `components/schemas`). */
-export const schemas: Record<string, JsonSchema> = {
-  BlogPostSummary: record(
-    { id: integer, title: string, slug: string, excerpt: string, published_at: publishedAt },
-    'A blog post summary (2.17).',
-  ),
-  BlogPost: record(
-    { id: integer, title: string, slug: string, excerpt: string, published_at: publishedAt, html: string },
-    'A blog post with its body as HTML.',
-  ),
-};
+export const schemas: Record<string, JsonSchema> = { BlogPostSummary, BlogPost };
 
 export const routes: readonly Route[] = [
   route({

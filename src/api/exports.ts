@@ -7,7 +7,7 @@ import type { Queries } from '../query/index.ts';
 import { exportColumns, type ExportColumn, type ExportFilter, type ExportKind, type ExportName } from '../query/exports.ts';
 import { scoreType, state } from './params.ts';
 import { API_BASE } from './paths.ts';
-import { boolean, dataQuality, integer, number, string } from './schemas.ts';
+import { boolean, DataQuality, integer, number, string } from '../answers/fields.ts';
 
 const tag = { name: 'Bulk exports', description: 'Every record of a resource as streamed CSV or NDJSON.' };
 
@@ -130,7 +130,7 @@ const EXPORT_TYPES: Record<ExportKind, JsonSchema> = {
 /** JSON columns that are not lists of names: the data quality of a score row, without the prose note of single records. */
 const JSON_COLUMNS: Record<string, JsonSchema> = {
   data_quality: (() => {
-    const { note: _note, ...properties } = (dataQuality as { properties: Record<string, JsonSchema> }).properties;
+    const { note: _note, ...properties } = (DataQuality as { properties: Record<string, JsonSchema> }).properties;
     return record(properties, 'What the score rests on (docs/api.md, "Data quality"), without the note.');
   })(),
 };

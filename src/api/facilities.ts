@@ -1,13 +1,12 @@
 import { searchKey } from '../../core/search-key.ts';
 import { notFound } from '../http/errors.ts';
-import { nullable, record } from '../http/json-schema.ts';
+import { FacilityDetail, FacilitySummary } from '../answers/facilities.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
 import { boolean, param, plainInteger } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { MAX_TEXT_CHARACTERS, state, text } from './params.ts';
 import { API_BASE } from './paths.ts';
-import { boolean as booleanSchema, stateCode, string } from './schemas.ts';
 
 /** A facility id, path segment of `facilities/{id}/`. */
 const facilityId = plainInteger('a facility id, an integer of 1 or more', (id) => id >= 1 && id <= 2 ** 31 - 1, 0, {
@@ -58,48 +57,13 @@ function getFacility({ params, queries }: Context<typeof facilityPath, NoParams>
   return ok(detail);
 }
 
-const facilityFields = {
-  id: { type: 'integer', minimum: 1 },
-  facility_name: string,
-  facility_type: { type: 'string', description: 'CMS hospital type when known, else the HIFLD type; Health Center for HRSA sites.' },
-  city_name: string,
-  state_name: string,
-  state_code: stateCode,
-  latitude: nullable({ type: 'number' }),
-  longitude: nullable({ type: 'number' }),
-  facility_rating: {
-    ...nullable({ type: 'integer', minimum: 1, maximum: 5 }),
-    description: 'CMS overall star rating; null when not rated.',
-  },
-  emergency_services: booleanSchema,
-  telehealth: { type: 'boolean', description: 'Always false: no facility source carries it.' },
-};
-
-const FACILITY_SUMMARY = record(facilityFields, 'A facility summary (2.8).');
-
-const FACILITY_DETAIL = record(
-  {
-    ...facilityFields,
-    address: string,
-    phone_number: string,
-    website: { type: 'string', description: 'URL; empty when no source has one.' },
-    staffed_beds: nullable({ type: 'integer', minimum: 0 }),
-    provider_count: {
-      type: 'integer',
-      minimum: 0,
-      description: 'Distinct clinicians that Doctors and Clinicians affiliates with the facility (same state).',
-    },
-  },
-  'A facility detail (2.9).',
-);
-
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}facilities/`,
     summary: 'Facility summaries filtered by type, state, emergency services, minimum rating and name, by name then id',
     pathParams: NO_PARAMS,
     query: facilitiesQuery,
-    response: { description: 'A page of facility summaries', schema: envelopeOf(FACILITY_SUMMARY, 'The pagination envelope (2.1).') },
+    response: { description: 'A page of facility summaries', schema: envelopeOf(FacilitySummary, 'The pagination envelope (2.1).') },
     handle: listFacilities,
   }),
   route({
@@ -108,7 +72,7 @@ export const routes: readonly Route[] = [
     summary: 'The detail of one facility: address, phone, website, staffed beds and affiliated clinicians',
     pathParams: facilityPath,
     query: NO_PARAMS,
-    response: { description: 'The facility detail', schema: FACILITY_DETAIL, notFound: 'no facility with the id' },
+    response: { description: 'The facility detail', schema: FacilityDetail, notFound: 'no facility with the id' },
     handle: getFacility,
   }),
 ];

@@ -1,5 +1,8 @@
 import { invalidParameter, notFound } from '../http/errors.ts';
-import { arrayOf, record, ref, type JsonSchema } from '../http/json-schema.ts';
+import { DataQuality } from '../answers/fields.ts';
+import { GeoJsonCollection, HealthScoreRecord, NearbyEntry, ScoreSummary } from '../answers/health-scores.ts';
+import { withZipLookup } from '../answers/zip-lookup.ts';
+import { arrayOf, ref, type JsonSchema } from '../http/json-schema.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
 import { integer, param } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route, type RouteTag } from '../http/route.ts';
@@ -7,8 +10,7 @@ import { yieldToEventLoop } from '../http/work.ts';
 import type { Context } from './context.ts';
 import { city, scoreType, state, zip } from './params.ts';
 import { API_BASE } from './paths.ts';
-import { color, dataQuality, integer as integerSchema, number, providerScore, score, stateCode, string, zipCode } from './schemas.ts';
-import { answeringZipAliases, pointingAtZipAliases, withZipLookup } from './zip-lookup.ts';
+import { answeringZipAliases, pointingAtZipAliases } from './zip-lookup.ts';
 
 /** The health-scores group (census/ is a module of its own under the same path). */
 export const HEALTH_SCORES_TAG: RouteTag = {
@@ -118,63 +120,11 @@ export function noScore(zipCode: string): Error {
 
 /** The answers' shared schemas (openapi.json `components/schemas`). */
 export const schemas: Record<string, JsonSchema> = {
-  HealthScoreRecord: withZipLookup(
-    record(
-      {
-        id: integerSchema,
-        zip_code: zipCode,
-        state: stateCode,
-        state_name: string,
-        city: string,
-        latitude: {
-          ...number,
-          description:
-            "Where the ZIP's residents live: the mean point of its residential addresses (data_quality.location says when it is the middle of its area instead).",
-        },
-        longitude: { ...number, description: 'See latitude.' },
-        healthscore: score,
-        people_score: score,
-        provider_score: providerScore,
-        hospital_score: score,
-        travel_score: score,
-        label: string,
-        grade: string,
-        color,
-        score_type: string,
-        data_quality: ref('DataQuality'),
-      },
-      'A health score record (interface specification 2.2), with what it rests on (data_quality).',
-    ),
-  ),
-  DataQuality: dataQuality,
-  ScoreSummary: record(
-    { zip_code: zipCode, healthscore: score, label: string, grade: string, score_type: string },
-    'One score type of a ZIP (2.3).',
-  ),
-  NearbyEntry: record(
-    {
-      zip_code: zipCode,
-      city: string,
-      state: stateCode,
-      healthscore: score,
-      label: string,
-      distance_miles: { type: 'number', minimum: 0 },
-    },
-    'A nearby ZIP (2.4).',
-  ),
-  GeoJsonCollection: record(
-    {
-      type: { const: 'FeatureCollection' },
-      features: arrayOf(
-        record({
-          type: { const: 'Feature' },
-          geometry: record({ type: { const: 'Point' }, coordinates: arrayOf(number, { minItems: 2, maxItems: 2 }) }),
-          properties: record({ zip_code: zipCode, healthscore: score, label: string, color }),
-        }),
-      ),
-    },
-    'GeoJSON points, coordinates [longitude, latitude] (2.5).',
-  ),
+  HealthScoreRecord: withZipLookup(HealthScoreRecord),
+  DataQuality,
+  ScoreSummary,
+  NearbyEntry,
+  GeoJsonCollection,
 };
 
 const noScoreFor = 'no health score for the ZIP code';

@@ -1,14 +1,13 @@
 import { npiIsValid } from '../../core/npi.ts';
 import { searchKey, specialtyKey } from '../../core/search-key.ts';
 import { notFound } from '../http/errors.ts';
-import { nullable, record } from '../http/json-schema.ts';
+import { ProviderProfile, ProviderSummary } from '../answers/providers.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
 import { param } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { city, MAX_TEXT_CHARACTERS, state, text, zipFilter } from './params.ts';
 import { API_BASE } from './paths.ts';
-import { boolean, string } from './schemas.ts';
 
 /** A 10-digit NPI with a valid check digit (Luhn over `80840` + the NPI), path segment of `providers/{npi}/`. */
 const npi = param('a 10-digit NPI with a valid check digit', (raw) => (npiIsValid(raw) ? raw : undefined), '', {
@@ -54,44 +53,13 @@ function getProvider({ params, queries }: Context<typeof npiPath, NoParams>): Ha
   return ok(profile);
 }
 
-const providerFields = {
-  npi: { type: 'string', pattern: '^[12][0-9]{9}$' },
-  first_name: string,
-  last_name: string,
-  credential: { type: 'string', description: 'As the provider wrote it in NPPES (free text); empty when none.' },
-  gender: { type: 'string', enum: ['M', 'F', ''], description: 'Empty when the source has none.' },
-  primary_specialty: {
-    type: 'string',
-    description:
-      'NUCC specialization (or classification) of the primary taxonomy; the CMS specialty for clinicians known only from Doctors and Clinicians; empty when unknown.',
-  },
-  telehealth: boolean,
-};
-
-const PROVIDER_SUMMARY = record(providerFields, 'A provider summary (2.6).');
-
-const PROVIDER_PROFILE = record(
-  {
-    ...providerFields,
-    medical_school: { ...nullable(string), description: 'Doctors and Clinicians; null when absent.' },
-    residency: { type: 'null', description: 'Always null: no public source carries residency.' },
-    graduation_year: { ...nullable({ type: 'integer' }), description: 'Doctors and Clinicians; null when absent.' },
-    facility_names: {
-      type: 'array',
-      items: string,
-      description: 'Facility and hospital affiliations from Doctors and Clinicians; empty when none.',
-    },
-  },
-  'A provider profile (2.7).',
-);
-
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}providers/`,
     summary: 'Provider (clinician) summaries filtered by specialty, state, city, ZIP and name prefix, by last name, first name, NPI',
     pathParams: NO_PARAMS,
     query: providersQuery,
-    response: { description: 'A page of provider summaries', schema: envelopeOf(PROVIDER_SUMMARY, 'The pagination envelope (2.1).') },
+    response: { description: 'A page of provider summaries', schema: envelopeOf(ProviderSummary, 'The pagination envelope (2.1).') },
     handle: listProviders,
   }),
   route({
@@ -100,7 +68,7 @@ export const routes: readonly Route[] = [
     summary: 'The profile of one provider by NPI: summary, medical school, graduation year, facility affiliations',
     pathParams: npiPath,
     query: NO_PARAMS,
-    response: { description: 'The provider profile', schema: PROVIDER_PROFILE, notFound: 'no provider with the NPI' },
+    response: { description: 'The provider profile', schema: ProviderProfile, notFound: 'no provider with the NPI' },
     handle: getProvider,
   }),
 ];

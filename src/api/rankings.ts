@@ -1,9 +1,10 @@
-import { record, type JsonSchema } from '../http/json-schema.ts';
+import { HospitalRanking } from '../answers/facilities.ts';
+import { StateRanking } from '../answers/reference.ts';
+import { arrayOf } from '../http/json-schema.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { state } from './params.ts';
 import { API_BASE } from './paths.ts';
-import { boolean, stateCode, string } from './schemas.ts';
 
 const hospitalRankingsQuery = { state };
 
@@ -20,41 +21,9 @@ function getStateRankings({ queries }: Context<NoParams, NoParams>): HandlerResu
   return ok(queries.stateRankings);
 }
 
-const STATE_RANKINGS: JsonSchema = {
-  type: 'array',
-  items: record(
-    {
-      rank: { type: 'integer', minimum: 1 },
-      state: string,
-      state_code: stateCode,
-      avg_score: { type: 'integer', minimum: 0, maximum: 100 },
-      label: string,
-      grade: string,
-      color: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
-      zip_count: { type: 'integer', minimum: 1 },
-    },
-    'A state ranking entry (2.11).',
-  ),
-};
+const STATE_RANKINGS = arrayOf(StateRanking);
 
-const HOSPITAL_RANKINGS: JsonSchema = {
-  type: 'array',
-  items: record(
-    {
-      id: { type: 'integer', minimum: 1 },
-      rank: { type: 'integer', minimum: 1 },
-      facility_name: string,
-      facility_type: string,
-      city_name: string,
-      state_name: string,
-      state_code: stateCode,
-      facility_rating: { type: 'integer', minimum: 1, maximum: 5 },
-      emergency_services: boolean,
-      telehealth: boolean,
-    },
-    'A hospital ranking entry (2.12).',
-  ),
-};
+const HOSPITAL_RANKINGS = arrayOf(HospitalRanking);
 
 export const routes: readonly Route[] = [
   route({

@@ -1,8 +1,8 @@
-import { arrayOf, record, ref, type JsonSchema } from '../http/json-schema.ts';
+import { Meta, ScoreType, StateRecord } from '../answers/reference.ts';
+import { arrayOf, ref, type JsonSchema } from '../http/json-schema.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route, type RouteTag } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { API_BASE } from './paths.ts';
-import { integer, score, stateCode, string } from './schemas.ts';
 
 /** The reference group: score types, states, the dataset build and this API's own description. */
 export const REFERENCE_TAG: RouteTag = { name: 'Reference', description: 'Score types, states and the dataset build.' };
@@ -32,38 +32,7 @@ function getMeta({ queries, status, now }: Context<NoParams, NoParams>): Handler
 }
 
 /** The answers' shared schemas (openapi.json `components/schemas`). */
-export const schemas: Record<string, JsonSchema> = {
-  ScoreType: record({ id: integer, name: string, description: string }, 'A score type (2.15).'),
-  StateRecord: record({ state_code: stateCode, state_name: string, zip_count: integer, avg_healthscore: score }, 'A state (2.16).'),
-  Meta: {
-    type: 'object',
-    description:
-      'The dataset build: id (the prefix of every ETag), time, sources with vintages and row counts, reconciliation, ' +
-      'what the scores rest on (data_quality, provider_coverage) and the validation report (docs/VALIDATION.md).',
-    properties: {
-      build_id: { type: 'string', pattern: '^[0-9a-f]{16}$' },
-      built_at: { type: 'string', format: 'date-time' },
-      dataset: {},
-      sources: arrayOf({ type: 'object' }),
-      reconciliation: arrayOf({ type: 'object' }),
-      row_counts: {},
-      data_quality: { type: ['object', 'null'] },
-      provider_coverage: { type: ['object', 'null'] },
-      validation: { type: ['object', 'null'] },
-    },
-    required: [
-      'build_id',
-      'built_at',
-      'dataset',
-      'sources',
-      'reconciliation',
-      'row_counts',
-      'data_quality',
-      'provider_coverage',
-      'validation',
-    ],
-  },
-};
+export const schemas: Record<string, JsonSchema> = { ScoreType, StateRecord, Meta };
 
 export const routes: readonly Route[] = [
   route({

@@ -1,29 +1,17 @@
 import { packageVersion } from '../../core/package.ts';
-import { arrayOf, record, type JsonSchema } from '../http/json-schema.ts';
+import { ApiRoot } from '../answers/root.ts';
+import type { JsonSchema } from '../http/json-schema.ts';
 import { openApiPath } from '../http/openapi.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { API_BASE } from './paths.ts';
 import { REFERENCE_TAG } from './reference.ts';
-import { string } from './schemas.ts';
 
 /** Where the API is described for people: the file every hcas package carries (it is not served). */
 const DOCUMENTATION = 'docs/api.md in the hcas package: every endpoint with a real request and its answer';
 
 /** The answer's schema (openapi.json `components/schemas`). */
-export const schemas: Record<string, JsonSchema> = {
-  ApiRoot: record(
-    {
-      name: string,
-      version: string,
-      build: record({ build_id: { type: 'string', pattern: '^[0-9a-f]{16}$' }, built_at: string, dataset: string, meta: string }),
-      openapi: string,
-      documentation: string,
-      endpoints: arrayOf(record({ path: string, summary: string })),
-    },
-    'The API root: the build it serves, where the API is described, and every endpoint.',
-  ),
-};
+export const schemas: Record<string, JsonSchema> = { ApiRoot };
 
 /**
  * `/api/v1/` (and `/`): what a person or a client finds first, as GitHub's and Datasette's roots do: every

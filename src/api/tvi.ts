@@ -1,14 +1,15 @@
 import { TVI_TIER_NAMES } from '../../core/tvi-tiers.ts';
 import { notFound } from '../http/errors.ts';
-import { arrayOf, nullable, record, ref, type JsonSchema } from '../http/json-schema.ts';
+import { TviListEntry, TviRankings, TviRecord } from '../answers/tvi.ts';
+import { withZipLookup } from '../answers/zip-lookup.ts';
+import { ref, type JsonSchema } from '../http/json-schema.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
 import { integer, param } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { state, zip } from './params.ts';
 import { API_BASE } from './paths.ts';
-import { score, stateCode, string, zipCode } from './schemas.ts';
-import { answeringZipAliases, withZipLookup } from './zip-lookup.ts';
+import { answeringZipAliases } from './zip-lookup.ts';
 
 const tag = {
   name: 'Transportation Vulnerability Index',
@@ -57,75 +58,11 @@ function getTviRankings({ query, queries }: Context<NoParams, typeof rankingsQue
   return ok({ metros: queries.tvi.topMetros(query.limit), zip_codes: queries.tvi.topZips(query.limit) });
 }
 
-const tierSchema: JsonSchema = { type: 'string', enum: TIER_NAMES };
-const subScore: JsonSchema = { type: 'number', minimum: 0, maximum: 100 };
-const zeroVehiclePct = nullable({ type: 'number', minimum: 0, maximum: 100 });
-const nearestHospitalMiles = nullable({ type: 'number', minimum: 0 });
-
 /** The answers' shared schemas (openapi.json `components/schemas`). */
 export const schemas: Record<string, JsonSchema> = {
-  TviRecord: withZipLookup(
-    record(
-      {
-        zip_code: zipCode,
-        tvi_score: score,
-        tvi_tier: tierSchema,
-        vehicle_score: subScore,
-        transit_score: subScore,
-        facility_distance_score: subScore,
-        population_vulnerability_score: subScore,
-        health_outcome_score: subScore,
-        health_outcome_basis: {
-          type: 'string',
-          enum: ['places', 'disability_fallback'],
-          description: 'What the health outcome sub-score ranks: CDC PLACES prevalence, or the disability share where PLACES has no value.',
-        },
-        zero_vehicle_pct: zeroVehiclePct,
-        nearest_hospital_miles: nearestHospitalMiles,
-        population: nullable({ type: 'integer', minimum: 0 }),
-      },
-      'The Transportation Vulnerability Index of a ZIP (2.13); sub-scores are percentile ranks, higher = more vulnerable.',
-    ),
-  ),
-  TviListEntry: record(
-    {
-      zip_code: zipCode,
-      city: string,
-      state: stateCode,
-      tvi_score: score,
-      tvi_tier: tierSchema,
-      zero_vehicle_pct: zeroVehiclePct,
-      nearest_hospital_miles: nearestHospitalMiles,
-    },
-    'A ZIP in the most-vulnerable list (2.14).',
-  ),
-  TviRankings: record(
-    {
-      metros: arrayOf(
-        record({
-          rank: { type: 'integer', minimum: 1 },
-          cbsa_code: { type: 'string', pattern: '^[0-9]{5}$' },
-          cbsa_title: string,
-          cbsa_type: { type: 'string', enum: ['Metro', 'Micro'] },
-          tvi_score: { type: 'number', minimum: 0, maximum: 100 },
-          tvi_tier: tierSchema,
-          zip_count: { type: 'integer', minimum: 1 },
-          population: { type: 'integer', minimum: 0 },
-        }),
-      ),
-      zip_codes: arrayOf(
-        record({
-          rank: { type: 'integer', minimum: 1 },
-          zip_code: zipCode,
-          city: string,
-          state: stateCode,
-          tvi_score: score,
-          tvi_tier: tierSchema,
-        }),
-      ),
-    },
-    'Metro/micro areas (population-weighted TVI, one decimal) and ZIP codes, most vulnerable first.',
-  ),
+  TviRecord: withZipLookup(TviRecord),
+  TviListEntry,
+  TviRankings,
 };
 
 export const routes: readonly Route[] = [

@@ -1,6 +1,6 @@
 /** What the widget's sentence is made from. */
 export interface SummaryFacts {
-  /** The band label of the overall score (pipeline/score/bands.ts). */
+  /** The band label of the overall score (pipeline/config/bands.ts). */
   label: string;
   hospitals: number;
   /** Null when the build could not count clinicians (no provider component): the sentence speaks of hospitals only. */

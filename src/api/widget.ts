@@ -1,12 +1,13 @@
-import { record, ref, type JsonSchema } from '../http/json-schema.ts';
+import { WidgetScore } from '../answers/widget.ts';
+import { withZipLookup } from '../answers/zip-lookup.ts';
+import { ref, type JsonSchema } from '../http/json-schema.ts';
 import { NO_PARAMS, route, type HandlerResult, type HeaderDoc, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { noScore } from './health-scores.ts';
 import { zip } from './params.ts';
 import { API_BASE } from './paths.ts';
-import { color, integer, nullableCount, providerScore, score, stateCode, string, zipCode } from './schemas.ts';
 import { widgetSummary } from './widget-summary.ts';
-import { answeringZipAliases, withZipLookup } from './zip-lookup.ts';
+import { answeringZipAliases } from './zip-lookup.ts';
 
 const tag = { name: 'Widget', description: 'The compact score the embeddable widget shows (CORS-enabled, cacheable for 24 hours).' };
 
@@ -69,32 +70,7 @@ const WIDGET_RESPONSE_HEADERS: Record<string, HeaderDoc> = {
 };
 
 /** The answer's schema (openapi.json `components/schemas`). */
-export const schemas: Record<string, JsonSchema> = {
-  WidgetScore: withZipLookup(
-    record(
-      {
-        zip_code: zipCode,
-        city: string,
-        state: stateCode,
-        score,
-        label: string,
-        grade: string,
-        color,
-        summary: { type: 'string', description: 'One plain-English sentence about the score and what lies within 10 miles.' },
-        nearest_hospital: {
-          oneOf: [record({ id: integer, name: string, distance_miles: { type: 'number', minimum: 0 } }), { type: 'null' }],
-        },
-        within_10_miles: record({ hospitals: { type: 'integer', minimum: 0 }, primary_care_clinicians: nullableCount }),
-        components: record({ people: score, provider: providerScore, hospital: score, travel: score }),
-        data_quality: ref('DataQuality'),
-        report_url: { type: 'string', description: 'Path of the full score record, relative to this server.' },
-        white_label: { type: 'boolean', description: "True when the caller's plan has the white-label widget: show no hcas branding." },
-        attribution: record({ text: string, url: { type: 'string', description: 'Path relative to this server.' } }),
-      },
-      'The overall score as the embeddable widget shows it.',
-    ),
-  ),
-};
+export const schemas: Record<string, JsonSchema> = { WidgetScore: withZipLookup(WidgetScore) };
 
 export const routes: readonly Route[] = [
   route({

@@ -1,31 +1,8 @@
 import { ApiError, notFound } from '../http/errors.ts';
-import type { JsonSchema } from '../http/json-schema.ts';
 import type { HandlerContext, HandlerResult } from '../http/route.ts';
 import type { Queries } from '../query/index.ts';
 import type { ZipAlias } from '../query/zip-aliases.ts';
 import { API_BASE } from './paths.ts';
-import { string, zipCode } from './schemas.ts';
-
-/** `zip_lookup` of an answer given for another ZIP code than the one asked (docs/api.md, "ZIP codes"). */
-export const ZIP_LOOKUP_SCHEMA: JsonSchema = {
-  type: 'object',
-  description:
-    'Present only when the ZIP code asked has no area of its own (a PO-box or single-address ZIP code): the answer is the record of the ZIP code it lies in.',
-  properties: {
-    requested: zipCode,
-    answered: zipCode,
-    zip_type: { type: ['string', 'null'] },
-    note: string,
-  },
-  required: ['requested', 'answered', 'zip_type', 'note'],
-  additionalProperties: false,
-};
-
-/** A closed record schema that may also carry `zip_lookup`. */
-export function withZipLookup(schema: JsonSchema): JsonSchema {
-  const properties = (schema as { properties: Record<string, JsonSchema> }).properties;
-  return { ...schema, properties: { ...properties, zip_lookup: ZIP_LOOKUP_SCHEMA } };
-}
 
 function lookupOf(alias: ZipAlias) {
   const kind = alias.zip_type ? ` (${alias.zip_type})` : '';

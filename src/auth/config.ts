@@ -27,14 +27,14 @@ export type StateLocation = { backend: 'sqlite'; file: string } | { backend: 're
  * Where keys and counters live. A `--state-file` flag wins (a flag beats the environment); then `REDIS_URL`
  * (several servers share one quota), then `HCAS_STATE`, then the default file.
  */
-export function stateLocation(flags: LimitsFlags, env: NodeJS.ProcessEnv = process.env): StateLocation {
+export function stateLocation(flags: LimitsFlags, env: NodeJS.ProcessEnv): StateLocation {
   if (flags.state) return { backend: 'sqlite', file: flags.state };
   if (env.REDIS_URL) return { backend: 'redis', url: env.REDIS_URL, prefix: env.HCAS_REDIS_PREFIX || 'hcas:' };
   return { backend: 'sqlite', file: env.HCAS_STATE || DEFAULT_STATE };
 }
 
 /** The plan file in force: `--plans`, `HCAS_PLANS`, or preset a. */
-export function selectedPlans(flags: LimitsFlags, env: NodeJS.ProcessEnv = process.env): PlanSet {
+export function selectedPlans(flags: LimitsFlags, env: NodeJS.ProcessEnv): PlanSet {
   return loadPlans(flags.plans || env.HCAS_PLANS || 'a');
 }
 
@@ -44,7 +44,7 @@ export function selectedPlans(flags: LimitsFlags, env: NodeJS.ProcessEnv = proce
  * known window however long they take. Anywhere else the variable is ignored: a variable left in a
  * production environment must not move every quota window.
  */
-export function limitsClock(env: NodeJS.ProcessEnv = process.env): () => number {
+export function limitsClock(env: NodeJS.ProcessEnv): () => number {
   const pinned = env.NODE_ENV === 'test' ? env.HCAS_TEST_NOW : undefined;
   if (!pinned) return Date.now;
   const start = /^\d+$/.test(pinned) ? Number(pinned) : Date.parse(pinned);
@@ -54,7 +54,7 @@ export function limitsClock(env: NodeJS.ProcessEnv = process.env): () => number 
 }
 
 /** Opens the state; Redis is given a moment to connect (a server then starts degraded if it has not). */
-export async function openState(location: StateLocation, now: () => number = limitsClock(), countWaitMs?: number): Promise<StateStore> {
+export async function openState(location: StateLocation, now: () => number, countWaitMs?: number): Promise<StateStore> {
   if (location.backend === 'sqlite') {
     try {
       return new SqliteStore(path.resolve(location.file), now);
@@ -79,21 +79,22 @@ export interface Limits {
 }
 
 /**
- * The gate of a server (or of `hcas get --key`) from the flags and environment. Throws when the plan file
- * leaves a route of `routes` in no plan, so a server never starts with an endpoint nobody decided on.
- * `basePath` is what the plan file's relative patterns are relative to.
+ * The gate of a server (or of `hcas get --key`) from the flags and the environment `env` (each flag's
+ * variable). Throws when the plan file leaves a route of `routes` in no plan, so a server never starts with
+ * an endpoint nobody decided on. `basePath` is what the plan file's relative patterns are relative to.
  */
 export async function createLimits(
   flags: LimitsFlags,
+  env: NodeJS.ProcessEnv,
   routes: readonly Route[],
   basePath: string,
   options: Partial<GateOptions> = {},
 ): Promise<Limits> {
-  const planSet = selectedPlans(flags);
+  const planSet = selectedPlans(flags, env);
   const access = new AccessTable(planSet, routes, basePath);
-  const proxies = TrustedProxies.parse(flags.trustProxy ?? process.env.HCAS_TRUST_PROXY);
-  const now = options.now ?? limitsClock();
-  const store = await openState(stateLocation(flags), now, options.countWaitMs);
+  const proxies = TrustedProxies.parse(flags.trustProxy ?? env.HCAS_TRUST_PROXY);
+  const now = options.now ?? limitsClock(env);
+  const store = await openState(stateLocation(flags, env), now, options.countWaitMs);
   const gate = new Gate({ store, access, proxies, now, ...options });
   if (store.backend === 'redis' && !(store as RedisStore).connected)
     gate.degrade(new Error(`Redis at ${store.location} did not answer at startup`));

@@ -9,8 +9,8 @@ import { CliError, dataError, exitCodeOfStatus } from './errors.ts';
  * Opens the database of a command (`--db`, else `$HCAS_DB`, else the default beside the package); a missing
  * file or a non-API file is a data error (exit 3) that names the fix.
  */
-export function openApi(flag: string | undefined): Api {
-  const file = databaseFile(flag);
+export function openApi(flag: string | undefined, env: NodeJS.ProcessEnv): Api {
+  const file = databaseFile(flag, env);
   if (!existsSync(file)) {
     throw dataError(
       `no database at ${file}: run \`hcas sample && hcas build\` to create it (npm start does), or name one with --db FILE or HCAS_DB`,

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { AccessTable } from '../auth/access.ts';
 import { TrustedProxies } from '../auth/client-ip.ts';
-import { createLimits, openState, selectedPlans, stateLocation, type Limits, type LimitsFlags } from '../auth/config.ts';
+import { createLimits, limitsClock, openState, selectedPlans, stateLocation, type Limits, type LimitsFlags } from '../auth/config.ts';
 import type { GateOptions } from '../auth/gate.ts';
 import { PlanError, type PlanSet } from '../auth/plans.ts';
 import type { RedisStore } from '../auth/redis-store.ts';
@@ -55,17 +55,17 @@ function commandPath(command: Command): string {
 }
 
 /** The plan file in force, checked against the route table; a CliError naming the fix otherwise. */
-export function plansFor(options: LimitsFlags): PlanSet {
-  return accessFor(options).planSet;
+export function plansFor(options: LimitsFlags, env: NodeJS.ProcessEnv): PlanSet {
+  return accessFor(options, env).planSet;
 }
 
 /**
  * The plan access of every route of the JSON API; a CliError naming the fix when a route is in no plan. The
  * widget's embed script is outside the plans: every caller may load it (decisions.md, "Widget").
  */
-export function accessFor(options: LimitsFlags): AccessTable {
+export function accessFor(options: LimitsFlags, env: NodeJS.ProcessEnv): AccessTable {
   try {
-    return new AccessTable(selectedPlans(options), ROUTES, API_BASE);
+    return new AccessTable(selectedPlans(options, env), ROUTES, API_BASE);
   } catch (error) {
     if (error instanceof PlanError) throw new CliError(error.message);
     throw error;
@@ -73,32 +73,36 @@ export function accessFor(options: LimitsFlags): AccessTable {
 }
 
 /** Checks the plans, the proxies and the state file once in the cluster primary: a mistake is one clear error. */
-export async function checkLimits(options: LimitsCliOptions): Promise<void> {
-  plansFor(options);
+export async function checkLimits(options: LimitsCliOptions, env: NodeJS.ProcessEnv): Promise<void> {
+  plansFor(options, env);
   try {
-    TrustedProxies.parse(options.trustProxy ?? process.env.HCAS_TRUST_PROXY);
+    TrustedProxies.parse(options.trustProxy ?? env.HCAS_TRUST_PROXY);
   } catch (error) {
     throw new CliError((error as Error).message);
   }
-  const location = stateLocation(options);
-  if (location.backend === 'sqlite') await (await openStateOrFail(options)).close();
+  const location = stateLocation(options, env);
+  if (location.backend === 'sqlite') await (await openStateOrFail(options, env)).close();
 }
 
 /** The gate of a server or of `hcas get --key`. */
-export async function openLimits(options: LimitsCliOptions, gateOptions: Partial<GateOptions> = {}): Promise<Limits> {
-  accessFor(options);
+export async function openLimits(
+  options: LimitsCliOptions,
+  env: NodeJS.ProcessEnv,
+  gateOptions: Partial<GateOptions> = {},
+): Promise<Limits> {
+  accessFor(options, env);
   try {
-    return await createLimits(options, ROUTES, API_BASE, gateOptions);
+    return await createLimits(options, env, ROUTES, API_BASE, gateOptions);
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error), EXIT.data);
   }
 }
 
 /** The state named by the flags and environment, for `hcas keys`: a CliError when it cannot be reached. */
-export async function openStateOrFail(options: LimitsFlags): Promise<StateStore> {
+export async function openStateOrFail(options: LimitsFlags, env: NodeJS.ProcessEnv): Promise<StateStore> {
   let store: StateStore;
   try {
-    store = await openState(stateLocation(options));
+    store = await openState(stateLocation(options, env), limitsClock(env));
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error), EXIT.data);
   }
@@ -113,8 +117,8 @@ export async function openStateOrFail(options: LimitsFlags): Promise<StateStore>
 }
 
 /** Runs `body` on the state, then closes it; a failing state is a CliError naming where it is. */
-export async function withState<T>(options: LimitsFlags, body: (store: StateStore) => Promise<T>): Promise<T> {
-  const store = await openStateOrFail(options);
+export async function withState<T>(options: LimitsFlags, env: NodeJS.ProcessEnv, body: (store: StateStore) => Promise<T>): Promise<T> {
+  const store = await openStateOrFail(options, env);
   try {
     return await body(store);
   } catch (error) {

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import type { CommandIo } from '../../core/command.ts';
+import { fieldsOf, type JsonSchema } from '../http/json-schema.ts';
 import type { Api } from '../api/index.ts';
 import type { Envelope } from '../http/pagination.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../http/pagination.ts';
@@ -22,6 +24,17 @@ export interface ListSpec {
 }
 
 export type ListOptions = OutputFlags & { db?: string; all?: boolean } & Record<string, unknown>;
+
+/**
+ * The fields of the answer `schema` (src/answers) in a presentation order of their own: checked when the
+ * command loads, so a field added to the answer cannot be missing from the command's columns.
+ */
+export function fieldsInOrder(schema: JsonSchema, order: readonly string[]): string[] {
+  const fields = fieldsOf(schema);
+  if (order.length !== fields.length || !fields.every((field) => order.includes(field)))
+    throw new Error(`the columns ${order.join(', ')} are not the answer's fields ${fields.join(', ')}`);
+  return [...order];
+}
 
 /** Adds `--db` and the output flags; with `paged`, also `--page`, `--page-size` and `--all`. */
 export function listOptions(command: Command, { paged = false, json: jsonHelp }: { paged?: boolean; json?: string } = {}): Command {
@@ -67,15 +80,15 @@ function columnsFor(spec: ListSpec, format: Format, fields: string | undefined):
  * Runs a paginated list command: one page (the API's envelope with `--json`), or with `--all` every page
  * streamed as it is read. Footers and data-quality notes go to stderr; no match exits 1.
  */
-export async function runPagedList(spec: ListSpec, options: ListOptions): Promise<void> {
+export async function runPagedList(io: CommandIo, spec: ListSpec, options: ListOptions): Promise<void> {
   if (options.all && (options.page !== undefined || options.pageSize !== undefined)) {
     throw new CliError(`--all prints every page: leave out ${options.page !== undefined ? '--page' : '--page-size'}`);
   }
-  const format = chooseFormat(options, { streaming: Boolean(options.all) });
+  const format = chooseFormat(options, io, { streaming: Boolean(options.all) });
   const columns = columnsFor(spec, format, options.fields);
   const { path, query, flags } = listQuery(spec.path, spec.parameters, options);
-  const writer = new RowWriter(format, columns, options.fields !== undefined);
-  const api = openApi(options.db);
+  const writer = new RowWriter(io.stdout, format, columns, options.fields !== undefined);
+  const api = openApi(options.db, io.env);
   try {
     if (options.all) {
       const count = await writeAllPages(api, spec.path, query, flags, writer);
@@ -86,15 +99,15 @@ export async function runPagedList(spec: ListSpec, options: ListOptions): Promis
     const page = await getJson<Envelope<Record<string, unknown>>>(api, path, flags);
     if (format === 'json') {
       // One page as JSON is the API's envelope, as `hcas get` prints it (pretty).
-      await emit(json(options.fields === undefined ? page : { ...page, results: page.results.map((r) => pick(r, columns)) }));
+      await emit(io.stdout, json(options.fields === undefined ? page : { ...page, results: page.results.map((r) => pick(r, columns)) }));
     } else {
       await writer.write(page.results);
       await writer.end();
     }
-    if (format === 'table') for (const line of qualityNotes(page.results)) note(line);
+    if (format === 'table') for (const line of qualityNotes(page.results)) note(io, line);
     const number = Number(options.page ?? 1);
     if (page.count === 0) throw notFound(`no ${spec.noun[1]} match`);
-    if (format === 'table' || page.next) note(footer(spec, page, number, Number(options.pageSize ?? DEFAULT_PAGE_SIZE)));
+    if (format === 'table' || page.next) note(io, footer(spec, page, number, Number(options.pageSize ?? DEFAULT_PAGE_SIZE)));
   } finally {
     api.retire();
   }
@@ -134,15 +147,16 @@ function footer(spec: ListSpec, page: Envelope<unknown>, number: number, pageSiz
  * prints its header (TSV, CSV) or `[]` (JSON) and exits 1.
  */
 export async function printList(
+  io: CommandIo,
   spec: Pick<ListSpec, 'tableColumns' | 'fields' | 'noun'>,
   records: ReadonlyArray<Record<string, unknown>>,
   options: ListOptions,
 ): Promise<void> {
-  const format = chooseFormat(options);
+  const format = chooseFormat(options, io);
   const columns = pickColumns(options.fields, spec.fields, format === 'table' ? spec.tableColumns : spec.fields.map((key) => ({ key })));
-  if (format === 'json' && options.fields === undefined) await emit(json(records));
+  if (format === 'json' && options.fields === undefined) await emit(io.stdout, json(records));
   else {
-    const writer = new RowWriter(format, columns, options.fields !== undefined);
+    const writer = new RowWriter(io.stdout, format, columns, options.fields !== undefined);
     await writer.write(records);
     await writer.end();
   }

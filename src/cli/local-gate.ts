@@ -15,12 +15,12 @@ export interface LocalGate {
  * `--key`: the real state (the key's plan, its quota read but never counted). `--anonymous`: an empty
  * in-memory state, so the answer is an anonymous caller's with calls left; no state file is opened.
  */
-export async function localGate(options: LimitsCliOptions & { key?: string }): Promise<LocalGate> {
+export async function localGate(options: LimitsCliOptions & { key?: string }, env: NodeJS.ProcessEnv): Promise<LocalGate> {
   if (options.key === undefined) {
-    const gate = new Gate({ store: new MemoryStore(), access: accessFor(options), countCalls: false });
+    const gate = new Gate({ store: new MemoryStore(), access: accessFor(options, env), countCalls: false });
     return { respond: async (api, request) => gate.respond(api, request), close: () => gate.close() };
   }
-  const limits = await openLimits(options, { countCalls: false });
+  const limits = await openLimits(options, env, { countCalls: false });
   if (limits.gate.status().rate_limits.status === 'degraded') {
     await limits.close();
     throw new CliError(

@@ -1,49 +1,57 @@
 import { Command, CommanderError } from 'commander';
-import type { CommandEntry } from '../../core/command.ts';
+import { processIo, type CommandEntry, type CommandIo } from '../../core/command.ts';
 import { EXIT, FixableError } from '../../core/errors.ts';
 
 /** Commander's ways of ending that are not mistakes: help asked for. */
 const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.version']);
 
 /**
- * Runs the `hcas` command line over a command table (bin/hcas.js passes the pipeline's and the API's);
- * returns the exit status (README, "Exit codes"). Only the module of the command named in `argv` is loaded;
- * help, a missing or an unknown command loads them all, so commander can list them or suggest one.
+ * Runs the `hcas` command line over a command table (bin/hcas.js passes the producers', the pipeline's and
+ * the API's); returns the exit status (README, "Exit codes"). Everything is written through `io`: the
+ * process's streams, or a test's. Only the module of the command named in `argv` is loaded; help, a missing
+ * or an unknown command loads them all, so commander can list them or suggest one.
  */
-export async function main(argv: string[], commands: readonly CommandEntry[]): Promise<number> {
-  endQuietlyWhenOutputCloses();
+export async function main(argv: string[], commands: readonly CommandEntry[], io: CommandIo = processIo()): Promise<number> {
+  if (io.stdout === process.stdout) endQuietlyWhenOutputCloses();
   if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
     const { versionText } = await import('./version.ts');
-    process.stdout.write(versionText());
+    io.stdout.write(versionText(io.env));
     return EXIT.ok;
   }
   const program = new Command('hcas')
     .description('Healthcare Access Scoring Service: build scores from public data and serve them as a JSON API')
     .option('-V, --version', 'print the version, and the database commands read by default with its build id')
     .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // A terminal's width; otherwise commander's own 80 columns.
+      getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+      getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
+    })
     .showHelpAfterError('(run with --help for usage and an example)')
     .addHelpText(
       'after',
       '\nExit status: 0 ok, 1 not found or empty, 2 usage error, 3 data or database problem.\nEach command has examples: hcas COMMAND --help',
     );
   const named = commands.filter((entry) => entry.names.includes(argv[2]));
-  for (const entry of named.length > 0 ? named : commands) (await entry.load())(program);
+  for (const entry of named.length > 0 ? named : commands) (await entry.load())(program, io);
   try {
     await program.parseAsync(argv);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) return HELP_CODES.has(error.code) ? EXIT.ok : EXIT.usage;
     if (error instanceof FixableError) {
-      process.stderr.write(`hcas: ${error.message}\n`);
+      io.stderr.write(`hcas: ${error.message}\n`);
       return error.exitCode;
     }
     if (isClosedOutput(error)) return EXIT.ok;
     if (isDatabaseError(error)) {
-      process.stderr.write(`hcas: the database failed: ${(error as Error).message}; rebuild it with \`hcas build\`\n`);
+      io.stderr.write(`hcas: the database failed: ${(error as Error).message}; rebuild it with \`hcas build\`\n`);
       return EXIT.data;
     }
     // A failure nobody foresaw: its stack is for a bug report, and its status must not read as "not found" (1).
-    process.stderr.write(
+    io.stderr.write(
       `hcas: unexpected failure (please report it with this trace):\n${error instanceof Error ? error.stack : String(error)}\n`,
     );
     return EXIT.data;

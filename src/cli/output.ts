@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CommandIo, OutputStream } from '../../core/command.ts';
 import { CliError } from './errors.ts';
 import { csvLine, json, qualityNotes, recordTable, table, tsvLine, type Column } from './format.ts';
 
@@ -37,7 +38,8 @@ export function outputOptions(command: Command, { json: jsonHelp, fields = true 
  * The format asked for, else a table on a terminal and tab-separated values otherwise. A streamed output
  * (`--all`) cannot be a table, whose column widths wait for the last row, so it defaults to TSV too.
  */
-export function chooseFormat(flags: OutputFlags, { streaming = false, tty = Boolean(process.stdout.isTTY) } = {}): Format {
+export function chooseFormat(flags: OutputFlags, io: CommandIo, { streaming = false } = {}): Format {
+  const tty = Boolean(io.stdout.isTTY);
   const chosen = FORMATS.filter((format) => flags[format]);
   if (chosen.length > 1) throw new CliError(`choose one of ${chosen.map((format) => `--${format}`).join(' and ')}`);
   if (chosen[0] === 'table' && streaming)
@@ -79,14 +81,14 @@ export function pick(record: Record<string, unknown>, columns: readonly Column[]
   return Object.fromEntries(columns.map((column) => [column.key, record[column.key]]));
 }
 
-/** Writes to stdout, waiting while the reader is behind, so a long output never piles up in memory. */
-export async function emit(text: string, out: NodeJS.WritableStream = process.stdout): Promise<void> {
+/** Writes the output, waiting while the reader is behind, so a long output never piles up in memory. */
+export async function emit(out: OutputStream, text: string): Promise<void> {
   if (text !== '' && !out.write(text)) await new Promise((resolve) => out.once('drain', resolve));
 }
 
 /** A note for the person (footers, data quality, hints): on stderr, so it never mixes with the data. */
-export function note(text: string): void {
-  process.stderr.write(`${text}\n`);
+export function note(io: CommandIo, text: string): void {
+  io.stderr.write(`${text}\n`);
 }
 
 /**
@@ -99,8 +101,10 @@ export class RowWriter {
   private readonly format: Format;
   private readonly columns: readonly Column[];
   private readonly picked: boolean;
+  private readonly out: OutputStream;
 
-  constructor(format: Format, columns: readonly Column[], picked: boolean) {
+  constructor(out: OutputStream, format: Format, columns: readonly Column[], picked: boolean) {
+    this.out = out;
     this.format = format;
     this.columns = columns;
     this.picked = picked;
@@ -122,28 +126,33 @@ export class RowWriter {
         this.tableRows.push(...records);
         return;
       case 'tsv':
-        return emit((first ? tsvLine(header) : '') + records.map((r) => tsvLine(values(r))).join(''));
+        return emit(this.out, (first ? tsvLine(header) : '') + records.map((r) => tsvLine(values(r))).join(''));
       case 'csv':
-        return emit((first ? csvLine(header) : '') + records.map((r) => csvLine(values(r))).join(''));
+        return emit(this.out, (first ? csvLine(header) : '') + records.map((r) => csvLine(values(r))).join(''));
       case 'ndjson':
-        return emit(records.map((r) => `${JSON.stringify(object(r))}\n`).join(''));
+        return emit(this.out, records.map((r) => `${JSON.stringify(object(r))}\n`).join(''));
       case 'json':
         // An array written as it grows: `[`, one record per line, `]` at the end.
-        return emit(records.map((r, i) => `${first && i === 0 ? '[\n' : ',\n'}  ${JSON.stringify(object(r))}`).join(''));
+        return emit(this.out, records.map((r, i) => `${first && i === 0 ? '[\n' : ',\n'}  ${JSON.stringify(object(r))}`).join(''));
     }
   }
 
   /** Finishes the output: the table, the header of an empty TSV or CSV, the end of the JSON array. */
   async end(): Promise<void> {
-    if (this.format === 'table') return emit(this.tableRows.length ? table(this.tableRows, this.columns) : '');
-    if (this.rowsWritten > 0) return emit(this.format === 'json' ? '\n]\n' : '');
+    if (this.format === 'table') return emit(this.out, this.tableRows.length ? table(this.tableRows, this.columns) : '');
+    if (this.rowsWritten > 0) return emit(this.out, this.format === 'json' ? '\n]\n' : '');
     const header = this.columns.map((c) => c.key);
-    return emit({ tsv: tsvLine(header), csv: csvLine(header), json: '[]\n', ndjson: '' }[this.format]);
+    return emit(this.out, { tsv: tsvLine(header), csv: csvLine(header), json: '[]\n', ndjson: '' }[this.format]);
   }
 }
 
 /** Prints one record: fields down on a terminal, one header row and one row for programs, or JSON. */
-export async function printRecord(record: Record<string, unknown>, format: Format, fields: string | undefined): Promise<void> {
+export async function printRecord(
+  io: CommandIo,
+  record: Record<string, unknown>,
+  format: Format,
+  fields: string | undefined,
+): Promise<void> {
   const columns = pickColumns(
     fields,
     Object.keys(record),
@@ -157,13 +166,13 @@ export async function printRecord(record: Record<string, unknown>, format: Forma
       zip_lookup: lookup,
       ...rest
     } = shown as { data_quality?: { note: string }; zip_lookup?: { note: string } };
-    await emit(recordTable(rest));
-    if (lookup) note(lookup.note);
-    for (const line of qualityNotes([{ data_quality: quality }])) note(line);
+    await emit(io.stdout, recordTable(rest));
+    if (lookup) note(io, lookup.note);
+    for (const line of qualityNotes([{ data_quality: quality }])) note(io, line);
     return;
   }
-  if (format === 'json') return emit(json(shown));
-  const writer = new RowWriter(format, columns, true);
+  if (format === 'json') return emit(io.stdout, json(shown));
+  const writer = new RowWriter(io.stdout, format, columns, true);
   await writer.write([record]);
   await writer.end();
 }

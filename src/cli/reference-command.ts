@@ -1,3 +1,4 @@
+import type { CommandIo } from '../../core/command.ts';
 import type { Command } from 'commander';
 import { getJson, openApi } from './api-client.ts';
 import { listOptions, printList, type ListOptions } from './listing.ts';
@@ -5,13 +6,13 @@ import { listOptions, printList, type ListOptions } from './listing.ts';
 /** Registers a command that prints one of the reference lists (`states/`, `score-types/`). */
 export function referenceCommand(name: string, path: string, description: string, fields: string[]) {
   const spec = { noun: [name, name] as [string, string], tableColumns: fields.map((key) => ({ key })), fields };
-  return (program: Command): void => {
+  return (program: Command, io: CommandIo): void => {
     listOptions(program.command(name).description(description))
       .addHelpText('after', `\nExamples:\n  hcas ${name}\n  hcas ${name} --csv > ${name}.csv`)
       .action(async (options: ListOptions) => {
-        const api = openApi(options.db);
+        const api = openApi(options.db, io.env);
         try {
-          await printList(spec, await getJson<Array<Record<string, unknown>>>(api, path), options);
+          await printList(io, spec, await getJson<Array<Record<string, unknown>>>(api, path), options);
         } finally {
           api.retire();
         }

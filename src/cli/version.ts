@@ -7,7 +7,7 @@ import { packageVersion } from '../../core/package.ts';
  * `hcas --version`: the package version on the first line (what scripts read), then the database the
  * commands read by default (`$HCAS_DB`, else the one beside the package) and its build id, or how to make it.
  */
-export function versionText(env: NodeJS.ProcessEnv = process.env): string {
+export function versionText(env: NodeJS.ProcessEnv): string {
   const file = databaseFile(undefined, env);
   return `hcas ${packageVersion()}\ndatabase ${file}: ${describeBuild(file)}\n`;
 }

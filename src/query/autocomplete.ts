@@ -2,15 +2,7 @@ import type Database from 'better-sqlite3';
 import { PREFIX_END, searchKey } from '../../core/search-key.ts';
 import type { FacilityQueries } from './facilities.ts';
 import type { ProviderQueries } from './providers.ts';
-
-/** An autocomplete suggestion (interface specification 2.10); `url` is the API path of the thing suggested. */
-export interface Suggestion {
-  type: SuggestionType;
-  label: string;
-  url: string;
-}
-
-export type SuggestionType = 'zip' | 'city' | 'provider' | 'facility';
+import type { Suggestion, SuggestionType } from '../answers/autocomplete.ts';
 
 /** The interface specification's limit (section 8). */
 export const MAX_SUGGESTIONS = 10;

@@ -1,18 +1,5 @@
 import type Database from 'better-sqlite3';
-
-/** A blog post summary (interface specification 2.17). */
-export interface BlogPostSummary {
-  id: number;
-  title: string;
-  slug: string;
-  excerpt: string;
-  published_at: string;
-}
-
-/** A whole post: its summary and its body as HTML. */
-export interface BlogPost extends BlogPostSummary {
-  html: string;
-}
+import type { BlogPost, BlogPostSummary } from '../answers/blog.ts';
 
 const SUMMARY = 'id, title, slug, excerpt, published_at';
 

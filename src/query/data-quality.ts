@@ -1,30 +1,8 @@
 import type Database from 'better-sqlite3';
+import type { DataQuality } from '../answers/fields.ts';
 
 /** How the provider component of a build stands: from full provider files, a declared sample, or left out. */
-export type ProviderBasis = 'measured' | 'sample' | 'missing';
-
-/**
- * What a score rests on, published with every score record, widget answer and CLI output (decisions.md,
- * "Scores"): which components are measured, missing or from a declared sample, and why, in plain words.
- */
-export interface DataQuality {
-  components: { people: 'measured' | 'estimated'; provider: ProviderBasis; hospital: 'measured'; travel: 'measured' };
-  /** Fewer residents than the build's threshold: left out of rankings, state averages and top-vulnerable lists. */
-  small_population: boolean;
-  /** Whether the ZIP's travel minutes come from a road-network table or from straight-line miles. */
-  travel_times: 'road' | 'straight_line';
-  /**
-   * Where distances are measured from: `residents`, the mean point of the ZIP's residential addresses (HUD), or
-   * `area`, the middle of the ZIP's area (the Census Gazetteer's internal point) where no residents' point is known.
-   */
-  location: 'residents' | 'area';
-  /** The score type's CDC PLACES measure: used, missing from the build or the ZIP, or none for this type. */
-  prevalence: 'used' | 'missing' | 'none';
-  /** Census need measures the ZIP has no value for (the national median stands in). */
-  imputed: string[];
-  /** What the above means, in a sentence or a few. */
-  note: string;
-}
+export type ProviderBasis = DataQuality['components']['provider'];
 
 /** The columns a score query selects for its data quality (joined `zips` as z and `health_scores` as h). */
 export const QUALITY_COLUMNS =

@@ -1,44 +1,7 @@
 import type Database from 'better-sqlite3';
 import { decodeUint32, FACILITY_INDEX, KEY_SEPARATOR, stateNumber } from '../../core/directory-format.ts';
 import { PREFIX_END, searchKey } from '../../core/search-key.ts';
-
-/** A facility summary (interface specification 2.8). */
-export interface FacilitySummary {
-  id: number;
-  facility_name: string;
-  facility_type: string;
-  city_name: string;
-  state_name: string;
-  state_code: string;
-  latitude: number | null;
-  longitude: number | null;
-  facility_rating: number | null;
-  emergency_services: boolean;
-  telehealth: boolean;
-}
-
-/** A facility detail (2.9). */
-export interface FacilityDetail extends FacilitySummary {
-  address: string;
-  phone_number: string;
-  website: string;
-  staffed_beds: number | null;
-  provider_count: number;
-}
-
-/** A hospital ranking entry (2.12). */
-export interface HospitalRanking {
-  id: number;
-  rank: number;
-  facility_name: string;
-  facility_type: string;
-  city_name: string;
-  state_name: string;
-  state_code: string;
-  facility_rating: number;
-  emergency_services: boolean;
-  telehealth: boolean;
-}
+import type { FacilityDetail, FacilitySummary, HospitalRanking } from '../answers/facilities.ts';
 
 /** Filters of the facilities list; absent fields do not filter. */
 export interface FacilityFilter {

@@ -1,47 +1,10 @@
 import type Database from 'better-sqlite3';
-import { QUALITY_COLUMNS, type DataQuality, type DataQualityCatalog, type QualityColumns } from './data-quality.ts';
+import { QUALITY_COLUMNS, type DataQualityCatalog, type QualityColumns } from './data-quality.ts';
 import { ScoreListIndex, type ScoreFilter } from './score-lists.ts';
-
-/** A health score record (interface specification 2.2), columns in the published order. */
-export interface HealthScoreRecord {
-  id: number;
-  zip_code: string;
-  state: string;
-  state_name: string;
-  city: string;
-  latitude: number;
-  longitude: number;
-  healthscore: number;
-  people_score: number;
-  /** Null when the build publishes no provider component (data_quality says why). */
-  provider_score: number | null;
-  hospital_score: number;
-  travel_score: number;
-  label: string;
-  grade: string;
-  color: string;
-  score_type: string;
-  data_quality: DataQuality;
-}
-
-/** One score type's result for a ZIP (interface specification 2.3). */
-export interface ScoreSummary {
-  zip_code: string;
-  healthscore: number;
-  label: string;
-  grade: string;
-  score_type: string;
-}
+import type { HealthScoreRecord, ScoreSummary } from '../answers/health-scores.ts';
 
 /** A ZIP's point and overall score, for GeoJSON. */
-export interface ScorePoint {
-  zip_code: string;
-  latitude: number;
-  longitude: number;
-  healthscore: number;
-  label: string;
-  color: string;
-}
+export type ScorePoint = Pick<HealthScoreRecord, 'zip_code' | 'latitude' | 'longitude' | 'healthscore' | 'label' | 'color'>;
 
 export type { ScoreFilter } from './score-lists.ts';
 

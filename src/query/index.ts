@@ -7,11 +7,13 @@ import { DataQualityCatalog } from './data-quality.ts';
 import { ExportQueries } from './exports.ts';
 import { FacilityQueries } from './facilities.ts';
 import { HealthScoreQueries } from './health-scores.ts';
-import { readBuildMeta, type BuildMeta } from './meta.ts';
+import type { Meta } from '../answers/reference.ts';
+import { readBuildMeta } from './meta.ts';
 import { NearbyIndex } from './nearby.ts';
 import { ProviderQueries } from './providers.ts';
-import { stateRankings, type StateRanking } from './rankings.ts';
-import { listStates, ScoreTypeCatalog, type StateRecord } from './reference.ts';
+import type { StateRanking, StateRecord } from '../answers/reference.ts';
+import { stateRankings } from './rankings.ts';
+import { listStates, ScoreTypeCatalog } from './reference.ts';
 import { TviQueries } from './tvi.ts';
 import { ZipAliasQueries } from './zip-aliases.ts';
 
@@ -20,7 +22,7 @@ import { ZipAliasQueries } from './zip-aliases.ts';
  * the KD-tree loads on first use.
  */
 export class Queries {
-  readonly meta: BuildMeta;
+  readonly meta: Meta;
   readonly scoreTypes: ScoreTypeCatalog;
   readonly dataQuality: DataQualityCatalog;
   readonly states: readonly StateRecord[];

@@ -1,27 +1,12 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-
-/** What `meta/` publishes about a build; other `meta` keys (scoring config, local paths) stay internal. */
-export interface BuildMeta {
-  build_id: string;
-  built_at: string;
-  dataset: unknown;
-  sources: unknown[];
-  reconciliation: unknown[];
-  row_counts: unknown;
-  /** What the build's scores rest on: provider basis, PLACES measures per score type, small-population threshold. */
-  data_quality: unknown;
-  /** Clinicians per 100,000 residents by category and state against the expected densities, and the verdict. */
-  provider_coverage: unknown;
-  /** The build measured against independent public measures (docs/VALIDATION.md). */
-  validation: unknown;
-}
+import type { Meta } from '../answers/reference.ts';
 
 /** Columns this code reads that earlier builds lack: such a build must be rebuilt, and the error says so. */
 const NEWER_COLUMNS: ReadonlyArray<[table: string, column: string]> = [['zips', 'point_source']];
 
 /** Reads the `meta` table (values are JSON text); throws when the file is not an API database, or one too old to read. */
-export function readBuildMeta(db: Database.Database): BuildMeta {
+export function readBuildMeta(db: Database.Database): Meta {
   const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>;
   const meta = new Map(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
   const buildId = meta.get('build_id');
@@ -40,20 +25,24 @@ export function readBuildMeta(db: Database.Database): BuildMeta {
     sources: asArray(meta.get('sources')).map(withoutLocalPath),
     reconciliation: asArray(meta.get('reconciliation')).map(withoutLocalPath),
     row_counts: meta.get('row_counts') ?? null,
-    data_quality: meta.get('data_quality') ?? null,
-    provider_coverage: meta.get('provider_coverage') ?? null,
-    validation: meta.get('validation') ?? null,
+    data_quality: asObject(meta.get('data_quality')),
+    provider_coverage: asObject(meta.get('provider_coverage')),
+    validation: asObject(meta.get('validation')),
   };
 }
 
-function asArray(value: unknown): unknown[] {
+function asArray(value: unknown): Array<Record<string, unknown>> {
   return Array.isArray(value) ? value : [];
 }
 
+function asObject(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+}
+
 /** Source entries carry the builder's file paths; the API shows only the file name, never a server path. */
-function withoutLocalPath(entry: unknown): unknown {
+function withoutLocalPath(entry: Record<string, unknown>): Record<string, unknown> {
   if (entry === null || typeof entry !== 'object') return entry;
-  const copy: Record<string, unknown> = { ...(entry as Record<string, unknown>) };
+  const copy: Record<string, unknown> = { ...entry };
   for (const key of ['path', 'file']) {
     if (typeof copy[key] === 'string') copy[key] = path.basename(copy[key] as string);
   }

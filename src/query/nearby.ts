@@ -2,19 +2,10 @@ import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import type Database from 'better-sqlite3';
 import { haversineMiles, KM_PER_MILE } from '../../core/distance.ts';
+import type { NearbyEntry } from '../answers/health-scores.ts';
 
 /** Widens the kd-tree search a hair so float differences between its formula and ours never drop a point. */
 const SEARCH_SLACK = 1 + 1e-9;
-
-/** A nearby entry (interface specification 2.4). */
-export interface NearbyEntry {
-  zip_code: string;
-  city: string;
-  state: string;
-  healthscore: number;
-  label: string;
-  distance_miles: number;
-}
 
 interface ZipPoint {
   zip_code: string;

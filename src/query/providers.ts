@@ -1,24 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ProviderDirectory, type ProviderFilter } from './provider-directory.ts';
-
-/** A provider summary (interface specification 2.6). */
-export interface ProviderSummary {
-  npi: string;
-  first_name: string;
-  last_name: string;
-  credential: string;
-  gender: string;
-  primary_specialty: string;
-  telehealth: boolean;
-}
-
-/** A provider profile (2.7): the summary plus education and affiliations; null where no source has a value. */
-export interface ProviderProfile extends ProviderSummary {
-  medical_school: string | null;
-  residency: string | null;
-  graduation_year: number | null;
-  facility_names: string[];
-}
+import type { ProviderProfile, ProviderSummary } from '../answers/providers.ts';
 
 /** A provider as an autocomplete label needs it. */
 export interface ProviderLabel {
@@ -76,7 +58,7 @@ export class ProviderQueries {
   /** One provider's profile, or undefined when the NPI is not in the build. */
   profile(npi: string): ProviderProfile | undefined {
     const row = this.profileRow.get(npi) as
-      | (SummaryRow & { medical_school: string | null; residency: string | null; graduation_year: number | null; facility_names: string })
+      | (SummaryRow & Pick<ProviderProfile, 'medical_school' | 'residency' | 'graduation_year'> & { facility_names: string })
       | undefined;
     if (!row) return undefined;
     return {
@@ -94,15 +76,8 @@ export class ProviderQueries {
   }
 }
 
-interface SummaryRow {
-  npi: string;
-  first_name: string;
-  last_name: string;
-  credential: string;
-  gender: string;
-  primary_specialty: string;
-  telehealth: number;
-}
+/** A summary as the providers table holds it: telehealth is 0 or 1. */
+type SummaryRow = Omit<ProviderSummary, 'telehealth'> & { telehealth: number };
 
 function summaryOf(row: SummaryRow): ProviderSummary {
   return {

@@ -1,16 +1,5 @@
 import type Database from 'better-sqlite3';
-
-/** A state ranking entry (interface specification 2.11). */
-export interface StateRanking {
-  rank: number;
-  state: string;
-  state_code: string;
-  avg_score: number;
-  label: string;
-  grade: string;
-  color: string;
-  zip_count: number;
-}
+import type { StateRanking } from '../answers/reference.ts';
 
 /**
  * States by the unweighted mean overall score of their ZIPs, highest first; ties of the exact mean by state

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { StateRecord } from '../answers/reference.ts';
 
 /** A score type as `score-types/` publishes it; `slug` is accepted by `score_type` but not published. */
 export interface ScoreType {
@@ -6,14 +7,6 @@ export interface ScoreType {
   name: string;
   slug: string;
   description: string;
-}
-
-/** A row of `states/`. */
-export interface StateRecord {
-  state_code: string;
-  state_name: string;
-  zip_count: number;
-  avg_healthscore: number;
 }
 
 /** The score types of a build, loaded once: 11 rows, looked up by id or slug on every list request. */

@@ -1,55 +1,6 @@
 import { TVI_TIERS } from '../../core/tvi-tiers.ts';
 import type Database from 'better-sqlite3';
-
-/** The TVI of one ZIP (interface specification 2.13) plus the basis of its health outcome sub-score. */
-export interface TviRecord {
-  zip_code: string;
-  tvi_score: number;
-  tvi_tier: string;
-  vehicle_score: number;
-  transit_score: number;
-  facility_distance_score: number;
-  population_vulnerability_score: number;
-  health_outcome_score: number;
-  /** `places` (CDC PLACES prevalence) or `disability_fallback` (no PLACES value for the ZIP). */
-  health_outcome_basis: string;
-  zero_vehicle_pct: number | null;
-  nearest_hospital_miles: number | null;
-  population: number | null;
-}
-
-/** An entry of `tvi/top-vulnerable/` (interface specification 2.14). */
-export interface TviListEntry {
-  zip_code: string;
-  city: string;
-  state: string;
-  tvi_score: number;
-  tvi_tier: string;
-  zero_vehicle_pct: number | null;
-  nearest_hospital_miles: number | null;
-}
-
-/** A metro or micro area in `tvi/rankings/`. */
-export interface TviMetroRank {
-  rank: number;
-  cbsa_code: string;
-  cbsa_title: string;
-  cbsa_type: string;
-  tvi_score: number;
-  tvi_tier: string;
-  zip_count: number;
-  population: number;
-}
-
-/** A ZIP in `tvi/rankings/`. */
-export interface TviZipRank {
-  rank: number;
-  zip_code: string;
-  city: string;
-  state: string;
-  tvi_score: number;
-  tvi_tier: string;
-}
+import type { TviListEntry, TviMetroRank, TviRecord, TviZipRank } from '../answers/tvi.ts';
 
 /** Filters of the most-vulnerable list; absent fields do not filter. */
 export interface TviFilter {

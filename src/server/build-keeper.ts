@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { BadBuildError, checkHeader, fileIdentity, type CheckedBuild } from './build-check.ts';
-import type { BuildListener, BuildSource } from './live.ts';
+import type { BuildListener, BuildSource, ReloadRecord } from './build-source.ts';
 import type { LineLog } from './log.ts';
 import { startThread } from './threads.ts';
 
@@ -12,16 +12,6 @@ export const RELOAD_DEBOUNCE_MS = 250;
  * this time. Processes that have it open keep it readable after that (the file is unlinked, not truncated).
  */
 export const RETIRED_COPY_MS = 10_000;
-
-/** The last attempt to take a new build: when, why, and whether the file passed its checks. */
-export interface ReloadRecord {
-  time: string;
-  reason: string;
-  ok: boolean;
-  /** The build served after the attempt (the new one, or the one kept). */
-  buildId: string;
-  error?: string;
-}
 
 export interface KeeperOptions {
   /** The database file the operator names (`--db`). */

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { CheckedBuild } from './build-check.ts';
-import type { BuildKeeper, ReloadRecord } from './build-keeper.ts';
-import type { BuildListener, BuildSource } from './live.ts';
+import type { BuildKeeper } from './build-keeper.ts';
+import type { BuildListener, BuildSource, ReloadRecord } from './build-source.ts';
 
 /** The environment variable a forked worker finds its first build in (set by the primary, not by people). */
 export const BUILD_ENV = 'HCAS_SERVING_BUILD';

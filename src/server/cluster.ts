@@ -7,7 +7,6 @@ import { flushLogOnExit } from './fatal.ts';
 import { jsonLines, type LevelledLog, type LineLog } from './log.ts';
 import { logOutput } from './log-output.ts';
 import { startServer, type ServerOptions } from './server.ts';
-import { commandLineSettings } from './settings.ts';
 
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 /** A worker that dies sooner than this after starting counts as a quick crash. */
@@ -66,10 +65,12 @@ export async function runServer(options: ServerOptions): Promise<void> {
 
 /** What the primary needs beyond its worker count (defaults: `hcas serve`'s settings). */
 export interface ClusterOptions {
+  /** The database file to check and hand the workers. */
+  db: string;
   metrics?: boolean;
-  db?: string;
+  /** Reload when the file is replaced (default true). */
   watch?: boolean;
-  /** Where private copies of the database file are made; false serves the file itself. */
+  /** Where private copies of the database file are made (default: the system temp folder); false serves the file itself. */
   snapshotDir?: string | false;
 }
 
@@ -85,23 +86,18 @@ export interface ClusterOptions {
 export async function runCluster(
   workers: number,
   log: LineLog & Partial<LevelledLog> = jsonLines(logOutput()),
-  options: ClusterOptions = {},
+  options: ClusterOptions,
 ): Promise<number> {
   const uninstall = log.close && flushLogOnExit(log as LevelledLog);
-  const settings = commandLineSettings();
-  const file = options.db ?? settings.db;
-  if (file === undefined) throw new Error('runCluster needs the database file (options.db)');
-  const snapshotDir =
-    options.snapshotDir === false || (options.snapshotDir === undefined && settings.snapshot === false)
-      ? undefined
-      : options.snapshotDir || settings.snapshotDir || tmpdir();
-  const keeper = await BuildKeeper.open({ file, snapshotDir, log });
+  const snapshotDir = options.snapshotDir === false ? undefined : (options.snapshotDir ?? tmpdir());
+  const keeper = await BuildKeeper.open({ file: options.db, snapshotDir, log });
   const workerEnv = shareBuilds(keeper);
-  if (options.watch ?? settings.watch ?? true) keeper.watch();
+  if (options.watch ?? true) keeper.watch();
   if (options.metrics ?? true) primaryMetrics();
   let stopping = false;
   let quickCrashes = 0;
   let listening = 0;
+  /** Every worker forked and not yet exited, with when it started. */
   const startedAt = new Map<Worker, number>();
   const restarts = new Set<NodeJS.Timeout>();
   const fork = () => {
@@ -152,7 +148,10 @@ export async function runCluster(
     const handlers = SHUTDOWN_SIGNALS.map((name) => [name, () => stop(name)] as const);
     for (const [name, handler] of handlers) process.on(name, handler);
     function finishIfDone() {
-      if (stopping && Object.keys(cluster.workers ?? {}).length === 0) {
+      // Counted by exit events, not by cluster.workers: Node keeps a worker that exited before its IPC
+      // channel closed listed until the channel closes, and no exit event follows that (a primary stopped
+      // with every worker gone waited forever, once, under load).
+      if (stopping && startedAt.size === 0) {
         process.off('SIGHUP', onHangup);
         for (const [name, handler] of handlers) process.off(name, handler);
         keeper.close();

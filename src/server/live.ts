@@ -1,31 +1,9 @@
 import path from 'node:path';
 import { Api, type ApiOptions } from '../api/index.ts';
 import type { CheckedBuild } from './build-check.ts';
-import type { ReloadRecord } from './build-keeper.ts';
+import type { BuildSource, ReloadRecord } from './build-source.ts';
 import type { LineLog } from './log.ts';
 import { ServingState } from './serving-state.ts';
-
-export { RELOAD_DEBOUNCE_MS, type ReloadRecord } from './build-keeper.ts';
-
-/** Told of each new build and each attempt whose file failed its checks. */
-export interface BuildListener {
-  build(build: CheckedBuild, reason: string): void;
-  failed(record: ReloadRecord): void;
-}
-
-/** Where a server's builds come from: its own keeper (BuildKeeper), or a cluster worker's primary (over IPC). */
-export interface BuildSource {
-  /** The database file the operator named, for `/readyz`. */
-  readonly file: string;
-  /** The build to serve first. */
-  readonly first: CheckedBuild;
-  /** True while the file served in place (no private copy) has been damaged in place. */
-  damaged(): boolean;
-  subscribe(listener: BuildListener): void;
-  /** Asks for the file to be taken again (SIGHUP). */
-  refresh(reason: string): void;
-  close(): void;
-}
 
 /**
  * The API of the build being served, replaced when a new build is ready. A swap opens the new file first

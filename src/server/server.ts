@@ -12,14 +12,14 @@ import { jsonResponse, type ApiResponse } from '../http/response.ts';
 import { defaultWorkload } from '../http/work.ts';
 import { BuildKeeper } from './build-keeper.ts';
 import { ErrorLog } from './error-log.ts';
-import { LiveApi, type BuildSource } from './live.ts';
+import type { BuildSource } from './build-source.ts';
+import { LiveApi } from './live.ts';
 import { isoTime, jsonLines, logs, requestLine, type LevelledLog, type LineLog, type RequestRecord } from './log.ts';
 import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.ts';
 import { OPS_PATHS, OpsEndpoints, opsEndpoint, type MetricsAccess } from './ops.ts';
 import { QueryPool } from './query-pool.ts';
 import { proxyRequestId, RequestIds } from './request-id.ts';
 import type { ServingState } from './serving-state.ts';
-import { commandLineSettings } from './settings.ts';
 import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
 import { repeatedHeaderError } from './request-headers.ts';
 import { SendWatch } from './send-watch.ts';
@@ -33,10 +33,7 @@ export interface ServerOptions {
   quiet?: boolean;
   /** Reload when the database file is replaced (default true). */
   watch?: boolean;
-  /**
-   * Where private copies of the database file are made (default: `hcas serve`'s setting, else the system
-   * temp folder); false serves the file itself.
-   */
+  /** Where private copies of the database file are made (default: the system temp folder); false serves the file itself. */
   snapshotDir?: string | false;
   /** The builds to serve when another process checks them (a cluster worker: its primary); default a keeper of `db`. */
   builds?: BuildSource;
@@ -51,7 +48,7 @@ export interface ServerOptions {
   metrics?: MetricsAccess;
   /** Where `/metrics` gets its text (a cluster worker asks the primary for every worker's sum); default this process's. */
   metricsText?: (local: ServerMetrics) => () => Promise<string>;
-  /** Overrides of the client timeouts (default: `hcas serve`'s settings, else DEFAULT_TIMEOUTS; tests shorten them). */
+  /** Overrides of the client timeouts (default: DEFAULT_TIMEOUTS; `hcas serve --send-timeout` sets one, tests shorten them). */
   timeouts?: Partial<TransportTimeouts>;
   /** Overrides of the connection caps (default: `hcas serve`'s settings, else DEFAULT_CONNECTION_LIMITS). */
   connections?: Partial<ConnectionLimits>;
@@ -72,12 +69,9 @@ export interface RunningServer {
 
 /** How long `close` waits for in-flight requests before cutting the remaining connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
-/** The folder of private copies: the option, else `hcas serve`'s settings, else the system temp folder. */
+/** The folder of private copies: the option, else the system temp folder; none when the file itself is served. */
 function snapshotFolder(option: string | false | undefined): string | undefined {
-  if (option === false) return undefined;
-  if (option !== undefined) return option;
-  const settings = commandLineSettings();
-  return settings.snapshot === false ? undefined : (settings.snapshotDir ?? tmpdir());
+  return option === false ? undefined : (option ?? tmpdir());
 }
 
 /** The plan label of requests served with limits off, and of the operator endpoints. */
@@ -124,21 +118,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     return known;
   };
-  const settings = commandLineSettings();
-  const timeouts: TransportTimeouts = {
-    ...DEFAULT_TIMEOUTS,
-    ...(settings.sendTimeout !== undefined && { sendMs: settings.sendTimeout * 1000 }),
-    ...options.timeouts,
-  };
-  const guard = new ConnectionGuard(
-    {
-      ...DEFAULT_CONNECTION_LIMITS,
-      ...(settings.maxConnections !== undefined && { maxConnections: settings.maxConnections }),
-      ...(settings.maxConnectionsPerClient !== undefined && { maxPerClient: settings.maxConnectionsPerClient }),
-      ...options.connections,
-    },
-    trusts,
-  );
+  const timeouts: TransportTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const guard = new ConnectionGuard({ ...DEFAULT_CONNECTION_LIMITS, ...options.connections }, trusts);
   const ids = new RequestIds();
   const logRequests = !options.quiet && logs(log, 'info');
   const logProbes = logs(log, 'debug');

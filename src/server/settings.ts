@@ -281,23 +281,7 @@ export class SettingError extends FixableError {
  * The settings from the flags given on the command line (`given(key)`: the flag's value, or undefined when it
  * was not given), else the environment, else the defaults. A flag wins over its variable.
  */
-export function resolveSettings(given: (key: keyof ServeSettings) => unknown, env: NodeJS.ProcessEnv = process.env): ServeSettings {
-  const settings = readSettings(given, env);
-  resolved = settings;
-  return settings;
-}
-
-let resolved: ServeSettings | undefined;
-
-/**
- * The settings `hcas serve` resolved in this process (empty elsewhere, as in tests that start a server
- * themselves). The server reads the settings the command does not hand it by name from here.
- */
-export function commandLineSettings(): Partial<ServeSettings> {
-  return resolved ?? {};
-}
-
-function readSettings(given: (key: keyof ServeSettings) => unknown, env: NodeJS.ProcessEnv): ServeSettings {
+export function resolveSettings(given: (key: keyof ServeSettings) => unknown, env: NodeJS.ProcessEnv): ServeSettings {
   const settings: Record<string, unknown> = {};
   for (const setting of SERVE_SETTINGS) {
     const flagValue = given(setting.key);

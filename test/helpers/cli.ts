@@ -2,6 +2,11 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
+import { PIPELINE_COMMANDS } from '../../pipeline/cli/index.ts';
+import { PRODUCER_COMMANDS } from '../../producers/cli/index.ts';
+import { API_COMMANDS } from '../../src/cli/commands/index.ts';
+import { main } from '../../src/cli/main.ts';
 
 /** The repository root: where `bin/hcas.js` and the compiled `dist/` are. */
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -10,6 +15,23 @@ export interface Run {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/** The command table as bin/hcas.js joins it. */
+const COMMANDS = [...PRODUCER_COMMANDS, ...PIPELINE_COMMANDS, ...API_COMMANDS];
+
+/** A stream that keeps every byte written to it. */
+class Captured extends Writable {
+  private readonly chunks: Buffer[] = [];
+
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.chunks.push(Buffer.from(chunk));
+    done();
+  }
+
+  get bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
 }
 
 export interface RunOptions {
@@ -44,8 +66,24 @@ function exitCode(error: (Error & { code?: unknown }) | null): number {
   return error ? (typeof error.code === 'number' ? error.code : 1) : 0;
 }
 
-/** Runs `hcas ARGS` in a child process, as a user would. */
-export function hcas(args: string[], options: RunOptions = {}): Promise<Run> {
+/**
+ * Runs `hcas ARGS` in this process: the same `main` and command table bin/hcas.js runs, writing to buffers
+ * and reading the environment given (this process's, with `env` added), so a command test costs no process
+ * start. It runs the TypeScript under test; what only a real process shows (bin/hcas.js itself, a working
+ * directory of its own, signals, pipes) is for `hcasProcess` and `shell`.
+ */
+export async function hcas(
+  args: string[],
+  options: Omit<RunOptions, 'cwd' | 'bin' | 'timeoutMs'> = {},
+): Promise<Run & { stdoutBytes: Buffer }> {
+  const stdout = new Captured();
+  const stderr = new Captured();
+  const code = await main([process.execPath, 'hcas', ...args], COMMANDS, { stdout, stderr, env: environment(options.env) });
+  return { code, stdout: stdout.bytes.toString('utf8'), stdoutBytes: stdout.bytes, stderr: stderr.bytes.toString('utf8') };
+}
+
+/** Runs `hcas ARGS` in a child process (bin/hcas.js, running dist/), as a user would. */
+export function hcasProcess(args: string[], options: RunOptions = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,

@@ -3,12 +3,12 @@ import { emitBlog } from '../../pipeline/emit/blog.ts';
 import { parseBlogPost, readBlogPosts } from '../../pipeline/ingest/blog.ts';
 import { tviTier } from '../../core/tvi-tiers.ts';
 import { haversineMiles } from '../../core/distance.ts';
-import { SMALL_POPULATION, TVI_WEIGHTS } from '../../pipeline/score/config.ts';
+import { SMALL_POPULATION, TVI_WEIGHTS } from '../../pipeline/config/scoring.ts';
 import { seeded } from './seeded.ts';
 
 /**
  * The fixture's access, census, TVI, facility, provider and blog rows, seeded and deterministic, in the schema
- * of pipeline/emit/schema.ts. Called by `writeFixture` with its ZIPs (already in `zips`); it draws from its
+ * of pipeline/store/schema.ts. Called by `writeFixture` with its ZIPs (already in `zips`); it draws from its
  * own seeded generator, so the score rows written before it do not change when this file does.
  */
 

@@ -6,17 +6,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import KDBush from 'kdbush';
-import { createIndexes, createSchema } from '../../pipeline/emit/schema.ts';
-import { bandFor } from '../../pipeline/score/bands.ts';
+import { createIndexes, createSchema } from '../../pipeline/store/schema.ts';
+import { bandFor } from '../../pipeline/config/bands.ts';
 import { composite } from '../../pipeline/score/composite.ts';
-import { SCORE_TYPES, SMALL_POPULATION } from '../../pipeline/score/config.ts';
+import { SCORE_TYPES, SMALL_POPULATION } from '../../pipeline/config/scoring.ts';
 import { ACCESS_FIXTURE_SOURCES, writeAccessFixture } from './fixture-access.ts';
 import { DIRECTORY_FIXTURE_SOURCES, indexDirectory, writeDirectoryRows } from './fixture-directory.ts';
 import { seeded } from './seeded.ts';
 
 /**
  * The test database: real ZIP codes and coordinates (npm `zipcodes`) with seeded synthetic scores, in the
- * schema of pipeline/emit/schema.ts. Everything a test needs from the fixture goes through `fixtureDb()`,
+ * schema of pipeline/store/schema.ts. Everything a test needs from the fixture goes through `fixtureDb()`,
  * so this can later become a pipeline build of the small sample without touching the tests.
  */
 
@@ -60,9 +60,9 @@ export function fixtureDb(): Promise<string> {
   built ??= Promise.resolve().then(() => {
     const sources = [
       'test/helpers/fixture-db.ts',
-      'pipeline/emit/schema.ts',
-      'pipeline/score/bands.ts',
-      'pipeline/score/config.ts',
+      'pipeline/store/schema.ts',
+      'pipeline/config/bands.ts',
+      'pipeline/config/scoring.ts',
       'pipeline/score/composite.ts',
       ...ACCESS_FIXTURE_SOURCES,
       ...DIRECTORY_FIXTURE_SOURCES,

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { emitDirectory } from '../../pipeline/emit/directory.ts';
 import { npiCheckDigit } from '../../core/npi.ts';
-import { TAXONOMY_BY_CODE } from '../../pipeline/sample/nucc.ts';
+import { TAXONOMY_BY_CODE } from '../../producers/sample/nucc.ts';
 import { seeded } from './seeded.ts';
 
 /**
@@ -24,8 +24,8 @@ export const DIRECTORY_FIXTURE_SOURCES = [
   'core/directory-format.ts',
   'core/npi.ts',
   'pipeline/emit/specialty-keys.ts',
-  'pipeline/score/specialties.ts',
-  'pipeline/sample/nucc.ts',
+  'pipeline/config/specialties.ts',
+  'producers/sample/nucc.ts',
 ];
 
 /** A provider every test can rely on: NPI 1679576722, Luhn-valid, a cardiologist in New York. */

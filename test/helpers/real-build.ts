@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from '../../pipeline/build.ts';
+import { build } from '../../pipeline/run/index.ts';
+import { DEFAULT_PROVIDERS, DEFAULT_SEED } from '../../producers/sample/index.ts';
+import { writeRealSample } from '../../producers/sample/real-sample.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -16,21 +18,17 @@ function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
 }
 
 /**
- * Builds a manifest once for every test file that needs it, and keeps the result in the temp folder under a
- * hash of the manifest and of the pipeline's code: test files run in parallel processes, so the first one
- * builds (holding a lock directory) and the others wait for it; a later run with unchanged code reuses it.
- * The real-data build takes about a minute on this machine; five test files read it.
+ * A folder made once for every test file that needs it, kept in the temp folder under a hash of `identity`
+ * and of the code that makes it: test files run in parallel processes, so the first one makes it (holding a
+ * lock directory) and the others wait for it; a later run with unchanged code reuses it.
  */
-export async function cachedBuild(
-  manifest: string,
-  options: { allowPartialProviders?: boolean } = {},
-): Promise<{ out: string; rejectsFile: string }> {
-  const hash = createHash('sha256').update(readFileSync(manifest)).update(JSON.stringify(options));
-  for (const dir of ['pipeline', 'content', 'core']) if (existsSync(path.join(ROOT, dir))) hashTree(hash, path.join(ROOT, dir));
+async function cachedFolder(identity: string, make: (dir: string) => Promise<void>): Promise<string> {
+  const hash = createHash('sha256').update(identity);
+  for (const dir of ['pipeline', 'producers', 'content', 'core'])
+    if (existsSync(path.join(ROOT, dir))) hashTree(hash, path.join(ROOT, dir));
   const dir = path.join(os.tmpdir(), 'hcas-test-builds', hash.digest('hex').slice(0, 16));
-  const out = path.join(dir, 'hcas.sqlite');
-  const result = { out, rejectsFile: path.join(dir, 'hcas.rejects.csv') };
-  if (existsSync(out)) return result;
+  const done = path.join(dir, 'done');
+  if (existsSync(done)) return dir;
   mkdirSync(path.dirname(dir), { recursive: true });
   const lock = `${dir}.lock`;
   for (let waited = 0; ; waited += 500) {
@@ -38,7 +36,7 @@ export async function cachedBuild(
       mkdirSync(lock);
       break;
     } catch {
-      if (existsSync(out)) return result;
+      if (existsSync(done)) return dir;
       // A lock older than ten minutes was left by a crashed run.
       const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
       if (waited > 600_000 || (since !== undefined && Date.now() - since > 600_000)) rmSync(lock, { recursive: true, force: true });
@@ -46,14 +44,59 @@ export async function cachedBuild(
     }
   }
   try {
-    if (existsSync(out)) return result;
-    const staging = `${dir}.building-${process.pid}`;
+    if (existsSync(done)) return dir;
+    const staging = `${dir}.making-${process.pid}`;
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
-    await build({ manifest, out: path.join(staging, 'hcas.sqlite'), ...options });
+    await make(staging);
+    writeFileSync(path.join(staging, 'done'), '');
+    rmSync(dir, { recursive: true, force: true });
     renameSync(staging, dir);
-    return result;
+    return dir;
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
+}
+
+/**
+ * Builds a manifest once for every test file that needs it (the real-data build takes about a minute on this
+ * machine; several test files read it).
+ */
+export async function cachedBuild(
+  manifest: string,
+  options: { allowPartialProviders?: boolean } = {},
+): Promise<{ out: string; rejectsFile: string }> {
+  const identity = readFileSync(manifest, 'utf8') + JSON.stringify(options);
+  const dir = await cachedFolder(identity, (into) => build({ manifest, out: path.join(into, 'hcas.sqlite'), ...options }).then(() => {}));
+  return { out: path.join(dir, 'hcas.sqlite'), rejectsFile: path.join(dir, 'hcas.rejects.csv') };
+}
+
+/** The default build as `npm start` makes it, and what its making said. */
+export interface DefaultBuild {
+  out: string;
+  rejectsFile: string;
+  /** The build log, line by line. */
+  log: string[];
+  /** The share of the country's clinicians `hcas sample` declared its providers to be. */
+  sampleFraction: number;
+}
+
+/**
+ * The default build as `npm start` makes it, once for every test file that reads it: `hcas sample`'s
+ * defaults (250,000 synthetic providers, seed 20260101) over the bundled real data, then
+ * raw/manifests/sample.json.
+ */
+export async function cachedDefaultBuild(): Promise<DefaultBuild> {
+  const manifest = path.join(ROOT, 'raw/manifests/sample.json');
+  const publicManifest = path.join(ROOT, 'raw/manifests/public.json');
+  const identity = ['default build', readFileSync(manifest, 'utf8'), readFileSync(publicManifest, 'utf8')].join('\n');
+  const dir = await cachedFolder(identity, async (into) => {
+    const root = path.join(into, 'sample');
+    const sample = await writeRealSample({ outDir: root, manifest: publicManifest, providers: DEFAULT_PROVIDERS, seed: DEFAULT_SEED });
+    const log: string[] = [];
+    await build({ manifest, root, out: path.join(into, 'hcas.sqlite'), log: (line) => log.push(line) });
+    writeFileSync(path.join(into, 'made.json'), JSON.stringify({ log, sampleFraction: sample.sampleFraction }));
+  });
+  const made = JSON.parse(readFileSync(path.join(dir, 'made.json'), 'utf8')) as Pick<DefaultBuild, 'log' | 'sampleFraction'>;
+  return { out: path.join(dir, 'hcas.sqlite'), rejectsFile: path.join(dir, 'hcas.rejects.csv'), ...made };
 }

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { build } from '../../pipeline/build.ts';
+import { build } from '../../pipeline/run/index.ts';
 import { writeInput } from './files.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -1,9 +1,11 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import type { Suggestion } from '../../query/autocomplete.ts';
+import { Suggestion } from '../../answers/autocomplete.ts';
+import { fieldsOf } from '../../http/json-schema.ts';
 import { getJson, openApi } from '../api-client.ts';
 import { listOptions, printList, type ListOptions } from '../listing.ts';
 
-const FIELDS = ['type', 'label', 'url'];
+const FIELDS = fieldsOf(Suggestion);
 const SUGGESTIONS = {
   noun: ['suggestion', 'suggestions'] as [string, string],
   tableColumns: FIELDS.map((key) => ({ key })),
@@ -11,7 +13,7 @@ const SUGGESTIONS = {
 };
 
 /** `hcas autocomplete TEXT`: the suggestions the search box would show. */
-export function registerAutocomplete(program: Command): void {
+export function registerAutocomplete(program: Command, io: CommandIo): void {
   const command = program
     .command('autocomplete')
     .description('Suggest ZIP codes, cities, providers and facilities for a search text (at most 10)')
@@ -19,12 +21,12 @@ export function registerAutocomplete(program: Command): void {
   listOptions(command)
     .addHelpText('after', '\nExamples:\n  hcas autocomplete "new yo"\n  hcas autocomplete 100\n  hcas autocomplete "john sm" --json')
     .action(async (text: string, options: ListOptions) => {
-      const api = openApi(options.db);
+      const api = openApi(options.db, io.env);
       try {
         const suggestions = await getJson<Suggestion[]>(api, `autocomplete/?${new URLSearchParams({ q: text })}`, {
           q: 'the text argument',
         });
-        await printList(SUGGESTIONS, suggestions as unknown as Array<Record<string, unknown>>, options);
+        await printList(io, SUGGESTIONS, suggestions as unknown as Array<Record<string, unknown>>, options);
       } finally {
         api.retire();
       }

@@ -1,5 +1,6 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import { CENSUS_GROUPS, type CensusSource } from '../../api/census.ts';
+import { CENSUS_GROUPS, type CensusSource } from '../../answers/census.ts';
 import { getJson, openApi } from '../api-client.ts';
 import { json } from '../format.ts';
 import { listOptions, printList, type ListOptions } from '../listing.ts';
@@ -12,7 +13,7 @@ const VALUES = {
 };
 
 /** `hcas census ZIP`: a ZIP's census values, one line per value, then each group's sources and vintages. */
-export function registerCensus(program: Command): void {
+export function registerCensus(program: Command, io: CommandIo): void {
   const command = program
     .command('census')
     .description(
@@ -22,21 +23,22 @@ export function registerCensus(program: Command): void {
   listOptions(command, { json: "print the API's JSON" })
     .addHelpText('after', '\nExamples:\n  hcas census 10001\n  hcas census 10001 --json | jq .income')
     .action(async (zip: string, options: ListOptions) => {
-      const format = chooseFormat(options);
-      const api = openApi(options.db);
+      const format = chooseFormat(options, io);
+      const api = openApi(options.db, io.env);
       try {
         const body = await getJson<Record<string, Record<string, unknown>>>(api, `health-scores/${encodeURIComponent(zip)}/census/`, {
           zip: 'the ZIP argument',
         });
-        if (format === 'json' && options.fields === undefined) return emit(json(body));
+        if (format === 'json' && options.fields === undefined) return emit(io.stdout, json(body));
         const sourcesOf = (group: string) =>
           (body[group].sources as CensusSource[]).map((s) => `${s.key} (${s.vintage ?? 'vintage unknown'})`).join('; ');
         const rows = Object.entries(CENSUS_GROUPS).flatMap(([group, fields]) =>
           Object.keys(fields).map((field) => ({ group, field, value: body[group][field], group_sources: sourcesOf(group) })),
         );
-        await printList(VALUES, rows, options);
+        await printList(io, VALUES, rows, options);
         if (format === 'table')
           note(
+            io,
             `sources (vintage):\n${Object.keys(CENSUS_GROUPS)
               .map((group) => `${group}: ${sourcesOf(group) || 'no values'}`)
               .join('\n')}`,

@@ -1,5 +1,6 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import type { HealthScoreRecord } from '../../query/health-scores.ts';
+import type { HealthScoreRecord } from '../../answers/health-scores.ts';
 import { getJson, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 import { qualityNotes, table } from '../format.ts';
@@ -15,7 +16,7 @@ const RECORDS = {
 };
 
 /** `hcas compare ZIP ZIP...`: score records side by side, one column per ZIP on a terminal. */
-export function registerCompare(program: Command): void {
+export function registerCompare(program: Command, io: CommandIo): void {
   const command = program
     .command('compare')
     .description('Compare the scores of 2 to 10 ZIP codes side by side')
@@ -24,15 +25,15 @@ export function registerCompare(program: Command): void {
   listOptions(command, { json: "print the API's JSON" })
     .addHelpText('after', '\nExamples:\n  hcas compare 10001 94110 02903\n  hcas compare 10001 94110 --score-type asthma --csv')
     .action(async (zips: string[], options: ListOptions & { scoreType?: string }) => {
-      const format = chooseFormat(options);
+      const format = chooseFormat(options, io);
       if (zips.length < 2 || zips.length > 10) throw new CliError(`give 2 to 10 ZIP codes to compare, got ${zips.length}`);
       const query = new URLSearchParams({ zips: zips.join(',') });
       if (options.scoreType !== undefined) query.set('score_type', options.scoreType);
-      const api = openApi(options.db);
+      const api = openApi(options.db, io.env);
       try {
         const records = await getJson<HealthScoreRecord[]>(api, `compare/?${query}`, { zips: 'the ZIP codes', score_type: '--score-type' });
         const rows = records as unknown as Array<Record<string, unknown>>;
-        if (format !== 'table') return printList(RECORDS, rows, options);
+        if (format !== 'table') return printList(io, RECORDS, rows, options);
         // Fields down, ZIP codes across: the way a comparison reads.
         const fields = pickColumns(
           options.fields,
@@ -41,12 +42,13 @@ export function registerCompare(program: Command): void {
         ).map((column) => column.key);
         const columns = [{ key: 'field' }, ...records.map((r) => ({ key: r.zip_code }))];
         await emit(
+          io.stdout,
           table(
             fields.map((field) => ({ field, ...Object.fromEntries(rows.map((r) => [r.zip_code as string, r[field]])) })),
             columns,
           ),
         );
-        for (const line of qualityNotes(records)) note(line);
+        for (const line of qualityNotes(records)) note(io, line);
       } finally {
         api.retire();
       }

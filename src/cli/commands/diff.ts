@@ -1,3 +1,4 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
 import { databaseFile } from '../../../core/dataset.ts';
 import { diffBuilds, type DiffOptions } from '../../diff/index.ts';
@@ -25,7 +26,7 @@ interface Flags {
 }
 
 /** `hcas diff OLD [NEW]`: what changed between two builds, and why (docs/DIFF.md). */
-export function registerDiff(program: Command): void {
+export function registerDiff(program: Command, io: CommandIo): void {
   program
     .command('diff')
     .description('Compare two builds: the inputs that differ, how the scores moved, and why each ZIP moved; exit 1 beyond the thresholds')
@@ -62,8 +63,8 @@ export function registerDiff(program: Command): void {
         maxBandMoves: bandShare(flags.maxBandMoves),
         facilityLimit: whole('--facilities', flags.facilities),
       };
-      const report = diffBuilds(oldFile, newFile ?? databaseFile(flags.db), options);
-      await emit(flags.json ? json(report) : flags.markdown ? asMarkdown(diffDocument(report)) : asText(diffDocument(report)));
+      const report = diffBuilds(oldFile, newFile ?? databaseFile(flags.db, io.env), options);
+      await emit(io.stdout, flags.json ? json(report) : flags.markdown ? asMarkdown(diffDocument(report)) : asText(diffDocument(report)));
       if (!report.status.agree) throw new CliError(`the builds differ beyond the thresholds: ${report.status.exceeded.join('; ')}`, DIFFER);
     });
 }

@@ -1,3 +1,4 @@
+import type { CommandIo } from '../../../core/command.ts';
 import { createWriteStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -21,7 +22,7 @@ interface ExportOptions {
 }
 
 /** `hcas export RESOURCE`: a bulk export, streamed to stdout or a file exactly as the server streams it. */
-export function registerExport(program: Command): void {
+export function registerExport(program: Command, io: CommandIo): void {
   program
     .command('export')
     .description('Write every record of health-scores, providers or facilities as CSV or NDJSON (streamed: memory stays flat)')
@@ -53,7 +54,7 @@ export function registerExport(program: Command): void {
       const query = new URLSearchParams({ format: options.format });
       if (options.state !== undefined) query.set('state', options.state);
       if (options.scoreType !== undefined) query.set('score_type', options.scoreType);
-      const api = openApi(options.db);
+      const api = openApi(options.db, io.env);
       try {
         const response = await get(api, `exports/${resource}/?${query}`);
         if (!response.stream) {
@@ -61,13 +62,13 @@ export function registerExport(program: Command): void {
           throw apiError(response.status, body.message, FLAGS);
         }
         // Progress only when the records go elsewhere than the terminal it would be drawn on.
-        const showProgress = mode !== 'silent' && (options.out !== undefined || !process.stdout.isTTY);
-        const progress = showProgress ? countProgress('records', { mode })(`export ${resource}`) : null;
+        const showProgress = mode !== 'silent' && (options.out !== undefined || !io.stdout.isTTY);
+        const progress = showProgress ? countProgress('records', { mode, stream: io.stderr })(`export ${resource}`) : null;
         const total = progress ? await recordCount(resource, query, api) : null;
         const counter = countRecords(options.format === 'csv' ? 1 : 0, total, progress);
         try {
           if (options.out) await pipeline(response.stream, counter, createWriteStream(options.out));
-          else await pipeline(response.stream, counter, process.stdout, { end: false });
+          else await pipeline(response.stream, counter, io.stdout, { end: false });
         } finally {
           progress?.done();
         }

@@ -1,5 +1,7 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import type { FacilityDetail } from '../../query/facilities.ts';
+import { FacilitySummary, type FacilityDetail } from '../../answers/facilities.ts';
+import { fieldsOf } from '../../http/json-schema.ts';
 import { DB_HELP, getJson, openApi } from '../api-client.ts';
 import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
 import { chooseFormat, outputOptions, printRecord, type OutputFlags } from '../output.ts';
@@ -28,23 +30,11 @@ const FACILITIES: ListSpec = {
     pageSize: 'page_size',
   },
   tableColumns: FACILITY_COLUMNS,
-  fields: [
-    'id',
-    'facility_name',
-    'facility_type',
-    'city_name',
-    'state_name',
-    'state_code',
-    'latitude',
-    'longitude',
-    'facility_rating',
-    'emergency_services',
-    'telehealth',
-  ],
+  fields: fieldsOf(FacilitySummary),
 };
 
 /** `hcas facilities`: the facilities list, a page or every page; `hcas facility ID`: one facility. */
-export function registerFacilities(program: Command): void {
+export function registerFacilities(program: Command, io: CommandIo): void {
   const list = program
     .command('facilities')
     .description('List facilities by type, state, emergency services, minimum rating and name, a page at a time or --all')
@@ -58,7 +48,7 @@ export function registerFacilities(program: Command): void {
       'after',
       '\nExamples:\n  hcas facilities --state CA --type hospital --emergency\n  hcas facilities --search mercy --min-rating 4 --csv\n  hcas facilities --type hospital --all --fields id,facility_name,state_code > hospitals.tsv',
     )
-    .action((options: ListOptions) => runPagedList(FACILITIES, options));
+    .action((options: ListOptions) => runPagedList(io, FACILITIES, options));
 
   const one = program
     .command('facility')
@@ -68,13 +58,13 @@ export function registerFacilities(program: Command): void {
   outputOptions(one, { json: 'print the facility as JSON' })
     .addHelpText('after', '\nExamples:\n  hcas facility 4202\n  hcas facility 4202 --json')
     .action(async (id: string, options: OutputFlags & { db?: string }) => {
-      const format = chooseFormat(options);
-      const api = openApi(options.db);
+      const format = chooseFormat(options, io);
+      const api = openApi(options.db, io.env);
       try {
         const detail = await getJson<FacilityDetail & Record<string, unknown>>(api, `facilities/${encodeURIComponent(id)}/`, {
           id: 'the id argument',
         });
-        await printRecord(detail, format, options.fields);
+        await printRecord(io, detail, format, options.fields);
       } finally {
         api.retire();
       }

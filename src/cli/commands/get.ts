@@ -1,3 +1,4 @@
+import type { CommandIo } from '../../../core/command.ts';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import type { Api } from '../../api/index.ts';
@@ -14,7 +15,7 @@ const MAX_REDIRECTS = 5;
 type GetOptions = LimitsCliOptions & { db?: string; key?: string; anonymous?: boolean };
 
 /** `hcas get PATH`: the body the server would send, byte for byte, without a server. */
-export function registerGet(program: Command): void {
+export function registerGet(program: Command, io: CommandIo): void {
   const command = program
     .command('get')
     .description('Print the JSON body the server sends for PATH (same handlers, no server needed)')
@@ -50,14 +51,14 @@ export function registerGet(program: Command): void {
           '--plans applies with --key or --anonymous (without them the local reader sees every endpoint): add one, or leave out --plans',
         );
       }
-      const api = openApi(options.db);
-      const gate = options.key !== undefined || options.anonymous ? await localGate(options) : undefined;
+      const api = openApi(options.db, io.env);
+      const gate = options.key !== undefined || options.anonymous ? await localGate(options, io.env) : undefined;
       try {
         const headers: Record<string, string> = options.key === undefined ? {} : { 'x-api-key': options.key };
-        const { response, url } = await follow(api, gate, requestTarget(path), headers);
+        const { response, url } = await follow(io, api, gate, requestTarget(path), headers);
         // Exports stream: written as fast as stdout takes them, so memory stays flat whatever their size.
-        if (response.stream) await pipeline(response.stream, process.stdout, { end: false });
-        else process.stdout.write(response.body);
+        if (response.stream) await pipeline(response.stream, io.stdout, { end: false });
+        else io.stdout.write(response.body);
         if (response.status >= 400) {
           throw new CliError(`GET ${url} answered ${response.status} (the error body is on stdout)`, exitCodeOfStatus(response.status));
         }
@@ -70,6 +71,7 @@ export function registerGet(program: Command): void {
 
 /** The answer to a GET of `url`, following the trailing-slash redirect (a 301 with `Location`) and saying so on stderr. */
 async function follow(
+  io: CommandIo,
   api: Api,
   gate: LocalGate | undefined,
   first: string,
@@ -82,7 +84,7 @@ async function follow(
     const location = response.headers.Location ?? response.headers.location;
     if (response.status < 300 || response.status >= 400 || location === undefined) return { response, url };
     if (hops === MAX_REDIRECTS) throw new CliError(`GET ${first} redirected more than ${MAX_REDIRECTS} times`, EXIT.data);
-    note(`hcas: ${url} answered ${response.status}; following it to ${location}`);
+    note(io, `hcas: ${url} answered ${response.status}; following it to ${location}`);
     url = String(location);
   }
 }

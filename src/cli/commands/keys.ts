@@ -1,3 +1,4 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
 import { generateKey, hashKey, keyHint } from '../../auth/keys.ts';
 import { parseOrigin } from '../../auth/origins.ts';
@@ -39,12 +40,12 @@ function shown(key: StoredKey) {
 /** Collects a repeatable flag's values. */
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-function print(options: KeysOptions, value: unknown, text: () => string): void {
-  process.stdout.write(options.json ? json(value) : text());
+function print(io: CommandIo, options: KeysOptions, value: unknown, text: () => string): void {
+  io.stdout.write(options.json ? json(value) : text());
 }
 
 /** `hcas keys create|list|revoke|usage`: the admin side of API keys. */
-export function registerKeys(program: Command): void {
+export function registerKeys(program: Command, io: CommandIo): void {
   const keys = program
     .command('keys')
     .description(
@@ -78,7 +79,7 @@ export function registerKeys(program: Command): void {
     )
     .option('--json', 'print the new key and its fields as JSON')
     .action(async (options: KeysOptions & { plan: string; name: string; widgetOnly?: boolean; origin: string[] }) => {
-      const planSet = plansFor(options);
+      const planSet = plansFor(options, io.env);
       const plan = planSet.plans.find((p) => p.id === options.plan);
       if (!plan)
         throw new CliError(`--plan must be one of ${planSet.plans.map((p) => p.id).join(', ')} (${planSet.name}), got ${options.plan}`);
@@ -97,18 +98,18 @@ export function registerKeys(program: Command): void {
       }
       const restrictions = options.widgetOnly || origins.length > 0 ? { origins, widgetOnly: Boolean(options.widgetOnly) } : null;
       const key = generateKey();
-      const stored = await withState(options, (store) =>
+      const stored = await withState(options, io.env, (store) =>
         store.addKey(hashKey(key), { name, plan: plan.id, hint: keyHint(key), createdAt: new Date().toISOString(), restrictions }),
       );
       if (options.json) {
-        print(options, { ...shown(stored), key }, () => '');
+        print(io, options, { ...shown(stored), key }, () => '');
       } else {
         // The key alone on stdout, so `KEY=$(hcas keys create ...)` works; the rest is for the person.
-        process.stdout.write(`${key}\n`);
+        io.stdout.write(`${key}\n`);
         const limited = restrictions
           ? `, ${restrictions.widgetOnly ? 'widget endpoints only' : 'every endpoint of its plan'}, from ${origins.join(', ')}`
           : '';
-        process.stderr.write(
+        io.stderr.write(
           `created key ${stored.id} for ${name} on the ${plan.name} plan (${quotaText(plan)}${limited}); store it now: it is not shown again\n`,
         );
       }
@@ -118,25 +119,26 @@ export function registerKeys(program: Command): void {
     plans: false,
   });
   outputOptions(list).action(async (options: KeysOptions & OutputFlags) => {
-    const rows = (await withState(options, (store) => store.listKeys())).map(shown);
+    const rows = (await withState(options, io.env, (store) => store.listKeys())).map(shown);
     const withLimits = rows.some((row) => limitsText(row) !== '');
     const spec = {
       noun: ['key', 'keys'] as [string, string],
       tableColumns: columns(withLimits),
       fields: ['id', 'name', 'plan', 'created', 'revoked', 'hint', 'widget_only', 'origins'],
     };
-    if (rows.length === 0) note('no keys yet: create one with `hcas keys create --plan free --name NAME`');
-    const table = chooseFormat(options) === 'table';
-    await printList(spec, table ? rows.map((row) => ({ ...row, limits: limitsText(row) })) : rows, options as ListOptions);
+    if (rows.length === 0) note(io, 'no keys yet: create one with `hcas keys create --plan free --name NAME`');
+    const table = chooseFormat(options, io) === 'table';
+    await printList(io, spec, table ? rows.map((row) => ({ ...row, limits: limitsText(row) })) : rows, options as ListOptions);
   });
 
   limitsOptions(keys.command('revoke').description('Revoke a key: servers refuse it within 5 seconds'), { plans: false })
     .argument('<id>', 'key id, as `hcas keys list` shows it')
     .option('--json', 'print JSON')
     .action(async (id: string, options: KeysOptions) => {
-      const revoked = await withState(options, (store) => store.revokeKey(keyId(id), new Date().toISOString()));
+      const revoked = await withState(options, io.env, (store) => store.revokeKey(keyId(id), new Date().toISOString()));
       if (!revoked) throw notFound(`there is no key ${id}; \`hcas keys list\` shows the ids`);
       print(
+        io,
         options,
         shown(revoked),
         () => `revoked key ${revoked.id} (${revoked.name}) at ${revoked.revokedAt}; servers refuse it within 5 seconds\n`,
@@ -148,8 +150,8 @@ export function registerKeys(program: Command): void {
   )
     .argument('<id>', 'key id, as `hcas keys list` shows it')
     .action(async (id: string, options: KeysOptions & OutputFlags) => {
-      const planSet = plansFor(options);
-      const usage = await withState(options, async (store) => {
+      const planSet = plansFor(options, io.env);
+      const usage = await withState(options, io.env, async (store) => {
         const key = await store.getKey(keyId(id));
         if (!key) throw notFound(`there is no key ${id}; \`hcas keys list\` shows the ids`);
         const plan = planSet.plans.find((p) => p.id === key.plan);
@@ -157,7 +159,7 @@ export function registerKeys(program: Command): void {
           throw new CliError(
             `key ${id} is on the plan "${key.plan}", which ${planSet.name} does not offer; pass the --plans it was created with`,
           );
-        const window = windowAt(plan.window, limitsClock()());
+        const window = windowAt(plan.window, limitsClock(io.env)());
         return { key, plan, window, calls: await store.peek(`key:${key.id}`, window) };
       });
       const { key, plan, window, calls } = usage;
@@ -175,8 +177,9 @@ export function registerKeys(program: Command): void {
         reset_at: new Date(window.resetSeconds * 1000).toISOString(),
       };
       const unlimited = `unlimited (the headers send ${UNLIMITED})`;
-      const format = chooseFormat(options);
+      const format = chooseFormat(options, io);
       await printRecord(
+        io,
         format === 'table' ? { ...value, limit: value.limit ?? unlimited, remaining: value.remaining ?? unlimited } : value,
         format,
         options.fields,

@@ -1,13 +1,15 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import type { NearbyEntry } from '../../query/nearby.ts';
+import { NearbyEntry } from '../../answers/health-scores.ts';
 import { getJson, openApi } from '../api-client.ts';
-import { listOptions, printList, type ListOptions } from '../listing.ts';
+import { fieldsInOrder, listOptions, printList, type ListOptions } from '../listing.ts';
 
-const FIELDS = ['zip_code', 'city', 'state', 'distance_miles', 'healthscore', 'label'];
+/** The distance beside the place, before its score. */
+const FIELDS = fieldsInOrder(NearbyEntry, ['zip_code', 'city', 'state', 'distance_miles', 'healthscore', 'label']);
 const NEARBY = { noun: ['ZIP code', 'ZIP codes'] as [string, string], tableColumns: FIELDS.map((key) => ({ key })), fields: FIELDS };
 
 /** `hcas nearby ZIP`: scored ZIPs around a ZIP, nearest first. */
-export function registerNearby(program: Command): void {
+export function registerNearby(program: Command, io: CommandIo): void {
   const command = program
     .command('nearby')
     .description('List the scored ZIP codes nearest to a ZIP code (great-circle miles), nearest first')
@@ -20,11 +22,11 @@ export function registerNearby(program: Command): void {
       const query = new URLSearchParams();
       if (options.radius !== undefined) query.set('radius', options.radius);
       if (options.limit !== undefined) query.set('limit', options.limit);
-      const api = openApi(options.db);
+      const api = openApi(options.db, io.env);
       try {
         const path = `health-scores/${encodeURIComponent(zip)}/nearby/${query.size ? `?${query}` : ''}`;
         const entries = await getJson<NearbyEntry[]>(api, path, { zip: 'the ZIP argument', radius: '--radius', limit: '--limit' });
-        await printList(NEARBY, entries as unknown as Array<Record<string, unknown>>, options);
+        await printList(io, NEARBY, entries as unknown as Array<Record<string, unknown>>, options);
       } finally {
         api.retire();
       }

@@ -1,5 +1,7 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import type { ProviderProfile } from '../../query/providers.ts';
+import { ProviderSummary, type ProviderProfile } from '../../answers/providers.ts';
+import { fieldsOf } from '../../http/json-schema.ts';
 import { DB_HELP, getJson, openApi } from '../api-client.ts';
 import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
 import { chooseFormat, outputOptions, printRecord, type OutputFlags } from '../output.ts';
@@ -17,11 +19,11 @@ const PROVIDERS: ListSpec = {
     { key: 'primary_specialty' },
     { key: 'telehealth' },
   ],
-  fields: ['npi', 'first_name', 'last_name', 'credential', 'gender', 'primary_specialty', 'telehealth'],
+  fields: fieldsOf(ProviderSummary),
 };
 
 /** `hcas providers`: the providers list, a page or every page; `hcas provider NPI`: one profile. */
-export function registerProviders(program: Command): void {
+export function registerProviders(program: Command, io: CommandIo): void {
   const list = program
     .command('providers')
     .description('List providers (clinicians) by specialty, state, city, ZIP and name prefix, a page at a time or --all')
@@ -42,7 +44,7 @@ export function registerProviders(program: Command): void {
         '  hcas providers --state RI --all --ndjson > ri-providers.ndjson',
       ].join('\n'),
     )
-    .action((options: ListOptions) => runPagedList(PROVIDERS, options));
+    .action((options: ListOptions) => runPagedList(io, PROVIDERS, options));
 
   const one = program
     .command('provider')
@@ -52,13 +54,13 @@ export function registerProviders(program: Command): void {
   outputOptions(one, { json: 'print the profile as JSON' })
     .addHelpText('after', '\nExamples:\n  hcas provider 1842868568\n  hcas provider 1842868568 --json')
     .action(async (npi: string, options: OutputFlags & { db?: string }) => {
-      const format = chooseFormat(options);
-      const api = openApi(options.db);
+      const format = chooseFormat(options, io);
+      const api = openApi(options.db, io.env);
       try {
         const profile = await getJson<ProviderProfile & Record<string, unknown>>(api, `providers/${encodeURIComponent(npi)}/`, {
           npi: 'the NPI argument',
         });
-        await printRecord(profile, format, options.fields);
+        await printRecord(io, profile, format, options.fields);
       } finally {
         api.retire();
       }

@@ -1,7 +1,11 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
 import { getJson, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
-import { listOptions, printList, type ListOptions } from '../listing.ts';
+import { HospitalRanking } from '../../answers/facilities.ts';
+import { StateRanking } from '../../answers/reference.ts';
+import { fieldsOf } from '../../http/json-schema.ts';
+import { fieldsInOrder, listOptions, printList, type ListOptions } from '../listing.ts';
 import { FACILITY_COLUMNS } from './facilities.ts';
 
 const KINDS = {
@@ -16,12 +20,13 @@ const KINDS = {
       { key: 'label' },
       { key: 'zip_count' },
     ],
-    fields: ['rank', 'state', 'state_code', 'avg_score', 'label', 'grade', 'color', 'zip_count'],
+    fields: fieldsOf(StateRanking),
   },
   hospitals: {
     noun: ['hospital', 'hospitals'] as [string, string],
     tableColumns: [{ key: 'rank' }, ...FACILITY_COLUMNS],
-    fields: [
+    // The rank first, as a ranking reads.
+    fields: fieldsInOrder(HospitalRanking, [
       'rank',
       'id',
       'facility_name',
@@ -32,12 +37,12 @@ const KINDS = {
       'facility_rating',
       'emergency_services',
       'telehealth',
-    ],
+    ]),
   },
 };
 
 /** `hcas rankings states|hospitals`: the state or hospital ranking. */
-export function registerRankings(program: Command): void {
+export function registerRankings(program: Command, io: CommandIo): void {
   const command = program
     .command('rankings')
     .description('Rank states by average health score, or rated hospitals by CMS star rating')
@@ -53,10 +58,10 @@ export function registerRankings(program: Command): void {
       if (kind === 'states' && options.state !== undefined)
         throw new CliError('--state applies to hospitals only: hcas rankings hospitals --state TX');
       const query = options.state === undefined ? '' : `?${new URLSearchParams({ state: options.state })}`;
-      const api = openApi(options.db);
+      const api = openApi(options.db, io.env);
       try {
         const rows = await getJson<Array<Record<string, unknown>>>(api, `rankings/${kind}/${query}`, { state: '--state' });
-        await printList(KINDS[kind], rows, options);
+        await printList(io, KINDS[kind], rows, options);
       } finally {
         api.retire();
       }

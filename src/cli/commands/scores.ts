@@ -1,26 +1,11 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
+import { HealthScoreRecord } from '../../answers/health-scores.ts';
+import { fieldsOf } from '../../http/json-schema.ts';
 import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
 
 /** The fields of a score record, as the API answers them (the list and `compare` print the same record). */
-export const SCORE_RECORD_FIELDS = [
-  'id',
-  'zip_code',
-  'state',
-  'state_name',
-  'city',
-  'latitude',
-  'longitude',
-  'healthscore',
-  'people_score',
-  'provider_score',
-  'hospital_score',
-  'travel_score',
-  'label',
-  'grade',
-  'color',
-  'score_type',
-  'data_quality',
-];
+export const SCORE_RECORD_FIELDS = fieldsOf(HealthScoreRecord);
 
 const SCORES: ListSpec = {
   path: 'health-scores/',
@@ -39,7 +24,7 @@ const SCORES: ListSpec = {
 };
 
 /** `hcas scores`: the health-scores list, a page or every page. */
-export function registerScores(program: Command): void {
+export function registerScores(program: Command, io: CommandIo): void {
   const command = program
     .command('scores')
     .description('List health scores by ZIP code, filtered by state, city and score range, a page at a time or --all')
@@ -59,5 +44,5 @@ export function registerScores(program: Command): void {
         '  hcas scores --state RI --all --fields zip_code,city,healthscore > ri.tsv',
       ].join('\n'),
     )
-    .action((options: ListOptions) => runPagedList(SCORES, options));
+    .action((options: ListOptions) => runPagedList(io, SCORES, options));
 }

@@ -1,3 +1,4 @@
+import type { CommandIo } from '../../../core/command.ts';
 import cluster from 'node:cluster';
 import net from 'node:net';
 import type { Command } from 'commander';
@@ -46,7 +47,7 @@ function refuseWithoutEffect(options: ServeSettings & LimitsCliOptions, given: (
 }
 
 /** `hcas serve`: the JSON API over HTTP, one process per core by default. */
-export function registerServe(program: Command): void {
+export function registerServe(program: Command, io: CommandIo): void {
   const command = program
     .command('serve')
     .description('Serve the JSON API from the database (read-only); reloads when the file is replaced or on SIGHUP');
@@ -73,7 +74,7 @@ export function registerServe(program: Command): void {
     .action(async (flags: LimitsCliOptions & Record<string, unknown>, self: Command) => {
       const options: ServeSettings & LimitsCliOptions = {
         ...flags,
-        ...resolveSettings((key) => (self.getOptionValueSource(key) === 'cli' ? flags[key] : undefined)),
+        ...resolveSettings((key) => (self.getOptionValueSource(key) === 'cli' ? flags[key] : undefined), io.env),
       };
       refuseWithoutEffect(options, (key) => self.getOptionValueSource(key) === 'cli');
       // Loaded when the server starts, not for `hcas --help`.
@@ -82,38 +83,53 @@ export function registerServe(program: Command): void {
         import('../../server/log.ts'),
         import('../../server/log-output.ts'),
       ]);
-      // Written in the background, in few large writes; flushed at shutdown and before a crash ends the process.
-      const log = jsonLines(logOutput(), options.logLevel);
+      // On the process's standard output: written in the background, in few large writes, flushed at shutdown
+      // and before a crash ends the process. On another output (a command run in-process by a test), to it.
+      const log = jsonLines(io.stdout === process.stdout ? logOutput() : io.stdout, options.logLevel);
       let proxies: TrustedProxies;
       try {
-        proxies = TrustedProxies.parse(options.trustProxy ?? process.env.HCAS_TRUST_PROXY);
+        proxies = TrustedProxies.parse(options.trustProxy ?? io.env.HCAS_TRUST_PROXY);
       } catch (error) {
         throw new CliError((error as Error).message);
       }
+      // Every setting the server uses, handed to it here: it reads none of its own.
+      const snapshotDir: string | false = options.snapshot ? options.snapshotDir : false;
       const server = {
         db: options.db,
         port: options.port,
         host: options.host,
         quiet: options.quiet,
         watch: options.watch,
+        snapshotDir,
         log,
         proxies,
         metrics: { enabled: options.metrics, token: options.metricsToken },
+        timeouts: { sendMs: options.sendTimeout * 1000 },
+        connections: { maxConnections: options.maxConnections, maxPerClient: options.maxConnectionsPerClient },
       };
       if (cluster.isPrimary) {
         // Fail here, once, with the fix, rather than in every worker.
-        openApi(options.db).retire();
-        if (options.limits) await checkLimits(options);
+        openApi(options.db, io.env).retire();
+        if (options.limits) await checkLimits(options, io.env);
         await checkCanListen(options.host, options.port);
         if (options.workers > 1) {
-          const code = await runCluster(options.workers, log, { metrics: options.metrics });
+          const code = await runCluster(options.workers, log, {
+            db: options.db,
+            watch: options.watch,
+            snapshotDir,
+            metrics: options.metrics,
+          });
           if (code !== 0) throw new CliError('the server stopped because its workers kept failing', code);
           return;
         }
       }
       try {
         if (!options.limits) return await runServer(server);
-        const limits = await openLimits(options, { log, countWaitMs: options.countWait, loopbackUnmetered: options.loopbackUnmetered });
+        const limits = await openLimits(options, io.env, {
+          log,
+          countWaitMs: options.countWait,
+          loopbackUnmetered: options.loopbackUnmetered,
+        });
         try {
           await runServer({ ...server, gate: limits.gate });
         } finally {

@@ -1,3 +1,5 @@
+import { StateRecord } from '../../answers/reference.ts';
+import { fieldsOf } from '../../http/json-schema.ts';
 import { referenceCommand } from '../reference-command.ts';
 
 /** `hcas states`: the states with scored ZIP codes. */
@@ -5,5 +7,5 @@ export const registerStates = referenceCommand(
   'states',
   'states/',
   'List the states with scored ZIP codes and their average overall score',
-  ['state_code', 'state_name', 'zip_count', 'avg_healthscore'],
+  fieldsOf(StateRecord),
 );

@@ -1,11 +1,13 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import type { TviRecord } from '../../query/tvi.ts';
+import { TviListEntry, type TviRecord } from '../../answers/tvi.ts';
+import { fieldsOf } from '../../http/json-schema.ts';
 import { getJson, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
 import { chooseFormat, printRecord } from '../output.ts';
 
-const FIELDS = ['zip_code', 'city', 'state', 'tvi_score', 'tvi_tier', 'zero_vehicle_pct', 'nearest_hospital_miles'];
+const FIELDS = fieldsOf(TviListEntry);
 const TOP: ListSpec = {
   path: 'tvi/top-vulnerable/',
   noun: ['ZIP code', 'ZIP codes'],
@@ -17,7 +19,7 @@ const TOP: ListSpec = {
 const TOP_ONLY: Record<string, string> = { state: '--state', tier: '--tier', page: '--page', pageSize: '--page-size', all: '--all' };
 
 /** `hcas tvi ZIP`: one ZIP's Transportation Vulnerability Index; `hcas tvi --top`: the most vulnerable ZIPs. */
-export function registerTvi(program: Command): void {
+export function registerTvi(program: Command, io: CommandIo): void {
   const command = program
     .command('tvi')
     .description('Show the Transportation Vulnerability Index of a ZIP code, or with --top the most vulnerable ZIP codes')
@@ -37,7 +39,7 @@ export function registerTvi(program: Command): void {
           throw new CliError(`--top takes no number: for the ${zip} most vulnerable ZIP codes, hcas tvi --top --page-size ${zip}`);
         throw new CliError(`give a ZIP code or --top, not both: hcas tvi ${zip}, or hcas tvi --top`);
       }
-      if (zip === undefined) return runPagedList(TOP, options);
+      if (zip === undefined) return runPagedList(io, TOP, options);
       const listOnly = Object.entries(TOP_ONLY)
         .filter(([option]) => options[option] !== undefined)
         .map(([, flag]) => flag);
@@ -45,13 +47,13 @@ export function registerTvi(program: Command): void {
         throw new CliError(
           `${listOnly.join(' and ')} ${listOnly.length === 1 ? 'applies' : 'apply'} to the --top list only, not to one ZIP code: hcas tvi --top ${listOnly.join(' ')} ...`,
         );
-      const format = chooseFormat(options);
-      const api = openApi(options.db);
+      const format = chooseFormat(options, io);
+      const api = openApi(options.db, io.env);
       try {
         const record = await getJson<TviRecord & Record<string, unknown>>(api, `tvi/${encodeURIComponent(zip)}/`, {
           zip: 'the ZIP argument',
         });
-        await printRecord(record, format, options.fields);
+        await printRecord(io, record, format, options.fields);
       } finally {
         api.retire();
       }

@@ -1,3 +1,4 @@
+import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
 import type { ValidationReport } from '../../../core/validation.ts';
 import { DB_HELP, getJson, openApi } from '../api-client.ts';
@@ -23,7 +24,7 @@ const percent = (share: number) => `${(share * 100).toFixed(2)}%`;
 const thousands = (n: number) => n.toLocaleString('en-US');
 
 /** `hcas validate`: the build measured against independent public measures (docs/VALIDATION.md). */
-export function registerValidate(program: Command): void {
+export function registerValidate(program: Command, io: CommandIo): void {
   program
     .command('validate')
     .description('Show how a build measures up against independent public measures; exit 3 when a check fails')
@@ -36,7 +37,7 @@ export function registerValidate(program: Command): void {
     )
     .action(async (options: { db?: string; json?: boolean; markdown?: boolean }) => {
       if (options.json && options.markdown) throw new CliError('choose one of --json and --markdown');
-      const api = openApi(options.db);
+      const api = openApi(options.db, io.env);
       let meta: Meta;
       try {
         meta = await getJson<Meta>(api, 'meta/', {});
@@ -49,7 +50,7 @@ export function registerValidate(program: Command): void {
           `${options.db ?? 'the database'} holds no validation report: it was built before reports existed; rebuild it with \`hcas build\``,
           FAILED,
         );
-      process.stdout.write(options.json ? json(report) : options.markdown ? markdown(meta, report) : text(meta, report));
+      io.stdout.write(options.json ? json(report) : options.markdown ? markdown(meta, report) : text(meta, report));
       const failed = report.checks.filter((c) => !c.pass);
       if (failed.length)
         throw new CliError(`${failed.length} of ${report.checks.length} checks failed: ${failed.map((c) => c.name).join('; ')}`, FAILED);

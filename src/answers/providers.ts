@@ -1,0 +1,33 @@
+import { arrayOf, described, nullable, record, type Infer } from '../http/json-schema.ts';
+import { boolean, string } from './fields.ts';
+
+const providerFields = {
+  npi: { type: 'string', pattern: '^[12][0-9]{9}$' },
+  first_name: string,
+  last_name: string,
+  credential: { type: 'string', description: 'As the provider wrote it in NPPES (free text); empty when none.' },
+  gender: { type: 'string', enum: ['M', 'F', ''], description: 'Empty when the source has none.' },
+  primary_specialty: {
+    type: 'string',
+    description:
+      'NUCC specialization (or classification) of the primary taxonomy; the CMS specialty for clinicians known only from Doctors and Clinicians; empty when unknown.',
+  },
+  telehealth: boolean,
+} as const;
+
+/** A provider summary (interface specification 2.6). */
+export const ProviderSummary = record(providerFields, 'A provider summary (2.6).');
+export type ProviderSummary = Infer<typeof ProviderSummary>;
+
+/** A provider profile (interface specification 2.7). */
+export const ProviderProfile = record(
+  {
+    ...providerFields,
+    medical_school: described(nullable(string), 'Doctors and Clinicians; null when absent.'),
+    residency: { type: 'null', description: 'Always null: no public source carries residency.' },
+    graduation_year: described(nullable({ type: 'integer' }), 'Doctors and Clinicians; null when absent.'),
+    facility_names: described(arrayOf(string), 'Facility and hospital affiliations from Doctors and Clinicians; empty when none.'),
+  },
+  'A provider profile (2.7).',
+);
+export type ProviderProfile = Infer<typeof ProviderProfile>;
