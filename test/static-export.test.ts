@@ -123,7 +123,10 @@ describe('an export of the fixture build', { timeout: 60_000 }, () => {
     // A file the build no longer answers, left by an earlier export: removed, and counted.
     mkdirSync(path.join(out, 'api/v1/tvi/00000'), { recursive: true });
     writeFileSync(path.join(out, 'api/v1/tvi/00000/index.json'), '{}\n');
-    const lines = readFileSync(path.join(out, MANIFEST_FILE), 'utf8').replace('\n]}', ',\n{"path":"api/v1/tvi/00000/index.json","bytes":3,"sha256":"x"}\n]}');
+    const lines = readFileSync(path.join(out, MANIFEST_FILE), 'utf8').replace(
+      '\n]}',
+      ',\n{"path":"api/v1/tvi/00000/index.json","bytes":3,"sha256":"x"}\n]}',
+    );
     writeFileSync(path.join(out, MANIFEST_FILE), lines);
     const again = await run(out);
     expect(again).toMatchObject({ unchanged: summary.answers, changed: 0, added: 0, removed: 1, files: summary.files });
@@ -165,7 +168,9 @@ describe('choices', { timeout: 60_000 }, () => {
 describe('hcas export-static (the command)', { timeout: 120_000 }, () => {
   it('exports only what a plan opens with --plan, and says what it wrote', async () => {
     const out = path.join(dir, 'free');
-    const result = await hcas(['export-static', '--db', db, '--out', out, '--plan', 'free', '--log-format', 'json'], { timeoutMs: 120_000 });
+    const result = await hcas(['export-static', '--db', db, '--out', out, '--plan', 'free', '--log-format', 'json'], {
+      timeoutMs: 120_000,
+    });
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
     expect(summary).toMatchObject({ event: 'exported', out, build_id: api.buildId });
@@ -174,7 +179,10 @@ describe('hcas export-static (the command)', { timeout: 120_000 }, () => {
     expect(routes).toContain('/api/v1/widget-score/:zip/');
     expect(routes).toContain('/widget/v1/widget.js');
     for (const paid of ['all-scores', 'census', 'geojson', 'rankings', 'top-vulnerable'])
-      expect(routes.filter((route) => route.includes(paid)), paid).toEqual([]);
+      expect(
+        routes.filter((route) => route.includes(paid)),
+        paid,
+      ).toEqual([]);
     expect(readManifest(out).plan).toBe('free');
   });
 
