@@ -186,7 +186,22 @@ describe('hcas export-static (the command)', { timeout: 120_000 }, () => {
     expect(readManifest(out).plan).toBe('free');
   });
 
+  it("exports only the endpoints --endpoints names, in the plan files' patterns", async () => {
+    const out = path.join(dir, 'some');
+    const result = await hcas(['export-static', '--db', db, '--out', out, '--endpoints', 'states/, widget-score/*']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^exported \d+ answers of build \w+ into .* in [\d.]+ s: \d+ files, .* with the \.gz and \.br;/);
+    expect(readManifest(out).routes.map((row) => row.path)).toEqual(['/api/v1/states/', '/api/v1/widget-score/:zip/']);
+  });
+
   it.each([
+    [
+      ['--endpoints', 'health-scores/:zip/nearby/'],
+      /names no route the export writes: \/api\/v1\/health-scores\/:zip\/nearby\/ is left to the server \(answers depend on radius and limit\)/,
+    ],
+    [['--endpoints', 'providers/:npi/'], /--endpoints providers\/:npi\/ names providers' profiles alone: add --providers/],
+    [['--endpoints', 'scores/'], /--endpoints scores\/ names no route: give route paths relative to \/api\/v1\//],
+    [['--endpoints', ','], /--endpoints must name route paths such as widget-score\/\*/],
     [['--plan', 'gold'], /--plan must be one of free, professional, business, enterprise .*got gold/],
     [['--plans', 'b'], /--plans chooses the plan file of --plan: add --plan ID/],
     [['--index-name', 'a/b.json'], /--index-name must be a file name such as index.json or index.html, got a\/b.json/],

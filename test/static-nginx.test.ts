@@ -201,7 +201,7 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
   });
 
   it("answers a request with an API key from the replica: its plan's answer (the white-label widget) and its quota", async () => {
-    for (const headers of [{ 'X-API-Key': key }, { Authorization: `Bearer ${key}` }]) {
+    for (const headers of [{ 'X-API-Key': key }, { Authorization: `Bearer ${key}` }] as Array<Record<string, string>>) {
       const response = await edge('/api/v1/widget-score/10001/', { headers });
       expect(response.status).toBe(200);
       expect(upstreamOf(response)).not.toBe('-');

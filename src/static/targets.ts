@@ -1,5 +1,7 @@
+import { FixableError } from '../../core/errors.ts';
 import { WIDGET_SCRIPT_PATH } from '../../core/widget.ts';
 import { API_BASE } from '../api/paths.ts';
+import { patternCovers } from '../auth/plans.ts';
 import type { Queries } from '../query/index.ts';
 import { blogTime } from '../query/blog.ts';
 import type { StaticKeyQueries } from '../query/static-keys.ts';
@@ -94,4 +96,25 @@ export function urlOf(routePath: string, key: string | number | undefined): stri
 export function fileOf(url: string, indexName: string): string {
   const relative = url.slice(1);
   return relative === '' || relative.endsWith('/') ? `${relative}${indexName}` : relative;
+}
+
+/**
+ * The routes `--endpoints` names, in the plan files' pattern language (`widget-score/*`, `health-scores/:zip/`,
+ * `/widget/*`; relative to /api/v1/ unless they start with /). A pattern that names no route the export
+ * writes is refused, saying why (the route is left to the server, or needs --providers).
+ */
+export function endpointFilter(patterns: readonly string[], providers: boolean): (routePath: string) => boolean {
+  const covers = (pattern: string, routePath: string) => patternCovers(pattern, routePath, API_BASE);
+  for (const pattern of patterns) {
+    const written = STATIC_ROUTES.filter((route) => covers(pattern, route.path));
+    if (written.some((route) => providers || !route.providers)) continue;
+    if (written.length > 0) throw new FixableError(`--endpoints ${pattern} names providers' profiles alone: add --providers`);
+    const left = Object.entries(SERVER_ONLY).find(([routePath]) => covers(pattern, routePath));
+    throw new FixableError(
+      left
+        ? `--endpoints ${pattern} names no route the export writes: ${left[0]} is left to the server (${left[1]})`
+        : `--endpoints ${pattern} names no route: give route paths relative to ${API_BASE}, such as widget-score/* or health-scores/:zip/ (hcas get openapi.json lists them)`,
+    );
+  }
+  return (routePath) => patterns.some((pattern) => covers(pattern, routePath));
 }
