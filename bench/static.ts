@@ -8,10 +8,10 @@
  * Stand-alone: node bin/run-ts.js bench/static.ts --db FILE [--full FILE] [--seconds N] [--providers]
  */
 import { execFileSync } from 'node:child_process';
-import https from 'node:https';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { request } from '../test/helpers/http.ts';
 import { freePort, NGINX, selfSignedCertificate, TestNginx } from '../test/helpers/nginx.ts';
 import { fetchBody, fmt, medians, printTable, sampleZips, startProcess, type Measured } from './api.ts';
 import { measure } from './build.ts';
@@ -203,28 +203,13 @@ async function throughput(db: string, exportDir: string, dir: string, seconds: n
 async function checkSame(serverUrl: string, paths: string[], key: string, httpsPort: number, ca: string): Promise<void> {
   for (const target of paths) {
     const fromServer = await fetchBody(`${serverUrl}${target}`, { 'X-API-Key': key });
-    const fromFile = await tlsGet(httpsPort, ca, target, {});
-    const proxied = await tlsGet(httpsPort, ca, target, { 'X-API-Key': key });
+    const fromFile = await request(`https://127.0.0.1:${httpsPort}`, target, { ca, servername: HOST_NAME });
+    const proxied = await request(`https://127.0.0.1:${httpsPort}`, target, { ca, servername: HOST_NAME, headers: { 'X-API-Key': key } });
     if (fromServer.status !== 200 || !fromFile.body.equals(fromServer.body) || !proxied.body.equals(fromServer.body))
       throw new Error(`${target}: nginx's answers differ from the server's`);
     if (fromFile.headers['x-ratelimit-limit'] !== undefined) throw new Error(`${target}: the anonymous request did not come from the file`);
     if (proxied.headers['x-ratelimit-limit'] === undefined) throw new Error(`${target}: the keyed request did not reach the server`);
   }
-}
-
-function tlsGet(port: number, ca: string, target: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-    https
-      .get(
-        { host: '127.0.0.1', port, path: target, servername: HOST_NAME, headers: { Host: HOST_NAME, ...headers }, ca, agent: false },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        },
-      )
-      .on('error', reject);
-  });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {

@@ -1,4 +1,3 @@
-import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import { chmodSync, rmSync } from 'node:fs';
@@ -91,7 +90,7 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
   });
 
   const edge = (target: string, options: { method?: string; headers?: Record<string, string> } = {}) =>
-    httpsRequest(nginx.httpsPort, ca, target, options);
+    request(`https://127.0.0.1:${nginx.httpsPort}`, target, { ...options, ca, servername: HOST_NAME });
   /** Where nginx answered a request from: `-` for a file, the replica's address when it passed it on. */
   const upstreamOf = (response: HttpResult) => {
     const id = String(response.headers['x-request-id']);
@@ -243,35 +242,4 @@ function varyOf(headers: IncomingHttpHeaders): string[] {
     .map((name) => name.trim().toLowerCase())
     .filter(Boolean)
     .sort();
-}
-
-/** One request to nginx over TLS (its certificate trusted), for the host name of hcas.conf. */
-function httpsRequest(
-  port: number,
-  ca: string,
-  target: string,
-  options: { method?: string; headers?: Record<string, string> },
-): Promise<HttpResult> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: target,
-        method: options.method ?? 'GET',
-        servername: HOST_NAME,
-        headers: { Host: HOST_NAME, ...options.headers },
-        ca,
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
 }

@@ -36,6 +36,7 @@ export class ManifestWriter {
   private readonly fd: number;
   private pending = '';
   private count = 0;
+  private open = true;
 
   constructor(folder: string) {
     this.folder = folder;
@@ -55,6 +56,7 @@ export class ManifestWriter {
   /** Writes `hcas-manifest.json`: the header line, then every file line. */
   finish(header: ManifestHeader): void {
     this.flush();
+    this.open = false;
     closeSync(this.fd);
     const out = openSync(path.join(this.folder, MANIFEST_FILE), 'w');
     try {
@@ -74,8 +76,10 @@ export class ManifestWriter {
     rmSync(this.partFile);
   }
 
-  /** Drops the part file (the export failed). */
+  /** Drops the part file (the export failed); nothing once `finish` has begun. */
   abandon(): void {
+    if (!this.open) return;
+    this.open = false;
     closeSync(this.fd);
     rmSync(this.partFile, { force: true });
   }

@@ -33,6 +33,7 @@ export function registerExportStatic(program: Command, io: CommandIo): void {
       'Write every answer that takes no query parameter as a file, byte for byte what the server sends, for nginx or a static host',
     )
     .option('--out <folder>', `the export's folder, replaced as a whole (default: ${DEFAULT_STATIC_FOLDER} in the hcas folder)`)
+    .option('--db <file>', DB_HELP)
     .option('--providers', "also every provider's profile (one file each: 4 million at national scale)")
     .option('--plan <id>', 'only the endpoints this plan opens (and the open ones), e.g. free: what callers without a key get')
     .option('--endpoints <patterns>', 'only these endpoints, as plan files name them: widget-score/*,/widget/* (comma-separated)')
@@ -44,7 +45,6 @@ export function registerExportStatic(program: Command, io: CommandIo): void {
     )
     .option('--quiet', 'no progress')
     .option('--log-format <text|json>', LOG_FORMAT_HELP)
-    .option('--db <file>', DB_HELP)
     .addHelpText(
       'after',
       [
