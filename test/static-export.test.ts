@@ -194,6 +194,29 @@ describe('hcas export-static (the command)', { timeout: 120_000 }, () => {
     expect(readManifest(out).routes.map((row) => row.path)).toEqual(['/api/v1/states/', '/api/v1/widget-score/:zip/']);
   });
 
+  it('leaves out the answers of routes that take query parameters with --no-lists (for hosts that ignore query strings)', async () => {
+    const out = path.join(dir, 'no-lists');
+    const result = await hcas([
+      'export-static',
+      '--db',
+      db,
+      '--out',
+      out,
+      '--no-lists',
+      '--endpoints',
+      'health-scores/*,rankings/*,blog/*,states/',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readManifest(out).routes.map((row) => row.path)).toEqual([
+      '/api/v1/states/',
+      '/api/v1/rankings/states/',
+      '/api/v1/blog/:slug/',
+      '/api/v1/health-scores/:zip/',
+      '/api/v1/health-scores/:zip/all-scores/',
+      '/api/v1/health-scores/:zip/census/',
+    ]);
+  });
+
   it.each([
     [
       ['--endpoints', 'health-scores/:zip/nearby/'],

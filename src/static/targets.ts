@@ -1,5 +1,6 @@
 import { FixableError } from '../../core/errors.ts';
 import { WIDGET_SCRIPT_PATH } from '../../core/widget.ts';
+import { ALL_ROUTES } from '../api/index.ts';
 import { API_BASE } from '../api/paths.ts';
 import { patternCovers } from '../auth/plans.ts';
 import type { Queries } from '../query/index.ts';
@@ -117,4 +118,15 @@ export function endpointFilter(patterns: readonly string[], providers: boolean):
     );
   }
   return (routePath) => patterns.some((pattern) => covers(pattern, routePath));
+}
+
+/**
+ * True for a route the export writes once at its default parameters although it takes some (a list's first
+ * page, the GeoJSON): `--no-lists` leaves those out for hosts that ignore query strings, which would answer
+ * `?page=2` or `?state=NY` with the first page of everything.
+ */
+export function takesQuery(routePath: string): boolean {
+  const route = ALL_ROUTES.find((candidate) => candidate.path === routePath);
+  if (route === undefined) throw new Error(`${routePath} is not in the route table`);
+  return Object.keys(route.query).length > 0;
 }

@@ -5,7 +5,7 @@ import { PACKAGE_ROOT } from '../../../core/package.ts';
 import { countProgress, formatBytes, LOG_FORMAT_HELP, progressMode } from '../../../core/progress.ts';
 import { API_BASE, ALL_ROUTES } from '../../api/index.ts';
 import { exportStatic, type StaticExportSummary } from '../../static/export.ts';
-import { endpointFilter } from '../../static/targets.ts';
+import { endpointFilter, takesQuery } from '../../static/targets.ts';
 import { DB_HELP, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 import { accessFor } from '../limits.ts';
@@ -20,6 +20,8 @@ interface ExportStaticOptions {
   plan?: string;
   plans?: string;
   endpoints?: string;
+  /** False with --no-lists. */
+  lists: boolean;
   indexName: string;
   quiet?: boolean;
   logFormat?: string;
@@ -38,6 +40,7 @@ export function registerExportStatic(program: Command, io: CommandIo): void {
     .option('--plan <id>', 'only the endpoints this plan opens (and the open ones), e.g. free: what callers without a key get')
     .option('--endpoints <patterns>', 'only these endpoints, as plan files name them: widget-score/*,/widget/* (comma-separated)')
     .option('--plans <a|b|file>', 'the plan file of --plan: preset a (default, or $HCAS_PLANS), preset b, or a JSON file')
+    .option('--no-lists', "leave out the lists' first pages (and the GeoJSON): for a host that ignores query strings")
     .option(
       '--index-name <name>',
       'the file a folder path is answered from: index.json, or index.html for hosts that only know that name',
@@ -72,6 +75,7 @@ export function registerExportStatic(program: Command, io: CommandIo): void {
       const filters = [
         options.plan === undefined ? undefined : planFilter(options.plan, options.plans, io.env),
         options.endpoints === undefined ? undefined : endpointFilter(patternList(options.endpoints), options.providers === true),
+        options.lists ? undefined : (routePath: string) => !takesQuery(routePath),
       ].filter((filter) => filter !== undefined);
       const now = new Date();
       const api = openApi(options.db, io.env, { cacheBytes: 0, now: () => now });
