@@ -156,6 +156,23 @@ describe('choices', { timeout: 60_000 }, () => {
     expect(readManifest(out).routes.map((row) => row.path)).not.toContain('/api/v1/providers/:npi/');
   });
 
+  it('leaves the previous export as it was when an export fails, and no staging folder behind', async () => {
+    const out = path.join(dir, 'failing');
+    await run(out, { providers: false });
+    const before = readFileSync(path.join(out, MANIFEST_FILE));
+    let calls = 0;
+    const failing = Object.create(api, {
+      respond: {
+        value: (request: Parameters<Api['respond']>[0]) =>
+          ++calls === 500 ? Promise.reject(new Error('disk gone')) : api.respond(request),
+      },
+    }) as Api;
+    await expect(run(out, { api: failing, providers: false })).rejects.toThrow('disk gone');
+    expect(readFileSync(path.join(out, MANIFEST_FILE)).equals(before)).toBe(true);
+    expect(existsSync(path.join(out, 'api/v1/health-scores/10001/index.json'))).toBe(true);
+    expect(readdirSync(dir).filter((name) => name.startsWith('failing.'))).toEqual([]);
+  });
+
   it('refuses a folder that is not an export rather than replace it, and leaves it as it was', async () => {
     const out = path.join(dir, 'mine');
     mkdirSync(out);
