@@ -185,9 +185,7 @@ describe('choices', { timeout: 60_000 }, () => {
 describe('hcas export-static (the command)', { timeout: 120_000 }, () => {
   it('exports only what a plan opens with --plan, and says what it wrote', async () => {
     const out = path.join(dir, 'free');
-    const result = await hcas(['export-static', '--db', db, '--out', out, '--plan', 'free', '--log-format', 'json'], {
-      timeoutMs: 120_000,
-    });
+    const result = await hcas(['export-static', '--db', db, '--out', out, '--plan', 'free', '--log-format', 'json']);
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
     expect(summary).toMatchObject({ event: 'exported', out, build_id: api.buildId });

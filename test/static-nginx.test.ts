@@ -59,7 +59,7 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
 
   beforeAll(async () => {
     const db = await fixtureDb();
-    const exported = await hcas(['export-static', '--db', db, '--out', exportDir, '--providers', '--quiet'], { timeoutMs: 120_000 });
+    const exported = await hcas(['export-static', '--db', db, '--out', exportDir, '--providers', '--quiet']);
     expect(exported.code, exported.stderr).toBe(0);
     const state = path.join(dir, 'state.sqlite');
     const created = await hcas(['keys', 'create', '--plan', 'business', '--name', 'static test', '--state-file', state], {
