@@ -114,7 +114,7 @@ export async function benchReplicas(options: { db: string; seconds?: number }): 
 }
 
 /** nginx's master and worker processes (CPU is charged to all of them). */
-async function processTree(nginx: TestNginx): Promise<number[]> {
+export async function processTree(nginx: TestNginx): Promise<number[]> {
   const { readFileSync, readdirSync } = await import('node:fs');
   const master = Number(readFileSync(path.join(nginx.dir, 'nginx.pid'), 'utf8'));
   const children = readdirSync('/proc')

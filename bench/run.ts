@@ -46,6 +46,8 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['cli', async () => (await import('./cli.ts')).benchCli({ db: defaultDb })],
   ['title-case', async () => (await import('./title-case.ts')).benchTitleCase()],
 ];
+// The static export of the default and the full-scale build, and nginx serving it against hcas serve.
+benches.push(['static', async () => (await import('./static.ts')).benchStatic({ db: defaultDb, full: quick ? undefined : fullDb })]);
 // Two full-scale builds compared: the national build above as OLD, another nation built (and removed) by the bench as NEW.
 if (!quick) benches.push(['diff', async () => (await import('./diff.ts')).benchDiff({ old: fullDb })]);
 for (const [name, optional] of [

@@ -47,7 +47,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/api': ['src/http', 'src/answers', 'src/query', 'core'],
   'src/auth': ['src/http', 'core'],
   'src/server': ['src/http', 'src/api', 'src/auth', 'core'],
-  'src/cli': ['src/server', 'src/api', 'src/auth', 'src/http', 'src/diff', 'src/query', 'src/answers', 'core'],
+  'src/static': ['src/api', 'src/auth', 'src/http', 'src/query', 'core'],
+  'src/cli': ['src/server', 'src/static', 'src/api', 'src/auth', 'src/http', 'src/diff', 'src/query', 'src/answers', 'core'],
 };
 
 function folderOf(file: string): string | undefined {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { Api, API_BASE } from '../api/index.ts';
+import { Api, API_BASE, type ApiOptions } from '../api/index.ts';
 import type { ApiRequest } from '../http/dispatcher.ts';
 import type { ApiResponse } from '../http/response.ts';
 import { DEFAULT_DATABASE, databaseFile } from '../../core/dataset.ts';
@@ -9,7 +9,7 @@ import { CliError, dataError, exitCodeOfStatus } from './errors.ts';
  * Opens the database of a command (`--db`, else `$HCAS_DB`, else the default beside the package); a missing
  * file or a non-API file is a data error (exit 3) that names the fix.
  */
-export function openApi(flag: string | undefined, env: NodeJS.ProcessEnv): Api {
+export function openApi(flag: string | undefined, env: NodeJS.ProcessEnv, options: ApiOptions = {}): Api {
   const file = databaseFile(flag, env);
   if (!existsSync(file)) {
     throw dataError(
@@ -17,7 +17,7 @@ export function openApi(flag: string | undefined, env: NodeJS.ProcessEnv): Api {
     );
   }
   try {
-    return Api.open(file);
+    return Api.open(file, options);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw dataError(`cannot read ${file} as an hcas database (${reason}); rebuild it with \`hcas build\``);

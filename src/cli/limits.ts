@@ -7,6 +7,7 @@ import { PlanError, type PlanSet } from '../auth/plans.ts';
 import type { RedisStore } from '../auth/redis-store.ts';
 import type { StateStore } from '../auth/store.ts';
 import { API_BASE, ROUTES } from '../api/index.ts';
+import type { Route } from '../http/route.ts';
 import { CliError, EXIT } from './errors.ts';
 
 /** The limits flags of `serve`, `get` and `keys`, as commander parses them. */
@@ -60,12 +61,12 @@ export function plansFor(options: LimitsFlags, env: NodeJS.ProcessEnv): PlanSet 
 }
 
 /**
- * The plan access of every route of the JSON API; a CliError naming the fix when a route is in no plan. The
- * widget's embed script is outside the plans: every caller may load it (decisions.md, "Widget").
+ * The plan access of every route of the JSON API (or of `routes`); a CliError naming the fix when a route is in
+ * no plan. The widget's embed script is outside the plans: every caller may load it (decisions.md, "Widget").
  */
-export function accessFor(options: LimitsFlags, env: NodeJS.ProcessEnv): AccessTable {
+export function accessFor(options: LimitsFlags, env: NodeJS.ProcessEnv, routes: readonly Route[] = ROUTES): AccessTable {
   try {
-    return new AccessTable(selectedPlans(options, env), ROUTES, API_BASE);
+    return new AccessTable(selectedPlans(options, env), routes, API_BASE);
   } catch (error) {
     if (error instanceof PlanError) throw new CliError(error.message);
     throw error;

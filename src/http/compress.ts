@@ -33,14 +33,25 @@ export function negotiate(acceptEncoding: string | undefined): Coding | undefine
  * well as 11 at a small fraction of the time; the result is cached per build, so this runs once per URL.
  */
 export function compress(body: Buffer, coding: Coding): Promise<Buffer> {
-  if (coding === 'br') {
-    return brotli(body, {
-      params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
-        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-      },
-    });
-  }
-  return gzip(body, { level: 6 });
+  return coding === 'br' ? brotli(body, brotliOptions(body)) : gzip(body, GZIP_OPTIONS);
+}
+
+/**
+ * The same bytes as `compress`, made on this thread: for many small bodies in a row (`hcas export-static`),
+ * where handing each to zlib's threads costs more than compressing it.
+ */
+export function compressSync(body: Buffer, coding: Coding): Buffer {
+  return coding === 'br' ? zlib.brotliCompressSync(body, brotliOptions(body)) : zlib.gzipSync(body, GZIP_OPTIONS);
+}
+
+const GZIP_OPTIONS: zlib.ZlibOptions = { level: 6 };
+
+function brotliOptions(body: Buffer): zlib.BrotliOptions {
+  return {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  };
 }

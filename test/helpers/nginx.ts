@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -7,6 +7,11 @@ const root = path.resolve(import.meta.dirname, '../..');
 /** The shipped site config and the upstream list of replicas on one machine (deploy/nginx/). */
 export const SITE_CONFIG = path.join(root, 'deploy/nginx/hcas.conf');
 export const SYSTEMD_UPSTREAMS = path.join(root, 'deploy/nginx/upstreams.systemd.conf');
+/** The static API's locations (served files first, the replicas for the rest), which hcas.conf includes. */
+export const STATIC_CONFIG = path.join(root, 'deploy/nginx/static.conf');
+/** Debian's brotli_static module (`apt-get install libnginx-mod-http-brotli-static`), which static.conf uses. */
+export const BROTLI_STATIC_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+export const HAVE_BROTLI_STATIC = existsSync(BROTLI_STATIC_MODULE);
 
 /** Debian's nginx (`apt-get install -y nginx`), on PATH or in /usr/sbin. */
 export const NGINX = ['nginx', '/usr/sbin/nginx'].find((candidate) => {
@@ -50,8 +55,11 @@ export class TestNginx {
     this.httpsPort = httpsPort;
   }
 
-  /** Writes the configuration: the shipped file with the substitutions above, a self-signed certificate, nginx.conf. */
-  configure(replicaPorts: [number, number], certificate: { cert: string; key: string }): void {
+  /**
+   * Writes the configuration: the shipped file with the substitutions above, a self-signed certificate, nginx.conf;
+   * with `staticRoot`, also deploy/nginx/static.conf serving the export in that folder (its `root` line changed).
+   */
+  configure(replicaPorts: [number, number], certificate: { cert: string; key: string }, options: { staticRoot?: string } = {}): void {
     const confDir = path.join(this.dir, 'hcas');
     for (const sub of ['hcas/tls', 'log', 'tmp/body', 'tmp/proxy', 'tmp/fastcgi', 'tmp/uwsgi', 'tmp/scgi']) {
       // Writable by nginx's workers, which run as nobody when the master is root.
@@ -75,11 +83,24 @@ export class TestNginx {
     if (/^\s*listen /m.test(site.replace(/listen 127\.0\.0\.1:\d+( ssl)?;/g, '')))
       throw new Error(`${SITE_CONFIG}: a listen line the test does not know; update test/helpers/nginx.ts`);
     writeFileSync(path.join(this.dir, 'site.conf'), site);
+    if (options.staticRoot !== undefined) {
+      const root = '    root /var/lib/hcas-data/static;\n';
+      const locations = substitute(
+        readFileSync(STATIC_CONFIG, 'utf8'),
+        root,
+        `    root ${options.staticRoot};\n`,
+        { times: 1 },
+        STATIC_CONFIG,
+      );
+      writeFileSync(path.join(confDir, 'static.conf'), locations);
+    }
 
     const tmp = (name: string) => path.join(this.dir, 'tmp', name);
     writeFileSync(
       path.join(this.dir, 'nginx.conf'),
       [
+        // Loaded as Debian's package loads it (modules-enabled/), where it is installed: static.conf needs it.
+        HAVE_BROTLI_STATIC ? `load_module ${BROTLI_STATIC_MODULE};` : '',
         'daemon off;',
         'worker_processes 1;',
         `pid ${path.join(this.dir, 'nginx.pid')};`,

@@ -16,6 +16,7 @@ export const API_COMMANDS: readonly CommandEntry[] = [
   { names: ['census'], load: async () => (await import('./census.ts')).registerCensus },
   { names: ['compare'], load: async () => (await import('./compare.ts')).registerCompare },
   { names: ['export'], load: async () => (await import('./export.ts')).registerExport },
+  { names: ['export-static'], load: async () => (await import('./export-static.ts')).registerExportStatic },
   { names: ['keys'], load: async () => (await import('./keys.ts')).registerKeys },
   { names: ['providers', 'provider'], load: async () => (await import('./providers.ts')).registerProviders },
   { names: ['facilities', 'facility'], load: async () => (await import('./facilities.ts')).registerFacilities },

@@ -1,0 +1,132 @@
+import { FixableError } from '../../core/errors.ts';
+import { WIDGET_SCRIPT_PATH } from '../../core/widget.ts';
+import { ALL_ROUTES } from '../api/index.ts';
+import { API_BASE } from '../api/paths.ts';
+import { patternCovers } from '../auth/plans.ts';
+import type { Queries } from '../query/index.ts';
+import { blogTime } from '../query/blog.ts';
+import type { StaticKeyQueries } from '../query/static-keys.ts';
+
+/** What the key lists of the export read: the build's queries, its key walks, and the time of the export (the blog). */
+export interface KeySource {
+  queries: Queries;
+  keys: StaticKeyQueries;
+  now: Date;
+}
+
+/**
+ * One route of the route table as the static export writes it: once (no path parameter, default query), or
+ * once per key of `keys` (the values of its one path parameter).
+ */
+export interface StaticRoute {
+  path: string;
+  keys?: (source: KeySource) => Iterable<string | number>;
+  /** How many keys, for the progress total without walking them (default: the length of the list). */
+  count?: (source: KeySource) => number;
+  /** Written only with `--providers`: four million profiles. */
+  providers?: true;
+}
+
+const zipCodes = ({ keys }: KeySource) => keys.zipCodes();
+const perZip = (path: string): StaticRoute => ({ path, keys: zipCodes });
+
+/**
+ * Every answer the API gives without a query parameter, and the first page of each list at its default
+ * parameters: the files of the static API. Each route of the server's table is here or in SERVER_ONLY
+ * (test/static-export.test.ts checks it), so a new endpoint cannot be left out by accident.
+ */
+export const STATIC_ROUTES: readonly StaticRoute[] = [
+  { path: '/' },
+  { path: API_BASE },
+  { path: `${API_BASE}openapi.json` },
+  { path: WIDGET_SCRIPT_PATH },
+  { path: `${API_BASE}score-types/` },
+  { path: `${API_BASE}states/` },
+  { path: `${API_BASE}rankings/states/` },
+  { path: `${API_BASE}rankings/hospitals/` },
+  { path: `${API_BASE}tvi/rankings/` },
+  { path: `${API_BASE}tvi/top-vulnerable/` },
+  { path: `${API_BASE}health-scores/` },
+  { path: `${API_BASE}health-scores/geojson/` },
+  { path: `${API_BASE}providers/` },
+  { path: `${API_BASE}facilities/` },
+  { path: `${API_BASE}blog/` },
+  {
+    path: `${API_BASE}blog/:slug/`,
+    keys: ({ queries, now }) => {
+      const time = blogTime(now);
+      return queries.blog.page(time, queries.blog.count(time), 0).map((post) => post.slug);
+    },
+  },
+  perZip(`${API_BASE}health-scores/:zip/`),
+  perZip(`${API_BASE}health-scores/:zip/all-scores/`),
+  perZip(`${API_BASE}health-scores/:zip/census/`),
+  perZip(`${API_BASE}tvi/:zip/`),
+  perZip(`${API_BASE}widget-score/:zip/`),
+  { path: `${API_BASE}facilities/:id/`, keys: ({ keys }) => keys.facilityIds() },
+  {
+    path: `${API_BASE}providers/:npi/`,
+    keys: ({ keys }) => keys.providerNpis(),
+    count: ({ keys }) => keys.providerCount(),
+    providers: true,
+  },
+];
+
+/** The routes the export leaves to `hcas serve`, and why: an answer that needs parameters, or is not the same for everyone. */
+export const SERVER_ONLY: Readonly<Record<string, string>> = {
+  [`${API_BASE}meta/`]: "the server's live state (its rate-limit backend and health) is part of the answer",
+  [`${API_BASE}health-scores/:zip/nearby/`]: 'answers depend on radius and limit',
+  [`${API_BASE}autocomplete/`]: 'needs the search text q',
+  [`${API_BASE}compare/`]: 'needs the ZIP codes to compare',
+  [`${API_BASE}exports/health-scores/`]: 'bulk exports stream, by format and filter',
+  [`${API_BASE}exports/providers/`]: 'bulk exports stream, by format and filter',
+  [`${API_BASE}exports/facilities/`]: 'bulk exports stream, by format and filter',
+};
+
+/** The request path of one answer: the route's path with its parameter replaced by the key. */
+export function urlOf(routePath: string, key: string | number | undefined): string {
+  if (key === undefined) return routePath;
+  return routePath.replace(/:\w+/, encodeURIComponent(String(key)));
+}
+
+/**
+ * The file of a request path, relative to the export's folder: a path ending in `/` is a folder whose
+ * index document holds the answer (`api/v1/states/index.json`, what static hosts serve for `/api/v1/states/`);
+ * a file name is kept (`api/v1/openapi.json`).
+ */
+export function fileOf(url: string, indexName: string): string {
+  const relative = url.slice(1);
+  return relative === '' || relative.endsWith('/') ? `${relative}${indexName}` : relative;
+}
+
+/**
+ * The routes `--endpoints` names, in the plan files' pattern language (`widget-score/*`, `health-scores/:zip/`,
+ * `/widget/*`; relative to /api/v1/ unless they start with /). A pattern that names no route the export
+ * writes is refused, saying why (the route is left to the server, or needs --providers).
+ */
+export function endpointFilter(patterns: readonly string[], providers: boolean): (routePath: string) => boolean {
+  const covers = (pattern: string, routePath: string) => patternCovers(pattern, routePath, API_BASE);
+  for (const pattern of patterns) {
+    const written = STATIC_ROUTES.filter((route) => covers(pattern, route.path));
+    if (written.some((route) => providers || !route.providers)) continue;
+    if (written.length > 0) throw new FixableError(`--endpoints ${pattern} names providers' profiles alone: add --providers`);
+    const left = Object.entries(SERVER_ONLY).find(([routePath]) => covers(pattern, routePath));
+    throw new FixableError(
+      left
+        ? `--endpoints ${pattern} names no route the export writes: ${left[0]} is left to the server (${left[1]})`
+        : `--endpoints ${pattern} names no route: give route paths relative to ${API_BASE}, such as widget-score/* or health-scores/:zip/ (hcas get openapi.json lists them)`,
+    );
+  }
+  return (routePath) => patterns.some((pattern) => covers(pattern, routePath));
+}
+
+/**
+ * True for a route the export writes once at its default parameters although it takes some (a list's first
+ * page, the GeoJSON): `--no-lists` leaves those out for hosts that ignore query strings, which would answer
+ * `?page=2` or `?state=NY` with the first page of everything.
+ */
+export function takesQuery(routePath: string): boolean {
+  const route = ALL_ROUTES.find((candidate) => candidate.path === routePath);
+  if (route === undefined) throw new Error(`${routePath} is not in the route table`);
+  return Object.keys(route.query).length > 0;
+}

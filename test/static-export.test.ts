@@ -1,0 +1,257 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentCountProgress } from '../core/progress.ts';
+import { ALL_ROUTES, Api } from '../src/api/index.ts';
+import { COMPRESS_MIN_BYTES } from '../src/http/compress.ts';
+import { exportStatic, type StaticExportSummary } from '../src/static/export.ts';
+import { MANIFEST_FILE, readManifest } from '../src/static/manifest.ts';
+import { fileOf, SERVER_ONLY, STATIC_ROUTES } from '../src/static/targets.ts';
+import { hcas } from './helpers/cli.ts';
+import { tempDir } from './helpers/files.ts';
+import { fixtureDb } from './helpers/fixture-db.ts';
+
+/**
+ * `hcas export-static` on the fixture build: every file is the dispatcher's body for its path (the body
+ * `hcas get` prints and the server sends; test/static-nginx.test.ts compares with a running server), its
+ * .gz and .br decode to it, the manifest lists every file truly, and a second export keeps what did not change.
+ */
+
+const NOW = new Date('2025-06-01T00:00:00Z');
+const dir = tempDir('hcas-static-export-');
+let db: string;
+let api: Api;
+
+const run = (out: string, options: Partial<Parameters<typeof exportStatic>[0]> = {}): Promise<StaticExportSummary> =>
+  exportStatic({ api, now: NOW, out, indexName: 'index.json', providers: true, progress: silentCountProgress, ...options });
+
+/** The request path a file of the export answers (`api/v1/states/index.json` -> `/api/v1/states/`). */
+const urlOfFile = (file: string, indexName = 'index.json') => `/${file.endsWith(indexName) ? file.slice(0, -indexName.length) : file}`;
+
+beforeAll(async () => {
+  db = await fixtureDb();
+  api = Api.open(db, { cacheBytes: 0, now: () => NOW });
+});
+
+afterAll(() => {
+  api?.retire();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('which routes the export writes', () => {
+  it('every route the server answers is exported or left to the server with a reason, never both', () => {
+    const exported = new Set(STATIC_ROUTES.map((route) => route.path));
+    for (const route of ALL_ROUTES) {
+      const place = [exported.has(route.path) && 'exported', route.path in SERVER_ONLY && 'server-only'].filter(Boolean);
+      expect(place, route.path).toHaveLength(1);
+    }
+    const known = new Set(ALL_ROUTES.map((route) => route.path));
+    for (const listed of [...exported, ...Object.keys(SERVER_ONLY)]) expect(known.has(listed), listed).toBe(true);
+  });
+
+  it('a route it writes once takes no query parameter, or only optional ones (the first page at its defaults)', () => {
+    for (const { path: routePath, keys } of STATIC_ROUTES) {
+      const route = ALL_ROUTES.find((candidate) => candidate.path === routePath)!;
+      expect(route.streamed, routePath).not.toBe(true);
+      if (keys) expect(Object.keys(route.query), `${routePath} is written per key, so takes no query parameter`).toEqual([]);
+      for (const [name, spec] of Object.entries(route.query)) expect(spec.required, `${routePath} ${name}`).not.toBe(true);
+    }
+  });
+});
+
+describe('an export of the fixture build', { timeout: 60_000 }, () => {
+  const out = path.join(dir, 'static');
+  let summary: StaticExportSummary;
+  let manifest: ReturnType<typeof readManifest>;
+
+  beforeAll(async () => {
+    summary = await run(out);
+    manifest = readManifest(out);
+  }, 60_000);
+
+  it('writes every file as the dispatcher answers its path, byte for byte, with its .gz and .br', async () => {
+    const answers = manifest.files.filter((file) => !/\.(gz|br)$/.test(file.path));
+    expect(answers).toHaveLength(summary.answers);
+    for (const file of answers) {
+      const response = await api.respond({ method: 'GET', url: urlOfFile(file.path) });
+      const written = readFileSync(path.join(out, file.path));
+      expect(response.status, file.path).toBe(200);
+      expect(written.equals(response.body), file.path).toBe(true);
+      const compressed = written.length >= COMPRESS_MIN_BYTES;
+      expect(existsSync(path.join(out, `${file.path}.gz`)), file.path).toBe(compressed);
+      expect(existsSync(path.join(out, `${file.path}.br`)), file.path).toBe(compressed);
+      if (compressed) {
+        expect(zlib.gunzipSync(readFileSync(path.join(out, `${file.path}.gz`))).equals(written)).toBe(true);
+        expect(zlib.brotliDecompressSync(readFileSync(path.join(out, `${file.path}.br`))).equals(written)).toBe(true);
+      }
+    }
+  });
+
+  it('writes every kind of answer: each route has files, and a 404 only where the API has no answer', () => {
+    const byRoute = new Map(manifest.routes.map((row) => [row.path, row]));
+    for (const route of STATIC_ROUTES) expect(byRoute.get(route.path)?.answers, route.path).toBeGreaterThan(0);
+    // The fixture's one PO-box ZIP code: answered by the record of its ZIP code, except by the lists of scores.
+    expect(byRoute.get('/api/v1/health-scores/:zip/all-scores/')!.not_found).toBe(1);
+    expect(summary.notFound).toBe(1);
+    expect(readFileSync(path.join(out, 'index.json')).equals(readFileSync(path.join(out, 'api/v1/index.json')))).toBe(true);
+    expect(byRoute.get('/api/v1/widget-score/:zip/')!.headers).toMatchObject({
+      'Access-Control-Allow-Origin': '*',
+      'Cache-Control': 'public, max-age=86400',
+    });
+  });
+
+  it('lists every file in the manifest with its size and SHA-256, and nothing else is in the folder', () => {
+    expect(manifest).toMatchObject({ format: 'hcas-static-export/1', build_id: api.buildId, index_name: 'index.json', providers: true });
+    expect(manifest.totals).toEqual({ answers: summary.answers, files: summary.files, bytes: summary.bytes, not_found: 1 });
+    let bytes = 0;
+    for (const file of manifest.files) {
+      const content = readFileSync(path.join(out, file.path));
+      expect(content.length, file.path).toBe(file.bytes);
+      expect(createHash('sha256').update(content).digest('hex'), file.path).toBe(file.sha256);
+      bytes += file.bytes;
+    }
+    expect(bytes).toBe(summary.bytes);
+    const onDisk = readdirRecursive(out).filter((name) => name !== MANIFEST_FILE);
+    expect(onDisk.sort()).toEqual(manifest.files.map((file) => file.path).sort());
+  });
+
+  it('keeps the files of unchanged answers from the previous export (same inode, same time) and says what changed', async () => {
+    const file = path.join(out, 'api/v1/health-scores/10001/index.json');
+    const before = statSync(file);
+    // A file the build no longer answers, left by an earlier export: removed, and counted.
+    mkdirSync(path.join(out, 'api/v1/tvi/00000'), { recursive: true });
+    writeFileSync(path.join(out, 'api/v1/tvi/00000/index.json'), '{}\n');
+    const lines = readFileSync(path.join(out, MANIFEST_FILE), 'utf8').replace(
+      '\n]}',
+      ',\n{"path":"api/v1/tvi/00000/index.json","bytes":3,"sha256":"x"}\n]}',
+    );
+    writeFileSync(path.join(out, MANIFEST_FILE), lines);
+    const again = await run(out);
+    expect(again).toMatchObject({ unchanged: summary.answers, changed: 0, added: 0, removed: 1, files: summary.files });
+    const after = statSync(file);
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    expect(existsSync(path.join(out, 'api/v1/tvi/00000'))).toBe(false);
+    expect(readManifest(out).previous_build_id).toBe(api.buildId);
+  });
+
+  it('rewrites an answer whose bytes changed', async () => {
+    const file = path.join(out, 'api/v1/states/index.json');
+    writeFileSync(file, '[]\n');
+    const again = await run(out);
+    expect(again).toMatchObject({ changed: 1, unchanged: summary.answers - 1 });
+    expect(readFileSync(file).equals((await api.respond({ method: 'GET', url: '/api/v1/states/' })).body)).toBe(true);
+  });
+});
+
+describe('choices', { timeout: 60_000 }, () => {
+  it('names index files as asked, for hosts that only know index.html', async () => {
+    const out = path.join(dir, 'html');
+    await run(out, { indexName: 'index.html', providers: false });
+    expect(existsSync(path.join(out, 'api/v1/health-scores/10001/index.html'))).toBe(true);
+    expect(existsSync(path.join(out, 'api/v1/health-scores/10001/index.json'))).toBe(false);
+    expect(existsSync(path.join(out, 'api/v1/openapi.json'))).toBe(true);
+    expect(fileOf('/api/v1/states/', 'index.html')).toBe('api/v1/states/index.html');
+    expect(readManifest(out).routes.map((row) => row.path)).not.toContain('/api/v1/providers/:npi/');
+  });
+
+  it('leaves the previous export as it was when an export fails, and no staging folder behind', async () => {
+    const out = path.join(dir, 'failing');
+    await run(out, { providers: false });
+    const before = readFileSync(path.join(out, MANIFEST_FILE));
+    let calls = 0;
+    const failing = Object.create(api, {
+      respond: {
+        value: (request: Parameters<Api['respond']>[0]) =>
+          ++calls === 500 ? Promise.reject(new Error('disk gone')) : api.respond(request),
+      },
+    }) as Api;
+    await expect(run(out, { api: failing, providers: false })).rejects.toThrow('disk gone');
+    expect(readFileSync(path.join(out, MANIFEST_FILE)).equals(before)).toBe(true);
+    expect(existsSync(path.join(out, 'api/v1/health-scores/10001/index.json'))).toBe(true);
+    expect(readdirSync(dir).filter((name) => name.startsWith('failing.'))).toEqual([]);
+  });
+
+  it('refuses a folder that is not an export rather than replace it, and leaves it as it was', async () => {
+    const out = path.join(dir, 'mine');
+    mkdirSync(out);
+    writeFileSync(path.join(out, 'notes.txt'), 'mine');
+    await expect(run(out)).rejects.toThrow(/is not an hcas static export .* name a new or empty folder with --out/);
+    expect(readFileSync(path.join(out, 'notes.txt'), 'utf8')).toBe('mine');
+  });
+});
+
+describe('hcas export-static (the command)', { timeout: 120_000 }, () => {
+  it('exports only what a plan opens with --plan, and says what it wrote', async () => {
+    const out = path.join(dir, 'free');
+    const result = await hcas(['export-static', '--db', db, '--out', out, '--plan', 'free', '--log-format', 'json']);
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
+    expect(summary).toMatchObject({ event: 'exported', out, build_id: api.buildId });
+    const routes = readManifest(out).routes.map((row) => row.path);
+    expect(routes).toContain('/api/v1/health-scores/:zip/');
+    expect(routes).toContain('/api/v1/widget-score/:zip/');
+    expect(routes).toContain('/widget/v1/widget.js');
+    for (const paid of ['all-scores', 'census', 'geojson', 'rankings', 'top-vulnerable'])
+      expect(
+        routes.filter((route) => route.includes(paid)),
+        paid,
+      ).toEqual([]);
+    expect(readManifest(out).plan).toBe('free');
+  });
+
+  it("exports only the endpoints --endpoints names, in the plan files' patterns", async () => {
+    const out = path.join(dir, 'some');
+    const result = await hcas(['export-static', '--db', db, '--out', out, '--endpoints', 'states/, widget-score/*']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^exported \d+ answers of build \w+ into .* in [\d.]+ s: \d+ files, .* with the \.gz and \.br;/);
+    expect(readManifest(out).routes.map((row) => row.path)).toEqual(['/api/v1/states/', '/api/v1/widget-score/:zip/']);
+  });
+
+  it('leaves out the answers of routes that take query parameters with --no-lists (for hosts that ignore query strings)', async () => {
+    const out = path.join(dir, 'no-lists');
+    const result = await hcas([
+      'export-static',
+      '--db',
+      db,
+      '--out',
+      out,
+      '--no-lists',
+      '--endpoints',
+      'health-scores/*,rankings/*,blog/*,states/',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readManifest(out).routes.map((row) => row.path)).toEqual([
+      '/api/v1/states/',
+      '/api/v1/rankings/states/',
+      '/api/v1/blog/:slug/',
+      '/api/v1/health-scores/:zip/',
+      '/api/v1/health-scores/:zip/all-scores/',
+      '/api/v1/health-scores/:zip/census/',
+    ]);
+  });
+
+  it.each([
+    [
+      ['--endpoints', 'health-scores/:zip/nearby/'],
+      /names no route the export writes: \/api\/v1\/health-scores\/:zip\/nearby\/ is left to the server \(answers depend on radius and limit\)/,
+    ],
+    [['--endpoints', 'providers/:npi/'], /--endpoints providers\/:npi\/ names providers' profiles alone: add --providers/],
+    [['--endpoints', 'scores/'], /--endpoints scores\/ names no route: give route paths relative to \/api\/v1\//],
+    [['--endpoints', ','], /--endpoints must name route paths such as widget-score\/\*/],
+    [['--plan', 'gold'], /--plan must be one of free, professional, business, enterprise .*got gold/],
+    [['--plans', 'b'], /--plans chooses the plan file of --plan: add --plan ID/],
+    [['--index-name', 'a/b.json'], /--index-name must be a file name such as index.json or index.html, got a\/b.json/],
+    [['--quiet', '--log-format', 'json'], /choose one of --quiet and --log-format json/],
+  ])('refuses %j with a message that names the fix (exit 2)', async (args, message) => {
+    const result = await hcas(['export-static', '--db', db, '--out', path.join(dir, 'never'), ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(existsSync(path.join(dir, 'never'))).toBe(false);
+  });
+});
+
+function readdirRecursive(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((name) => statSync(path.join(folder, name)).isFile());
+}
