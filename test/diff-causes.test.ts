@@ -42,7 +42,7 @@ describe('hcas diff names the known cause of a rebuild', { timeout: 600_000 }, (
 
   it('a hospital removed from the CMS file: that hospital, for every ZIP it moved', async () => {
     // Holy Cross Hospital, Taos NM (CCN 321310): a critical access hospital with an emergency department.
-    const out = await buildVariant(tempDir(), 'cms_hospitals', (csv) => withoutRows(csv, (row) => row.startsWith('321310,')));
+    const out = await buildVariant('cms_hospitals', (csv) => withoutRows(csv, (row) => row.startsWith('321310,')));
     const report = diffBuilds(base, out, { top: Number.POSITIVE_INFINITY, minResidents: 0 });
     expect(report.builds.sources.find((s) => s.key === 'cms_hospitals')).toMatchObject({
       change: 'changed',
@@ -65,7 +65,7 @@ describe('hcas diff names the known cause of a rebuild', { timeout: 600_000 }, (
   });
 
   it("a ZIP's population changed: that ZIP, for itself and every neighbour whose share of the beds moved", async () => {
-    const out = await buildVariant(tempDir(), 'acs_population_income', (csv) =>
+    const out = await buildVariant('acs_population_income', (csv) =>
       withValue(csv, (row) => row.startsWith('87571,'), 'total_population', '40000'),
     );
     const report = diffBuilds(base, out, { top: Number.POSITIVE_INFINITY, minResidents: 0 });

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { diffBuilds } from '../src/diff/index.ts';
-import { tempDir } from './helpers/files.ts';
-import { cachedBuild } from './helpers/real-build.ts';
+import { cachedBuild, cachedOutput } from './helpers/real-build.ts';
 import { PUBLIC_MANIFEST } from './helpers/variant-build.ts';
 
 /**
@@ -13,19 +12,21 @@ import { PUBLIC_MANIFEST } from './helpers/variant-build.ts';
 describe('hcas diff names a changed scoring weight', { timeout: 600_000 }, () => {
   it('one cause, scoring constant COMPOSITE_WEIGHTS, for every ZIP that moved', async () => {
     const base = (await cachedBuild(PUBLIC_MANIFEST)).out;
-    vi.resetModules();
-    vi.doMock('../pipeline/config/scoring.ts', async (original) => ({
-      ...(await original<typeof import('../pipeline/config/scoring.ts')>()),
-      COMPOSITE_WEIGHTS: { provider: 7, hospital: 8, travel: 4 },
-    }));
-    const out = path.join(tempDir(), 'hcas.sqlite');
-    try {
-      const { build } = await import('../pipeline/run/index.ts');
-      await build({ manifest: PUBLIC_MANIFEST, out });
-    } finally {
-      vi.doUnmock('../pipeline/config/scoring.ts');
+    // Made once per code and data, like the public build it is compared with.
+    const { out } = await cachedOutput('the public build with COMPOSITE_WEIGHTS.hospital 8', async (dir) => {
       vi.resetModules();
-    }
+      vi.doMock('../pipeline/config/scoring.ts', async (original) => ({
+        ...(await original<typeof import('../pipeline/config/scoring.ts')>()),
+        COMPOSITE_WEIGHTS: { provider: 7, hospital: 8, travel: 4 },
+      }));
+      try {
+        const { build } = await import('../pipeline/run/index.ts');
+        await build({ manifest: PUBLIC_MANIFEST, out: path.join(dir, 'hcas.sqlite') });
+      } finally {
+        vi.doUnmock('../pipeline/config/scoring.ts');
+        vi.resetModules();
+      }
+    });
     const report = diffBuilds(base, out, { top: Number.POSITIVE_INFINITY, minResidents: 0 });
     expect(report.builds.sources).toEqual([]);
     expect(report.builds.settings).toEqual([{ path: 'scoring.COMPOSITE_WEIGHTS.hospital', old: 6, new: 8 }]);

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../pipeline/run/index.ts';
 import { cachedBuild } from './helpers/real-build.ts';
 import { makeBundle, PROVIDER_LAYOUTS, type ProvenanceEntry } from '../producers/bundle/bundle.ts';
 import { openRecords } from '../pipeline/ingest/read.ts';
@@ -133,9 +132,8 @@ describe.skipIf(!haveData)('the public bundle against the originals in ../shared
   }
 
   beforeAll(async () => {
-    const out = path.join(dir, 'originals', 'hcas.sqlite');
-    fromOriginals = opened(await build({ manifest: originalsManifest(), out }));
-    // The bundle's build is the public build other test files read too.
+    // Both made once per code and data; the bundle's build is the public build other test files read too.
+    fromOriginals = opened(await cachedBuild(originalsManifest()));
     fromBundle = opened(await cachedBuild(PUBLIC_MANIFEST));
   }, 600_000);
 

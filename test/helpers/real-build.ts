@@ -5,6 +5,7 @@ import path from 'node:path';
 import { build } from '../../pipeline/run/index.ts';
 import { DEFAULT_PROVIDERS, DEFAULT_SEED } from '../../producers/sample/index.ts';
 import { writeRealSample } from '../../producers/sample/real-sample.ts';
+import { SHARED_DATA } from './files.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -17,15 +18,21 @@ function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
   }
 }
 
+/** What a build made here depends on besides its own identity: the code that makes it and the data it reads. */
+const MADE_FROM = [
+  ...['pipeline', 'producers', 'content', 'core', 'raw/public', 'raw/manifests'].map((dir) => path.join(ROOT, dir)),
+  SHARED_DATA,
+];
+
 /**
- * A folder made once for every test file that needs it, kept in the temp folder under a hash of `identity`
- * and of the code that makes it: test files run in parallel processes, so the first one makes it (holding a
- * lock directory) and the others wait for it; a later run with unchanged code reuses it.
+ * A folder made once for every test file that needs it, kept in the temp folder under a hash of `identity`,
+ * of the code that makes it and of the data it reads: test files run in parallel processes, so the first one
+ * makes it (holding a lock directory) and the others wait for it; a later run with unchanged code and data
+ * reuses it.
  */
 async function cachedFolder(identity: string, make: (dir: string) => Promise<void>): Promise<string> {
   const hash = createHash('sha256').update(identity);
-  for (const dir of ['pipeline', 'producers', 'content', 'core'])
-    if (existsSync(path.join(ROOT, dir))) hashTree(hash, path.join(ROOT, dir));
+  for (const dir of MADE_FROM) if (existsSync(dir)) hashTree(hash, dir);
   const dir = path.join(os.tmpdir(), 'hcas-test-builds', hash.digest('hex').slice(0, 16));
   const done = path.join(dir, 'done');
   if (existsSync(done)) return dir;
@@ -58,23 +65,32 @@ async function cachedFolder(identity: string, make: (dir: string) => Promise<voi
   }
 }
 
+/** A build's database and its rejects file. */
+export interface MadeBuild {
+  out: string;
+  rejectsFile: string;
+}
+
+/**
+ * A build made once for every test file (and run) with the same `identity`, code and data: `make` writes
+ * `hcas.sqlite` (and its rejects file) into the folder it is handed.
+ */
+export async function cachedOutput(identity: string, make: (dir: string) => Promise<void>): Promise<MadeBuild> {
+  const dir = await cachedFolder(identity, make);
+  return { out: path.join(dir, 'hcas.sqlite'), rejectsFile: path.join(dir, 'hcas.rejects.csv') };
+}
+
 /**
  * Builds a manifest once for every test file that needs it (the real-data build takes about a minute on this
  * machine; several test files read it).
  */
-export async function cachedBuild(
-  manifest: string,
-  options: { allowPartialProviders?: boolean } = {},
-): Promise<{ out: string; rejectsFile: string }> {
+export async function cachedBuild(manifest: string, options: { allowPartialProviders?: boolean } = {}): Promise<MadeBuild> {
   const identity = readFileSync(manifest, 'utf8') + JSON.stringify(options);
-  const dir = await cachedFolder(identity, (into) => build({ manifest, out: path.join(into, 'hcas.sqlite'), ...options }).then(() => {}));
-  return { out: path.join(dir, 'hcas.sqlite'), rejectsFile: path.join(dir, 'hcas.rejects.csv') };
+  return cachedOutput(identity, (into) => build({ manifest, out: path.join(into, 'hcas.sqlite'), ...options }).then(() => {}));
 }
 
 /** The default build as `npm start` makes it, and what its making said. */
-export interface DefaultBuild {
-  out: string;
-  rejectsFile: string;
+export interface DefaultBuild extends MadeBuild {
   /** The build log, line by line. */
   log: string[];
   /** The share of the country's clinicians `hcas sample` declared its providers to be. */

@@ -1,36 +1,37 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { build } from '../../pipeline/run/index.ts';
 import { writeInput } from './files.ts';
+import { cachedOutput } from './real-build.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const PUBLIC_MANIFEST = path.join(ROOT, 'raw/manifests/public.json');
 
 /**
  * Builds the bundled public data with one source file changed in one known way: a copy of
- * raw/manifests/public.json in `dir` whose source `sourceKey` names a copy of its file passed through `edit`
- * (the text of the CSV, gzipped back). Everything else is the public build's, the order of the sources too
- * (a manifest that `include`s another puts a replaced source last, and the first source with a value of a
- * census measure wins).
+ * raw/manifests/public.json whose source `sourceKey` names a copy of its file passed through `edit` (the text
+ * of the CSV, gzipped back). Everything else is the public build's, the order of the sources too (a manifest
+ * that `include`s another puts a replaced source last, and the first source with a value of a census measure
+ * wins). Made once per edit, code and data, like the public build it is compared with (cachedOutput).
  */
-export async function buildVariant(dir: string, sourceKey: string, edit: (csv: string) => string): Promise<string> {
+export async function buildVariant(sourceKey: string, edit: (csv: string) => string): Promise<string> {
   const publicManifest = JSON.parse(readFileSync(PUBLIC_MANIFEST, 'utf8'));
   const spec = publicManifest.sources[sourceKey];
-  const original = path.resolve(path.dirname(PUBLIC_MANIFEST), publicManifest.root, spec.path);
-  const text = gunzipSync(readFileSync(original)).toString('utf8');
+  const root = path.resolve(path.dirname(PUBLIC_MANIFEST), publicManifest.root);
+  const text = gunzipSync(readFileSync(path.resolve(root, spec.path))).toString('utf8');
   const edited = edit(text);
   if (edited === text) throw new Error(`the edit of ${sourceKey} changed nothing`);
-  const copy = writeInput(path.join(dir, path.basename(spec.path)), edited);
-  const manifest = path.join(dir, 'manifest.json');
-  const root = path.resolve(path.dirname(PUBLIC_MANIFEST), publicManifest.root);
-  writeFileSync(
-    manifest,
-    JSON.stringify({ ...publicManifest, root, sources: { ...publicManifest.sources, [sourceKey]: { ...spec, path: copy } } }),
-  );
-  const out = path.join(dir, 'hcas.sqlite');
-  await build({ manifest, out });
-  return out;
+  const identity = ['the public build with one source edited', sourceKey, createHash('sha256').update(edited).digest('hex')].join('\n');
+  const made = await cachedOutput(identity, async (dir) => {
+    const copy = writeInput(path.join(dir, path.basename(spec.path)), edited);
+    const manifest = path.join(dir, 'manifest.json');
+    const sources = { ...publicManifest.sources, [sourceKey]: { ...spec, path: copy } };
+    writeFileSync(manifest, JSON.stringify({ ...publicManifest, root, sources }));
+    await build({ manifest, out: path.join(dir, 'hcas.sqlite') });
+  });
+  return made.out;
 }
 
 /** The CSV without the rows `drop` picks (the header is kept). */
