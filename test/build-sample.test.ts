@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { build } from '../pipeline/run/index.ts';
 import { writeSample } from '../producers/sample/index.ts';
 import { WIDGET_SCRIPT_FILE } from '../core/widget.ts';
 import { tempDir } from './helpers/files.ts';
+import { cachedOutput } from './helpers/real-build.ts';
 
 const MANIFEST = path.resolve(import.meta.dirname, '../raw/manifests/synthetic.json');
 
@@ -16,13 +17,18 @@ describe('hcas sample --synthetic-nation && hcas build --manifest raw/manifests/
   let outDir: string;
 
   beforeAll(async () => {
-    const dir = tempDir();
-    outDir = dir;
-    sample = await writeSample({ outDir: path.join(dir, 'raw'), providers: 100_000, facilities: 3_000, seed: 7 });
-    // writeSample declares its 100,000 providers a 2.5% sample of the 4 million of its nation (synthetic-providers.json).
-    const summary = await build({ manifest: MANIFEST, root: path.join(dir, 'raw'), out: path.join(dir, 'hcas.sqlite') });
-    db = new Database(summary.out, { readonly: true });
-    rejects = readFileSync(summary.rejectsFile, 'utf8').trim().split('\n');
+    // Made once per code and data (the sample is written by the code the cache key hashes).
+    const made = await cachedOutput('a synthetic nation: 100,000 providers, 3,000 facilities, seed 7', async (dir) => {
+      const raw = path.join(tempDir(), 'raw');
+      const written = await writeSample({ outDir: raw, providers: 100_000, facilities: 3_000, seed: 7 });
+      // writeSample declares its 100,000 providers a 2.5% sample of the 4 million of its nation (synthetic-providers.json).
+      await build({ manifest: MANIFEST, root: raw, out: path.join(dir, 'hcas.sqlite') });
+      writeFileSync(path.join(dir, 'sample.json'), JSON.stringify(written));
+    });
+    outDir = path.dirname(made.out);
+    sample = JSON.parse(readFileSync(path.join(outDir, 'sample.json'), 'utf8'));
+    db = new Database(made.out, { readonly: true });
+    rejects = readFileSync(made.rejectsFile, 'utf8').trim().split('\n');
   }, 240_000);
 
   it('scores every ZCTA and says plainly that the data is synthetic', () => {
