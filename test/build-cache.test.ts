@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pruneBuildCache } from './helpers/build-cache.ts';
 import { tempDir } from './helpers/files.ts';
+import { terminalLines } from './helpers/quick-start.ts';
 
 const HOUR = 60 * 60_000;
 const NOW = Date.parse('2026-01-02T12:00:00Z');
@@ -55,5 +56,13 @@ describe('the test build cache keeps what a run will read again', () => {
       [entry('a', '1'), entry('b', '1'), entry('e', '1'), entry('e', '2'), `${entry('d', '2')}.lock`].sort(),
     );
     expect(existsSync(current)).toBe(true);
+  });
+});
+
+describe('terminalLines', () => {
+  it('shows what a terminal shows: redrawn lines in their last state, erased ones gone', () => {
+    const bytes =
+      'wrote a\r\n\r  rows 1 of 3 [#  ]\u001b[K\r  rows 3 of 3 [###]\u001b[K\r\u001b[Kbuilt\r\n\u001b[1mbold\u001b[0m\r\nlong line\rshort\u001b[K\n';
+    expect(terminalLines(bytes)).toEqual(['wrote a', 'built', 'bold', 'short']);
   });
 });

@@ -1,11 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from '../../pipeline/run/index.ts';
-import { DEFAULT_PROVIDERS, DEFAULT_SEED } from '../../producers/sample/index.ts';
-import { writeRealSample } from '../../producers/sample/real-sample.ts';
 import { type CacheEntry, cachedFolder } from './build-cache.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { cachedQuickStart } from './quick-start.ts';
 
 /** A build's database and its rejects file. */
 export interface MadeBuild {
@@ -40,20 +37,12 @@ export interface DefaultBuild extends MadeBuild {
 }
 
 /**
- * The default build as `npm start` makes it, once for every test file that reads it: `hcas sample`'s
- * defaults (250,000 synthetic providers, seed 20260101) over the bundled real data, then
+ * The default build as `npm start` makes it, once for every test file that reads it: the quick start's
+ * `hcas sample && hcas build` in a copy of the package (test/helpers/quick-start.ts), which runs `hcas
+ * sample`'s defaults (250,000 synthetic providers, seed 20260101) over the bundled real data, then
  * raw/manifests/sample.json.
  */
 export async function cachedDefaultBuild(): Promise<DefaultBuild> {
-  const manifest = path.join(ROOT, 'raw/manifests/sample.json');
-  const publicManifest = path.join(ROOT, 'raw/manifests/public.json');
-  const dir = await cachedFolder({ kind: 'the default build' }, async (into) => {
-    const root = path.join(into, 'sample');
-    const sample = await writeRealSample({ outDir: root, manifest: publicManifest, providers: DEFAULT_PROVIDERS, seed: DEFAULT_SEED });
-    const log: string[] = [];
-    await build({ manifest, root, out: path.join(into, 'hcas.sqlite'), log: (line) => log.push(line) });
-    writeFileSync(path.join(into, 'made.json'), JSON.stringify({ log, sampleFraction: sample.sampleFraction }));
-  });
-  const made = JSON.parse(readFileSync(path.join(dir, 'made.json'), 'utf8')) as Pick<DefaultBuild, 'log' | 'sampleFraction'>;
-  return { out: path.join(dir, 'hcas.sqlite'), rejectsFile: path.join(dir, 'hcas.rejects.csv'), ...made };
+  const made = await cachedQuickStart();
+  return { out: made.out, rejectsFile: made.rejectsFile, log: made.buildLog, sampleFraction: made.sampleFraction };
 }
