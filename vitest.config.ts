@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import BuildsFirst from './test/helpers/sequencer.ts';
 
 /**
  * Attack tests that time a server under load run alone, after the rest of the suite: the other test
@@ -10,10 +11,12 @@ const ALONE = ['test/attacks/flood.test.ts'];
 export default defineConfig({
   test: {
     // The tests run the TypeScript; the processes they start (bin/hcas.js) run dist/, compiled first.
-    globalSetup: ['test/helpers/compile.ts', 'test/helpers/shared-data.ts'],
+    globalSetup: ['test/helpers/compile.ts', 'test/helpers/shared-data.ts', 'test/helpers/build-cache.ts'],
     // A test file waits on servers, child processes and builds of other files as much as it computes: two
     // files at a time keep a 2-core machine busy, where vitest's default (cores - 1) runs one.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // The files that make shared builds first, those that only read them last (test/helpers/sequencer.ts).
+    sequence: { sequencer: BuildsFirst },
     projects: [
       { extends: true, test: { name: 'suite', exclude: [...configDefaults.exclude, ...ALONE] } },
       { extends: true, test: { name: 'alone', include: ALONE, sequence: { groupOrder: 1 } } },

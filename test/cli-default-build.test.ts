@@ -13,11 +13,13 @@ import { tempDir } from './helpers/files.ts';
 import { mirroredSources, mirrorRoutes } from './helpers/national-mirror.ts';
 import { copyPackage } from './helpers/package-copy.ts';
 import { ServerProcess } from './helpers/process.ts';
+import { cachedQuickStart, type QuickStart } from './helpers/quick-start.ts';
 import { hasCommand } from './helpers/services.ts';
 
 /**
  * The default build as a user makes it, in a fresh copy of the package: `hcas sample && hcas build` (the
- * first example of both help texts, run on a terminal so the progress bar shows), then every other example
+ * first example of both help texts, run on a terminal so the progress bar shows; once per code and data, in a
+ * copy of its own, test/helpers/quick-start.ts: its outputs are copied into this one), then every other example
  * of every help text, exactly as printed, with `hcas` on PATH as `npm link` puts it. Then what the build
  * gives an analyst: reuse by npm start, the rejects file, the database found from any folder, progress of an
  * export. The national files' addresses of the copy point at a loopback mirror (test/helpers/national-mirror.ts),
@@ -94,7 +96,7 @@ async function serveExample(line: string): Promise<{ answered: number; code: num
 }
 
 const helps = new Map<string, string>();
-let firstRun: Awaited<ReturnType<typeof run>>;
+let firstRun: QuickStart['run'];
 
 beforeAll(async () => {
   port = await freePort();
@@ -107,8 +109,10 @@ beforeAll(async () => {
     .map(([, name]) => name)
     .filter((name) => name !== 'help');
   for (const name of commands) helps.set(name, (await run(`hcas ${name} --help`)).stdout);
-  // The quick start's first step, on a terminal (`script` gives it one): a sample, then the build.
-  firstRun = await run(`script -qec 'hcas sample && hcas build' /dev/null`);
+  const quickStart = await cachedQuickStart();
+  firstRun = quickStart.run;
+  cpSync(quickStart.sampleDir, path.join(copy, 'raw/sample'), { recursive: true });
+  cpSync(quickStart.distApiDir, path.join(copy, 'dist-api'), { recursive: true });
 }, 900_000);
 
 afterAll(async () => {

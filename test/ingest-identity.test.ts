@@ -6,6 +6,7 @@
  * NPPES file as a zip, and on the real public files in ../shared/data when they are there.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -61,6 +62,10 @@ async function ingest(manifestFile: string, root: string | undefined, options: I
 }
 
 function expectSame(fast: Awaited<ReturnType<typeof ingest>>, reference: Awaited<ReturnType<typeof ingest>>) {
+  // Identical results, the expected case, are recognised whole in a fraction of a second (strictly equal is
+  // equal); vitest's comparison took seconds each on these hundreds of thousands of rows, and only serves to
+  // name a difference.
+  if (isDeepStrictEqual(fast, reference)) return;
   // Table by table first, so a difference names where it is before the whole is compared.
   expect(fast.tallies).toEqual(reference.tallies);
   expect(fast.rejects).toBe(reference.rejects);
@@ -93,7 +98,7 @@ describe('the fast reader ingests exactly what the reference reader does', () =>
     writeFileSync(zipManifest, JSON.stringify(manifest));
     const fromZip = await ingest(zipManifest, root, { threads: 'worker' });
     expect(fromZip.rejects).toBe(reference.rejects.replaceAll(nppes, zipped));
-    expect(fromZip.providers).toEqual(reference.providers);
+    if (!isDeepStrictEqual(fromZip.providers, reference.providers)) expect(fromZip.providers).toEqual(reference.providers);
   }, 240_000);
 
   it.skipIf(!haveSharedData)(

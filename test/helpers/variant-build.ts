@@ -23,8 +23,8 @@ export async function buildVariant(sourceKey: string, edit: (csv: string) => str
   const text = gunzipSync(readFileSync(path.resolve(root, spec.path))).toString('utf8');
   const edited = edit(text);
   if (edited === text) throw new Error(`the edit of ${sourceKey} changed nothing`);
-  const identity = ['the public build with one source edited', sourceKey, createHash('sha256').update(edited).digest('hex')].join('\n');
-  const made = await cachedOutput(identity, async (dir) => {
+  const identity = createHash('sha256').update(edited).digest('hex');
+  const made = await cachedOutput({ kind: `the public build with ${sourceKey} edited`, identity }, async (dir) => {
     const copy = writeInput(path.join(dir, path.basename(spec.path)), edited);
     const manifest = path.join(dir, 'manifest.json');
     const sources = { ...publicManifest.sources, [sourceKey]: { ...spec, path: copy } };
