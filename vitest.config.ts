@@ -12,9 +12,10 @@ export default defineConfig({
   test: {
     // The tests run the TypeScript; the processes they start (bin/hcas.js) run dist/, compiled first.
     globalSetup: ['test/helpers/compile.ts', 'test/helpers/shared-data.ts', 'test/helpers/build-cache.ts'],
-    // A test file waits on servers, child processes and builds of other files as much as it computes: two
-    // files at a time keep a 2-core machine busy, where vitest's default (cores - 1) runs one.
-    maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // A test file waits on servers, child processes and sleeps as much as it computes: one file more than
+    // there are cores keeps them busy (measured cold on a 2-core machine: 3 files at a time 305 s, 2 326 s,
+    // 4 329 s, the cores then fighting over the long builds).
+    maxWorkers: os.availableParallelism() + 1,
     // The files that make shared builds first, those that only read them last (test/helpers/sequencer.ts).
     sequence: { sequencer: BuildsFirst },
     projects: [

@@ -30,13 +30,15 @@ const RUNS = ['bin', 'dist', 'package.json'].map((name) => path.join(ROOT, name)
 
 /**
  * The quick start (`hcas sample && hcas build`, the README's and the help texts' first example) run once for
- * every test file that needs the default build or what it printed, in a fresh copy of the package as a user
- * has it after `npm install`; its outputs kept in the build cache. A failed run is not kept: the error says
- * what it printed.
+ * every test file that needs the default build or what it printed (per code, data and Node line), in a fresh
+ * copy of the package as a user has it after `npm install`; its outputs kept in the build cache. A failed run
+ * is not kept: the error says what it printed.
  */
 export async function cachedQuickStart(): Promise<QuickStart> {
   const kind = 'the quick start: hcas sample && hcas build in a copy of the package';
-  const dir = await cachedFolder({ kind, dependsOn: RUNS }, async (into) => {
+  // Made on each Node line it runs on: CI runs the quick start's test again on the other supported lines
+  // (.ci/run) to see the build made there, not read from the first line's.
+  const dir = await cachedFolder({ kind, identity: `node ${process.version}`, dependsOn: RUNS }, async (into) => {
     const work = tempDir('hcas-quick-start-');
     try {
       const copy = copyPackage(work);

@@ -3,9 +3,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The files that make the builds other files read, longest first: the quick start (the default build) and
- * the public build with its three variants, then the other long ones. Two files run at a time, so the first
- * two start together and every other file starts after one of them ended, when both builds exist: a file
- * that reads one never waits for it with a core idle. Measured cold on the 2-core machine (seconds).
+ * the public build with its three variants, then the other long ones. They start together (as many as there
+ * are workers) and every other file starts after one of them ended, when the builds it reads exist: a reader
+ * never waits for one with its core idle. Measured cold on the 2-core machine, each file alone (seconds).
  */
 const FIRST = [
   'test/cli-default-build.test.ts', // the quick start (~40 s), then every help example (~50 s)
