@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -29,6 +29,9 @@ export default function runTemp(): () => void {
       rmSync(old, { recursive: true, force: true });
   }
   const dir = mkdtempSync(path.join(lasting, PREFIX));
+  // Open to every user as /tmp is (mkdtemp makes it the owner's alone): nginx's workers, which run as
+  // another user, read the files tests put in folders of their own under it.
+  chmodSync(dir, 0o1777);
   process.env.HCAS_TEST_LASTING_TMP = lasting;
   process.env.TMPDIR = dir;
   return () => {
