@@ -10,8 +10,10 @@ const ALONE = ['test/attacks/flood.test.ts'];
 
 export default defineConfig({
   test: {
-    // The tests run the TypeScript; the processes they start (bin/hcas.js) run dist/, compiled first.
-    globalSetup: ['test/helpers/compile.ts', 'test/helpers/shared-data.ts', 'test/helpers/build-cache.ts'],
+    // The tests run the TypeScript; the processes they start (bin/hcas.js) run dist/, compiled first. The run
+    // writes its temp files in a folder of its own, removed at the end (run-temp.ts); the builds it makes are
+    // kept for the next (build-cache.ts).
+    globalSetup: ['test/helpers/run-temp.ts', 'test/helpers/compile.ts', 'test/helpers/shared-data.ts', 'test/helpers/build-cache.ts'],
     // A test file waits on servers, child processes and sleeps as much as it computes: one file more than
     // there are cores keeps them busy (measured cold on a 2-core machine: 3 files at a time 305 s, 2 326 s,
     // 4 329 s, the cores then fighting over the long builds).

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { SHARED_DATA } from './files.ts';
+import { lastingTempDir } from './run-temp.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Where builds made for the tests are kept between runs: one folder per code-and-data key, one entry per build in it. */
-export const CACHE = path.join(os.tmpdir(), 'hcas-test-builds');
+export function cacheRoot(): string {
+  return path.join(lastingTempDir(), 'hcas-test-builds');
+}
 
 /** What a build made here depends on besides its own identity: the code that makes it and the data it reads. */
 const MADE_FROM = [
@@ -69,7 +71,7 @@ export interface CacheEntry {
  * others wait for it; a later run with unchanged code and data reuses it.
  */
 export async function cachedFolder(entry: CacheEntry, make: (dir: string) => Promise<void>): Promise<string> {
-  const group = path.join(CACHE, codeDataKey());
+  const group = path.join(cacheRoot(), codeDataKey());
   const name = `${hashOf(entry.kind, [])}-${hashOf(`${entry.kind}\n${entry.identity ?? ''}`, entry.dependsOn ?? [])}`;
   const dir = path.join(group, name);
   const done = path.join(dir, 'done');
@@ -115,7 +117,7 @@ function used(dir: string): string {
  * dependencies since changed). Never a folder used within the last hour, which a run in another working tree
  * may be reading or making. Returns what it removed.
  */
-export function pruneBuildCache({ root = CACHE, current = path.join(root, codeDataKey()), now = Date.now() } = {}): string[] {
+export function pruneBuildCache({ root = cacheRoot(), current = path.join(root, codeDataKey()), now = Date.now() } = {}): string[] {
   if (!existsSync(root)) return [];
   const stale = (dir: string) => now - statSync(dir).mtimeMs > IN_USE_MS;
   const newestFirst = (dir: string) =>

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -12,6 +11,7 @@ import { composite } from '../../pipeline/score/composite.ts';
 import { SCORE_TYPES, SMALL_POPULATION } from '../../pipeline/config/scoring.ts';
 import { ACCESS_FIXTURE_SOURCES, writeAccessFixture } from './fixture-access.ts';
 import { DIRECTORY_FIXTURE_SOURCES, indexDirectory, writeDirectoryRows } from './fixture-directory.ts';
+import { lastingTempDir } from './run-temp.ts';
 import { seeded } from './seeded.ts';
 
 /**
@@ -77,7 +77,7 @@ export function fixtureDb(): Promise<string> {
         : [full];
       for (const file of files) hash.update(readFileSync(file));
     }
-    const dir = path.join(os.tmpdir(), 'hcas-test-fixtures');
+    const dir = path.join(lastingTempDir(), 'hcas-test-fixtures');
     const file = path.join(dir, `fixture-${hash.digest('hex').slice(0, 16)}.sqlite`);
     if (!existsSync(file)) {
       mkdirSync(dir, { recursive: true });

@@ -7,7 +7,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * are workers) and every other file starts after one of them ended, when the builds it reads exist: a reader
  * never waits for one with its core idle. Measured cold on the 2-core machine, each file alone (seconds).
  */
-const FIRST = [
+const BUILDS = [
   'test/cli-default-build.test.ts', // the quick start (~40 s), then every help example (~50 s)
   'test/diff-causes.test.ts', // the public build (~20 s), then it again and two variants of it (~60 s)
   'test/ingest-identity.test.ts', // ~35
@@ -17,13 +17,36 @@ const FIRST = [
   'test/build-real-directory.test.ts', // the build of ../shared/data, ~25
 ];
 
-/** The files that read a build one of the FIRST makes, and take a moment once it is there: last, so they never wait for it. */
-const LAST = [
+/**
+ * Then the other files of 7 s or more, longest first (measured cold in the whole suite, three at a time):
+ * left to the end, one of them ran on after the others were done, with the cores idle.
+ */
+const LONG = [
+  'test/attacks/memory.test.ts', // 20
+  'test/auth-processes.test.ts', // 19
+  'test/attacks/revocation.test.ts', // 15
+  'test/widget-browser.test.ts', // 15
+  'test/static-export.test.ts', // 13
+  'test/attacks/stalled-readers.test.ts', // 13
+  'test/attacks/smaller-items.test.ts', // 13
+  'test/deploy-nginx.test.ts', // 13
+  'test/attacks/database-file.test.ts', // 12
+  'test/sample.test.ts', // 11
+  'test/cli-pipes.test.ts', // 11
+  'test/build-real-api.test.ts', // 10
+  'test/server-ops.test.ts', // 9
+  'test/server-lifecycle.test.ts', // 7
+  'test/fuzz.test.ts', // 7
+];
+
+export const FIRST = [...BUILDS, ...LONG];
+
+/** The files that read a build one of the BUILDS makes, and take a moment once it is there: last, so they never wait for it. */
+export const LAST = [
   'test/build-default.test.ts',
   'test/diff-providers.test.ts',
   'test/scores-world.test.ts',
   'test/build-real.test.ts',
-  'test/build-real-api.test.ts',
   'test/schema-doc.test.ts',
 ];
 
@@ -31,8 +54,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
  * Vitest's order (by the durations it measured last time, else by file size), with the files that make
- * shared builds first and those that only read them last: on a fresh clone, which has no durations, vitest
- * would otherwise start a reader before the file that makes its build, and the core would wait.
+ * shared builds and the other long ones first and those that only read the builds last: on a fresh clone,
+ * which has no durations, vitest would otherwise start a reader before the file that makes its build, and
+ * the core would wait, and end the run on a long file.
  */
 export default class BuildsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

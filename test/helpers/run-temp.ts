@@ -1,0 +1,41 @@
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** A run's folder left behind by a run that was killed (its teardown never ran) is removed this long after. */
+const ABANDONED_MS = 24 * 60 * 60_000;
+const PREFIX = 'hcas-test-run-';
+
+/**
+ * The temp folder the test run was started with, where what outlives a run is kept (the build cache, the
+ * fixture database). Everything else a run writes to the temp folder goes to a folder of its own
+ * (`runTemp`).
+ */
+export function lastingTempDir(): string {
+  return process.env.HCAS_TEST_LASTING_TMP ?? os.tmpdir();
+}
+
+/**
+ * Vitest's global setup: points TMPDIR at a folder of this run's own, which the test files' processes, and
+ * everything they start, inherit (os.tmpdir(), mkdtemp, servers' snapshots, nginx, Chromium), and removes it
+ * when the run ends. Test files leave temp folders behind (a second build of the public data, copies of the
+ * package): about 220 MB a run, which filled /tmp run after run.
+ */
+export default function runTemp(): () => void {
+  const lasting = lastingTempDir();
+  for (const name of readdirSync(lasting).filter((entry) => entry.startsWith(PREFIX))) {
+    const old = path.join(lasting, name);
+    if (Date.now() - (statSync(old, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > ABANDONED_MS)
+      rmSync(old, { recursive: true, force: true });
+  }
+  const dir = mkdtempSync(path.join(lasting, PREFIX));
+  // Open to every user as /tmp is (mkdtemp makes it the owner's alone): nginx's workers, which run as
+  // another user, read the files tests put in folders of their own under it.
+  chmodSync(dir, 0o1777);
+  process.env.HCAS_TEST_LASTING_TMP = lasting;
+  process.env.TMPDIR = dir;
+  return () => {
+    rmSync(dir, { recursive: true, force: true });
+    process.env.TMPDIR = lasting;
+  };
+}
