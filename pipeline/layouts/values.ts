@@ -5,7 +5,12 @@ import { RowReject } from '../base/errors.ts';
 const MISSING = new Set(['', 'na', 'n/a', 'null', 'none', 'not available', '-', '.', 'nan']);
 
 export function isMissing(value: string | undefined): boolean {
-  return value === undefined || MISSING.has(value.trim().toLowerCase());
+  if (value === undefined) return true;
+  // Most cells are numbers: one that starts with a digit is no "no value" word, answered without copying it
+  // trimmed and lowered (a build reads millions of cells).
+  const first = value.charCodeAt(0);
+  if (first >= 48 && first <= 57) return false;
+  return MISSING.has(value.trim().toLowerCase());
 }
 
 /** Census API annotation sentinels (-666666666 "cannot be computed", -999999999, -888888888, ...). */
@@ -16,8 +21,10 @@ function isCensusSentinel(value: number): boolean {
 /** A number or null when the source has no value; throws RowReject for text that is not a number. */
 export function optionalNumber(value: string | undefined, field: string): number | null {
   if (isMissing(value)) return null;
-  const cleaned = value!.trim().replace(/[,$%]/g, '');
-  const parsed = Number(cleaned);
+  // Number() trims as String.trim does and gives NaN for a thousands separator, a dollar or a percent sign:
+  // only such text is cleaned first, so a plain number is not copied twice.
+  let parsed = Number(value);
+  if (Number.isNaN(parsed)) parsed = Number(value!.trim().replace(/[,$%]/g, ''));
   if (!Number.isFinite(parsed)) throw new RowReject(`${field} is not a number: ${JSON.stringify(value)}`);
   return isCensusSentinel(parsed) ? null : parsed;
 }
