@@ -180,19 +180,35 @@ describe.skipIf(!haveData)('the public bundle against the originals in ../shared
   });
 });
 
-/** Row count and a digest of every row of a table, in a deterministic order. */
+/**
+ * Row count and a digest of every row of a table, in a deterministic order. Rows of plain values are hashed
+ * as their JSON text, a megabyte at a time (one hash call per value took 2.8 s for a build, 1.7 s this way);
+ * a row holding a blob (the KD-tree) is hashed value by value, its bytes as they are.
+ */
 function tableDigest(db: Database.Database, table: string): { rows: number; sha256: string } {
   const columns = db.prepare(`SELECT * FROM "${table}" LIMIT 0`).columns().length;
   const order = Array.from({ length: columns }, (_, i) => i + 1).join(', ');
   const hash = createHash('sha256');
   let rows = 0;
+  let text = '';
   for (const row of db.prepare(`SELECT * FROM "${table}" ORDER BY ${order}`).raw().iterate() as Iterable<unknown[]>) {
+    rows++;
+    if (!row.some((value) => Buffer.isBuffer(value))) {
+      text += `${JSON.stringify(row)}\n`;
+      if (text.length >= 1 << 20) {
+        hash.update(text);
+        text = '';
+      }
+      continue;
+    }
+    hash.update(text);
+    text = '';
     for (const value of row) {
       if (Buffer.isBuffer(value)) hash.update(`blob ${value.length}:`).update(value);
       else hash.update(`${JSON.stringify(value)},`);
     }
     hash.update('\n');
-    rows++;
   }
+  hash.update(text);
   return { rows, sha256: hash.digest('hex') };
 }
