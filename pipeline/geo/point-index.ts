@@ -1,6 +1,9 @@
 import KDBush from 'kdbush';
-import { around } from 'geokdbush';
 import { haversineMiles, KM_PER_MILE } from '../../core/distance.ts';
+import { aroundInto } from './around.ts';
+
+/** The ids a search found, reused by every search (one runs at a time). */
+const IDS: number[] = [];
 
 /** A KD-tree over longitude/latitude points that answers radius and nearest queries in miles. */
 export class PointIndex {
@@ -28,9 +31,14 @@ export class PointIndex {
     if (this.longitudes.length === 0) return [];
     // geokdbush searches in kilometres on the same sphere (core/distance.ts): search a hair wider so float
     // differences never drop a point, then filter with our haversine so the boundary is exactly `miles <= radiusMiles`.
-    const ids: number[] = around(this.index, lon, lat, maxResults, radiusMiles * KM_PER_MILE * 1.0001, accept);
-    const hits = ids.map((id) => ({ id, miles: haversineMiles(lon, lat, this.longitudes[id], this.latitudes[id]) }));
-    return hits.filter((hit) => hit.miles <= radiusMiles);
+    const found = aroundInto(this.index, lon, lat, maxResults, radiusMiles * KM_PER_MILE * 1.0001, accept, IDS);
+    const hits: Array<{ id: number; miles: number }> = [];
+    for (let k = 0; k < found; k++) {
+      const id = IDS[k];
+      const miles = haversineMiles(lon, lat, this.longitudes[id], this.latitudes[id]);
+      if (miles <= radiusMiles) hits.push({ id, miles });
+    }
+    return hits;
   }
 
   /** The nearest (accepted) point and its distance in miles, or null when there is none. */
