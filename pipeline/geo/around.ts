@@ -1,4 +1,5 @@
 import type KDBush from 'kdbush';
+import { grown } from '../base/typed-arrays.ts';
 
 /**
  * geokdbush's `around` (geokdbush 2, ISC licence, Vladimir Agafonkin), the same walk step for step, with its
@@ -48,7 +49,10 @@ export function aroundInto(
       if (!accept || accept(id)) heap.push(haverSinDist(lng, lat, midLng, midLat, cosLat), -1 - id);
       const axis = nodes.axis[node];
       const nextAxis = (axis + 1) % 2;
-      const [minLng, minLat, maxLng, maxLat] = [nodes.minLng[node], nodes.minLat[node], nodes.maxLng[node], nodes.maxLat[node]];
+      const minLng = nodes.minLng[node];
+      const minLat = nodes.minLat[node];
+      const maxLng = nodes.maxLng[node];
+      const maxLat = nodes.maxLat[node];
       const leftNode = nodes.add(left, m - 1, nextAxis, minLng, minLat, axis === 0 ? midLng : maxLng, axis === 1 ? midLat : maxLat);
       const rightNode = nodes.add(m + 1, right, nextAxis, axis === 0 ? midLng : minLng, axis === 1 ? midLat : minLat, maxLng, maxLat);
       heap.push(boxDist(lng, lat, cosLat, nodes, leftNode), leftNode);
@@ -81,7 +85,10 @@ class Heap {
   length = 0;
 
   push(dist: number, ref: number): void {
-    if (this.length === this.dist.length) this.grow();
+    if (this.length === this.dist.length) {
+      this.dist = grown(this.dist, this.length * 2);
+      this.ref = grown(this.ref, this.length * 2);
+    }
     // tinyqueue's _up: an item rises while it is strictly nearer than its parent.
     let pos = this.length++;
     while (pos > 0) {
@@ -123,14 +130,6 @@ class Heap {
     }
     return top;
   }
-
-  private grow(): void {
-    const dist = new Float64Array(this.dist.length * 2);
-    dist.set(this.dist);
-    const ref = new Int32Array(this.ref.length * 2);
-    ref.set(this.ref);
-    [this.dist, this.ref] = [dist, ref];
-  }
 }
 
 /** The tree nodes a walk has opened: bounds, index range and axis, by number. */
@@ -158,18 +157,14 @@ class Nodes {
   }
 
   private grow(): void {
-    const bigger = <T extends Int32Array | Uint8Array | Float64Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.left = bigger(this.left);
-    this.right = bigger(this.right);
-    this.axis = bigger(this.axis);
-    this.minLng = bigger(this.minLng);
-    this.minLat = bigger(this.minLat);
-    this.maxLng = bigger(this.maxLng);
-    this.maxLat = bigger(this.maxLat);
+    const length = this.length * 2;
+    this.left = grown(this.left, length);
+    this.right = grown(this.right, length);
+    this.axis = grown(this.axis, length);
+    this.minLng = grown(this.minLng, length);
+    this.minLat = grown(this.minLat, length);
+    this.maxLng = grown(this.maxLng, length);
+    this.maxLat = grown(this.maxLat, length);
   }
 }
 

@@ -1,4 +1,5 @@
 import { RECORD_HEADER, RecordBatch } from './batch.ts';
+import { grown } from '../base/typed-arrays.ts';
 
 const QUOTE = 34;
 const LF = 10;
@@ -225,9 +226,7 @@ export class BatchBuilder {
   begin(line: number, start: number): number {
     const base = this.count * this.stride;
     if (base + this.stride > this.index.length) {
-      const grown = new Int32Array(this.index.length * 2);
-      grown.set(this.index);
-      this.index = grown;
+      this.index = grown(this.index, this.index.length * 2);
     }
     this.index.fill(0, base, base + this.stride);
     this.index[base] = line;

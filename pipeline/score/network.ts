@@ -1,3 +1,4 @@
+import { grown } from '../base/typed-arrays.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import type { PointIndex } from '../geo/point-index.ts';
 
@@ -23,9 +24,9 @@ export function buildNetwork(places: ZipPlace[], index: PointIndex, maxMiles: nu
     for (const hit of index.within(place.longitude, place.latitude, maxMiles)) {
       if (count === capacity) {
         capacity *= 2;
-        from = grow(from, capacity);
-        to = grow(to, capacity);
-        miles = grow(miles, capacity);
+        from = grown(from, capacity);
+        to = grown(to, capacity);
+        miles = grown(miles, capacity);
       }
       from[count] = i;
       to[count] = hit.id;
@@ -36,12 +37,6 @@ export function buildNetwork(places: ZipPlace[], index: PointIndex, maxMiles: nu
   // Views of the filled part, not copies: the unused capacity they keep is smaller than a copy, which would hold
   // the network twice at once (measured: the national build's peak fell with views).
   return { from: from.subarray(0, count), to: to.subarray(0, count), miles: miles.subarray(0, count) };
-}
-
-function grow<T extends Uint32Array | Float64Array>(array: T, capacity: number): T {
-  const bigger = new (array.constructor as new (n: number) => T)(capacity);
-  bigger.set(array);
-  return bigger;
 }
 
 /** Typical distance travelled inside a ZIP: half the radius of a disc with its land area, at least 0.25 mile. */

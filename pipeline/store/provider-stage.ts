@@ -4,6 +4,7 @@ import { zipNumber } from '../../core/zip-number.ts';
 import type { ProviderSink } from '../ingest/ingested.ts';
 import { BatchedInsert } from './batched-insert.ts';
 import { Uint32Index } from './uint32-index.ts';
+import { grown } from '../base/typed-arrays.ts';
 
 /** A staged provider row replaced by a later row with the same NPI (the later one is kept). */
 export interface SupersededRow {
@@ -146,9 +147,9 @@ export class ProviderStage implements ProviderSink {
   private remember(rowid: number, sourceKey: string, line: number): void {
     if (rowid > this.stagedLine.length) {
       const size = this.stagedLine.length * 2;
-      this.stagedLine = grown(this.stagedLine, new Int32Array(size));
-      this.stagedSource = grown(this.stagedSource, new Uint8Array(size));
-      this.stagedKey = grown(this.stagedKey, new Int32Array(size));
+      this.stagedLine = grown(this.stagedLine, size);
+      this.stagedSource = grown(this.stagedSource, size);
+      this.stagedKey = grown(this.stagedKey, size);
     }
     let source = this.sources.lastIndexOf(sourceKey);
     if (source === -1) {
@@ -248,9 +249,4 @@ class Numbering<T> {
     }
     return id;
   }
-}
-
-function grown<T extends Int32Array | Uint8Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }

@@ -135,32 +135,33 @@ describe('clients that stop reading', { timeout: 60_000 }, () => {
   });
 });
 
-/** The kernel's count of orphaned TCP sockets (closed by their process, still holding buffers): /proc/net/sockstat. */
+/** The server's side of each connection to `serverPort` (/proc/net/tcp): the client's port, its state, its inode. */
+function serverSockets(serverPort: number): Array<{ clientPort: number; state: string; inode: string }> {
+  const sockets = [];
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const [, local, remote, state, , , , , , inode] = line.trim().split(/\s+/);
+    if (!local || Number.parseInt(local.split(':')[1], 16) !== serverPort) continue;
+    sockets.push({ clientPort: Number.parseInt(remote.split(':')[1], 16), state, inode });
+  }
+  return sockets;
+}
+
 /**
  * Sockets of the server's port that no process holds any more but the kernel still keeps, with their buffers
- * (inode 0, in /proc/net/tcp), TIME-WAIT aside (it holds no buffer). Counted on this port alone: the
- * machine-wide count (/proc/net/sockstat) moves with the other test files' connections.
+ * (inode 0), TIME-WAIT aside (it holds no buffer). Counted on this port alone: the machine-wide count
+ * (/proc/net/sockstat) moves with the other test files' connections.
  */
 function orphanedSockets(serverPort: number): number {
-  let orphans = 0;
-  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
-    const fields = line.trim().split(/\s+/);
-    if (fields.length < 10 || Number.parseInt(fields[1].split(':')[1], 16) !== serverPort) continue;
-    if (fields[9] === '0' && fields[3] !== '06') orphans++;
-  }
-  return orphans;
+  return serverSockets(serverPort).filter((socket) => socket.inode === '0' && socket.state !== '06').length;
 }
 
 /** The state (hex, as in /proc/net/tcp: 01 established, 04 FIN-WAIT-1, ...) of the server's side of each connection from `clientPorts`. */
 function serverSides(serverPort: number, clientPorts: number[]): Map<number, string> {
-  const sides = new Map<number, string>();
-  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
-    const [, local, remote, state] = line.trim().split(/\s+/);
-    if (!local || Number.parseInt(local.split(':')[1], 16) !== serverPort) continue;
-    const port = Number.parseInt(remote.split(':')[1], 16);
-    if (clientPorts.includes(port)) sides.set(port, state);
-  }
-  return sides;
+  return new Map(
+    serverSockets(serverPort)
+      .filter((socket) => clientPorts.includes(socket.clientPort))
+      .map((socket) => [socket.clientPort, socket.state]),
+  );
 }
 
 describe('a cut connection is gone', { timeout: 60_000 }, () => {
