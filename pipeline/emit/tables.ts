@@ -5,23 +5,29 @@ import type { PointIndex } from '../geo/point-index.ts';
 import type { Ingested, SourcedValue } from '../ingest/ingested.ts';
 import type { ZipZctaRow } from '../layouts/crosswalks.ts';
 import { bandFor } from '../config/bands.ts';
+import { BatchedInsert } from '../store/batched-insert.ts';
 import { SCORE_TYPES } from '../config/scoring.ts';
 import type { ZipScores } from '../score/index.ts';
 import { tviTier } from '../../core/tvi-tiers.ts';
 import type { TviRecord } from '../score/tvi.ts';
 
+/** Inserts into every column of `table` (`width` of them), several rows a statement (store/batched-insert.ts). */
+function batchedInsert(db: Database.Database, table: string, width: number): BatchedInsert {
+  return new BatchedInsert(db, `INSERT INTO ${table}`, `(${Array(width).fill('?').join(',')})`, width);
+}
+
 /** Writes `zips`, `score_types`, `health_scores`, `states`, `zip_access` and the KD-tree. */
 export function emitScores(db: Database.Database, places: ZipPlace[], index: PointIndex, scores: ZipScores[]): void {
-  const insertZip = db.prepare('INSERT INTO zips VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
-  const insertScore = db.prepare('INSERT INTO health_scores VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)');
-  const insertAccess = db.prepare('INSERT INTO zip_access VALUES (?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insertZip = batchedInsert(db, 'zips', 18);
+  const insertScore = batchedInsert(db, 'health_scores', 13);
+  const insertAccess = batchedInsert(db, 'zip_access', 12);
   const insertType = db.prepare('INSERT INTO score_types VALUES (?,?,?,?)');
   const finite = (x: number) => (Number.isFinite(x) ? x : null);
   db.transaction(() => {
     for (const type of SCORE_TYPES) insertType.run(type.id, type.name, type.slug, type.description);
     places.forEach((p, i) => {
       const z = scores[i];
-      insertZip.run(
+      insertZip.add(
         p.zip,
         p.state,
         p.stateName,
@@ -45,7 +51,7 @@ export function emitScores(db: Database.Database, places: ZipPlace[], index: Poi
         const s = z.byType[t];
         const band = bandFor(s.healthscore);
         // Record ids are stable for a given ZIP list: 11 per ZIP in ZIP order, then by score type id.
-        insertScore.run(
+        insertScore.add(
           i * SCORE_TYPES.length + type.id,
           p.zip,
           type.id,
@@ -62,7 +68,7 @@ export function emitScores(db: Database.Database, places: ZipPlace[], index: Poi
         );
       });
       const a = z.access;
-      insertAccess.run(
+      insertAccess.add(
         p.zip,
         a.nearestHospitalMiles,
         a.nearestHospitalId,
@@ -77,6 +83,7 @@ export function emitScores(db: Database.Database, places: ZipPlace[], index: Poi
         z.mobilityGapPct,
       );
     });
+    for (const insert of [insertZip, insertScore, insertAccess]) insert.flush();
     emitStates(db, places, scores);
     db.prepare('INSERT INTO kdtree VALUES (?, ?)').run('zips', Buffer.from(index.index.data as ArrayBuffer));
   })();
@@ -137,26 +144,28 @@ export function emitReference(
   reference: Ingested['reference'],
   ruca: Map<string, number>,
 ): void {
-  const insert = db.prepare('INSERT INTO zip_reference VALUES (?,?,?,?,?)');
+  const insert = batchedInsert(db, 'zip_reference', 5);
   db.transaction(() => {
     for (const p of places) {
       const drive = reference.hospitalDriveTimes.get(p.zip);
-      insert.run(p.zip, drive?.minutes ?? null, drive?.miles ?? null, reference.svi.get(p.zip) ?? null, ruca.get(p.zip) ?? null);
+      insert.add(p.zip, drive?.minutes ?? null, drive?.miles ?? null, reference.svi.get(p.zip) ?? null, ruca.get(p.zip) ?? null);
     }
+    insert.flush();
   })();
 }
 
 /** Writes every census value with the source key it came from (the API states the source's vintage). */
 export function emitCensus(db: Database.Database, places: ZipPlace[], census: Map<string, Map<string, SourcedValue>>): number {
-  const insert = db.prepare('INSERT INTO census VALUES (?,?,?,?)');
+  const insert = batchedInsert(db, 'census', 4);
   let rows = 0;
   db.transaction(() => {
     for (const place of places) {
       for (const [measure, { value, source }] of census.get(place.zip) ?? []) {
-        insert.run(place.zip, measure, value, source);
+        insert.add(place.zip, measure, value, source);
         rows++;
       }
     }
+    insert.flush();
   })();
   return rows;
 }
@@ -170,10 +179,10 @@ export function emitFacilities(
   providerCounts: Map<number, number>,
   stateName: (code: string) => string,
 ): void {
-  const insert = db.prepare(`INSERT INTO facilities VALUES (${Array(21).fill('?').join(',')})`);
+  const insert = batchedInsert(db, 'facilities', 21);
   db.transaction(() => {
     for (const f of facilities) {
-      insert.run(
+      insert.add(
         f.id,
         f.name,
         f.type,
@@ -197,6 +206,7 @@ export function emitFacilities(
         f.sources.join(','),
       );
     }
+    insert.flush();
   })();
 }
 
@@ -215,12 +225,12 @@ export function emitTvi(
   tvi: TviRecord[],
   cbsaTitles: Map<string, { title: string; type: string }>,
 ): number {
-  const insert = db.prepare('INSERT INTO tvi VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insert = batchedInsert(db, 'tvi', 14);
   const metros = new Map<string, { zips: number; population: number; weighted: number; plain: number }>();
   db.transaction(() => {
     places.forEach((p, i) => {
       const t = tvi[i];
-      insert.run(
+      insert.add(
         p.zip,
         p.state,
         t.tvi_score,
@@ -245,6 +255,7 @@ export function emitTvi(
       m.plain += t.tvi_score;
       metros.set(p.cbsaCode, m);
     });
+    insert.flush();
     const insertMetro = db.prepare('INSERT INTO tvi_metros VALUES (?,?,?,?,?,?,?)');
     for (const [code, m] of metros) {
       // Population-weighted; an area whose ZIPs report no population falls back to the plain mean.
