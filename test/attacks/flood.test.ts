@@ -8,6 +8,7 @@ import { tempDir } from '../helpers/files.ts';
 import { fixtureDb } from '../helpers/fixture-db.ts';
 import { request } from '../helpers/http.ts';
 import { anonymousFloodPath, keyedFloodPath, openLoop, percentile, type Landed, type Shot } from '../helpers/open-loop.ts';
+import { raisePriority } from '../helpers/priority.ts';
 import { ServerProcess, serveArgs } from '../helpers/process.ts';
 import { seeded } from '../helpers/seeded.ts';
 import { nationalCopy, othersCores, tally } from './helpers.ts';
@@ -22,6 +23,10 @@ import { nationalCopy, othersCores, tally } from './helpers.ts';
  * gets an answer (an answer, a 404 past the last page, or a 503 with Retry-After when the query workers are
  * full). The machine is shared: the client is also timed just before and just after the flood, and an
  * attempt whose quiet moments were not quiet (other processes holding the cores) is measured again.
+ *
+ * Where this user may raise a process's priority (root, as CI runs), the test file runs beside the others
+ * (vitest.config.ts): its process, and so the server it starts, runs above them (test/helpers/priority.ts),
+ * so both get a core whenever they wake, as on a machine of their own. Elsewhere it runs alone, after them.
  */
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -37,12 +42,16 @@ let url: string;
 let reader: string;
 let business: string;
 let zips: string[];
+/** Puts this process's priority back (undefined: it was not raised, and the file runs alone). */
+let restorePriority: (() => void) | undefined;
 
 function hcas(args: string[]): string {
   return execFileSync(process.execPath, ['bin/hcas.js', ...args], { cwd: root, encoding: 'utf8' }).trim();
 }
 
 beforeAll(async () => {
+  // Before the server starts: it inherits the priority, its workers and their threads too.
+  restorePriority = raisePriority();
   const db = nationalCopy(await fixtureDb(), path.join(dir, 'hcas.sqlite'));
   const file = new Database(db, { readonly: true });
   zips = (file.prepare('SELECT zip_code FROM zips ORDER BY zip_code').pluck().all() as string[]).filter((_, i) => i % 97 === 0);
@@ -55,6 +64,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => {
   server?.stop();
+  restorePriority?.();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -106,7 +116,11 @@ async function attempt(network: string) {
 
 /** An idle p99 above this means the machine is too busy (other processes) for the flood's p99 to say anything. */
 const QUIET_IDLE_P99_MS = 20;
-/** Other processes keeping more than this many cores busy during an attempt make it inconclusive (the machine has two). */
+/**
+ * Other processes keeping more than this many cores busy during an attempt make it inconclusive (the machine
+ * has two), unless the server and client run above them (then the quiet phases' p99 says whether they got a
+ * core when they woke).
+ */
 const BUSY_OTHERS_CORES = 0.5;
 
 describe('a flood of uncached list and search requests', { timeout: 180_000 }, () => {
@@ -124,11 +138,16 @@ describe('a flood of uncached list and search requests', { timeout: 180_000 }, (
         () => attempt(network),
       );
       result = measured.result;
-      summaries.push({ ...result.summary, othersCores: Number(measured.othersCores.toFixed(2)) });
+      summaries.push({
+        ...result.summary,
+        othersCores: Number(measured.othersCores.toFixed(2)),
+        raisedPriority: restorePriority !== undefined,
+      });
       console.log(
         `cached keyed lookup under a flood of ${result.flooded.length} uncached list requests: ${JSON.stringify(summaries.at(-1))}`,
       );
-      conclusive = result.summary.idle.p99 < QUIET_IDLE_P99_MS && measured.othersCores <= BUSY_OTHERS_CORES;
+      conclusive =
+        result.summary.idle.p99 < QUIET_IDLE_P99_MS && (measured.othersCores <= BUSY_OTHERS_CORES || restorePriority !== undefined);
       if (result.summary.flood.p99 < 50 || conclusive) break;
     }
     const { during, flooded, summary } = result!;

@@ -22,6 +22,7 @@ const BUILDS = [
  * left to the end, one of them ran on after the others were done, with the cores idle.
  */
 const LONG = [
+  'test/attacks/flood.test.ts', // 22, a fifth of a core: where it runs beside the others (vitest.config.ts)
   'test/attacks/memory.test.ts', // 20
   'test/auth-processes.test.ts', // 19
   'test/attacks/revocation.test.ts', // 15
