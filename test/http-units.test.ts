@@ -3,7 +3,7 @@ import { ALIAS_OVERHEAD_BYTES, ENTRY_OVERHEAD_BYTES, ResponseCache } from '../sr
 import { negotiate } from '../src/http/compress.ts';
 import { entityTag, matchesIfNoneMatch, variantTag } from '../src/http/etag.ts';
 import { envelope, pageWindow } from '../src/http/pagination.ts';
-import { Representation } from '../src/http/response.ts';
+import { Representation, TEXT_BODY_MAX_BYTES, type ApiResponse } from '../src/http/response.ts';
 import { ApiError } from '../src/http/errors.ts';
 
 describe('Accept-Encoding negotiation', () => {
@@ -63,8 +63,9 @@ describe('pagination', () => {
 describe('response cache', () => {
   const entry = (bytes: number) => new Representation(Buffer.alloc(bytes, 0x20), '"t"');
   it("evicts the least recently used entries beyond its byte budget (bodies, keys and each entry's overhead)", () => {
-    // Each entry: 1,500 bytes of body, 1,280 of overhead, 2 x 2 + 64 for its key: two fit in 8,000, three do not.
-    const cache = new ResponseCache(8000);
+    // Each entry: 1,500 bytes of body and 1,516 of its text, 1,280 of overhead, 2 x 2 + 64 for its key: two fit
+    // in 9,000, three do not.
+    const cache = new ResponseCache(9000);
     cache.set('/a', entry(1500));
     cache.set('/b', entry(1500));
     cache.get('/a');
@@ -77,7 +78,8 @@ describe('response cache', () => {
     const cache = new ResponseCache(1_000_000);
     cache.set('/a', entry(10));
     const one = cache.size.bytes;
-    expect(one).toBe(10 + ENTRY_OVERHEAD_BYTES + 2 * 2 + 64);
+    // The body, and its text (a byte a character and a string's header: response.ts, `text`).
+    expect(one).toBe(10 + (10 + 16) + ENTRY_OVERHEAD_BYTES + 2 * 2 + 64);
     cache.set(`/${'k'.repeat(999)}`, entry(10));
     expect(cache.size.bytes - one).toBe(one + 2 * 998);
     cache.alias('/A', '/a');
@@ -85,12 +87,20 @@ describe('response cache', () => {
     expect(cache.size.bytes - 2 * one - 2 * 998).toBe(ALIAS_OVERHEAD_BYTES + 2 * 2 + 64);
   });
   it('an alias answers nothing once its entry is evicted', () => {
-    const cache = new ResponseCache(4000);
+    const cache = new ResponseCache(6000);
     cache.set('/a', entry(1500));
+    expect(cache.get('/a')).toBeDefined();
     cache.alias('/a?x=1', '/a');
     cache.set('/b', entry(1500)); // evicts /a
     expect(cache.get('/a')).toBeUndefined();
     expect(cache.get('/a?x=1')).toBeUndefined();
+  });
+  it('keeps a small body as text of the same bytes, a large one only as its Buffer', () => {
+    const small = Buffer.from([0x7b, 0xc3, 0xa9, 0x00, 0xff, 0x0a]);
+    const text = (new Representation(small, '"t"').respond('GET', {}) as ApiResponse).text;
+    expect(Buffer.from(text!, 'latin1').equals(small)).toBe(true);
+    expect((new Representation(Buffer.alloc(TEXT_BODY_MAX_BYTES + 1, 0x20), '"t"').respond('GET', {}) as ApiResponse).text).toBeUndefined();
+    expect((new Representation(small, '"t"').respond('HEAD', {}) as ApiResponse).text).toBeUndefined();
   });
   it('does not keep a body bigger than the budget', () => {
     const cache = new ResponseCache(1000);

@@ -54,7 +54,7 @@ export function withHeaders(response: ApiResponse, headers: Record<string, strin
   const merged: Record<string, string | number> = Object.assign({}, response.headers);
   for (const name in headers) merged[name] = headers[name];
   if (extra !== undefined) for (const name in extra) merged[name] = extra[name];
-  return { status: response.status, headers: merged, body: response.body, stream: response.stream };
+  return { status: response.status, headers: merged, body: response.body, text: response.text, stream: response.stream };
 }
 
 /** 400: the two credential headers carry different keys. */
