@@ -4,6 +4,7 @@ import { anonymousSubject, clientAddress, TrustedProxies } from '../src/auth/cli
 import { generateKey, hashKey, isWellFormedKey, keyHint, readCredentials, redactKeys } from '../src/auth/keys.ts';
 import { loadPlans, parsePlans, patternCovers, PlanError } from '../src/auth/plans.ts';
 import { windowAt, WindowClock } from '../src/auth/windows.ts';
+import { repeatedHeaderError } from '../src/server/request-headers.ts';
 import { NO_PARAMS, ok, route } from '../src/http/route.ts';
 import { API_BASE, ROUTES } from '../src/api/index.ts';
 
@@ -27,6 +28,18 @@ describe('API keys', () => {
     const key = generateKey();
     expect(redactKeys(`/api/v1/states/?api_key=${key}&x=1`)).toBe('/api/v1/states/?api_key=hcas_live_[redacted]&x=1');
     expect(redactKeys('/api/v1/states/')).toBe('/api/v1/states/');
+    // A percent sign that escapes nothing, and a key encoded twice.
+    expect(redactKeys('/api/v1/states/?q=100%')).toBe('/api/v1/states/?q=100%');
+    const twice = encodeURIComponent(encodeURIComponent(key).replaceAll('_', '%5F'));
+    expect(redactKeys(`/api/v1/states/?api_key=${twice}`)).toBe('/api/v1/states/?api_key=hcas_live_[redacted]');
+  });
+
+  it('repeated Host, Authorization or X-API-Key headers are found in any spelling', () => {
+    expect(repeatedHeaderError(['Host', 'a', 'X-API-Key', key, 'Accept', '*/*'])).toBeUndefined();
+    expect(repeatedHeaderError(['Host', 'a', 'HOST', 'b'])?.code).toBe('bad_request');
+    expect(repeatedHeaderError(['host', 'a', 'hOsT', 'b'])?.message).toContain('2 Host headers');
+    expect(repeatedHeaderError(['Authorization', 'a', 'AUTHORIZATION', 'b'])?.message).toContain('2 Authorization headers');
+    expect(repeatedHeaderError(['x-api-key', 'a', 'X-Api-Key', 'b', 'X-API-KEY', 'c'])?.message).toContain('3 X-API-Key headers');
   });
 
   const key = 'hcas_live_0123456789abcdefghijklmnopqrstuv';

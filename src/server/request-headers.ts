@@ -14,10 +14,13 @@ export function repeatedHeaderError(rawHeaders: readonly string[]): ApiError | u
   let apiKey = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i];
-    // Lengths first: most names are none of the three, and cost one comparison.
-    if (name.length === 4 && name.toLowerCase() === 'host') host++;
-    else if (name.length === 13 && name.toLowerCase() === 'authorization') authorization++;
-    else if (name.length === 9 && name.toLowerCase() === 'x-api-key') apiKey++;
+    // Lengths first: most names are none of the three, and cost one comparison. Then the usual spellings,
+    // before a lower-cased copy (an allocation) for the others.
+    if (name.length === 4) {
+      if (name === 'Host' || name === 'host' || name.toLowerCase() === 'host') host++;
+    } else if (name.length === 13) {
+      if (name === 'Authorization' || name === 'authorization' || name.toLowerCase() === 'authorization') authorization++;
+    } else if (name.length === 9 && (name === 'X-API-Key' || name === 'x-api-key' || name.toLowerCase() === 'x-api-key')) apiKey++;
   }
   if (host > 1) return new ApiError('bad_request', `The request has ${host} Host headers; send exactly one (RFC 9112, section 3.2)`);
   if (authorization > 1 || apiKey > 1) {
