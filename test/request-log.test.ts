@@ -3,6 +3,8 @@ import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs'
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, requestLine, type RequestRecord } from '../src/server/log.ts';
+import { ATOMIC_WRITE_BYTES } from '../src/server/log-output.ts';
+import { requestLineBytes, writeRequestLine } from '../src/server/request-line.ts';
 import { logOutput, MAX_HELD_BYTES } from '../src/server/log-output.ts';
 import { CRASH_KEY } from './helpers/crash-server.ts';
 import { until } from './attacks/helpers.ts';
@@ -167,7 +169,47 @@ describe('requestLine', () => {
         plan: i % 3 === 1 ? undefined : text(),
       };
       expect(requestLine(record)).toBe(`${JSON.stringify(record)}\n`);
+      // The bytes the log writes without the string: the same, within the room it asks for.
+      const slab = Buffer.alloc(requestLineBytes(record));
+      expect(slab.subarray(0, writeRequestLine(slab, 0, record)).toString('utf8')).toBe(requestLine(record));
     }
+  });
+});
+
+describe('the batched lines', () => {
+  it('go out in order, in chunks that end at a line and stay within PIPE_BUF unless one line is longer', () => {
+    const chunks: string[] = [];
+    const log = jsonLines({ write: (chunk: string) => chunks.push(chunk) });
+    const record = (i: number, path = `/api/v1/states/?n=${i}`): RequestRecord => ({
+      time: '2026-01-01T00:00:00.000Z',
+      level: 'info',
+      request_id: `r${i}`,
+      method: 'GET',
+      path,
+      status: 200,
+      duration_ms: 0.1,
+      bytes: 10,
+      client: '127.0.0.1',
+    });
+    const expected: string[] = [];
+    // Three turns' worth: about 90 KB (more than a block of 64 KiB), a 10 KB line, an event between them.
+    for (let i = 0; i < 1_200; i++) {
+      const line = i === 700 ? record(i, `/api/v1/${'é"'.repeat(5_000)}`) : record(i);
+      log.request(line);
+      expected.push(requestLine(line));
+      if (i === 500) {
+        log({ level: 'warn', event: 'reload_failed', n: i });
+        expected.push(`${JSON.stringify({ level: 'warn', event: 'reload_failed', n: i })}\n`);
+      }
+      if (i % 400 === 399) log.flush();
+    }
+    log.flush();
+    expect(chunks.join('')).toBe(expected.join(''));
+    for (const chunk of chunks) {
+      expect(chunk.endsWith('\n')).toBe(true);
+      if (Buffer.byteLength(chunk) > ATOMIC_WRITE_BYTES) expect(chunk.indexOf('\n')).toBe(chunk.length - 1);
+    }
+    expect(chunks.length).toBeGreaterThan(20);
   });
 });
 
@@ -201,7 +243,7 @@ describe('the log output', () => {
       client: '127.0.0.1',
     });
     // About 30 KB of request lines: several writes of at most 4 KiB each must follow one another.
-    for (let i = 0; i < 200; i++) log.line(requestLine(record(i)));
+    for (let i = 0; i < 200; i++) log.request(record(i));
     log({ time: 't', level: 'warn', event: 'reload_failed' });
     let text = '';
     const buffer = Buffer.alloc(65_536);

@@ -13,8 +13,11 @@ const SYNC_RETRY_MS = 1_000;
 
 /** Where the log's lines go: written in the background, flushed at shutdown and before the process ends. */
 export interface LogOutput {
-  /** Holds the chunk; `now` starts a write at once (with every line held before it, so the order is kept). */
-  write(chunk: string, now?: boolean): void;
+  /**
+   * Holds the chunk (bytes are held as they are: the caller never changes them); `now` starts a write at once
+   * (with every line held before it, so the order is kept).
+   */
+  write(chunk: string | Buffer, now?: boolean): void;
   /** Writes what is held and waits for every write (shutdown). */
   close(): Promise<void>;
   /** Writes what is held before returning (the process is about to end). */
@@ -95,8 +98,8 @@ export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES, flushMs = LOG_F
     if (closing || urgentBytes > 0 || heldBytes >= writeBytes) start();
     else timer ??= setTimeout(start, flushMs).unref();
   };
-  const hold = (text: string) => {
-    const chunk = Buffer.from(text);
+  const hold = (text: string | Buffer) => {
+    const chunk = typeof text === 'string' ? Buffer.from(text) : text;
     if (heldBytes + chunk.length > maxHeldBytes) {
       dropped += countLines(chunk);
       return;
@@ -112,7 +115,7 @@ export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES, flushMs = LOG_F
   return {
     write(chunk, now = false) {
       // A line after the output was closed (the last lines of a shutdown) is written at once.
-      if (closed) return void writeAll(fd, Buffer.from(chunk));
+      if (closed) return void writeAll(fd, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
       hold(chunk);
       if (now) urgentBytes = heldBytes;
       schedule();

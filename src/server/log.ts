@@ -1,4 +1,5 @@
 import { ATOMIC_WRITE_BYTES, type LogOutput } from './log-output.ts';
+import { requestLineBytes, writeRequestLine } from './request-line.ts';
 import type { LogLevel } from './settings.ts';
 
 /**
@@ -50,8 +51,8 @@ export type LineLog = (record: object) => void;
 export type LevelledLog = LineLog & {
   /** Hands the lines of this event-loop turn to the output now. */
   flush(): void;
-  /** Logs a line already written as JSON (`requestLine`), at info level. */
-  line(text: string): void;
+  /** Logs a request's line (`requestLine`'s bytes), at info level. */
+  request(record: RequestRecord): void;
   enabled(level: LogLevel): boolean;
   /** Writes every line held and waits for the output (shutdown). */
   close(): Promise<void>;
@@ -83,41 +84,54 @@ export function isoTime(): string {
   return isoText;
 }
 
+/** Bytes of each block the lines are written into: the lines of many event-loop turns. */
+const SLAB_BYTES = 64 * 1024;
+
 /**
  * A JSON-lines log that batches the lines of one event-loop turn into few writes, so logging costs little
- * under load. Each write ends at a line boundary and stays within PIPE_BUF when it can, so lines from
- * cluster workers sharing a pipe never interleave (a LogOutput then gathers writes and makes them in the
- * background). Records below `level` are dropped.
+ * under load. The lines are written as bytes, one after the other, into blocks of SLAB_BYTES (request lines
+ * by `writeRequestLine`, without a string per line); at the end of the turn the new bytes go to the output,
+ * as views of the block, never copied or overwritten. Each write ends at a line boundary and stays within
+ * PIPE_BUF when it can, so lines from cluster workers sharing a pipe never interleave (a LogOutput then
+ * gathers writes and makes them in the background; another output is handed text). Records below `level`
+ * are dropped.
  */
 export function jsonLines(out: { write(chunk: string): unknown } | LogOutput, level: LogLevel = 'info'): LevelledLog {
   const threshold = RANK[level];
-  // A stream's write takes an encoding second: only a LogOutput is told that a chunk must not wait.
-  const write = 'flushSync' in out ? (chunk: string, now: boolean) => out.write(chunk, now) : (chunk: string) => out.write(chunk);
-  let pending: string[] = [];
+  // A LogOutput takes the bytes, and is told that a chunk must not wait; a stream is written text.
+  const write =
+    'flushSync' in out
+      ? (chunk: Buffer, now: boolean) => out.write(chunk, now)
+      : (chunk: Buffer) => out.write(chunk.toString('utf8'));
+  let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+  /** Where the next line goes, and the start of the bytes not yet handed to the output. */
+  let at = 0;
+  let handed = 0;
   let scheduled = false;
   /** A record other than a request line (an event) is pending: it is written now, not with the next large write. */
   let urgent = false;
-  /** Hands the pending lines to the output; `startWrite` false when the caller writes them synchronously next. */
+  /** Hands the new lines to the output; `startWrite` false when the caller writes them synchronously next. */
   const flush = (startWrite = true) => {
     scheduled = false;
     const now = urgent && startWrite;
     urgent = false;
-    // Chunks are joined (one flat string each), not concatenated line by line into a rope the output flattens.
-    let first = 0;
-    let chunkLength = 0;
-    for (let i = 0; i < pending.length; i++) {
-      if (chunkLength > 0 && chunkLength + pending[i].length > ATOMIC_WRITE_BYTES) {
-        write(pending.slice(first, i).join(''), false);
-        first = i;
-        chunkLength = 0;
-      }
-      chunkLength += pending[i].length;
-    }
-    if (chunkLength > 0) write(first === 0 && pending.length === 1 ? pending[0] : pending.slice(first).join(''), now);
-    pending = [];
+    if (at > handed) write(slab.subarray(handed, at), now);
+    handed = at;
   };
-  const add = (text: string) => {
-    pending.push(text);
+  /** Makes room for a line of at most `bytes`: a new block when this one is full (after handing over its lines). */
+  const room = (bytes: number) => {
+    if (at + bytes <= slab.length) return;
+    if (at > handed) write(slab.subarray(handed, at), false);
+    slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes));
+    at = 0;
+    handed = 0;
+  };
+  /** The line from `start` to `at` was written: the lines before it go as one chunk if it would pass PIPE_BUF. */
+  const added = (start: number) => {
+    if (start > handed && at - handed > ATOMIC_WRITE_BYTES) {
+      write(slab.subarray(handed, start), false);
+      handed = start;
+    }
     if (!scheduled) {
       scheduled = true;
       setImmediate(flush);
@@ -127,12 +141,20 @@ export function jsonLines(out: { write(chunk: string): unknown } | LogOutput, le
     const recordLevel = (record as { level?: LogLevel }).level;
     if (recordLevel !== undefined && RANK[recordLevel] < threshold) return;
     urgent = true;
-    add(`${JSON.stringify(record)}\n`);
+    const text = `${JSON.stringify(record)}\n`;
+    room(3 * text.length); // a character is at most 3 bytes of UTF-8
+    const start = at;
+    at += slab.write(text, at);
+    added(start);
   };
   return Object.assign(log, {
     flush: () => flush(),
-    line: (text: string) => {
-      if (RANK.info >= threshold) add(text);
+    request: (record: RequestRecord) => {
+      if (RANK.info < threshold) return;
+      room(requestLineBytes(record));
+      const start = at;
+      at = writeRequestLine(slab, at, record);
+      added(start);
     },
     enabled: (wanted: LogLevel) => RANK[wanted] >= threshold,
     close: async () => {

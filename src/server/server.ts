@@ -14,7 +14,7 @@ import { BuildKeeper } from './build-keeper.ts';
 import { ErrorLog } from './error-log.ts';
 import type { BuildSource } from './build-source.ts';
 import { LiveApi } from './live.ts';
-import { isoTime, jsonLines, logs, requestLine, type LevelledLog, type LineLog, type RequestRecord } from './log.ts';
+import { isoTime, jsonLines, logs, type LevelledLog, type LineLog, type RequestRecord } from './log.ts';
 import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.ts';
 import { OPS_PATHS, OpsEndpoints, opsEndpoint, type MetricsAccess } from './ops.ts';
 import { QueryPool } from './query-pool.ts';
@@ -145,7 +145,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       key_id: request.keyId,
       plan: request.plan,
     };
-    if (level === 'info' && 'line' in log) (log as LevelledLog).line(requestLine(record));
+    if (level === 'info' && 'request' in log) (log as LevelledLog).request(record);
     else log(record);
   };
 

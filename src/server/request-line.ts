@@ -1,0 +1,76 @@
+import type { RequestRecord } from './log.ts';
+
+/**
+ * The most bytes a request's line takes beyond 6 per character of its text: the names, the punctuation and
+ * the numbers. JSON.stringify writes a character as at most 6 bytes (`\u001f`, a lone surrogate as `\udXXX`).
+ */
+const FIXED_BYTES = 320;
+
+/** The most bytes `writeRequestLine` writes for `record`. */
+export function requestLineBytes(record: RequestRecord): number {
+  const { time, request_id, method, path, route, client, plan } = record;
+  const textLength = time.length + request_id.length + method.length + path.length + (route?.length ?? 0) + client.length + (plan?.length ?? 0);
+  return FIXED_BYTES + 6 * textLength;
+}
+
+/**
+ * Writes a request's line into `slab` at `at` and returns where it ends: the bytes of `requestLine(record)`
+ * (a test holds them equal), written in one pass without building the line as a string. The log writes one
+ * per request: as a string (a rope of some 25 pieces, flattened when the lines are joined, then encoded) it
+ * cost the server about 1.4 us of CPU more a request (main thread, wrk with 32 connections). `slab` must have
+ * `requestLineBytes(record)` bytes free.
+ */
+export function writeRequestLine(slab: Buffer, at: number, record: RequestRecord): number {
+  at = ascii(slab, at, '{"time":');
+  at = text(slab, at, record.time);
+  at = ascii(slab, at, ',"level":"');
+  at = ascii(slab, at, record.level);
+  at = ascii(slab, at, '","request_id":');
+  at = text(slab, at, record.request_id);
+  at = ascii(slab, at, ',"method":');
+  at = text(slab, at, record.method);
+  at = ascii(slab, at, ',"path":');
+  at = text(slab, at, record.path);
+  if (record.route !== undefined) {
+    at = ascii(slab, at, ',"route":');
+    at = text(slab, at, record.route);
+  }
+  at = ascii(slab, at, ',"status":');
+  at = ascii(slab, at, String(record.status));
+  at = ascii(slab, at, ',"duration_ms":');
+  at = ascii(slab, at, String(record.duration_ms));
+  at = ascii(slab, at, ',"bytes":');
+  at = ascii(slab, at, String(record.bytes));
+  at = ascii(slab, at, ',"client":');
+  at = text(slab, at, record.client);
+  if (record.key_id !== undefined) {
+    at = ascii(slab, at, ',"key_id":');
+    at = ascii(slab, at, String(record.key_id));
+  }
+  if (record.plan !== undefined) {
+    at = ascii(slab, at, ',"plan":');
+    at = text(slab, at, record.plan);
+  }
+  slab[at++] = 0x7d; // }
+  slab[at++] = 0x0a; // \n
+  return at;
+}
+
+/** Text known to be printable ASCII without `"` or `\\` (names, numbers), as it is. */
+function ascii(slab: Buffer, at: number, value: string): number {
+  for (let i = 0; i < value.length; i++) slab[at++] = value.charCodeAt(i);
+  return at;
+}
+
+/** A JSON string: quoted as it is when it is printable ASCII without `"` or `\\`, else as JSON.stringify writes it. */
+function text(slab: Buffer, at: number, value: string): number {
+  const start = at;
+  slab[at++] = 0x22;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return start + slab.write(JSON.stringify(value), start);
+    slab[at++] = code;
+  }
+  slab[at++] = 0x22;
+  return at;
+}
