@@ -75,7 +75,8 @@ export async function benchRequestCosts(options: { db: string }): Promise<void> 
     const cached = api.respond({ method: 'GET', url: urls[0] }) as ApiResponse;
     const etag = String(cached.headers.ETag);
     const answer = withHeaders(cached, rate, { 'X-Request-Id': 'x' });
-    if (answer.text === undefined || !Buffer.from(answer.text, 'latin1').equals(answer.body)) throw new Error('the cached answer has no text of its body');
+    if (answer.text === undefined || !Buffer.from(answer.text, 'latin1').equals(answer.body))
+      throw new Error('the cached answer has no text of its body');
     const rawHeaders = ['Host', '127.0.0.1:8080', 'User-Agent', 'curl/8.5.0', 'Accept', '*/*', 'X-API-Key', key];
     if (repeatedHeaderError(rawHeaders) !== undefined) throw new Error('a request with one of each header was refused');
     // A response as the server has one per request, without a socket: writeHead only builds the header block.
@@ -111,7 +112,8 @@ export async function benchRequestCosts(options: { db: string }): Promise<void> 
       slabAt = writeRequestLine(slab, slabAt, line);
     };
     lineBytes(records[0]);
-    if (slab.toString('utf8', 0, slabAt) !== requestLine(records[0])) throw new Error('writeRequestLine wrote other bytes than requestLine');
+    if (slab.toString('utf8', 0, slabAt) !== requestLine(records[0]))
+      throw new Error('writeRequestLine wrote other bytes than requestLine');
     const toFile = jsonLines(logOutput(logFd));
     const rows: Array<[string, number, string]> = [
       [

@@ -100,9 +100,7 @@ export function jsonLines(out: { write(chunk: string): unknown } | LogOutput, le
   const threshold = RANK[level];
   // A LogOutput takes the bytes, and is told that a chunk must not wait; a stream is written text.
   const write =
-    'flushSync' in out
-      ? (chunk: Buffer, now: boolean) => out.write(chunk, now)
-      : (chunk: Buffer) => out.write(chunk.toString('utf8'));
+    'flushSync' in out ? (chunk: Buffer, now: boolean) => out.write(chunk, now) : (chunk: Buffer) => out.write(chunk.toString('utf8'));
   let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
   /** Where the next line goes, and the start of the bytes not yet handed to the output. */
   let at = 0;

@@ -9,7 +9,8 @@ const FIXED_BYTES = 320;
 /** The most bytes `writeRequestLine` writes for `record`. */
 export function requestLineBytes(record: RequestRecord): number {
   const { time, request_id, method, path, route, client, plan } = record;
-  const textLength = time.length + request_id.length + method.length + path.length + (route?.length ?? 0) + client.length + (plan?.length ?? 0);
+  const textLength =
+    time.length + request_id.length + method.length + path.length + (route?.length ?? 0) + client.length + (plan?.length ?? 0);
   return FIXED_BYTES + 6 * textLength;
 }
 
