@@ -1,4 +1,47 @@
-import type { RequestRecord } from './log.ts';
+import type { LogLevel } from './settings.ts';
+
+/**
+ * One line of the request log. `key_id` is the id `hcas keys list` shows, never the key; `plan` is the
+ * caller's plan id, `anonymous`, or absent when limits are off; `client` is the address the quota is
+ * counted for (X-Forwarded-For from a trusted proxy, else the socket peer).
+ */
+export interface RequestRecord {
+  time: string;
+  level: LogLevel;
+  request_id: string;
+  method: string;
+  path: string;
+  /** The route pattern (`/api/v1/health-scores/:zip/`), or absent for a path no route serves. */
+  route?: string;
+  status: number;
+  duration_ms: number;
+  bytes: number;
+  client: string;
+  key_id?: number;
+  plan?: string;
+}
+
+/** Text JSON.stringify writes as is between quotes: printable ASCII but `"` and `\\`. */
+const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+function quoted(text: string): string {
+  return PLAIN_TEXT.test(text) ? `"${text}"` : JSON.stringify(text);
+}
+
+/**
+ * A request record's line, exactly as `JSON.stringify(record)` and a newline would write it (a test holds
+ * them equal over random records), in about half the time: the fields' order is known, numbers are written
+ * as they are, and text is escaped only when it needs to be. The log writes the same bytes without the
+ * string (`writeRequestLine`); this is their reference, and the line for an output that takes text.
+ */
+export function requestLine(record: RequestRecord): string {
+  let line = `{"time":${quoted(record.time)},"level":"${record.level}","request_id":${quoted(record.request_id)},"method":${quoted(record.method)},"path":${quoted(record.path)}`;
+  if (record.route !== undefined) line += `,"route":${quoted(record.route)}`;
+  line += `,"status":${record.status},"duration_ms":${record.duration_ms},"bytes":${record.bytes},"client":${quoted(record.client)}`;
+  if (record.key_id !== undefined) line += `,"key_id":${record.key_id}`;
+  if (record.plan !== undefined) line += `,"plan":${quoted(record.plan)}`;
+  return `${line}}\n`;
+}
 
 /**
  * The most bytes a request's line takes beyond 6 per character of its text: the names, the punctuation and
