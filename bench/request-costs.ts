@@ -2,8 +2,9 @@
  * What each per-request step of the keyed ZIP lookup costs, in nanoseconds a call, measured in this process on
  * the real objects over the default build: the request id, the metrics, the rate-limit headers, the gate
  * (key verdict, quota counting of an unlimited plan, plan access), the response cache lookup and ETag check,
- * and the request log line. Each answer is checked before it is timed. For scale: a bare Node server spends
- * about 9 us of CPU a request on this machine (bench/request-path.ts), most of it in the kernel's loopback TCP.
+ * the request log line, and Node's own writing of the answer's headers. Each answer is checked before it is
+ * timed. For scale: a bare Node server spends 10-15 us of CPU a request on this machine (bench/request-path.ts),
+ * most of it in the kernel's loopback TCP; hcas with the defaults 18-20.
  * Stand-alone: node bin/run-ts.js bench/request-costs.ts --db FILE
  */
 import { mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
