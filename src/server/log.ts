@@ -9,7 +9,7 @@ export type LineLog = (record: object) => void;
 export type LevelledLog = LineLog & {
   /** Hands the lines of this event-loop turn to the output now. */
   flush(): void;
-  /** Logs a request's line (`requestLine`'s bytes), at info level. */
+  /** Logs a request's line (`writeRequestLine`), at info level. */
   request(record: RequestRecord): void;
   enabled(level: LogLevel): boolean;
   /** Writes every line held and waits for the output (shutdown). */

@@ -9,17 +9,12 @@ export const RAISE_STEPS = 10;
 
 /**
  * True when this process may raise a thread's priority (root, as CI runs, or CAP_SYS_NICE): tried on the
- * calling thread by one step, then put back (lowering a priority is always allowed).
+ * calling thread, then put back (lowering a priority is always allowed).
  */
 export function mayRaisePriority(): boolean {
-  const before = os.getPriority();
-  try {
-    os.setPriority(before - 1);
-  } catch {
-    return false;
-  }
-  os.setPriority(before);
-  return true;
+  const restore = raisePriority();
+  restore?.();
+  return restore !== undefined;
 }
 
 /**
