@@ -153,17 +153,39 @@ describe('writeRequestLine', () => {
       '\udfff',
     ];
     const text = () => Array.from({ length: Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    // Durations as the server rounds them, and the ones it never makes (they go as JSON.stringify writes them).
+    const durations = [
+      0,
+      -0,
+      0.001,
+      0.01,
+      0.1,
+      0.12,
+      1,
+      10,
+      999.999,
+      1000.5,
+      123456789.001,
+      1e12 + 0.5,
+      1e21,
+      0.0001,
+      1 / 3,
+      -1,
+      NaN,
+      Infinity,
+    ];
     for (let i = 0; i < 2_000; i++) {
       const record: RequestRecord = {
-        time: new Date(1_700_000_000_000 + i * 997).toISOString(),
-        level: 'info',
+        // The line's first bytes are kept while the time and level repeat: runs of lines share them, then change.
+        time: new Date(1_700_000_000_000 + Math.floor(i / 3) * 997).toISOString(),
+        level: i % 11 === 0 ? 'debug' : 'info',
         request_id: i % 3 === 0 ? text() : `46c8934777ba${i.toString(36)}`,
         method: i % 5 === 0 ? text() : 'GET',
         path: `/api/v1/${text()}`,
         route: i % 4 === 0 ? undefined : text(),
         status: [200, 304, 404, 429, 500][i % 5],
-        duration_ms: Math.round(random() * 1e9) / 1000,
-        bytes: Math.floor(random() * 1e6),
+        duration_ms: i % 4 === 3 ? durations[Math.floor(i / 4) % durations.length] : Math.round(random() * 1e9) / 1000,
+        bytes: i % 9 === 0 ? [0, 9, 10, 99, 100, 2 ** 53, -5, 1.5][i % 8] : Math.floor(random() * 1e6),
         client: i % 7 === 0 ? text() : '203.0.113.9',
         key_id: i % 2 === 0 ? undefined : i,
         plan: i % 3 === 1 ? undefined : text(),
