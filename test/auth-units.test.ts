@@ -68,6 +68,16 @@ describe('API keys', () => {
   for (const [name, headers, expected] of cases) {
     it(`credentials: ${name}`, () => expect(readCredentials(headers)).toEqual(expected));
   }
+  it('credentials: the reading kept for repeated headers is never the answer for other headers', () => {
+    // readCredentials keeps its last reading; every case after every other, in fresh header objects.
+    for (const [, before, expectedBefore] of cases) {
+      for (const [name, headers, expected] of cases) {
+        expect(readCredentials({ ...before }), name).toEqual(expectedBefore);
+        expect(readCredentials({ ...headers }), name).toEqual(expected);
+        expect(readCredentials({ ...headers }), name).toEqual(expected);
+      }
+    }
+  });
   it('isWellFormedKey', () => {
     expect(isWellFormedKey(key)).toBe(true);
     expect(isWellFormedKey(`${key}x`)).toBe(false);

@@ -81,9 +81,23 @@ export type Credentials = { kind: 'none' } | { kind: 'key'; key: string } | { ki
  * Reads `X-API-Key` and `Authorization: Bearer`. Both may be sent if they carry the same key; different
  * keys are a conflict rather than a silent choice of one, so a client never runs on a key it did not mean.
  */
-export function readCredentials(headers: RequestHeaders): Credentials {
+export function readCredentials(headers: RequestHeaders): Readonly<Credentials> {
   const apiKey = headers['x-api-key'];
   const authorization = headers.authorization;
+  // Under load most requests carry the credentials of the one before (a client's connections, a busy caller):
+  // their reading is kept, which also keeps the key string whose hash the key cache has already computed.
+  if (apiKey === lastApiKey && authorization === lastAuthorization) return lastCredentials;
+  lastCredentials = credentialsOf(apiKey, authorization);
+  lastApiKey = apiKey;
+  lastAuthorization = authorization;
+  return lastCredentials;
+}
+
+let lastApiKey: RequestHeaders[string] | null = null;
+let lastAuthorization: RequestHeaders[string] | null = null;
+let lastCredentials: Readonly<Credentials> = { kind: 'none' };
+
+function credentialsOf(apiKey: RequestHeaders[string], authorization: RequestHeaders[string]): Credentials {
   if (apiKey === undefined && authorization === undefined) return { kind: 'none' };
   let fromHeader: string | undefined;
   if (apiKey !== undefined) {
