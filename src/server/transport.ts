@@ -54,8 +54,8 @@ export function createHttpServer(
   const server = http.createServer(options, handle);
   guard?.attach(server);
   server.keepAliveTimeout = limits.keepAliveMs;
-  // Socket inactivity: a socket idle this long is cut (the send watch listens for it and resets the socket).
-  server.timeout = limits.sendMs;
+  // No socket timeout (Node's default, 0): the send watch cuts a connection on which nothing moves for sendMs,
+  // from one timer for all (send-watch.ts), where Node's refreshes a timer on every read and write.
   // A client may send its request and then close its side (shutdown, `nc -q`): Node's default then drops an
   // answer that is not ready yet (a count to wait for, a first compression). Half-open, the answer is sent
   // and then the connection closed.
