@@ -6,7 +6,9 @@
  * and a bare server of as many processes as hcas has workers shows the same-shape baseline. CPU time per
  * request (every process of a contender, from /proc) is the stable figure on a busy machine; the load
  * average is printed beside each round. Fails (throws) when the defaults answer less than TARGET_RATIO of the
- * bare server's requests per second, or use more than CPU_LIMIT_RATIO times its CPU per request.
+ * bare server's requests per second, or use more than CPU_LIMIT_RATIO times its CPU per request. With
+ * --before, the defaults of both checkouts are also loaded at once, round by round (compareTogether): the
+ * before/after difference that a drifting machine speed does not blur.
  * Stand-alone: node bin/run-ts.js bench/request-path.ts --db FILE [--seconds N] [--rounds N] [--before CHECKOUT]
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -15,7 +17,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { BARE_SERVER, fetchBody, fmt, medians, printTable, sampleZips, type Measured } from './api.ts';
 import { benchRequestCosts } from './request-costs.ts';
-import { runWrk, WRK } from './wrk.ts';
+import { runWrk, runWrkTogether, WRK } from './wrk.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HCAS = path.join(ROOT, 'bin/hcas.js');
@@ -111,7 +113,8 @@ export async function benchRequestPath(options: { db: string; seconds?: number; 
     };
     const defaults = await serve(`hcas defaults (${workers} workers, log to a file, metrics, SQLite state)`, []);
     // --before CHECKOUT: the same defaults served by another checkout's bin/hcas.js (built), in the same rounds.
-    if (options.before) await serve('  the same, by the --before checkout', [], path.join(path.resolve(options.before), 'bin/hcas.js'));
+    const beforeHcas = options.before && path.join(path.resolve(options.before), 'bin/hcas.js');
+    if (beforeHcas) await serve('  the same, by the --before checkout', [], beforeHcas);
     await serve('  without the request log (--quiet)', ['--quiet']);
     await serve('  without metrics (--no-metrics)', ['--no-metrics']);
     await serve('  without keys and quotas (--no-limits)', ['--no-limits']);
@@ -179,6 +182,19 @@ export async function benchRequestPath(options: { db: string; seconds?: number; 
       `wrk -t1 -c32, ${rounds} rounds of ${seconds} s alternating the contenders after a 3 s warm-up each; medians of the rounds; ` +
         `CPU is every process of a contender; the defaults' log took ${fmt(written / Math.max(1, requests), 0)} bytes a request`,
     );
+    if (beforeHcas) {
+      // One worker each: two servers of two workers and two wrk on two cores measure mostly their own crowding.
+      const pair = [
+        await serve('this checkout, 1 worker', ['--workers', '1']),
+        await serve('--before, 1 worker', ['--workers', '1'], beforeHcas),
+      ];
+      const [after, before] = pair.map((started) => contenders.find((contender) => contender.url === started.url)!);
+      for (const contender of [after, before]) {
+        await checkAnswers(contender, sample.body);
+        measure(contender, 3); // warm-up
+      }
+      await compareTogether(after, before, seconds, Math.max(rounds, 4));
+    }
     const ratio = measured.get(defaultsRow)!.rps / bareMedian.rps;
     const cpuRatio = measured.get(defaultsRow)!.cpuMicroseconds / bareMedian.cpuMicroseconds;
     console.log(
@@ -194,6 +210,35 @@ export async function benchRequestPath(options: { db: string; seconds?: number; 
     await new Promise((resolve) => setTimeout(resolve, 500));
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * This checkout against the --before checkout (one worker each, the other defaults on), loaded at once (a wrk
+ * of 16 connections each): both see the same machine speed, so their CPU per request compares to a few
+ * tenths of a microsecond where consecutive rounds, minutes apart, differ by more than a microsecond here.
+ */
+async function compareTogether(after: Contender, before: Contender, seconds: number, rounds: number): Promise<void> {
+  const rows: string[][] = [];
+  const differences: number[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    // Alternating which one's wrk starts first.
+    const pair = round % 2 === 1 ? [after, before] : [before, after];
+    const [first, second] = await runWrkTogether(pair, seconds);
+    const [a, b] = round % 2 === 1 ? [first, second] : [second, first];
+    differences.push(a.cpuMicroseconds - b.cpuMicroseconds);
+    rows.push([
+      String(round),
+      fmt(a.cpuMicroseconds, 2),
+      fmt(b.cpuMicroseconds, 2),
+      fmt(a.cpuMicroseconds - b.cpuMicroseconds, 2),
+      `${fmt(a.cpuMicroseconds / b.cpuMicroseconds, 3)}x`,
+    ]);
+  }
+  console.log('');
+  printTable(['loaded at once (1 worker each)', 'this checkout CPU us/req', '--before CPU us/req', 'difference', 'ratio'], rows);
+  const sorted = [...differences].sort((x, y) => x - y);
+  const median = (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2;
+  console.log(`this checkout against --before, loaded at once: median difference ${fmt(median, 2)} us a request`);
 }
 
 function measure(contender: Contender, seconds: number): Measured {

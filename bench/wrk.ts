@@ -3,7 +3,7 @@
  * thread leaves the servers most of a 2-core machine, where autocannon (Node) takes a core of its own.
  * Paths rotate through a Lua script; the servers' CPU per request is read from /proc like bench/api.ts does.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,20 +34,7 @@ export function runWrk(target: WrkTarget, seconds: number, connections = 32): Me
   if (!WRK) throw new Error('wrk is not installed: apt-get install wrk');
   const dir = mkdtempSync(path.join(tmpdir(), 'hcas-wrk-'));
   try {
-    const script = path.join(dir, 'paths.lua');
-    const headers = Object.entries(target.headers ?? {}).map(
-      ([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`,
-    );
-    writeFileSync(
-      script,
-      [
-        ...headers,
-        `local paths = {${target.paths.map((p) => JSON.stringify(p)).join(',')}}`,
-        'local i = 0',
-        'request = function() i = i % #paths + 1; return wrk.format(nil, paths[i]) end',
-        '',
-      ].join('\n'),
-    );
+    const script = pathsScript(dir, target);
     const cpuBefore = target.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
     const out = execFileSync(WRK, ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, target.url], {
       encoding: 'utf8',
@@ -57,6 +44,55 @@ export function runWrk(target: WrkTarget, seconds: number, connections = 32): Me
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * One wrk per target, all at once (`-t1 -cCONNECTIONS` each): the targets share the machine for the same
+ * seconds, so a drift of its speed (these VMs change by up to 2x within a day) moves them alike, and their
+ * CPU per request compares where consecutive rounds would not.
+ */
+export async function runWrkTogether(targets: WrkTarget[], seconds: number, connections = 16): Promise<Measured[]> {
+  if (!WRK) throw new Error('wrk is not installed: apt-get install wrk');
+  const dir = mkdtempSync(path.join(tmpdir(), 'hcas-wrk-'));
+  try {
+    const scripts = targets.map((target, i) => pathsScript(dir, target, `paths-${i}.lua`));
+    const cpuBefore = targets.map((target) => target.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0));
+    const outputs = await Promise.all(
+      targets.map(
+        (target, i) =>
+          new Promise<string>((resolve, reject) => {
+            const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', scripts[i], target.url];
+            const child = spawn(WRK!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+            let out = '';
+            child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+            child.on('error', reject);
+            child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`wrk exited with ${code}: ${out}`))));
+          }),
+      ),
+    );
+    return targets.map((target, i) => parseWrk(outputs[i], target.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0) - cpuBefore[i]));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The Lua script that sends the target's headers and rotates through its paths. */
+function pathsScript(dir: string, target: WrkTarget, name = 'paths.lua'): string {
+  const script = path.join(dir, name);
+  const headers = Object.entries(target.headers ?? {}).map(
+    ([header, value]) => `wrk.headers[${JSON.stringify(header)}] = ${JSON.stringify(value)}`,
+  );
+  writeFileSync(
+    script,
+    [
+      ...headers,
+      `local paths = {${target.paths.map((p) => JSON.stringify(p)).join(',')}}`,
+      'local i = 0',
+      'request = function() i = i % #paths + 1; return wrk.format(nil, paths[i]) end',
+      '',
+    ].join('\n'),
+  );
+  return script;
 }
 
 const MS = { us: 1e-3, ms: 1, s: 1e3 } as const;
