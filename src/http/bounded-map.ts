@@ -10,10 +10,13 @@ export function keyBytes(key: string): number {
 const KEY_OVERHEAD_BYTES = 64;
 
 interface Slot<V> {
+  key: string;
   value: V;
   bytes: number;
   /** Set on every hit, cleared when eviction passes over the slot (CLOCK, "second chance"). */
   used: boolean;
+  /** The next slot whose key has the same hash (rare: 30 bits). */
+  next: Slot<V> | undefined;
 }
 
 /**
@@ -21,9 +24,16 @@ interface Slot<V> {
  * entries are evicted (least recently used, approximately) when the total passes the budget. For every
  * cache whose keys come from requests, since a client can invent any number of them. Eviction is CLOCK
  * with a second chance, so a hit only sets a flag instead of reordering the map.
+ *
+ * Entries are found by a hash of the key computed here, then the key compared, not by a Map of strings:
+ * V8 looks a string key up in its table of internalized strings first, and for a string the request made
+ * (a URL from the HTTP parser) that lookup cost the server about 1 us a request on the keyed lookup under
+ * load (two servers loaded at once, alternating sides: 0.5 to 1.2 us less with this index).
  */
 export class BoundedMap<V> {
-  private readonly slots = new Map<string, Slot<V>>();
+  /** Slots by the hash of their key; a bucket chains the keys of the same hash. In insertion order (CLOCK's hand). */
+  private readonly buckets = new Map<number, Slot<V>>();
+  private count = 0;
   private total = 0;
   readonly maxBytes: number;
   private readonly cost: (key: string, value: V) => number;
@@ -35,10 +45,13 @@ export class BoundedMap<V> {
 
   /** The value of a key, marked as used. */
   get(key: string): V | undefined {
-    const slot = this.slots.get(key);
-    if (slot === undefined) return undefined;
-    slot.used = true;
-    return slot.value;
+    for (let slot = this.buckets.get(hashOf(key)); slot !== undefined; slot = slot.next) {
+      if (slot.key === key) {
+        slot.used = true;
+        return slot.value;
+      }
+    }
+    return undefined;
   }
 
   /** Stores a value, evicting others beyond the budget; false (and nothing stored) when it alone is over it. */
@@ -46,7 +59,15 @@ export class BoundedMap<V> {
     const bytes = this.cost(key, value);
     if (bytes > this.maxBytes) return false;
     this.delete(key);
-    this.slots.set(key, { value, bytes, used: false });
+    const hash = hashOf(key);
+    const slot: Slot<V> = { key, value, bytes, used: false, next: undefined };
+    const head = this.buckets.get(hash);
+    if (head === undefined) this.buckets.set(hash, slot);
+    else {
+      slot.next = head.next;
+      head.next = slot;
+    }
+    this.count++;
     this.total += bytes;
     this.evict(key);
     return true;
@@ -54,46 +75,81 @@ export class BoundedMap<V> {
 
   /** Charges `bytes` more to an entry that grew (a compressed variant added), if `value` is still its value. */
   grow(key: string, value: V, bytes: number): void {
-    const slot = this.slots.get(key);
-    if (slot === undefined || slot.value !== value) return;
-    slot.bytes += bytes;
-    this.total += bytes;
-    this.evict(key);
+    for (let slot = this.buckets.get(hashOf(key)); slot !== undefined; slot = slot.next) {
+      if (slot.key !== key) continue;
+      if (slot.value !== value) return;
+      slot.bytes += bytes;
+      this.total += bytes;
+      this.evict(key);
+      return;
+    }
   }
 
   delete(key: string): void {
-    const slot = this.slots.get(key);
-    if (slot === undefined) return;
-    this.slots.delete(key);
-    this.total -= slot.bytes;
+    const hash = hashOf(key);
+    let previous: Slot<V> | undefined;
+    for (let slot = this.buckets.get(hash); slot !== undefined; previous = slot, slot = slot.next) {
+      if (slot.key !== key) continue;
+      this.unlink(hash, previous, slot);
+      return;
+    }
   }
 
   clear(): void {
-    this.slots.clear();
+    this.buckets.clear();
+    this.count = 0;
     this.total = 0;
   }
 
   /** The keys and values, oldest first (a copy: the map may change while the caller walks it). */
   entries(): Array<[string, V]> {
-    return [...this.slots].map(([key, slot]) => [key, slot.value]);
+    const entries: Array<[string, V]> = [];
+    for (const head of this.buckets.values())
+      for (let slot: Slot<V> | undefined = head; slot; slot = slot.next) entries.push([slot.key, slot.value]);
+    return entries;
   }
 
   /** Entries and the bytes charged for them. */
   get size(): { entries: number; bytes: number } {
-    return { entries: this.slots.size, bytes: this.total };
+    return { entries: this.count, bytes: this.total };
+  }
+
+  private unlink(hash: number, previous: Slot<V> | undefined, slot: Slot<V>): void {
+    if (previous !== undefined) previous.next = slot.next;
+    // The bucket keeps its place in the order (set on an existing key does not move it).
+    else if (slot.next !== undefined) this.buckets.set(hash, slot.next);
+    else this.buckets.delete(hash);
+    this.count--;
+    this.total -= slot.bytes;
   }
 
   private evict(keep: string): void {
     while (this.total > this.maxBytes) {
-      const [key, slot] = this.slots.entries().next().value as [string, Slot<V>];
-      if (key !== keep && !slot.used) {
-        this.delete(key);
-      } else {
-        // Used since the last pass (or just stored): move to the back without its flag.
-        slot.used = false;
-        this.slots.delete(key);
-        this.slots.set(key, slot);
+      const [hash, head] = this.buckets.entries().next().value as [number, Slot<V>];
+      let previous: Slot<V> | undefined;
+      for (let slot: Slot<V> | undefined = head; slot !== undefined && this.total > this.maxBytes; ) {
+        const next: Slot<V> | undefined = slot.next;
+        if (slot.key !== keep && !slot.used) this.unlink(hash, previous, slot);
+        else {
+          // Used since the last pass (or just stored): kept, without its flag.
+          slot.used = false;
+          previous = slot;
+        }
+        slot = next;
+      }
+      // What is left of the bucket goes to the back.
+      const rest = this.buckets.get(hash);
+      if (rest !== undefined && this.total > this.maxBytes) {
+        this.buckets.delete(hash);
+        this.buckets.set(hash, rest);
       }
     }
   }
+}
+
+/** FNV-1a of the key's UTF-16 code units, in 30 bits so that V8 keeps it as a small integer. */
+export function hashOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return hash & 0x3fffffff;
 }
