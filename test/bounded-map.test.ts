@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BoundedMap, hashOf } from '../src/http/bounded-map.ts';
 import { seeded } from './helpers/seeded.ts';
 
-/** Keys whose hashes are equal: found by trying, as a client could. */
+/** Keys whose hashes are equal in this process: found by trying, with hashOf (a client cannot: the hash starts from a random seed). */
 function collidingPairs(count: number): Array<[string, string]> {
   const seen = new Map<number, string>();
   const pairs: Array<[string, string]> = [];

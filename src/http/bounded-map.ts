@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * Bytes a string held as a map key costs: V8 keeps a character in one byte or two (counted as two, so a key
  * of any script is never undercounted), plus the string's header and its slot in the map's hash table.
@@ -147,9 +149,17 @@ export class BoundedMap<V> {
   }
 }
 
-/** FNV-1a of the key's UTF-16 code units, in 30 bits so that V8 keeps it as a small integer. */
+/** Where this process's key hashes start (hashOf). */
+const HASH_SEED = randomBytes(4).readUInt32LE(0);
+
+/**
+ * FNV-1a of the key's UTF-16 code units from a random start, in 30 bits so that V8 keeps it as a small
+ * integer. The keys come from requests: with a start known in advance a client could send thousands of keys
+ * of one hash and make every lookup walk them all (hash flooding, which V8's own seeded string hash prevents
+ * too); keys that collide in one process do not in another.
+ */
 export function hashOf(key: string): number {
-  let hash = 0x811c9dc5;
+  let hash = HASH_SEED;
   for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
   return hash & 0x3fffffff;
 }
