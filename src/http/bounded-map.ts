@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
+/** Where this process's key hashes start (hashOf). */
+const HASH_SEED = randomBytes(4).readUInt32LE(0);
+
 /**
  * Bytes a string held as a map key costs: V8 keeps a character in one byte or two (counted as two, so a key
  * of any script is never undercounted), plus the string's header and its slot in the map's hash table.
@@ -37,6 +40,8 @@ export class BoundedMap<V> {
   private readonly buckets = new Map<number, Slot<V>>();
   private count = 0;
   private total = 0;
+  private lastKey = '';
+  private lastHash = hashOf('');
   readonly maxBytes: number;
   private readonly cost: (key: string, value: V) => number;
 
@@ -47,7 +52,7 @@ export class BoundedMap<V> {
 
   /** The value of a key, marked as used. */
   get(key: string): V | undefined {
-    for (let slot = this.buckets.get(hashOf(key)); slot !== undefined; slot = slot.next) {
+    for (let slot = this.buckets.get(this.hash(key)); slot !== undefined; slot = slot.next) {
       if (slot.key === key) {
         slot.used = true;
         return slot.value;
@@ -61,7 +66,7 @@ export class BoundedMap<V> {
     const bytes = this.cost(key, value);
     if (bytes > this.maxBytes) return false;
     this.delete(key);
-    const hash = hashOf(key);
+    const hash = this.hash(key);
     const slot: Slot<V> = { key, value, bytes, used: false, next: undefined };
     const head = this.buckets.get(hash);
     if (head === undefined) this.buckets.set(hash, slot);
@@ -77,7 +82,7 @@ export class BoundedMap<V> {
 
   /** Charges `bytes` more to an entry that grew (a compressed variant added), if `value` is still its value. */
   grow(key: string, value: V, bytes: number): void {
-    for (let slot = this.buckets.get(hashOf(key)); slot !== undefined; slot = slot.next) {
+    for (let slot = this.buckets.get(this.hash(key)); slot !== undefined; slot = slot.next) {
       if (slot.key !== key) continue;
       if (slot.value !== value) return;
       slot.bytes += bytes;
@@ -88,7 +93,7 @@ export class BoundedMap<V> {
   }
 
   delete(key: string): void {
-    const hash = hashOf(key);
+    const hash = this.hash(key);
     let previous: Slot<V> | undefined;
     for (let slot = this.buckets.get(hash); slot !== undefined; previous = slot, slot = slot.next) {
       if (slot.key !== key) continue;
@@ -114,6 +119,19 @@ export class BoundedMap<V> {
   /** Entries and the bytes charged for them. */
   get size(): { entries: number; bytes: number } {
     return { entries: this.count, bytes: this.total };
+  }
+
+  /**
+   * The key's hash, kept for the last key: a caller often asks for the same key again (the API key of one
+   * client's requests, the URL that `routeOf` and then `respond` look up), and a string compared equal costs
+   * less than hashing it again.
+   */
+  private hash(key: string): number {
+    if (key !== this.lastKey) {
+      this.lastKey = key;
+      this.lastHash = hashOf(key);
+    }
+    return this.lastHash;
   }
 
   private unlink(hash: number, previous: Slot<V> | undefined, slot: Slot<V>): void {
@@ -148,9 +166,6 @@ export class BoundedMap<V> {
     }
   }
 }
-
-/** Where this process's key hashes start (hashOf). */
-const HASH_SEED = randomBytes(4).readUInt32LE(0);
 
 /**
  * FNV-1a of the key's UTF-16 code units from a random start, in 30 bits so that V8 keeps it as a small
