@@ -320,8 +320,24 @@ describe('Redis killed, paused and back, under two replicas', { timeout: 180_000
       anonymous: await counts.peek('ip:127.0.0.1', today),
     });
 
+    // Each replica verifies both keys first. On a loaded machine the state may not answer a key's first lookup
+    // within the count wait (10 ms): that call is answered 401 with Retry-After and not counted (a client
+    // retries), which is not what this test is about. Seen once in CI, with three test files beside this one.
     for (const url of [a.url, b.url])
-      for (const who of ['key', 'revoked'] as const) expect((await call(url, '/api/v1/states/', who)).status).toBe(200);
+      for (const [who, apiKey] of [
+        ['key', key],
+        ['revoked', revokedKey],
+      ] as const) {
+        for (let tries = 1; ; tries++) {
+          const answer = await request(url, '/api/v1/states/', { headers: { 'X-API-Key': apiKey } });
+          if (answer.status === 200) {
+            if (who === 'key') expected.key++;
+            break;
+          }
+          expect([answer.status, answer.headers['retry-after'], tries < 20], `${who} on ${url}`).toEqual([401, '1', true]);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
     await hcas(['keys', 'revoke', '2'], env);
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // both replicas read the revocation list (every second)
     expect(statusesOf(await round())).toEqual([...whileUp, ...whileUp]);
