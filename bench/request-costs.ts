@@ -3,8 +3,8 @@
  * the real objects over the default build: the request id, the metrics, the rate-limit headers, the gate
  * (key verdict, quota counting of an unlimited plan, plan access), the response cache lookup and ETag check,
  * the request log line, and Node's own writing of the answer's headers. Each answer is checked before it is
- * timed. For scale: a bare Node server spends 10-15 us of CPU a request on this machine (bench/request-path.ts),
- * most of it in the kernel's loopback TCP; hcas with the defaults 18-20.
+ * timed. For scale: a bare Node server spends 13-20 us of CPU a request on this machine as its speed drifts
+ * (bench/request-path.ts), most of it in the kernel's loopback TCP; hcas with the defaults 18-25.
  * Stand-alone: node bin/run-ts.js bench/request-costs.ts --db FILE
  */
 import { mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';

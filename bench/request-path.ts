@@ -7,8 +7,8 @@
  * request (every process of a contender, from /proc) is the stable figure on a busy machine; the load
  * average is printed beside each round. Fails (throws) when the defaults answer less than TARGET_RATIO of the
  * bare server's requests per second, or use more than CPU_LIMIT_RATIO times its CPU per request. With
- * --before, the defaults of both checkouts are also loaded at once, round by round (compareTogether): the
- * before/after difference that a drifting machine speed does not blur.
+ * --before, both checkouts are also loaded at once with one worker each, round by round (compareTogether):
+ * the before/after difference that a drifting machine speed does not blur.
  * Stand-alone: node bin/run-ts.js bench/request-path.ts --db FILE [--seconds N] [--rounds N] [--before CHECKOUT]
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -16,6 +16,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, write
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { BARE_SERVER, fetchBody, fmt, medians, printTable, sampleZips, type Measured } from './api.ts';
+import { median } from '../src/diff/stats.ts';
 import { benchRequestCosts } from './request-costs.ts';
 import { runWrk, runWrkTogether, WRK } from './wrk.ts';
 
@@ -224,7 +225,7 @@ async function compareTogether(after: Contender, before: Contender, seconds: num
     // Alternating which one's wrk starts first.
     const pair = round % 2 === 1 ? [after, before] : [before, after];
     const [first, second] = await runWrkTogether(pair, seconds);
-    const [a, b] = round % 2 === 1 ? [first, second] : [second, first];
+    const [a, b] = pair[0] === after ? [first, second] : [second, first];
     differences.push(a.cpuMicroseconds - b.cpuMicroseconds);
     rows.push([
       String(round),
@@ -236,9 +237,7 @@ async function compareTogether(after: Contender, before: Contender, seconds: num
   }
   console.log('');
   printTable(['loaded at once (1 worker each)', 'this checkout CPU us/req', '--before CPU us/req', 'difference', 'ratio'], rows);
-  const sorted = [...differences].sort((x, y) => x - y);
-  const median = (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2;
-  console.log(`this checkout against --before, loaded at once: median difference ${fmt(median, 2)} us a request`);
+  console.log(`this checkout against --before, loaded at once: median difference ${fmt(median(differences), 2)} us a request`);
 }
 
 function measure(contender: Contender, seconds: number): Measured {

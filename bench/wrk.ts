@@ -35,12 +35,9 @@ export function runWrk(target: WrkTarget, seconds: number, connections = 32): Me
   const dir = mkdtempSync(path.join(tmpdir(), 'hcas-wrk-'));
   try {
     const script = pathsScript(dir, target);
-    const cpuBefore = target.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-    const out = execFileSync(WRK, ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, target.url], {
-      encoding: 'utf8',
-    });
-    const cpu = target.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0) - cpuBefore;
-    return parseWrk(out, cpu);
+    const cpuBefore = cpuOf(target);
+    const out = execFileSync(WRK, wrkArgs(script, target, seconds, connections), { encoding: 'utf8' });
+    return parseWrk(out, cpuOf(target) - cpuBefore);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -56,13 +53,12 @@ export async function runWrkTogether(targets: WrkTarget[], seconds: number, conn
   const dir = mkdtempSync(path.join(tmpdir(), 'hcas-wrk-'));
   try {
     const scripts = targets.map((target, i) => pathsScript(dir, target, `paths-${i}.lua`));
-    const cpuBefore = targets.map((target) => target.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0));
+    const cpuBefore = targets.map(cpuOf);
     const outputs = await Promise.all(
       targets.map(
         (target, i) =>
           new Promise<string>((resolve, reject) => {
-            const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', scripts[i], target.url];
-            const child = spawn(WRK!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+            const child = spawn(WRK!, wrkArgs(scripts[i], target, seconds, connections), { stdio: ['ignore', 'pipe', 'inherit'] });
             let out = '';
             child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
             child.on('error', reject);
@@ -70,10 +66,19 @@ export async function runWrkTogether(targets: WrkTarget[], seconds: number, conn
           }),
       ),
     );
-    return targets.map((target, i) => parseWrk(outputs[i], target.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0) - cpuBefore[i]));
+    return targets.map((target, i) => parseWrk(outputs[i], cpuOf(target) - cpuBefore[i]));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function wrkArgs(script: string, target: WrkTarget, seconds: number, connections: number): string[] {
+  return ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, target.url];
+}
+
+/** CPU seconds of the target's processes so far. */
+function cpuOf(target: WrkTarget): number {
+  return target.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 }
 
 /** The Lua script that sends the target's headers and rotates through its paths. */

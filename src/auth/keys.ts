@@ -85,7 +85,7 @@ export function readCredentials(headers: RequestHeaders): Readonly<Credentials> 
   const apiKey = headers['x-api-key'];
   const authorization = headers.authorization;
   // Under load most requests carry the credentials of the one before (a client's connections, a busy caller):
-  // their reading is kept, which also keeps the key string whose hash the key cache has already computed.
+  // their reading is kept, and with it the key string the key cache saw last, which it then knows by identity.
   if (apiKey === lastApiKey && authorization === lastAuthorization) return lastCredentials;
   lastCredentials = credentialsOf(apiKey, authorization);
   lastApiKey = apiKey;
