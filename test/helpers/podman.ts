@@ -1,0 +1,180 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { tempDir } from './files.ts';
+import { lastingTempDir } from './run-temp.ts';
+import { hasCommand } from './services.ts';
+
+/**
+ * Podman for the container tests, as this kind of machine lets it run (deploy/README.md):
+ * - its own image store under the temp folder the run started with (`hcas-test-podman/`), so the base image
+ *   and the build's layers are kept between runs, like the build cache, and nothing of anyone else's store
+ *   is touched: every container, volume and network the tests make is named `hcas-test-...` and removed;
+ * - runc, and no default ulimits: the default runtime (crun) refuses this machine's hybrid cgroups, and both
+ *   refuse to raise a container's limits to the machine's raised ones;
+ * - cgroupfs and a file event log, for there is no systemd: so podman's timer never runs a HEALTHCHECK, and
+ *   the tests run it with `podman healthcheck run` as the timer would.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const STORE = path.join(lastingTempDir(), 'hcas-test-podman');
+/** What the container tests need: podman, root (debootstrap, and rootful podman's networks), debootstrap. */
+export const PODMAN_MISSING = [
+  !hasCommand('podman', ['--version']) && 'podman',
+  !hasCommand('debootstrap', ['--version']) && !existsSync('/usr/sbin/debootstrap') && 'debootstrap',
+  process.getuid?.() !== 0 && 'root',
+].filter((missing): missing is string => Boolean(missing));
+
+let configured: NodeJS.ProcessEnv | undefined;
+
+/** The environment every podman command of the tests runs with: the configuration files above. */
+export function podmanEnv(): NodeJS.ProcessEnv {
+  if (configured) return configured;
+  mkdirSync(STORE, { recursive: true });
+  const containers = path.join(STORE, 'containers.conf');
+  const storage = path.join(STORE, 'storage.conf');
+  writeFileSync(
+    containers,
+    [
+      '[containers]',
+      'default_ulimits = []',
+      '[engine]',
+      'runtime = "runc"',
+      'cgroup_manager = "cgroupfs"',
+      'events_logger = "file"',
+      `tmp_dir = "${path.join(STORE, 'libpod-tmp')}"`,
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    storage,
+    ['[storage]', 'driver = "overlay"', `graphroot = "${path.join(STORE, 'storage')}"`, `runroot = "${path.join(STORE, 'run')}"`, ''].join(
+      '\n',
+    ),
+  );
+  configured = { ...process.env, CONTAINERS_CONF: containers, CONTAINERS_STORAGE_CONF: storage };
+  return configured;
+}
+
+/** Runs `podman ARGS` (or another command, with `command`) with the tests' configuration; resolves with its stdout. */
+export function podman(args: string[], options: { command?: string; timeoutMs?: number; input?: string } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      options.command ?? 'podman',
+      args,
+      { cwd: ROOT, env: podmanEnv(), timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${options.command ?? 'podman'} ${args.join(' ')}: ${stderr.trim() || error.message}`));
+        else resolve(stdout.trim());
+      },
+    );
+    if (options.input !== undefined) child.stdin!.end(options.input);
+  });
+}
+
+/** The exit code of `podman ARGS` (0 or not), without throwing. */
+export function podmanStatus(args: string[]): Promise<number> {
+  return podman(args).then(
+    () => 0,
+    () => 1,
+  );
+}
+
+/** A name for something a test makes in podman: `hcas-test-`, the process and `what`, so parallel runs never meet. */
+export function testName(what: string): string {
+  return `hcas-test-${process.pid}-${what}`;
+}
+
+/** The image names the container tests build and keep (their layers are the next run's cache). */
+export const IMAGES = {
+  base: `localhost/hcas-test-node:${readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()}`,
+  app: 'localhost/hcas-test-image:latest',
+  tools: 'localhost/hcas-test-tools:latest',
+};
+
+export interface BuildTimes {
+  baseSeconds: number;
+  buildSeconds: number;
+}
+
+/**
+ * The image of deploy/Dockerfile (and its `build` target, the compose file's tools), built on the base that
+ * deploy/local-base.sh makes. Test files run in parallel, so one builds at a time (a lock folder in the
+ * store) and the next finds the layers made: a second build of unchanged sources takes seconds.
+ */
+export async function buildImages(): Promise<BuildTimes> {
+  return withLock(path.join(STORE, 'build.lock'), async () => {
+    const started = Date.now();
+    await podman([path.join(ROOT, 'deploy/local-base.sh'), '--tag', IMAGES.base], { command: 'bash', timeoutMs: 900_000 });
+    const baseSeconds = (Date.now() - started) / 1000;
+    const home = npmHome();
+    try {
+      for (const [target, tag] of [
+        [undefined, IMAGES.app],
+        ['build', IMAGES.tools],
+      ] as const) {
+        await podman(
+          [
+            'build',
+            // The Docker image format keeps HEALTHCHECK (the OCI format has no such field, and podman drops it).
+            '--format',
+            'docker',
+            '--build-arg',
+            `BASE_IMAGE=${IMAGES.base}`,
+            // Docker reads deploy/Dockerfile.dockerignore beside the Dockerfile; this podman needs it named.
+            '--ignorefile',
+            'deploy/Dockerfile.dockerignore',
+            ...(home ? ['--volume', `${home}:/root`] : []),
+            ...(target ? ['--target', target] : []),
+            '-f',
+            'deploy/Dockerfile',
+            '-t',
+            tag,
+            '.',
+          ],
+          { timeoutMs: 900_000 },
+        );
+      }
+    } finally {
+      if (home) rmSync(home, { recursive: true, force: true });
+    }
+    // Layers no tag leads to any more (an older build's): kept a day for a run on another branch, then removed.
+    await podman(['image', 'prune', '--force', '--filter', 'until=24h']);
+    return { baseSeconds, buildSeconds: (Date.now() - started) / 1000 - baseSeconds };
+  });
+}
+
+/**
+ * The build's `npm ci` trusts the certificate authorities this machine trusts (Node's NODE_EXTRA_CA_CERTS,
+ * else Debian's bundle): a machine whose traffic passes a proxy that inspects TLS has that proxy's authority
+ * only there. A home folder for root with an .npmrc naming that file, mounted over /root for the build's RUN
+ * steps alone: a mount is in no layer, so the image is what it would be anywhere else.
+ */
+function npmHome(): string | undefined {
+  const bundle = [process.env.NODE_EXTRA_CA_CERTS, '/etc/ssl/certs/ca-certificates.crt'].find((file) => file && existsSync(file));
+  if (!bundle) return undefined;
+  const home = tempDir('hcas-npm-home-');
+  copyFileSync(bundle, path.join(home, 'ca.crt'));
+  writeFileSync(path.join(home, '.npmrc'), 'cafile=/root/ca.crt\n');
+  return home;
+}
+
+/** Runs `work` holding a lock folder; a lock older than 20 minutes was left by a run that was killed. */
+async function withLock<T>(lock: string, work: () => Promise<T>): Promise<T> {
+  mkdirSync(path.dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (since !== undefined && Date.now() - since > 20 * 60_000) rmSync(lock, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
