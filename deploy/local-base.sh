@@ -19,6 +19,8 @@
 #
 # Options: --tag NAME (the image's name), --node VERSION (default: .nvmrc), --print-key (the hash alone).
 set -euo pipefail
+# debootstrap and chroot live in /usr/sbin, which a non-login root shell may not have on PATH.
+export PATH=$PATH:/usr/sbin:/sbin
 root=$(cd "$(dirname "$0")/.." && pwd)
 suite=trixie
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}

@@ -38,13 +38,15 @@ describe('deploy/Dockerfile, built and run', { timeout: 120_000 }, () => {
   const volume = testName('state');
   let port: number;
   let base: string;
+  let image: string;
 
   beforeAll(async () => {
-    const times = await buildImages();
-    const sizeMb = async (image: string) => Number(await podman(['image', 'inspect', '--format', '{{.Size}}', image])) / 1e6;
-    const [imageMb, baseMb] = [await sizeMb(IMAGES.app), await sizeMb(IMAGES.base)];
+    const built = await buildImages();
+    image = built.app;
+    const sizeMb = async (name: string) => Number(await podman(['image', 'inspect', '--format', '{{.Size}}', name])) / 1e6;
+    const [imageMb, baseMb] = [await sizeMb(image), await sizeMb(IMAGES.base)];
     console.log(
-      `container image: base ${times.baseSeconds.toFixed(0)} s, build ${times.buildSeconds.toFixed(0)} s; ` +
+      `container image: base ${built.baseSeconds.toFixed(0)} s, build ${built.buildSeconds.toFixed(0)} s; ` +
         `${imageMb.toFixed(0)} MB (the base ${baseMb.toFixed(0)} MB, hcas ${(imageMb - baseMb).toFixed(0)} MB)`,
     );
     // The database, readable by the image's user (uid 1000) through the read-only mount.
@@ -68,12 +70,12 @@ describe('deploy/Dockerfile, built and run', { timeout: 120_000 }, () => {
       `${volume}:/state`,
       '--publish',
       `127.0.0.1:${port}:8000`,
-      IMAGES.app,
+      image,
     ]);
   }, 1_200_000);
 
   afterAll(async () => {
-    await podman(['rm', '--force', '--time', '0', container]).catch(() => {});
+    await podman(['rm', '--force', '--volumes', '--time', '0', container]).catch(() => {});
     await podman(['volume', 'rm', '--force', volume]).catch(() => {});
     rmSync(dir, { recursive: true, force: true });
   });
@@ -114,7 +116,7 @@ describe('deploy/Dockerfile, built and run', { timeout: 120_000 }, () => {
   });
 
   it('runs as the user node, with no compiler and no development dependency in it', async () => {
-    expect(await podman(['image', 'inspect', '--format', '{{.Config.User}}', IMAGES.app])).toBe('node');
+    expect(await podman(['image', 'inspect', '--format', '{{.Config.User}}', image])).toBe('node');
     expect(await podman(['exec', container, 'id', '-u'])).toBe('1000');
     // The server's own processes (ps is not in the image: /proc).
     const owners = await podman(['exec', container, 'sh', '-c', 'stat -c %u /proc/[0-9]*']);

@@ -57,9 +57,9 @@ export function podmanEnv(): NodeJS.ProcessEnv {
 }
 
 /** Runs `podman ARGS` (or another command, with `command`) with the tests' configuration; resolves with its stdout. */
-export function podman(args: string[], options: { command?: string; timeoutMs?: number; input?: string } = {}): Promise<string> {
+export function podman(args: string[], options: { command?: string; timeoutMs?: number } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(
+    execFile(
       options.command ?? 'podman',
       args,
       { cwd: ROOT, env: podmanEnv(), timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
@@ -68,7 +68,6 @@ export function podman(args: string[], options: { command?: string; timeoutMs?: 
         else resolve(stdout.trim());
       },
     );
-    if (options.input !== undefined) child.stdin!.end(options.input);
   });
 }
 
@@ -92,27 +91,34 @@ export const IMAGES = {
   tools: 'localhost/hcas-test-tools:latest',
 };
 
-export interface BuildTimes {
+/** The images one run built: ids, not tags (a run in another working tree may tag its own build meanwhile). */
+export interface BuiltImages {
+  /** deploy/Dockerfile's last stage. */
+  app: string;
+  /** Its `build` stage (the compose file's tools). */
+  tools: string;
   baseSeconds: number;
   buildSeconds: number;
 }
 
 /**
- * The image of deploy/Dockerfile (and its `build` target, the compose file's tools), built on the base that
- * deploy/local-base.sh makes. Test files run in parallel, so one builds at a time (a lock folder in the
- * store) and the next finds the layers made: a second build of unchanged sources takes seconds.
+ * The image of deploy/Dockerfile and its `build` target, built on the base that deploy/local-base.sh makes.
+ * Test files run in parallel, so one builds at a time and the next finds the layers made: a second build of
+ * unchanged sources only checks its inputs.
  */
-export async function buildImages(): Promise<BuildTimes> {
-  return withLock(path.join(STORE, 'build.lock'), async () => {
+export function buildImages(): Promise<BuiltImages> {
+  return withBuildLock(async () => {
     const started = Date.now();
     await podman([path.join(ROOT, 'deploy/local-base.sh'), '--tag', IMAGES.base], { command: 'bash', timeoutMs: 900_000 });
     const baseSeconds = (Date.now() - started) / 1000;
     const home = npmHome();
+    const ids: string[] = [];
     try {
       for (const [target, tag] of [
         [undefined, IMAGES.app],
         ['build', IMAGES.tools],
       ] as const) {
+        const idFile = path.join(tempDir('hcas-image-id-'), 'id');
         await podman(
           [
             'build',
@@ -126,6 +132,8 @@ export async function buildImages(): Promise<BuildTimes> {
             'deploy/Dockerfile.dockerignore',
             ...(home ? ['--volume', `${home}:/root`] : []),
             ...(target ? ['--target', target] : []),
+            '--iidfile',
+            idFile,
             '-f',
             'deploy/Dockerfile',
             '-t',
@@ -134,13 +142,15 @@ export async function buildImages(): Promise<BuildTimes> {
           ],
           { timeoutMs: 900_000 },
         );
+        ids.push(readFileSync(idFile, 'utf8').trim());
+        rmSync(path.dirname(idFile), { recursive: true, force: true });
       }
     } finally {
       if (home) rmSync(home, { recursive: true, force: true });
     }
     // Layers no tag leads to any more (an older build's): kept a day for a run on another branch, then removed.
     await podman(['image', 'prune', '--force', '--filter', 'until=24h']);
-    return { baseSeconds, buildSeconds: (Date.now() - started) / 1000 - baseSeconds };
+    return { app: ids[0], tools: ids[1], baseSeconds, buildSeconds: (Date.now() - started) / 1000 - baseSeconds };
   });
 }
 
@@ -159,9 +169,13 @@ function npmHome(): string | undefined {
   return home;
 }
 
-/** Runs `work` holding a lock folder; a lock older than 20 minutes was left by a run that was killed. */
-async function withLock<T>(lock: string, work: () => Promise<T>): Promise<T> {
-  mkdirSync(path.dirname(lock), { recursive: true });
+/**
+ * Runs `work` while no other test process builds in the store (a lock folder); a lock older than 20 minutes
+ * was left by a run that was killed.
+ */
+export async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
+  const lock = path.join(STORE, 'build.lock');
+  mkdirSync(STORE, { recursive: true });
   for (;;) {
     try {
       mkdirSync(lock);
