@@ -146,11 +146,6 @@ export class ComposeStack {
     return testName(service);
   }
 
-  /** The address a service has on the network, from the file. */
-  address(service: string): string {
-    return Object.values(this.file.services[service].networks ?? {})[0]?.ipv4_address ?? '';
-  }
-
   /** `docker compose up -d`: the network, then every service not in a profile, each after what it depends on is healthy. */
   async up(): Promise<void> {
     const subnet = await this.createNetwork();
@@ -187,9 +182,10 @@ export class ComposeStack {
     await podman(['network', 'rm', '--force', this.network]).catch(() => {});
   }
 
+  /** Its own health check, or the HEALTHCHECK of the Dockerfile's last stage. */
   private hasHealthCheck(name: string): boolean {
     const service = this.file.services[name];
-    return Boolean(service.healthcheck) || Boolean(service.build);
+    return Boolean(service.healthcheck) || (service.build !== undefined && service.build.target === undefined);
   }
 
   /** The services `up` starts (no profile), each after those it depends on. */

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { tempDir } from './files.ts';
@@ -11,8 +11,8 @@ import { hasCommand } from './services.ts';
  * - its own image store under the temp folder the run started with (`hcas-test-podman/`), so the base image
  *   and the build's layers are kept between runs, like the build cache, and nothing of anyone else's store
  *   is touched: every container, volume and network the tests make is named `hcas-test-...` and removed;
- * - runc, and no default ulimits: the default runtime (crun) refuses this machine's hybrid cgroups, and both
- *   refuse to raise a container's limits to the machine's raised ones;
+ * - runc (for the sandbox's hybrid cgroups), and no default ulimits: podman's default open-file limit for a
+ *   container is above the sandbox's hard limit, which it may not raise;
  * - cgroupfs and a file event log, for there is no systemd: so podman's timer never runs a HEALTHCHECK, and
  *   the tests run it with `podman healthcheck run` as the timer would.
  */
@@ -34,7 +34,12 @@ export function podmanEnv(): NodeJS.ProcessEnv {
   mkdirSync(STORE, { recursive: true });
   const containers = path.join(STORE, 'containers.conf');
   const storage = path.join(STORE, 'storage.conf');
-  writeFileSync(
+  // Written whole and renamed into place: test files in parallel processes run podman while another writes.
+  const write = (file: string, text: string) => {
+    writeFileSync(`${file}.${process.pid}`, text);
+    renameSync(`${file}.${process.pid}`, file);
+  };
+  write(
     containers,
     [
       '[containers]',
@@ -47,7 +52,7 @@ export function podmanEnv(): NodeJS.ProcessEnv {
       '',
     ].join('\n'),
   );
-  writeFileSync(
+  write(
     storage,
     ['[storage]', 'driver = "overlay"', `graphroot = "${path.join(STORE, 'storage')}"`, `runroot = "${path.join(STORE, 'run')}"`, ''].join(
       '\n',
