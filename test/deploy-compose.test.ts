@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ComposeStack, buildStandIns } from './helpers/compose.ts';
 import { tempDir } from './helpers/files.ts';
 import { canConnect, freePort, selfSignedCertificate } from './helpers/nginx.ts';
-import { buildImages, IMAGES, PODMAN_MISSING, podman } from './helpers/podman.ts';
+import { BUILD_TIMEOUT_MS, buildImages, IMAGES, PODMAN_MISSING, podman } from './helpers/podman.ts';
 import { hasCommand, serviceMissing } from './helpers/services.ts';
 import { type Answer, TlsClient } from './helpers/tls-client.ts';
 
@@ -76,7 +76,7 @@ describe("the README's Docker Compose steps: Redis, two replicas and nginx in co
       // waited for up to a second (the default, 10 ms, answers with an estimate when Redis is slower).
       environment: { HCAS_COUNT_WAIT: '1000' },
     });
-  }, 1_200_000);
+  }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
     client?.close();

@@ -5,7 +5,7 @@ import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { bodyJson, request } from './helpers/http.ts';
 import { freePort } from './helpers/nginx.ts';
-import { buildImages, IMAGES, PODMAN_MISSING, podman, podmanStatus, testName } from './helpers/podman.ts';
+import { BUILD_TIMEOUT_MS, buildImages, IMAGES, PODMAN_MISSING, podman, podmanStatus, testName } from './helpers/podman.ts';
 import { serviceMissing } from './helpers/services.ts';
 
 /**
@@ -91,7 +91,7 @@ describe('deploy/Dockerfile, built and run', { timeout: 120_000 }, () => {
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
     await podman(['run', '--detach', '--name', container, ...dockerRunArguments({ dir, image, port, volume })]);
-  }, 1_200_000);
+  }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
     await podman(['rm', '--force', '--volumes', '--time', '0', container]).catch(() => {});

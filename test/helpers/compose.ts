@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { tempDir } from './files.ts';
-import { type BuiltImages, podman, podmanStatus, testName, withBuildLock } from './podman.ts';
+import { BUILD_TIMEOUT_MS, type BuiltImages, podman, podmanStatus, testName, withBuildLock } from './podman.ts';
 
 /**
  * deploy/compose.yaml started with podman, service by service, as `docker compose up` would: the network
@@ -110,7 +110,7 @@ export function buildStandIns(base: string): Promise<void> {
     try {
       for (const standIn of Object.values(STAND_INS)) {
         writeFileSync(path.join(context, 'Containerfile'), standIn.containerfile(base));
-        await podman(['build', '--tag', standIn.name, context], { timeoutMs: 600_000 });
+        await podman(['build', '--tag', standIn.name, context], { timeoutMs: BUILD_TIMEOUT_MS });
       }
     } finally {
       rmSync(context, { recursive: true, force: true });

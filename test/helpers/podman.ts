@@ -97,6 +97,13 @@ export const IMAGES = {
   tools: 'localhost/hcas-test-tools:latest',
 };
 
+/**
+ * How long the images may take to make. A machine's first run makes the base and the images: about 6
+ * minutes on a quiet machine, more than 20 beside three other test suites (load average 17 on 2 cores,
+ * measured). This only bounds a build that hangs; a later run takes about 45 s.
+ */
+export const BUILD_TIMEOUT_MS = 45 * 60_000;
+
 /** The images one run built: ids, not tags (a run in another working tree may tag its own build meanwhile). */
 export interface BuiltImages {
   /** deploy/Dockerfile's last stage. */
@@ -119,7 +126,7 @@ export function buildImages(): Promise<BuiltImages> {
     if (existsSync(builtThisRun))
       return { ...(JSON.parse(readFileSync(builtThisRun, 'utf8')) as BuiltImages), baseSeconds: 0, buildSeconds: 0 };
     const started = Date.now();
-    await podman([path.join(ROOT, 'deploy/local-base.sh'), '--tag', IMAGES.base], { command: 'bash', timeoutMs: 900_000 });
+    await podman([path.join(ROOT, 'deploy/local-base.sh'), '--tag', IMAGES.base], { command: 'bash', timeoutMs: BUILD_TIMEOUT_MS });
     const baseSeconds = (Date.now() - started) / 1000;
     const home = npmHome();
     const ids: string[] = [];
@@ -150,7 +157,7 @@ export function buildImages(): Promise<BuiltImages> {
             tag,
             '.',
           ],
-          { timeoutMs: 900_000 },
+          { timeoutMs: BUILD_TIMEOUT_MS },
         );
         ids.push(readFileSync(idFile, 'utf8').trim());
         rmSync(path.dirname(idFile), { recursive: true, force: true });
@@ -182,7 +189,7 @@ function npmHome(): string | undefined {
 }
 
 /**
- * Runs `work` while no other test process builds in the store (a lock folder); a lock older than 20 minutes
+ * Runs `work` while no other test process builds in the store (a lock folder); a lock older than BUILD_TIMEOUT_MS
  * was left by a run that was killed.
  */
 export async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
@@ -194,7 +201,7 @@ export async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
       break;
     } catch {
       const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
-      if (since !== undefined && Date.now() - since > 20 * 60_000) rmSync(lock, { recursive: true, force: true });
+      if (since !== undefined && Date.now() - since > BUILD_TIMEOUT_MS) rmSync(lock, { recursive: true, force: true });
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
   }
