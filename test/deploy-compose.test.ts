@@ -82,7 +82,7 @@ describe("the README's Docker Compose steps: Redis, two replicas and nginx in co
     client?.close();
     await stack?.down();
     rmSync(dir, { recursive: true, force: true });
-  });
+  }, 120_000); // four containers stopped in turn, each given up to 5 s
 
   it('mkdir -p data tls && cp fullchain.pem privkey.pem tls/: the certificate in place', () => {
     const certificate = selfSignedCertificate(dir, HOST_NAME)!;

@@ -69,7 +69,7 @@ describe('the deployment kit: two replicas behind nginx, sharing Redis', { timeo
     nginx.check();
     await nginx.start();
     client = new TlsClient(nginx.httpsPort, certificate.cert, HOST_NAME);
-  });
+  }, 60_000); // two servers and nginx started: over vitest's 10 s when the suite's container tests load the machine
 
   afterAll(async () => {
     client?.close();
