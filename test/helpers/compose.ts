@@ -100,9 +100,6 @@ interface ComposeFile {
   volumes: Record<string, unknown>;
 }
 
-/** The images of hcas itself: the Dockerfile's last stage and its `build` target (image ids). */
-type HcasImages = Pick<BuiltImages, 'app' | 'tools'>;
-
 /** Builds the stand-ins on `base` (Debian's packages; cached as layers after the first run). */
 export function buildStandIns(base: string): Promise<void> {
   return withBuildLock(async () => {
@@ -122,7 +119,7 @@ export class ComposeStack {
   /** The file as read, its subnet the test network's once `up` made it. */
   file: ComposeFile;
   private readonly dir: string;
-  private readonly images: HcasImages;
+  private readonly images: BuiltImages;
   private readonly network = testName('net');
   private readonly ports = new Map<number, number>();
   private readonly started: string[] = [];
@@ -133,7 +130,7 @@ export class ComposeStack {
    * `hostPorts` maps each published container port to a free port on 127.0.0.1; `environment` is added to
    * every hcas service's.
    */
-  constructor(options: { dir: string; images: HcasImages; hostPorts: Record<number, number>; environment?: Record<string, string> }) {
+  constructor(options: { dir: string; images: BuiltImages; hostPorts: Record<number, number>; environment?: Record<string, string> }) {
     this.dir = options.dir;
     this.images = options.images;
     for (const [inside, outside] of Object.entries(options.hostPorts)) this.ports.set(Number(inside), outside);
