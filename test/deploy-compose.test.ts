@@ -55,7 +55,7 @@ describe("the README's Docker Compose steps: Redis, two replicas and nginx in co
   /** ZIP codes of the default build (read from it once build-db made it). */
   let zips: string[] = [];
 
-  /** Runs the README line that `pattern` finds, through `run`: each line must be claimed by one test. */
+  /** The README line that `pattern` finds, marked as run by the test that asks (the last test checks none is left). */
   const claimed = new Set<string>();
   const step = (pattern: RegExp): string => {
     const line = steps.find((candidate) => pattern.test(candidate));
