@@ -8,6 +8,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * never waits for one with its core idle. Measured cold on the 2-core machine, each file alone (seconds).
  */
 const BUILDS = [
+  // The container images (a machine's first run: the base ~3 min, the images ~2.5; later ~45 s), then the
+  // default build in a container (~2 min) and the compose stack (~30 s): mostly waiting on podman.
+  'test/deploy-compose.test.ts',
   'test/cli-default-build.test.ts', // the quick start (~40 s), then every help example (~50 s)
   'test/diff-causes.test.ts', // the public build (~20 s), then it again and two variants of it (~60 s)
   'test/ingest-identity.test.ts', // ~35
@@ -44,6 +47,7 @@ export const FIRST = [...BUILDS, ...LONG];
 
 /** The files that read a build one of the BUILDS makes, and take a moment once it is there: last, so they never wait for it. */
 export const LAST = [
+  'test/deploy-image.test.ts', // the image deploy-compose built, run (~25 s)
   'test/build-default.test.ts',
   'test/diff-providers.test.ts',
   'test/scores-world.test.ts',
