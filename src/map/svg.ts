@@ -116,23 +116,41 @@ function sourceNote(map: BuildMap, madeBy: string): string {
   return `${map.dataset}; build ${map.buildId} of ${map.builtAt.slice(0, 10)}. Outlines: ${map.shapes.source}. Made by ${madeBy}.`;
 }
 
-/** ZIP codes as dots in pixels, batched one path per colour, worst grades last (on top), as the page draws them. */
+/**
+ * ZIP codes as dots in pixels, from the fewest residents to the most (so where dots overlap, in the cores of
+ * cities, the dots more people live in are on top), as the page paints them; consecutive dots of one colour
+ * are one path.
+ */
 function dots(map: BuildMap, scores: ReadonlyArray<number | null>, area: Box, scale: number, header: number): string[] {
   const [[left, top], [right, bottom]] = area;
-  const r = Math.min(3.5, Math.max(0.9, 0.9 * Math.sqrt(scale)));
-  const byColor = new Map<string, string[]>();
+  const r = Math.min(3.5, Math.max(1, 0.9 * Math.sqrt(scale)));
+  const order = map.zips.map((_, i) => i).sort((a, b) => map.zips[a].residents - map.zips[b].residents || a - b);
+  const paths: string[] = [];
   const none: string[] = [];
-  const order = map.bands.flatMap((band) => band.grades.map((grade) => grade.color)).reverse();
-  map.zips.forEach((zip, i) => {
-    if (zip.x < left || zip.x > right || zip.y < top || zip.y > bottom) return;
+  let run: string[] = [];
+  let color: string | undefined;
+  const flush = () => {
+    if (run.length > 0) paths.push(`<path d="${run.join('')}" fill="${color}"/>`);
+    run = [];
+  };
+  for (const i of order) {
+    const zip = map.zips[i];
+    if (zip.x < left || zip.x > right || zip.y < top || zip.y > bottom) continue;
     const x = (zip.x - left) * scale;
     const y = header + (zip.y - top) * scale;
     const dot = `M${n(x - r)} ${n(y)}a${n(r)} ${n(r)} 0 1 0 ${n(2 * r)} 0a${n(r)} ${n(r)} 0 1 0 ${n(-2 * r)} 0`;
     const grade = gradeOf(map.bands, scores[i])?.grade;
-    if (grade === undefined) none.push(dot);
-    else (byColor.get(grade.color) ?? byColor.set(grade.color, []).get(grade.color)!).push(dot);
-  });
-  const paths = order.filter((color) => byColor.has(color)).map((color) => `<path d="${byColor.get(color)!.join('')}" fill="${color}"/>`);
+    if (grade === undefined) {
+      none.push(dot);
+      continue;
+    }
+    if (grade.color !== color) {
+      flush();
+      color = grade.color;
+    }
+    run.push(dot);
+  }
+  flush();
   if (none.length > 0) paths.push(`<path d="${none.join('')}" fill="none" stroke="${NO_SCORE.color}" stroke-width="1"/>`);
   return paths;
 }

@@ -1,7 +1,6 @@
 /**
  * Paints the map on its canvas: land, county fills (county view), borders, the inset boxes, and every ZIP
- * code as a dot of its grade's colour (ZIP view). Dots are batched one fill per colour, and the worst grades
- * are drawn last: a desert dot among its neighbours' is the reason to look, and must not be covered.
+ * code as a dot of its grade's colour (ZIP view).
  */
 
 const STYLE = {
@@ -39,7 +38,7 @@ function hatch(ctx) {
 
 /**
  * Paints `scene` (built by main.js): `view` (View), `shapes` ({ land, counties, states, outline } Path2Ds),
- * `insets`, and either `dots` ({ x, y, order: [{ color, indexes }], none: indexes }) or `fills`
+ * `insets`, and either `dots` ({ x, y, order: indexes, colors: by index, none: indexes }) or `fills`
  * ([{ color, path }] and `noScore`, a path).
  */
 export function paint(canvas, scene) {
@@ -99,43 +98,108 @@ function insets(ctx, boxes, px) {
   }
 }
 
-/** The dots in CSS pixels: squares up close to a pixel, circles once the map is zoomed in; off-canvas ones skipped. */
-function dots(ctx, { x, y, order, none }, view) {
+/**
+ * The dots, in `order` (fewest residents first, so the dots of more people are on top where they overlap).
+ * Near a pixel each, they are written as squares straight into an image (an order of 33,000 fills would cost
+ * more than the painting); zoomed in, each visible dot is a circle, consecutive dots of one colour one path.
+ */
+function dots(ctx, { x, y, order, colors, none }, view) {
   const r = dotRadius(view.zoom);
   const s = view.scale;
   const dx = view.width / 2 - view.cx * s;
   const dy = view.height / 2 - view.cy * s;
-  const round = r >= 2;
   const { width, height } = view;
-  const add = (i) => {
+  const visible = (i) => {
     const sx = x[i] * s + dx;
     const sy = y[i] * s + dy;
-    if (sx < -r || sy < -r || sx > width + r || sy > height + r) return false;
-    if (round) {
+    return sx >= -r && sy >= -r && sx <= width + r && sy <= height + r;
+  };
+  if (r < 2) squares(ctx, { x, y, order, colors }, view, r);
+  else {
+    let color = null;
+    ctx.lineWidth = 0.5;
+    ctx.strokeStyle = 'rgba(0,0,0,0.35)';
+    const flush = () => {
+      if (color === null) return;
+      ctx.fillStyle = color;
+      ctx.fill();
+      ctx.stroke();
+    };
+    ctx.beginPath();
+    for (const i of order) {
+      if (!visible(i)) continue;
+      if (colors[i] !== color) {
+        flush();
+        ctx.beginPath();
+        color = colors[i];
+      }
+      const sx = x[i] * s + dx;
+      const sy = y[i] * s + dy;
       ctx.moveTo(sx + r, sy);
       ctx.arc(sx, sy, r, 0, 2 * Math.PI);
-    } else ctx.rect(sx - r, sy - r, 2 * r, 2 * r);
-    return true;
-  };
-  for (const { color, indexes } of order) {
-    ctx.beginPath();
-    for (const i of indexes) add(i);
-    ctx.fillStyle = color;
-    ctx.fill();
-    if (round) {
-      ctx.strokeStyle = 'rgba(0,0,0,0.35)';
-      ctx.lineWidth = 0.5;
-      ctx.stroke();
     }
+    flush();
   }
   if (none.length > 0) {
     // No score: a hollow grey ring, never a filled colour.
     ctx.beginPath();
-    for (const i of none) add(i);
+    const ring = Math.max(r, 2);
+    for (const i of none) {
+      if (!visible(i)) continue;
+      const sx = x[i] * s + dx;
+      const sy = y[i] * s + dy;
+      ctx.moveTo(sx + ring, sy);
+      ctx.arc(sx, sy, ring, 0, 2 * Math.PI);
+    }
     ctx.strokeStyle = '#767676';
     ctx.lineWidth = 1;
     ctx.stroke();
   }
+}
+
+const layer = document.createElement('canvas');
+const packed = new Map();
+
+/** A #rrggbb colour as the 32-bit pixel of an ImageData (little-endian: alpha, blue, green, red from the top byte). */
+function pixelOf(color) {
+  let value = packed.get(color);
+  if (value === undefined) {
+    const n = Number.parseInt(color.slice(1), 16);
+    value = ((255 << 24) | ((n & 0xff) << 16) | (n & 0xff00) | ((n >> 16) & 0xff)) >>> 0;
+    packed.set(color, value);
+  }
+  return value;
+}
+
+function squares(ctx, { x, y, order, colors }, view, r) {
+  const ratio = window.devicePixelRatio || 1;
+  const w = Math.round(view.width * ratio);
+  const h = Math.round(view.height * ratio);
+  if (layer.width !== w || layer.height !== h) {
+    layer.width = w;
+    layer.height = h;
+  }
+  const image = new ImageData(w, h);
+  const data = new Uint32Array(image.data.buffer);
+  const s = view.scale * ratio;
+  const dx = (view.width / 2 - view.cx * view.scale) * ratio;
+  const dy = (view.height / 2 - view.cy * view.scale) * ratio;
+  const side = Math.max(1, Math.round(2 * r * ratio));
+  const half = side / 2;
+  for (const i of order) {
+    const left = Math.round(x[i] * s + dx - half);
+    const top = Math.round(y[i] * s + dy - half);
+    if (left + side <= 0 || top + side <= 0 || left >= w || top >= h) continue;
+    const value = pixelOf(colors[i]);
+    for (let row = Math.max(0, top); row < Math.min(h, top + side); row++) {
+      data.fill(value, row * w + Math.max(0, left), row * w + Math.min(w, left + side));
+    }
+  }
+  layer.getContext('2d').putImageData(image, 0, 0);
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.drawImage(layer, 0, 0);
+  ctx.restore();
 }
 
 /** Rings the ZIP code or county the pointer is on, on the overlay canvas above the map. */
@@ -157,7 +221,19 @@ export function highlight(canvas, view, target) {
     return;
   }
   const [sx, sy] = view.toScreen(target.x, target.y);
-  const r = dotRadius(view.zoom) + 3;
+  const dot = dotRadius(view.zoom);
+  // The dot itself again, above its neighbours', then a ring around it.
+  ctx.beginPath();
+  ctx.arc(sx, sy, Math.max(dot, 2), 0, 2 * Math.PI);
+  if (target.color) {
+    ctx.fillStyle = target.color;
+    ctx.fill();
+  } else {
+    ctx.strokeStyle = '#767676';
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
+  const r = dot + 3;
   ctx.beginPath();
   ctx.arc(sx, sy, r, 0, 2 * Math.PI);
   ctx.lineWidth = 3;

@@ -198,6 +198,20 @@ async function show({ fit = false, first = false } = {}) {
   writeFragment();
 }
 
+/**
+ * The ZIP codes from the fewest residents to the most: the order dots are painted in, so where dots overlap
+ * (the cores of cities) the ones more people live in are on top. Rural dots seldom overlap, so none is hidden
+ * for being small. Made once.
+ */
+function byResidents() {
+  if (!app.byResidents) {
+    const order = Array.from({ length: app.zips.count }, (_, i) => i);
+    order.sort((a, b) => app.zips.residents[a] - app.zips.residents[b] || a - b);
+    app.byResidents = order;
+  }
+  return app.byResidents;
+}
+
 /** What the canvas paints for the current choices: dots by grade, or county fills by grade. */
 function sceneOf(scores, areas) {
   const scene = { view: app.view, shapes: app.shapes, insets: app.meta.insets };
@@ -219,16 +233,19 @@ function sceneOf(scores, areas) {
     scene.noScore = shown(-1) ? noScore : null;
     return scene;
   }
-  const buckets = app.palette.map((grade) => ({ color: grade.color, indexes: [] }));
+  const order = [];
+  const colors = new Array(app.zips.count).fill(null);
   const none = [];
-  for (let i = 0; i < app.zips.count; i++) {
+  for (const i of byResidents()) {
     const g = gradeIndexOf(scores.score[i]);
     if (!shown(g)) continue;
     if (g < 0) none.push(i);
-    else buckets[g].indexes.push(i);
+    else {
+      order.push(i);
+      colors[i] = app.palette[g].color;
+    }
   }
-  // Highest grades first, so the lowest are painted over them.
-  scene.dots = { x: app.zips.x, y: app.zips.y, order: buckets.reverse(), none };
+  scene.dots = { x: app.zips.x, y: app.zips.y, order, colors, none };
   return scene;
 }
 
@@ -331,7 +348,8 @@ function chooseState(code) {
 function targetShape(target) {
   if (!target) return null;
   if (target.kind === 'county') return { path: app.counties.paths[target.index] };
-  return { x: app.zips.x[target.index], y: app.zips.y[target.index] };
+  const grade = app.palette[gradeIndexOf(app.current.scores.score[target.index])];
+  return { x: app.zips.x[target.index], y: app.zips.y[target.index], color: grade?.color ?? null };
 }
 
 /** What is under a canvas point: the nearest shown ZIP code within a few pixels, or the county there. */
@@ -379,7 +397,9 @@ function showTip(target, px, py) {
       band: app.meta.bands[app.palette[g]?.band],
       components: COMPONENTS.map(([name, key]) => [name, scores[key][i] < 0 ? null : scores[key][i]]),
       residents: app.zips.residents[i],
-      json: `../api/v1/health-scores/${code}/${type.id === 1 ? '' : `?score_type=${type.slug}`}`,
+      // The overall record, and for another type the record of all eleven (the API has no single record of another type).
+      json: `../api/v1/health-scores/${code}/`,
+      allScores: type.id === 1 ? null : `../api/v1/health-scores/${code}/all-scores/`,
     });
   } else {
     const i = target.index;

@@ -63,7 +63,7 @@ function bandButton(band, i, shownBand, onBand, children) {
 }
 
 /** The tooltip of a ZIP code: its place, score, band and grade, components, residents and a link to its record. */
-export function zipTip(tip, { zip, city, state, scoreType, score, grade, band, components, residents, json }) {
+export function zipTip(tip, { zip, city, state, scoreType, score, grade, band, components, residents, json, allScores }) {
   const rows = [];
   for (const [name, value] of components)
     rows.push(el('dt', { text: name }), el('dd', { text: value === null ? 'not measured' : String(value) }));
@@ -73,7 +73,10 @@ export function zipTip(tip, { zip, city, state, scoreType, score, grade, band, c
     el('p', { text: scoreType }),
     scoreLine(score, grade, band),
     el('dl', {}, rows),
-    el('p', {}, [el('a', { href: json, text: 'Its record (JSON)' })]),
+    el('p', {}, [
+      el('a', { href: json, text: 'Its record (JSON)' }),
+      ...(allScores ? [' \u00b7 ', el('a', { href: allScores, text: 'its 11 scores' })] : []),
+    ]),
   );
 }
 
