@@ -123,7 +123,11 @@ describe.skipIf(!run)('the map page in Chromium', { timeout: 120_000 }, () => {
     });
     await page.goto(url);
     await page.waitForFunction(() => document.documentElement.dataset.map, null, { timeout: 60_000 });
-    expect(await page.evaluate(() => document.documentElement.dataset.map)).toBe('ready');
+    const shown = await page.evaluate(() => ({
+      state: document.documentElement.dataset.map,
+      status: document.getElementById('status')!.textContent,
+    }));
+    expect(shown.state, `${shown.status} ${errors.join('; ')}`).toBe('ready');
     return { page, requests, errors };
   }
 

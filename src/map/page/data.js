@@ -9,9 +9,32 @@ const FORMAT = 1;
 /** Thrown when a file is of another build than the page's metadata: the server switched builds between two requests. */
 export class BuildChanged extends Error {}
 
-/** The JSON of one data file, relative to the page; `build` is the build the page shows (undefined for the metadata itself). */
+/** Tries of a file a busy server refused (503: its query workers were full, or a first request ran long), about a minute in all. */
+const TRIES = 7;
+
+/** Where the page says it is waiting for a busy server (main.js sets it to its status line). */
+export const waiting = { say: (_seconds) => {} };
+
+/**
+ * The JSON of one data file, relative to the page; `build` is the build the page shows (undefined for the
+ * metadata itself). A busy server's 502, 503 or 504 and a dropped connection are tried again after its
+ * Retry-After, else 1, 2, 4 ... seconds: the files are made on their first request, which a loaded server may refuse.
+ */
 export async function fetchData(path, build) {
-  const response = await fetch(new URL(path, document.baseURI), { cache: 'no-cache' });
+  let response;
+  for (let attempt = 1; ; attempt++) {
+    let error;
+    try {
+      response = await fetch(new URL(path, document.baseURI), { cache: 'no-cache' });
+    } catch (failed) {
+      error = failed;
+    }
+    if (!error && ![502, 503, 504].includes(response.status)) break;
+    if (attempt === TRIES) throw error ?? new Error(`${path} answered ${response.status} ${TRIES} times`);
+    const seconds = Number(response?.headers.get('Retry-After')) || 2 ** (attempt - 1);
+    waiting.say(seconds);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  }
   if (!response.ok) throw new Error(`${path} answered ${response.status}`);
   const file = await response.json();
   if (file.format !== FORMAT)

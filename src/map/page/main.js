@@ -3,11 +3,11 @@
  * shows in the URL's fragment (`#score=asthma&by=county&state=NY&zip=10001&band=0&at=x,y,zoom`), so a link
  * shows what its sender saw. No request leaves the page's own origin.
  */
-import { BuildChanged, decodeCounties, decodeScores, decodeZips, fetchData } from './data.js';
+import { BuildChanged, decodeCounties, decodeScores, decodeZips, fetchData, waiting } from './data.js';
 import { dotRadius, highlight, paint } from './draw.js';
 import { addRings, decodeArcs, linesPath, MAX_ZOOM, PointIndex, View } from './geometry.js';
 import { countyTip, renderBuild, renderLegend, renderTable, zipTip } from './panels.js';
-import { Places, searchBox } from './search.js';
+import { lowerBound, Places, searchBox } from './search.js';
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('map');
@@ -16,6 +16,7 @@ overlay.className = 'overlay';
 overlay.setAttribute('aria-hidden', 'true');
 canvas.after(overlay);
 const tip = $('tip');
+const narrow = window.matchMedia('(max-width: 760px)');
 const status = $('status');
 
 /** Zoom of a ZIP code the search flies to: its neighbours' dots apart even in Manhattan. */
@@ -38,6 +39,10 @@ const app = {
   pinned: null,
   hover: null,
   view: null,
+};
+
+waiting.say = (seconds) => {
+  status.textContent = `The server is busy making the map's data; trying again in ${seconds} s\u2026`;
 };
 
 start().catch((error) => {
@@ -418,6 +423,12 @@ function showTip(target, px, py) {
     });
   }
   tip.hidden = false;
+  // On a phone, map.css puts the tooltip across the foot of the map.
+  if (narrow.matches) {
+    tip.style.left = '';
+    tip.style.top = '';
+    return;
+  }
   const stage = $('stage').getBoundingClientRect();
   const box = tip.getBoundingClientRect();
   const left = px + 14 + box.width > stage.width ? Math.max(4, px - 14 - box.width) : px + 14;
@@ -697,15 +708,8 @@ function placeFragment() {
 
 /** The index of a ZIP code in the loaded columns (sorted), or -1. */
 function zipIndex(code) {
-  const { zip } = app.zips;
-  let low = 0;
-  let high = zip.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (zip[middle] < code) low = middle + 1;
-    else high = middle;
-  }
-  return zip[low] === code ? low : -1;
+  const at = lowerBound(app.zips.zip, code);
+  return app.zips.zip[at] === code ? at : -1;
 }
 
 /** Writes the choices into the URL's fragment (replacing the history entry: panning is not navigation). */

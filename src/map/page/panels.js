@@ -146,8 +146,3 @@ export function renderBuild(meta, caption, footer, sources) {
     el('li', { text: `outlines: ${meta.outlines_source}` }),
   );
 }
-
-/** Formats a number of residents or ZIP codes as the page does everywhere. */
-export function formatCount(value) {
-  return number.format(value);
-}

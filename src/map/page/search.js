@@ -55,7 +55,7 @@ export class Places {
     const key = searchKey(name);
     if (key === '') return [];
     const state = statePart.trim().toUpperCase();
-    const from = lowerBound(this.cities, key);
+    const from = lowerBound(this.cities, key, (city) => city.key);
     const found = [];
     for (let i = from; i < this.cities.length && this.cities[i].key.startsWith(key); i++) {
       if (this.cities[i].state.startsWith(state)) found.push(this.cities[i]);
@@ -71,13 +71,7 @@ export class Places {
 
   zipsStartingWith(digits) {
     const { zip } = this.zips;
-    let low = 0;
-    let high = zip.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (zip[middle] < digits) low = middle + 1;
-      else high = middle;
-    }
+    const low = lowerBound(zip, digits);
     const found = [];
     for (let i = low; i < zip.length && found.length < MAX_SUGGESTIONS && zip[i].startsWith(digits); i++) {
       found.push({ kind: 'zip', index: i, label: `${zip[i]} - ${this.zips.city[i]}, ${this.states[this.zips.state[i]].code}` });
@@ -86,12 +80,13 @@ export class Places {
   }
 }
 
-function lowerBound(cities, key) {
+/** The first index of a sorted list whose value (`read` of it) is not below `value`: a binary search. */
+export function lowerBound(list, value, read = (item) => item) {
   let low = 0;
-  let high = cities.length;
+  let high = list.length;
   while (low < high) {
     const middle = (low + high) >> 1;
-    if (cities[middle].key < key) low = middle + 1;
+    if (read(list[middle]) < value) low = middle + 1;
     else high = middle;
   }
   return low;
