@@ -75,7 +75,9 @@ describe.skipIf(!run)('the map page in Chromium', { timeout: 120_000 }, () => {
     );
     const gate = new Gate({ store: new MemoryStore(), access: new AccessTable(plans, ALL_ROUTES, API_BASE) });
     server = await startServer({ db, port: 0, host: '127.0.0.1', watch: false, quiet: true, gate });
-    meta = bodyJson(await request(server.url, '/map/data/')) as MapMeta;
+    const metaFile = await request(server.url, '/map/data/');
+    expect(metaFile.status, metaFile.body.toString('utf8').slice(0, 300)).toBe(200);
+    meta = bodyJson(metaFile) as MapMeta;
     direct = Api.open(db);
 
     // The map alone, exported as a static host would get it, and served by a plain file server.

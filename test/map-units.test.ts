@@ -8,9 +8,10 @@ import { decodeArc, mapGeography, RENAMED_COUNTIES } from '../src/map/shapes.ts'
 import { simplifyLine } from '../src/map/simplify.ts';
 import { DEFICIENCIES, type Deficiency, distance } from './helpers/colour-vision.ts';
 
+const { projection, shapes } = await mapGeography();
+
 /** True when a frame point is inside a state's projected outline (even-odd over all its rings). */
 function insideState(point: FramePoint, fips: string): boolean {
-  const { shapes } = mapGeography();
   const state = shapes.states.find((each) => each.fips === fips)!;
   let inside = false;
   for (const ring of state.rings) {
@@ -28,7 +29,6 @@ function insideState(point: FramePoint, fips: string): boolean {
 }
 
 describe('the composite projection', () => {
-  const { projection, shapes } = mapGeography();
   /** Residents' points of known ZIP codes (HUD's, as the default build has them) and the state each must land in. */
   const KNOWN: Array<[string, number, number, string]> = [
     ['New York 10001', -73.995561854, 40.749206183, 'NY'],

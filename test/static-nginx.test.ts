@@ -153,7 +153,8 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
 
   it('sends the precompressed .gz and .br of answers of 1 KB and more, which decode to the same bytes', async () => {
     let compressed = 0;
-    for (const url of samples) {
+    // The map's paths go to the replicas (see above), which compress as they answer.
+    for (const url of samples.filter((each) => !each.startsWith('/map/'))) {
       const plain = (await request(replicaUrl, url)).body;
       for (const [coding, decode] of [
         ['gzip', zlib.gunzipSync],

@@ -3,6 +3,7 @@ import type { MapScoreRow } from '../query/map.ts';
 import { bandsOf, type MapBand } from './bands.ts';
 import { areaMeans, type AreaMean } from './means.ts';
 import { STATE_FIPS, type Box } from './projection.ts';
+import { Slicer } from './slices.ts';
 import { GRID, mapGeography, RENAMED_COUNTIES, type MapShapes } from './shapes.ts';
 
 /** One ZIP code on the map: its frame point, state and county (indexes of the map's lists), residents and city. */
@@ -55,13 +56,17 @@ export interface BuildMap {
   /** ZIP codes drawn in another inset than their state's, where their coordinates are (the build's state is wrong), and those not drawn at all. */
   drawnElsewhere: string[];
   notDrawn: string[];
-  scores(scoreTypeId: number): TypeScores;
+  /** One score type's scores and means, made on first use and kept. */
+  scores(scoreTypeId: number): Promise<TypeScores>;
 }
 
-const built = new WeakMap<Queries, BuildMap>();
+const built = new WeakMap<Queries, Promise<BuildMap>>();
 
-/** The map of the build `queries` reads, made on first use (about a second with the outlines, a third without) and kept with it. */
-export function buildMap(queries: Queries): BuildMap {
+/**
+ * The map of the build `queries` reads, made on first use (about a second with the outlines, a third without,
+ * in slices that give the event loop back) and kept with it.
+ */
+export function buildMap(queries: Queries): Promise<BuildMap> {
   let map = built.get(queries);
   if (map === undefined) {
     map = makeMap(queries);
@@ -70,8 +75,9 @@ export function buildMap(queries: Queries): BuildMap {
   return map;
 }
 
-function makeMap(queries: Queries): BuildMap {
-  const { projection, shapes } = mapGeography();
+async function makeMap(queries: Queries): Promise<BuildMap> {
+  const { projection, shapes } = await mapGeography();
+  const slicer = new Slicer(2000);
   const countyIndex = new Map(shapes.counties.map((county, i) => [county.fips, i]));
   const stateShapes = new Map(shapes.states.map((state) => [state.fips, state]));
   const states: MapState[] = [];
@@ -108,8 +114,9 @@ function makeMap(queries: Queries): BuildMap {
     if (placed.inset !== projection.insetOf(fips)) elsewhere.push(row.zip_code);
     const [x, y] = placed.point;
     zips.push({ zip: row.zip_code, x, y, state: index, county, residents: row.residents, city: row.city });
+    await slicer.step();
   }
-  const byType = new Map<number, TypeScores>();
+  const byType = new Map<number, Promise<TypeScores>>();
   const dataset = queries.meta.dataset as { name?: string } | null;
   return {
     buildId: queries.meta.build_id,
@@ -127,7 +134,7 @@ function makeMap(queries: Queries): BuildMap {
     scores(scoreTypeId) {
       let scores = byType.get(scoreTypeId);
       if (scores === undefined) {
-        scores = typeScores(zips, queries.map.scores(scoreTypeId), shapes.counties.length, states.length);
+        scores = typeScores(zips, queries.map.scores(scoreTypeId), shapes.counties.length, states.length, slicer);
         byType.set(scoreTypeId, scores);
       }
       return scores;
@@ -136,7 +143,13 @@ function makeMap(queries: Queries): BuildMap {
 }
 
 /** The rows of one score type laid out in ZIP order (both lists are sorted by ZIP code), with the area means. */
-function typeScores(zips: readonly MapZip[], rows: readonly MapScoreRow[], countyCount: number, stateCount: number): TypeScores {
+async function typeScores(
+  zips: readonly MapZip[],
+  rows: readonly MapScoreRow[],
+  countyCount: number,
+  stateCount: number,
+  slicer: Slicer,
+): Promise<TypeScores> {
   const none = () => new Array<number | null>(zips.length).fill(null);
   const scores: Omit<TypeScores, 'counties' | 'states'> = {
     score: none(),
@@ -154,6 +167,7 @@ function typeScores(zips: readonly MapZip[], rows: readonly MapScoreRow[], count
     scores.provider[at] = row.provider_score;
     scores.hospital[at] = row.hospital_score;
     scores.travel[at] = row.travel_score;
+    await slicer.step();
   }
   return {
     ...scores,

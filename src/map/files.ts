@@ -1,6 +1,6 @@
 import { NO_SCORE } from './bands.ts';
 import { MAP_PATH } from './page.ts';
-import { type BuildMap, onGrid } from './data.ts';
+import { type BuildMap, onGrid, type TypeScores } from './data.ts';
 
 /** The version of the data files' layout; the page refuses files of another. */
 export const DATA_FORMAT = 1;
@@ -104,8 +104,7 @@ export function cityColumn(names: readonly string[]): { cities: string[]; city: 
 }
 
 /** `/map/data/scores/{slug}/`: one score type's scores and components in ZIP order, and the county and state means. */
-export function scoresFile(map: BuildMap, scoreTypeId: number): object {
-  const scores = map.scores(scoreTypeId);
+export function scoresFile(map: BuildMap, scoreTypeId: number, scores: TypeScores): object {
   return {
     format: DATA_FORMAT,
     build_id: map.buildId,

@@ -5,6 +5,7 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, GeometryObject, Topology } from 'topojson-specification';
 import { CompositeProjection, FRAME, type Box, type FramePoint } from './projection.ts';
 import { simplifyLine } from './simplify.ts';
+import { Slicer } from './slices.ts';
 
 /** Grid steps per frame unit: outlines and points are stored as integers of 1/10 frame unit. */
 export const GRID = 10;
@@ -60,19 +61,32 @@ export interface MapShapes {
 
 type CountyTopology = Topology<{ counties: GeometryCollection<{ name: string }>; states: GeometryCollection<{ name: string }> }>;
 
-let loaded: { projection: CompositeProjection; shapes: MapShapes } | undefined;
+/** The composite projection and the outlines in the frame. */
+export interface Geography {
+  projection: CompositeProjection;
+  shapes: MapShapes;
+}
 
-/** The composite projection and the outlines, made once per process from us-atlas (about a second) and kept. */
-export function mapGeography(): { projection: CompositeProjection; shapes: MapShapes } {
-  if (loaded) return loaded;
-  const file = createRequire(import.meta.url).resolve('us-atlas/counties-10m.json');
-  const topology = JSON.parse(readFileSync(file, 'utf8')) as CountyTopology;
-  const projection = new CompositeProjection(feature(topology, topology.objects.states) as FeatureCollection);
-  loaded = { projection, shapes: projectShapes(topology, projection) };
+let loaded: Promise<Geography> | undefined;
+
+/**
+ * The composite projection and the outlines, made once per process from us-atlas (about a second of work, in
+ * slices that give the event loop back) and kept.
+ */
+export function mapGeography(): Promise<Geography> {
+  loaded ??= makeGeography();
   return loaded;
 }
 
-function projectShapes(topology: CountyTopology, projection: CompositeProjection): MapShapes {
+async function makeGeography(): Promise<Geography> {
+  const file = createRequire(import.meta.url).resolve('us-atlas/counties-10m.json');
+  const topology = JSON.parse(readFileSync(file, 'utf8')) as CountyTopology;
+  const projection = new CompositeProjection(feature(topology, topology.objects.states) as FeatureCollection);
+  return { projection, shapes: await projectShapes(topology, projection) };
+}
+
+async function projectShapes(topology: CountyTopology, projection: CompositeProjection): Promise<MapShapes> {
+  const slicer = new Slicer(400);
   const counties = topology.objects.counties.geometries.filter((county) => projection.has(String(county.id).slice(0, 2)));
   const users = arcUsers(counties, topology.arcs.length);
   const arcs: number[][] = [];
@@ -83,6 +97,7 @@ function projectShapes(topology: CountyTopology, projection: CompositeProjection
     const line = first === undefined ? [] : projectArc(topology, i, projection, String(counties[first].id).slice(0, 2));
     points.push(line);
     arcs.push(deltaCode(line));
+    await slicer.step();
   }
   const borders = { outline: [] as number[], state: [] as number[], county: [] as number[] };
   users.forEach((used, i) => {

@@ -1,5 +1,5 @@
 import { gradeOf, NO_SCORE, type MapBand } from './bands.ts';
-import type { BuildMap } from './data.ts';
+import type { BuildMap, TypeScores } from './data.ts';
 import type { Box } from './projection.ts';
 import { decodeArc } from './shapes.ts';
 
@@ -32,7 +32,7 @@ const STYLE = {
  * nation), the legend of the five bands and "no score", and a note of the build, its data and the outlines.
  * Deterministic: the same build and options give the same bytes (fixed decimals, the build's order).
  */
-export function mapSvg(map: BuildMap, options: MapPictureOptions): string {
+export function mapSvg(map: BuildMap, scores: TypeScores, options: MapPictureOptions): string {
   const type = map.scoreTypes.find((each) => each.id === options.scoreTypeId);
   if (type === undefined) throw new Error(`no score type ${options.scoreTypeId} in this build`);
   const state = options.state === undefined ? undefined : map.states.find((each) => each.code === options.state);
@@ -55,7 +55,6 @@ export function mapSvg(map: BuildMap, options: MapPictureOptions): string {
   const height = Math.ceil(header + mapHeight + legendHeight);
   const where = state ? state.name : 'United States';
   const what = options.by === 'county' ? 'by county (residents-weighted mean of its ZIP codes)' : 'by ZIP code';
-  const scores = map.scores(options.scoreTypeId);
   const inArea = (box: Box) => box[1][0] >= left && box[0][0] <= right && box[1][1] >= top && box[0][1] <= bottom;
   const counties = map.shapes.counties.map((county, i) => ({ county, i })).filter(({ county }) => inArea(county.bbox));
   const frame = `translate(${n(-left * scale)} ${n(header - top * scale)}) scale(${n(scale, 4)})`;

@@ -54,7 +54,7 @@ export function registerMap(program: Command, io: CommandIo): void {
             `--score-type must be a score type id from 1 to ${queries.scoreTypes.all.length} or one of ${slugs}, got ${flags.scoreType}`,
           );
         }
-        const map = buildMap(queries);
+        const map = await buildMap(queries);
         if (state !== undefined && !map.states.some((each) => each.code === state)) {
           throw notFound(`no ZIP code of state ${state} in this build (hcas states lists them)`);
         }
@@ -66,7 +66,7 @@ export function registerMap(program: Command, io: CommandIo): void {
         ]
           .filter(Boolean)
           .join(' ');
-        const svg = mapSvg(map, { state, scoreTypeId: type.id, by: flags.by, widthPx, madeBy });
+        const svg = mapSvg(map, await map.scores(type.id), { state, scoreTypeId: type.id, by: flags.by, widthPx, madeBy });
         // Loaded only for a PNG: the renderer is a native module an SVG does not need.
         const bytes = format === 'png' ? (await import('../../map/png.ts')).svgToPng(svg) : Buffer.from(svg);
         if (flags.out === undefined) io.stdout.write(bytes);
