@@ -25,7 +25,8 @@ export async function fetchData(path, build) {
   for (let attempt = 1; ; attempt++) {
     let error;
     try {
-      response = await fetch(new URL(path, document.baseURI), { cache: 'no-cache' });
+      // The default cache mode: the server sends no-cache, so a kept copy is revalidated, and index.html's preloads are used.
+      response = await fetch(new URL(path, document.baseURI));
     } catch (failed) {
       error = failed;
     }
