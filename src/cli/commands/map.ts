@@ -30,7 +30,7 @@ export function registerMap(program: Command, io: CommandIo): void {
     .option('--db <file>', DB_HELP)
     .addHelpText(
       'after',
-      '\nExamples:\n  hcas map --out map.png\n  hcas map --state CO --by county --score-type asthma > colorado-asthma.svg\n  hcas map --state NY --width 800 --format png > ny.png',
+      '\nExamples:\n  hcas map --out map.png\n  hcas map --state CO --by county --score-type asthma --width 800 > colorado-asthma.svg',
     )
     .action(async (flags: MapFlags) => {
       const format = formatOf(flags);
