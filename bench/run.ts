@@ -48,6 +48,8 @@ const benches: Array<[string, () => Promise<void>]> = [
 ];
 // The static export of the default and the full-scale build, and nginx serving it against hcas serve.
 benches.push(['static', async () => (await import('./static.ts')).benchStatic({ db: defaultDb, full: quick ? undefined : fullDb })]);
+// The map: the national view's size, its first paint and a hover in Chromium.
+benches.push(['map', async () => (await import('./map.ts')).benchMap({ db: defaultDb })]);
 // Two full-scale builds compared: the national build above as OLD, another nation built (and removed) by the bench as NEW.
 if (!quick) benches.push(['diff', async () => (await import('./diff.ts')).benchDiff({ old: fullDb })]);
 for (const [name, optional] of [

@@ -27,8 +27,11 @@ let api: Api;
 const run = (out: string, options: Partial<Parameters<typeof exportStatic>[0]> = {}): Promise<StaticExportSummary> =>
   exportStatic({ api, now: NOW, out, indexName: 'index.json', providers: true, progress: silentCountProgress, ...options });
 
-/** The request path a file of the export answers (`api/v1/states/index.json` -> `/api/v1/states/`). */
-const urlOfFile = (file: string, indexName = 'index.json') => `/${file.endsWith(indexName) ? file.slice(0, -indexName.length) : file}`;
+/** The request path a file of the export answers (`api/v1/states/index.json` -> `/api/v1/states/`; the map's page is always `index.html`). */
+const urlOfFile = (file: string, indexName = 'index.json') => {
+  const index = file === 'map/index.html' ? 'index.html' : indexName;
+  return `/${file.endsWith(index) ? file.slice(0, -index.length) : file}`;
+};
 
 beforeAll(async () => {
   db = await fixtureDb();

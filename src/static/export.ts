@@ -94,7 +94,7 @@ export async function exportStatic(options: StaticExportOptions): Promise<Static
           }
           if (row.answers++ === 0) row.headers = headersOf(response.headers);
           counts.answers++;
-          const written = writer.write(fileOf(url, options.indexName), response.body);
+          const written = writer.write(fileOf(url, route.index ?? options.indexName), response.body);
           manifest.add(written.files);
           counts[written.state]++;
           counts.files += written.files.length;
