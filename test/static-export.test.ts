@@ -38,10 +38,11 @@ beforeAll(async () => {
   api = Api.open(db, { cacheBytes: 0, now: () => NOW });
 });
 
+// Several exports with provider profiles and the map's files: tens of thousands of files to remove.
 afterAll(() => {
   api?.retire();
   rmSync(dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('which routes the export writes', () => {
   it('every route the server answers is exported or left to the server with a reason, never both', () => {
