@@ -10,7 +10,7 @@ const providerFields = {
   primary_specialty: {
     type: 'string',
     description:
-      'NUCC specialization (or classification) of the primary taxonomy; the CMS specialty for clinicians known only from Doctors and Clinicians; empty when unknown.',
+      "The NUCC code set's display name of the primary taxonomy (Family Nurse Practitioner, Family Medicine Physician); the CMS specialty for clinicians known only from Doctors and Clinicians; empty when unknown.",
   },
   telehealth: boolean,
 } as const;
