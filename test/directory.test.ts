@@ -105,7 +105,9 @@ function expectedProviders(filter: Record<string, string>): string[] {
     .map((p) => p.npi);
 }
 
-function expectedFacilities(filter: Record<string, string>): number[] {
+function expectedFacilities(filter: Record<string, string>, sort = 'facility_name'): number[] {
+  const descending = sort.startsWith('-');
+  const rating = (f: FacilityRow) => f.facility_rating;
   const search = filter.search === undefined ? undefined : searchKey(filter.search);
   const type = filter.type === undefined ? undefined : searchKey(filter.type);
   return facilities
@@ -120,7 +122,14 @@ function expectedFacilities(filter: Record<string, string>): number[] {
     )
     .sort((a, b) => {
       const [x, y] = [searchKey(a.facility_name), searchKey(b.facility_name)];
-      return x < y ? -1 : x > y ? 1 : a.id - b.id;
+      const byName = x < y ? -1 : x > y ? 1 : 0;
+      if (sort.endsWith('facility_rating') && rating(a) !== rating(b)) {
+        // Unrated last either way.
+        if (rating(a) === null || rating(b) === null) return rating(a) === null ? 1 : -1;
+        return descending ? rating(b)! - rating(a)! : rating(a)! - rating(b)!;
+      }
+      if (sort === '-facility_name' && byName !== 0) return -byName;
+      return byName || a.id - b.id;
     })
     .map((f) => f.id);
 }
@@ -192,7 +201,7 @@ describe('providers/ on the fixture: every filter combination against brute forc
           'Nurse Practitioner',
           sample().primary_specialty || 'x',
         ]),
-      state: () => pick(['ny', 'DE', 'RI', 'dc', 'CA', 'AK', 'ZZ', sample().state]),
+      state: () => pick(['ny', 'DE', 'RI', 'dc', 'CA', 'AK', 'WY', sample().state]),
       city: () => pick(['new york', 'WILMINGTON', 'Providence', 'Nowhere', sample().city]),
       zip: () => pick(['10001', '19901', '02903', '99999', sample().zip_code]),
       name: () =>
@@ -329,21 +338,13 @@ describe('providers/ on the fixture: every filter combination against brute forc
 });
 
 describe('facilities/ on the fixture: every filter combination against brute force', () => {
-  it('200 seeded random combinations', async () => {
+  it('200 seeded random combinations, in every sort', async () => {
     const random = seeded(20240909);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
     const values = {
       type: () =>
-        pick([
-          'hospital',
-          'Hospitals',
-          'acute care hospital',
-          'HEALTH CENTER',
-          "children's hospital",
-          'Critical Access Hospital',
-          'spaceport',
-        ]),
-      state: () => pick(['NY', 'de', 'RI', 'CA', 'DC', 'ZZ']),
+        pick(['hospital', 'Hospitals', 'acute care hospital', 'HEALTH CENTER', "children's hospital", 'Critical Access Hospital']),
+      state: () => pick(['NY', 'de', 'RI', 'CA', 'DC', 'WY']),
       emergency: () => pick(['true', 'false']),
       min_rating: () => pick(['1', '3', '4', '5']),
       search: () => pick(['mercy', 'St. Mary', 'saint', 'hopital', 'Hôpital', 'center', 'e', 'zzz', "joseph's", 'medical center']),
@@ -352,8 +353,9 @@ describe('facilities/ on the fixture: every filter combination against brute for
     for (let round = 0; round < 200; round++) {
       const filter: Record<string, string> = {};
       for (const name of names) if (random() < 0.4) filter[name] = values[name]();
-      const expected = expectedFacilities(filter);
-      const url = `/api/v1/facilities/?${new URLSearchParams({ ...filter, page_size: String(pick([9, 100])) })}`;
+      const sort = pick(['facility_name', '-facility_name', 'facility_rating', '-facility_rating']);
+      const expected = expectedFacilities(filter, sort);
+      const url = `/api/v1/facilities/?${new URLSearchParams({ ...filter, sort, page_size: String(pick([9, 100])) })}`;
       const { count, results } = await everyPage(url);
       expect(count, url).toBe(expected.length);
       expect(
@@ -362,6 +364,20 @@ describe('facilities/ on the fixture: every filter combination against brute for
       ).toEqual(expected);
     }
   }, 60_000);
+
+  it('a facility type the build lacks is a 400 that lists the types and names the one meant', async () => {
+    const { status, body } = await get('/api/v1/facilities/?type=critical%20acess%20hospital');
+    expect(status).toBe(400);
+    expect(body.error).toBe('invalid_parameter');
+    expect(body.message).toMatch(
+      /^type must be hospital \(every hospital type\) or a facility type of this build: .*Critical Access Hospital/,
+    );
+    expect(body.message).toMatch(/\(did you mean Critical Access Hospital\?\)$/);
+    expect((await get('/api/v1/facilities/?type=spaceport')).body.message).not.toMatch(/did you mean/);
+    for (const type of ['hospital', 'Hospitals', 'CRITICAL ACCESS HOSPITAL', 'health-center']) {
+      expect((await get(`/api/v1/facilities/?type=${encodeURIComponent(type)}`)).status, type).toBe(200);
+    }
+  });
 
   it('facility name words for autocomplete: names starting with the text first, then later words, against brute force', () => {
     const index = api.queries.facilities.index;

@@ -31,3 +31,17 @@ export const ProviderProfile = record(
   'A provider profile (2.7).',
 );
 export type ProviderProfile = Infer<typeof ProviderProfile>;
+
+/** A value `specialty=` matches: its name, where it comes from, and how many providers answer to it. */
+export const Specialty = record(
+  {
+    specialty: { type: 'string', description: 'The value to give specialty= (any case, accents and punctuation).' },
+    sources: arrayOf(
+      { enum: ['nucc_display_name', 'nucc_classification', 'nucc_specialization', 'cms_specialty', 'alias'] },
+      { minItems: 1 },
+    ),
+    providers: { type: 'integer', minimum: 1 },
+  },
+  'A specialty of the build\'s providers (docs/api.md, "Specialties").',
+);
+export type Specialty = Infer<typeof Specialty>;

@@ -2,10 +2,13 @@ import { searchKey } from '../../core/search-key.ts';
 import { notFound } from '../http/errors.ts';
 import { FacilityDetail, FacilitySummary } from '../answers/facilities.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
-import { boolean, param, plainInteger } from '../http/params.ts';
+import { boolean, mustBe, param, plainInteger, type Param } from '../http/params.ts';
+import { didYouMean } from '../http/suggest.ts';
+import type { Queries } from '../query/index.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
-import { MAX_TEXT_CHARACTERS, state, text } from './params.ts';
+import { MAX_TEXT_CHARACTERS, sortParam, state, text } from './params.ts';
+import { FACILITY_SORT_KEYS, HOSPITAL_GROUP } from '../query/facilities.ts';
 import { API_BASE } from './paths.ts';
 
 /** A facility id, path segment of `facilities/{id}/`. */
@@ -14,13 +17,31 @@ const facilityId = plainInteger('a facility id, an integer of 1 or more', (id) =
   minimum: 1,
 });
 
-/** A facility type, or `hospital` for every hospital type. */
-const facilityType = text(
-  `a facility type of 1 to ${MAX_TEXT_CHARACTERS} characters, such as hospital or Critical Access Hospital`,
-  true,
-  false,
-  searchKey,
-);
+const TYPE_TEXT = text(`a facility type of 1 to ${MAX_TEXT_CHARACTERS} characters, such as hospital`, true, false, searchKey);
+
+/** What `type` accepts in a build: `hospital`, and its facility types by name. */
+function typesAccepted(queries: Queries): string {
+  return `${HOSPITAL_GROUP} (every hospital type) or a facility type of this build: ${queries.facilities.types.join(', ')} (any case)`;
+}
+
+/**
+ * A facility type of the build (any case, accents and punctuation), or `hospital` (`hospitals`) for every
+ * hospital type; any other value is a 400 that lists them and names the one it may mean.
+ */
+const facilityType: Param<string | undefined, Queries> = {
+  accepts: `${HOSPITAL_GROUP} (every hospital type) or a facility type of the build (facilities/ answers show them), any case`,
+  schema: TYPE_TEXT.schema,
+  canonical: (value) => (value === undefined ? '' : searchKey(value)),
+  read(name, raw, queries) {
+    const value = TYPE_TEXT.read(name, raw, undefined);
+    if (value === undefined) return undefined;
+    const key = searchKey(value);
+    const types = queries.facilities.types;
+    if (key === HOSPITAL_GROUP || key === `${HOSPITAL_GROUP}s` || types.some((type) => searchKey(type) === key)) return value;
+    const candidates = [HOSPITAL_GROUP, ...types].map((type) => ({ key: searchKey(type), shown: type }));
+    throw mustBe(name, typesAccepted(queries), raw!, didYouMean(key, candidates));
+  },
+};
 
 /** Text the facility name contains. */
 const search = text(`text of 1 to ${MAX_TEXT_CHARACTERS} characters with a letter or digit`, true, false, searchKey);
@@ -37,15 +58,24 @@ const minRating = param(
   },
 );
 
-const facilitiesQuery = { type: facilityType, state, emergency: boolean, min_rating: minRating, search, page, page_size: pageSize };
+const facilitiesQuery = {
+  type: facilityType,
+  state,
+  emergency: boolean,
+  min_rating: minRating,
+  search,
+  sort: sortParam(FACILITY_SORT_KEYS, 'facility_name, then id'),
+  page,
+  page_size: pageSize,
+};
 
 const facilityPath = { id: facilityId };
 
-/** `facilities/`: a page of facility summaries, filtered, by name then id. */
+/** `facilities/`: a page of facility summaries, filtered, in the order of `sort` (default: by name), ties by name then id. */
 function listFacilities({ query, queries, url }: Context<NoParams, typeof facilitiesQuery>): HandlerResult {
   const filter = { type: query.type, state: query.state, emergency: query.emergency, minRating: query.min_rating, search: query.search };
   const offset = (query.page - 1) * query.page_size;
-  const { count, results } = queries.facilities.list(filter, offset, query.page_size);
+  const { count, results } = queries.facilities.list(filter, offset, query.page_size, query.sort);
   const window = pageWindow(count, query.page, query.page_size);
   return ok(envelope(url, window, count, results));
 }
@@ -60,7 +90,7 @@ function getFacility({ params, queries }: Context<typeof facilityPath, NoParams>
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}facilities/`,
-    summary: 'Facility summaries filtered by type, state, emergency services, minimum rating and name, by name then id',
+    summary: 'Facility summaries filtered by type, state, emergency services, minimum rating and name, by name or rating',
     pathParams: NO_PARAMS,
     query: facilitiesQuery,
     response: { description: 'A page of facility summaries', schema: envelopeOf(FacilitySummary, 'The pagination envelope (2.1).') },
