@@ -1,5 +1,5 @@
-import { arrayOf, described, nullable, record, type Infer } from '../http/json-schema.ts';
-import { boolean, string } from './fields.ts';
+import { arrayOf, described, nullable, record, withOptional, type Infer } from '../http/json-schema.ts';
+import { boolean, stateCode, string, zipCode } from './fields.ts';
 
 const providerFields = {
   npi: { type: 'string', pattern: '^[12][0-9]{9}$' },
@@ -13,10 +13,18 @@ const providerFields = {
       "The NUCC code set's display name of the primary taxonomy (Family Nurse Practitioner, Family Medicine Physician); the CMS specialty for clinicians known only from Doctors and Clinicians; empty when unknown.",
   },
   telehealth: boolean,
+  city: described(string, 'The practice city, as NPPES has it.'),
+  state: described(stateCode, 'The practice state.'),
+  zip_code: described(zipCode, 'The practice ZIP code.'),
 } as const;
 
-/** A provider summary (interface specification 2.6). */
-export const ProviderSummary = record(providerFields, 'A provider summary (2.6).');
+/** A provider summary (interface specification 2.6), with the practice place. */
+export const ProviderSummary = withOptional(record(providerFields, 'A provider summary (2.6), with the practice city, state and ZIP.'), {
+  distance_miles: described(
+    { type: 'number', minimum: 0 },
+    "In a list asked with near=: great-circle miles from that ZIP code's point to the point of the ZCTA of the practice ZIP (2 decimals); absent otherwise.",
+  ),
+});
 export type ProviderSummary = Infer<typeof ProviderSummary>;
 
 /** A provider profile (interface specification 2.7). */
