@@ -419,7 +419,7 @@ describe('providers/ on the fixture: every filter combination against brute forc
       npi: KNOWN_NPI,
       first_name: 'Jane',
       last_name: 'Doe',
-      primary_specialty: 'Cardiovascular Disease',
+      primary_specialty: 'Cardiovascular Disease Physician',
       residency: null,
     });
     expect(body.facility_names.length).toBe(2);
