@@ -3,7 +3,8 @@
  * and the CLI's usage errors. Nearness is the edit distance (insertions, deletions, substitutions and swaps of
  * neighbours) between the values as the caller spells them for matching (a search key, lower case), or, for
  * a valid value that starts with the text given word by word (`cardio` for `cardiology`) or holds it as words
- * (`diabetes` in `type 1 diabetes`), nearly none.
+ * (`diabetes` in `type 1 diabetes`), nearly none; a misspelt start counts as its own distance and a half
+ * (`critical acess` for `critical access hospital`).
  */
 
 /** A valid value, how it is matched, and how it is shown. */
@@ -31,7 +32,7 @@ export function nearest(key: string, candidates: readonly Candidate[], limit = M
       ? 0.5
       : ` ${candidate.key} `.includes(` ${key} `)
         ? 0.75
-        : editDistance(key, candidate.key, allowed);
+        : Math.min(editDistance(key, candidate.key, allowed), 0.5 + editDistance(key, leadingWords(candidate.key, key), allowed));
     if (distance <= allowed) scored.push({ shown: candidate.shown, distance, at });
   });
   scored.sort((a, b) => a.distance - b.distance || a.at - b.at);
@@ -42,6 +43,11 @@ export function nearest(key: string, candidates: readonly Candidate[], limit = M
 export function didYouMean(key: string, candidates: readonly Candidate[]): string {
   const found = nearest(key, candidates);
   return found.length === 0 ? '' : ` (did you mean ${found.join(', ')}?)`;
+}
+
+/** As many words of `text` as `key` has (`critical access` of `critical access hospital` for `critical acess`). */
+function leadingWords(text: string, key: string): string {
+  return text.split(' ').slice(0, key.split(' ').length).join(' ');
 }
 
 /** True when every word of `prefix` starts the word of `text` in the same place (`fam med` of `family medicine`). */
