@@ -25,7 +25,7 @@ export const MAX_SUGGESTIONS = 3;
  */
 export function nearest(key: string, candidates: readonly Candidate[], limit = MAX_SUGGESTIONS): string[] {
   if (key === '') return [];
-  const allowed = Math.max(1, Math.floor(key.length / 3));
+  const allowed = Math.max(1, Math.floor(key.length / 4));
   const scored: Array<{ shown: string; distance: number; at: number }> = [];
   candidates.forEach((candidate, at) => {
     const distance = startsWithWords(candidate.key, key)
