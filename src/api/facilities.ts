@@ -2,12 +2,10 @@ import { searchKey } from '../../core/search-key.ts';
 import { notFound } from '../http/errors.ts';
 import { FacilityDetail, FacilitySummary } from '../answers/facilities.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
-import { boolean, mustBe, param, plainInteger, type Param } from '../http/params.ts';
-import { didYouMean } from '../http/suggest.ts';
-import type { Queries } from '../query/index.ts';
+import { boolean, param, plainInteger } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
-import { MAX_TEXT_CHARACTERS, sortParam, state, text } from './params.ts';
+import { buildValue, MAX_TEXT_CHARACTERS, sortParam, state, text } from './params.ts';
 import { FACILITY_SORT_KEYS, HOSPITAL_GROUP } from '../query/facilities.ts';
 import { API_BASE } from './paths.ts';
 
@@ -17,31 +15,21 @@ const facilityId = plainInteger('a facility id, an integer of 1 or more', (id) =
   minimum: 1,
 });
 
-const TYPE_TEXT = text(`a facility type of 1 to ${MAX_TEXT_CHARACTERS} characters, such as hospital`, true, false, searchKey);
-
-/** What `type` accepts in a build: `hospital`, and its facility types by name. */
-function typesAccepted(queries: Queries): string {
-  return `${HOSPITAL_GROUP} (every hospital type) or a facility type of this build: ${queries.facilities.types.join(', ')} (any case)`;
-}
-
 /**
  * A facility type of the build (any case, accents and punctuation), or `hospital` (`hospitals`) for every
  * hospital type; any other value is a 400 that lists them and names the one it may mean.
  */
-const facilityType: Param<string | undefined, Queries> = {
-  accepts: `${HOSPITAL_GROUP} (every hospital type) or a facility type of the build (facilities/ answers show them), any case`,
-  schema: TYPE_TEXT.schema,
-  canonical: (value) => (value === undefined ? '' : searchKey(value)),
-  read(name, raw, queries) {
-    const value = TYPE_TEXT.read(name, raw, undefined);
-    if (value === undefined) return undefined;
-    const key = searchKey(value);
-    const types = queries.facilities.types;
-    if (key === HOSPITAL_GROUP || key === `${HOSPITAL_GROUP}s` || types.some((type) => searchKey(type) === key)) return value;
-    const candidates = [HOSPITAL_GROUP, ...types].map((type) => ({ key: searchKey(type), shown: type }));
-    throw mustBe(name, typesAccepted(queries), raw!, didYouMean(key, candidates));
+const facilityType = buildValue(
+  `${HOSPITAL_GROUP} (every hospital type) or a facility type of the build (facilities/ answers show them), any case`,
+  searchKey,
+  {
+    has: (key, queries) =>
+      key === HOSPITAL_GROUP || key === `${HOSPITAL_GROUP}s` || queries.facilities.types.some((type) => searchKey(type) === key),
+    candidates: (queries) => [HOSPITAL_GROUP, ...queries.facilities.types].map((type) => ({ key: searchKey(type), shown: type })),
+    accepts: (queries) =>
+      `${HOSPITAL_GROUP} (every hospital type) or a facility type of this build: ${queries.facilities.types.join(', ')} (any case)`,
   },
-};
+);
 
 /** Text the facility name contains. */
 const search = text(`text of 1 to ${MAX_TEXT_CHARACTERS} characters with a letter or digit`, true, false, searchKey);

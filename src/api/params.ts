@@ -143,6 +143,37 @@ export function text(
   };
 }
 
+/** What a value of the build's own set is checked against: its keys, the candidates to suggest, and what to say. */
+export interface BuildValues {
+  /** True when a value's key is one of the build's. */
+  has(key: string, queries: Queries): boolean;
+  /** The values a refused one may mean, likeliest first. */
+  candidates(queries: Queries): readonly Candidate[];
+  /** What the parameter accepts in this build, for the 400 (the values, or where they are). */
+  accepts(queries: Queries): string;
+}
+
+/**
+ * Search text that must name one of the build's values (a specialty, a facility type), matched on its key
+ * (`keyOf`: any case, accents and punctuation); any other value is a 400 that says what the parameter
+ * accepts and names the values it may mean. `accepts` is the build-independent wording (OpenAPI, docs).
+ */
+export function buildValue(accepts: string, keyOf: (value: string) => string, values: BuildValues): Param<string | undefined, Queries> {
+  const words = text(accepts, true, false, keyOf);
+  return {
+    accepts,
+    schema: words.schema,
+    canonical: (value) => (value === undefined ? '' : keyOf(value)),
+    read(name, raw, queries) {
+      const value = words.read(name, raw, undefined);
+      if (value === undefined) return undefined;
+      const key = keyOf(value);
+      if (values.has(key, queries)) return value;
+      throw mustBe(name, values.accepts(queries), raw!, didYouMean(key, values.candidates(queries)));
+    },
+  };
+}
+
 /** Text with its ASCII capitals lower-cased: the one spelling of text matched case-insensitively but not by search key. */
 export function asciiLowerCase(value: string): string {
   return value.replace(/[A-Z]+/g, (capitals) => capitals.toLowerCase());

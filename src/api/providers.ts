@@ -3,14 +3,12 @@ import { searchKey, specialtyKey } from '../../core/search-key.ts';
 import { notFound } from '../http/errors.ts';
 import { ProviderProfile, ProviderSummary } from '../answers/providers.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
-import { mustBe, param, type Param } from '../http/params.ts';
-import { didYouMean } from '../http/suggest.ts';
-import type { Queries } from '../query/index.ts';
+import { param } from '../http/params.ts';
 import { PROVIDER_OWN_ORDER, PROVIDER_SORT_KEYS } from '../query/providers.ts';
 import { nearPlaces, nearQuery, sortOrNear } from './near.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
-import { city, MAX_TEXT_CHARACTERS, sortParam, state, text, zipFilter } from './params.ts';
+import { buildValue, city, MAX_TEXT_CHARACTERS, sortParam, state, text, zipFilter } from './params.ts';
 import { API_BASE } from './paths.ts';
 
 /** A 10-digit NPI with a valid check digit (Luhn over `80840` + the NPI), path segment of `providers/{npi}/`. */
@@ -20,8 +18,6 @@ const npi = param('a 10-digit NPI with a valid check digit', (raw) => (npiIsVali
   description: 'Luhn check digit over the prefix 80840 and the first 9 digits',
 });
 
-const SPECIALTY_TEXT = text(`a specialty of 1 to ${MAX_TEXT_CHARACTERS} characters`, true, false, specialtyKey);
-
 /** What `specialty` accepts, in words: the values are the build's (hundreds nationally), so where they are. */
 export const SPECIALTY_ACCEPTS =
   'a specialty some provider of this build has, any case: a NUCC name such as Cardiovascular Disease or Family Nurse Practitioner, a CMS specialty, or an alias such as cardiology or primary care (docs/api.md, "Specialties")';
@@ -30,19 +26,11 @@ export const SPECIALTY_ACCEPTS =
  * A specialty name or alias that some provider of the build answers to (any case, accents and punctuation);
  * any other value is a 400 naming the specialties it may mean, most providers first.
  */
-const specialty: Param<string | undefined, Queries> = {
-  accepts: SPECIALTY_ACCEPTS,
-  schema: SPECIALTY_TEXT.schema,
-  canonical: (value) => (value === undefined ? '' : specialtyKey(value)),
-  read(name, raw, queries) {
-    const value = SPECIALTY_TEXT.read(name, raw, undefined);
-    if (value === undefined) return undefined;
-    const key = specialtyKey(value);
-    if (queries.specialties.has(key)) return value;
-    const candidates = queries.specialties.all.map((row) => ({ key: row.key, shown: row.specialty }));
-    throw mustBe(name, SPECIALTY_ACCEPTS, raw!, didYouMean(key, candidates));
-  },
-};
+const specialty = buildValue(SPECIALTY_ACCEPTS, specialtyKey, {
+  has: (key, queries) => queries.specialties.has(key),
+  candidates: (queries) => queries.specialties.all.map((row) => ({ key: row.key, shown: row.specialty })),
+  accepts: () => SPECIALTY_ACCEPTS,
+});
 
 /** The start of a first or last name. */
 const name = text(
