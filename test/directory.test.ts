@@ -371,7 +371,7 @@ describe('providers/ on the fixture: every filter combination against brute forc
       const expected = [...milesOf.keys()].sort((a, b) => {
         if (sort === undefined || sort === 'distance_miles')
           return milesOf.get(a)! - milesOf.get(b)! || zcta(a).localeCompare(zcta(b)) || byName(a, b);
-        if (sort === '-distance_miles') return milesOf.get(b)! - milesOf.get(a)! || zcta(b).localeCompare(zcta(a)) || byName(a, b);
+        if (sort === '-distance_miles') return milesOf.get(b)! - milesOf.get(a)! || zcta(a).localeCompare(zcta(b)) || byName(a, b);
         return sort === 'last_name' ? byName(a, b) : byName(b, a);
       });
       const url = `/api/v1/providers/?${new URLSearchParams({ ...filter, near, radius: String(radius), ...(sort && { sort }), page_size: String(pick([9, 100])) })}`;

@@ -132,8 +132,8 @@ export class ProviderDirectory {
   /**
    * The providers matching a filter whose practice ZIP code lies in one of the places near a ZIP code (the
    * posting lists of those ZCTAs, nearest place first), with the miles of each: the exact count, and one window
-   * in the order asked: by distance (nearest or farthest place first, ties by ZIP code, each place's providers in
-   * directory order) or directory order (ascending or descending). Costs time in proportion to the providers of the places, never to all providers.
+   * in the order asked: by distance (nearest or farthest place first, places of one distance by ZIP code, each
+   * place's providers in directory order) or directory order (ascending or descending). Costs time in proportion to the providers of the places, never to all providers.
    */
   searchNear(
     filter: ProviderFilter,
@@ -176,10 +176,13 @@ export class ProviderDirectory {
       const keep = matched.length === total ? undefined : bitmapOf(matched, this.size);
       const ranks = new Uint32Array(Math.min(limit, Math.max(0, count - offset)));
       const miles = new Float64Array(ranks.length);
+      // Farthest first keeps places of one distance by ZIP code, as every list's ties go.
+      const places = Array.from(lists.keys());
+      if (order === '-distance') places.sort((a, b) => listMiles[b] - listMiles[a] || a - b);
       let seen = 0;
       let n = 0;
-      for (let p = 0; p < lists.length && n < ranks.length; p++) {
-        const place = order === 'distance' ? p : lists.length - 1 - p;
+      for (let p = 0; p < places.length && n < ranks.length; p++) {
+        const place = places[p];
         const list = lists[place];
         if (!keep && seen + list.length <= offset) {
           seen += list.length;
