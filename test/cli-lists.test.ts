@@ -132,6 +132,10 @@ describe('did you mean', { timeout: 60_000 }, () => {
     expect(scores.stdout.toString()).toMatch(/--sort <field>\s+order by one of zip_code, healthscore, population,/);
     expect(scores.stdout.toString()).toMatch(/hcas score-types lists them/);
     expect(facilities.stdout.toString()).toMatch(/--sort <field>\s+order by one of facility_name, facility_rating/);
+    // Commander wraps long help lines: read each as one line of words.
+    const words = (run: { stdout: string | Buffer }) => run.stdout.toString().replace(/\s+/g, ' ');
+    expect(words(facilities)).toMatch(/refused with the list of its types/);
+    for (const help of [providers, scores, facilities, tvi]) expect(words(help)).toMatch(/hcas states lists those with data/);
     expect(tvi.stdout.toString()).toMatch(/--sort <field>\s+order by one of tvi_score, zero_vehicle_pct/);
     expect(nearby.stdout.toString()).toMatch(/--all/);
   });

@@ -40,8 +40,11 @@ export function registerFacilities(program: Command, io: CommandIo): void {
   const list = program
     .command('facilities')
     .description('List facilities by type, state, emergency services, minimum rating and name, a page at a time or --all')
-    .option('--type <type>', 'facility type (any case), or hospital for every hospital type')
-    .option('--state <code>', 'two-letter state code')
+    .option(
+      '--type <type>',
+      'facility type of the build (any case), or hospital for every hospital type; a type it lacks is refused with the list of its types',
+    )
+    .option('--state <code>', 'two-letter state code, any case (hcas states lists those with data)')
     .option('--emergency [bool]', 'with emergency services (true, false, 1 or 0; alone: true)')
     .option('--min-rating <n>', 'lowest CMS star rating, 1-5')
     .option('--search <text>', 'text the facility name contains');

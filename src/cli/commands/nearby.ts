@@ -23,7 +23,7 @@ export function registerNearby(program: Command, io: CommandIo): void {
     .description('List the scored ZIP codes within a radius of a ZIP code (great-circle miles), nearest first, a page at a time or --all')
     .argument('<zip>', '5-digit ZIP code (or ZIP+4); it is listed first, at 0 miles, when it has a score')
     .option('--radius <miles>', 'search radius in miles, at most 100 (default 10)')
-    .option('--score-type <id|slug>', 'score type id (1-11) or slug, e.g. asthma (default: overall)')
+    .option('--score-type <id|slug>', 'score type id (1-11) or slug, e.g. asthma (default: overall; hcas score-types lists them)')
     .option('--limit <n>', 'the nearest N ZIP codes, read page after page (any number)');
   sortOptions(command, SCORE_LIST_SORT_KEYS, 'distance_miles, nearest first');
   listOptions(command, { paged: true })

@@ -46,7 +46,7 @@ export function registerProviders(program: Command, io: CommandIo): void {
       '--specialty <name>',
       'a specialty some provider has, any case: NUCC name (Cardiovascular Disease, Family Nurse Practitioner), CMS specialty, or an alias (cardiology, primary care, obgyn, oncology, orthopedics, geriatrics); the full list: docs/api.md, "Specialties"',
     )
-    .option('--state <code>', 'two-letter state code')
+    .option('--state <code>', 'two-letter state code, any case (hcas states lists those with data)')
     .option('--city <name>', 'practice city name (any case)')
     .option('--zip <zip>', '5-digit practice ZIP code, exactly (for a place and its surroundings: --near)')
     .option('--name <prefix>', 'start of the first or last name (any case)')

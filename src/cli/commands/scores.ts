@@ -46,7 +46,7 @@ export function registerScores(program: Command, io: CommandIo): void {
     .description(
       'List health scores by ZIP code, filtered by state, city, score range, residents and distance, sorted, a page at a time or --all',
     )
-    .option('--state <code>', 'two-letter state code')
+    .option('--state <code>', 'two-letter state code, any case (hcas states lists those with data)')
     .option('--city <name>', 'city name (case-insensitive exact match)')
     .option('--min-score <n>', 'lowest score, 0-100')
     .option('--max-score <n>', 'highest score, 0-100')

@@ -34,7 +34,7 @@ export function registerTvi(program: Command, io: CommandIo): void {
     .description('Show the Transportation Vulnerability Index of a ZIP code, or with --top the most vulnerable ZIP codes')
     .argument('[zip]', '5-digit ZIP code (or ZIP+4)')
     .option('--top', 'list ZIP codes by TVI, most vulnerable first')
-    .option('--state <code>', 'with --top: two-letter state code')
+    .option('--state <code>', 'with --top: two-letter state code, any case (hcas states lists those with data)')
     .option('--tier <name>', 'with --top: CRITICAL, HIGH, MODERATE, LOW or MINIMAL');
   sortOptions(command, TVI_SORT_KEYS, '-tvi_score, most vulnerable first');
   listOptions(command, { paged: true })
