@@ -133,7 +133,9 @@ export class ProviderDirectory {
    * The providers matching a filter whose practice ZIP code lies in one of the places near a ZIP code (the
    * posting lists of those ZCTAs, nearest place first), with the miles of each: the exact count, and one window
    * in the order asked: by distance (nearest or farthest place first, places of one distance by ZIP code, each
-   * place's providers in directory order) or directory order (ascending or descending). Costs time in proportion to the providers of the places, never to all providers.
+   * place's providers in directory order) or directory order (ascending or descending). Costs time in
+   * proportion to the providers of the places, never to all providers; a page by distance with no other filter
+   * only counts the places' lists and reads the page.
    */
   searchNear(
     filter: ProviderFilter,
@@ -153,27 +155,27 @@ export class ProviderDirectory {
       listMiles.push(near.miles[i]);
       total += list.ranks.length;
     }
-    const byDistance = new Uint32Array(total);
-    const milesByDistance = new Float64Array(total);
-    for (let l = 0, n = 0; l < lists.length; n += lists[l].length, l++) {
-      byDistance.set(lists[l], n);
-      milesByDistance.fill(listMiles[l], n, n + lists[l].length);
-    }
-    // The same providers in rank order (each is in one place), to intersect with the other filters.
-    const nearSet = withBitmap(byDistance.slice().sort(), this.size);
-    const sets: RankSet[] = [nearSet];
+    const sets: RankSet[] = [];
     for (const [kind, key] of this.listKeys(filter)) {
       const set = this.postingList(kind, key);
       if (!set) return { count: 0, ranks: new Uint32Array(0), miles: new Float64Array(0) };
       sets.push(set);
     }
     const name = filter.name === undefined ? undefined : this.nameMatch(searchKey(filter.name));
-    const matchedSet: RankSet = sets.length === 1 ? nearSet : withBitmap(intersectAll(sets), this.size);
-    const matched = name ? this.filterByName(matchedSet, name) : matchedSet.ranks;
-    const count = matched.length;
+    // Every provider of the places matches when nothing else filters: then no set of them is made at all.
+    let matched: Uint32Array | undefined;
+    if (sets.length > 0 || name || order === 'name' || order === '-name') {
+      // The same providers in rank order (each is in one place), to intersect with the other filters.
+      const all = new Uint32Array(total);
+      for (let l = 0, n = 0; l < lists.length; n += lists[l].length, l++) all.set(lists[l], n);
+      const nearSet = withBitmap(all.sort(), this.size);
+      const matchedSet: RankSet = sets.length === 0 ? nearSet : withBitmap(intersectAll([nearSet, ...sets]), this.size);
+      matched = name ? this.filterByName(matchedSet, name) : matchedSet.ranks;
+    }
+    const count = matched ? matched.length : total;
     if (order === 'distance' || order === '-distance') {
       // The places nearest (or farthest) first, each place's providers in directory order, keeping the matches.
-      const keep = matched.length === total ? undefined : bitmapOf(matched, this.size);
+      const keep = matched === undefined || matched.length === total ? undefined : bitmapOf(matched, this.size);
       const ranks = new Uint32Array(Math.min(limit, Math.max(0, count - offset)));
       const miles = new Float64Array(ranks.length);
       // Farthest first keeps places of one distance by ZIP code, as every list's ties go.
@@ -200,14 +202,18 @@ export class ProviderDirectory {
     }
     const from = order === 'name' ? Math.min(offset, count) : Math.max(0, count - offset - limit);
     const to = order === 'name' ? Math.min(count, offset + limit) : Math.max(0, count - offset);
-    const ranks = matched.slice(from, to);
+    const ranks = matched!.slice(from, to);
     if (order === '-name') ranks.reverse();
-    // Each rank's miles, from one pass over the nearest-first list.
+    // Each rank's miles: its place's, found in one pass over the places' lists.
     const at = new Map(Array.from(ranks, (r, i) => [r, i]));
     const miles = new Float64Array(ranks.length);
-    for (let i = 0; i < total; i++) {
-      const place = at.get(byDistance[i]);
-      if (place !== undefined) miles[place] = milesByDistance[i];
+    for (let l = 0; l < lists.length && at.size > 0; l++) {
+      for (let i = 0; i < lists[l].length; i++) {
+        const window = at.get(lists[l][i]);
+        if (window === undefined) continue;
+        miles[window] = listMiles[l];
+        at.delete(lists[l][i]);
+      }
     }
     return { count, ranks, miles };
   }
