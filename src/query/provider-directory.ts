@@ -162,9 +162,27 @@ export class ProviderDirectory {
       sets.push(set);
     }
     const name = filter.name === undefined ? undefined : this.nameMatch(searchKey(filter.name));
-    // Every provider of the places matches when nothing else filters: then no set of them is made at all.
+    // By distance without a name, each provider of the places is tested against the other filters where it
+    // stands (a bit, or a search of a short list), and no set of the places' providers is made or sorted: a
+    // million ranks within 100 miles of Manhattan in a synthetic nation.
     let matched: Uint32Array | undefined;
-    if (sets.length > 0 || name || order === 'name' || order === '-name') {
+    let keep: Uint32Array | undefined;
+    if ((order === 'distance' || order === '-distance') && !name) {
+      if (sets.length > 0) {
+        keep = new Uint32Array((this.size + 31) >>> 5);
+        let n = 0;
+        for (const list of lists) {
+          for (let i = 0; i < list.length; i++) {
+            const r = list[i];
+            if (sets.every((set) => (set.bits ? (set.bits[r >>> 5] & (1 << (r & 31))) !== 0 : set.ranks[lowerBound(set.ranks, r)] === r))) {
+              keep[r >>> 5] |= 1 << (r & 31);
+              n++;
+            }
+          }
+        }
+        total = n;
+      }
+    } else {
       // The same providers in rank order (each is in one place), to intersect with the other filters.
       const all = new Uint32Array(total);
       for (let l = 0, n = 0; l < lists.length; n += lists[l].length, l++) all.set(lists[l], n);
@@ -175,7 +193,7 @@ export class ProviderDirectory {
     const count = matched ? matched.length : total;
     if (order === 'distance' || order === '-distance') {
       // The places nearest (or farthest) first, each place's providers in directory order, keeping the matches.
-      const keep = matched === undefined || matched.length === total ? undefined : bitmapOf(matched, this.size);
+      if (matched) keep = bitmapOf(matched, this.size);
       const ranks = new Uint32Array(Math.min(limit, Math.max(0, count - offset)));
       const miles = new Float64Array(ranks.length);
       // Farthest first keeps places of one distance by ZIP code, as every list's ties go.
