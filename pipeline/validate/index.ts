@@ -22,7 +22,7 @@ export function validateBuild(
   places: ZipPlace[],
   scores: ZipScores[],
   hospitals: ScoredHospital[],
-  data: Pick<Ingested, 'reference' | 'zctaRuca' | 'zipCounties' | 'facilities' | 'zipToZcta' | 'zctas' | 'driveTimes'>,
+  data: Pick<Ingested, 'reference' | 'tractCentres' | 'zctaRuca' | 'zipCounties' | 'facilities' | 'zipToZcta' | 'zctas' | 'driveTimes'>,
   options: { syntheticProviders?: boolean } = {},
 ): ValidationReport {
   const hospitalZips = new Set(hospitals.map((h) => h.zipIndex));
@@ -58,7 +58,7 @@ export function validateBuild(
   return validationReport(
     zips,
     options,
-    residentsPointReport(places, data.reference.tractCentres),
+    residentsPointReport(places, data.tractCentres),
     driveTimeCalibration(
       places,
       data.driveTimes.get('hospital') ?? null,
