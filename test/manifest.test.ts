@@ -47,7 +47,9 @@ describe('manifests', () => {
     write(path.join(dir, 'top.json'), { include: 'base.json', sources: { roster: null } });
     expect(loadManifest(path.join(dir, 'top.json'), layouts).sources.map((s) => s.key)).toEqual(['gazetteer']);
     write(path.join(dir, 'typo.json'), { include: 'base.json', sources: { rooster: null } });
-    expect(() => loadManifest(path.join(dir, 'typo.json'), layouts)).toThrow(/key "sources\.rooster": null leaves out .* none names "rooster"/);
+    expect(() => loadManifest(path.join(dir, 'typo.json'), layouts)).toThrow(
+      /key "sources\.rooster": null leaves out .* none names "rooster"/,
+    );
   });
 
   it('refuse an include cycle and a malformed synthetic list, naming the key', () => {
