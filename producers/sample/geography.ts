@@ -152,7 +152,7 @@ function buildGeography(): Geography {
       .around(zctaIndex, lon, lat, max, miles * KM_PER_MILE, predicate ? (i) => predicate(zctas[i] as Zcta) : undefined)
       .map((i) => zctas[i] as Zcta);
 
-  // Made on first use: only what writes postal ZIPs reads them.
+  // Made on first use: the default build's providers take theirs from the real crosswalk (withPracticeZips).
   let postalZctas: Pick<Geography, 'zipToZcta' | 'extraZips'> | undefined;
   const mapped = () => (postalZctas ??= mapPostalZips(postal, byCode, nearest));
   return {
@@ -195,6 +195,23 @@ function mapPostalZips(
     else extraZips.set(target.code, [p.zip]);
   }
   return { zipToZcta, extraZips };
+}
+
+/** The geography with other postal ZIPs per ZCTA for practice addresses (the real crosswalk's, for the default build). */
+export function withPracticeZips(geo: Geography, extraZips: Map<string, string[]>): Geography {
+  const { zctas, byCode, postal, postalByZip, nearest, within } = geo;
+  return {
+    zctas,
+    byCode,
+    postal,
+    postalByZip,
+    get zipToZcta() {
+      return geo.zipToZcta;
+    },
+    extraZips,
+    nearest,
+    within,
+  };
 }
 
 const EARTH_RADIUS_KM = 6371;
