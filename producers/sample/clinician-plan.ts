@@ -263,18 +263,19 @@ function drawCounties(
   const results = bases.map(() => new Map<string, { target: number; drawn: number }>());
   const kindIndex = new Map(context.kinds.map((k, i) => [k.taxonomy, i]));
   const codes = bases.map((base) => Object.entries(base.group.codes));
-  // Per group, the codes other groups draw that its count counts (the general paediatricians, for paediatrics).
-  const drawnByOthers = bases.map((base) =>
-    bases.flatMap((b) => Object.keys(b.group.codes)).filter((code) => !(code in base.group.codes) && groupCounts(base.group.follows, code)),
+  const allCodes = bases.flatMap((b) => Object.keys(b.group.codes));
+  // Per group, every drawn code its count counts, and those other groups draw (the general paediatricians, for
+  // paediatrics); a group drawn inside it (the psychiatrists, for the mental health providers) draws its own.
+  const counted = bases.map((base) => allCodes.filter((code) => groupCounts(base.group.follows, code)));
+  const drawnByOthers = bases.map((base, g) =>
+    bases
+      .filter((_, h) => h !== g && links.heldBy[h] !== g)
+      .flatMap((b) => Object.keys(b.group.codes))
+      .filter((code) => groupCounts(base.group.follows, code)),
   );
   for (const { county, to } of order) {
-    const drawnHere = new Map<string, number>();
-    const tally = (g: number, drawn: number) => {
-      const r = results[g].get(to) ?? { target: 0, drawn: 0 };
-      r.target += (bases[g].byCounty.get(county) ?? 0) * context.fraction;
-      r.drawn += drawn;
-      results[g].set(to, r);
-    };
+    const placed = new Map<string, number>();
+    const drawn = (list: readonly string[]) => sum(list.map((code) => placed.get(code) ?? 0));
     const draw = (g: number, n: number, caps?: ReadonlyMap<string, number>) => {
       if (n === 0) return;
       const counts = splitCapped(
@@ -283,35 +284,36 @@ function drawCounties(
         codes[g].map(([code]) => caps?.get(code) ?? Infinity),
         context.rng,
       );
-      codes[g].forEach(([code], i) => {
-        place(bases[g], county, kindIndex.get(code)!, counts[i], context);
-        drawnHere.set(code, (drawnHere.get(code) ?? 0) + counts[i]);
-      });
+      codes[g].forEach(([code], i) =>
+        placed.set(code, (placed.get(code) ?? 0) + place(bases[g], county, kindIndex.get(code)!, counts[i], context)),
+      );
     };
     bases.forEach((base, g) => {
       if (links.heldBy[g] !== -1) return;
       let n = totals[g].get(county)!;
-      tally(g, n);
       bases.forEach((_, h) => {
         if (links.heldBy[h] !== g) return;
         const held = Math.min(totals[h].get(county)!, n);
-        tally(h, held);
         draw(h, held);
         n -= held;
       });
-      for (const code of drawnByOthers[g]) n -= drawnHere.get(code) ?? 0;
-      const caps = new Map<string, number>();
-      for (const [code, h] of links.shared[g])
-        caps.set(code, totals[h].get(county)! - sum(drawnByOthers[h].map((c) => drawnHere.get(c) ?? 0)));
+      n -= drawn(drawnByOthers[g]);
+      const caps = new Map([...links.shared[g]].map(([code, h]) => [code, totals[h].get(county)! - drawn(drawnByOthers[h])]));
       draw(g, Math.max(0, n), caps);
+    });
+    bases.forEach((base, g) => {
+      const r = results[g].get(to) ?? { target: 0, drawn: 0 };
+      r.target += (base.byCounty.get(county) ?? 0) * context.fraction;
+      r.drawn += drawn(counted[g]);
+      results[g].set(to, r);
     });
   }
   return results;
 }
 
-/** Puts `n` clinicians of a kind of a group in a county's places: the roster's ZIPs, or the hub model's ZCTAs. */
-function place(base: Base, county: string, kind: number, n: number, context: DrawContext): void {
-  if (n === 0) return;
+/** Puts `n` clinicians of a kind of a group in a county's places (the roster's ZIPs, or the hub model's ZCTAs); returns those put. */
+function place(base: Base, county: string, kind: number, n: number, context: DrawContext): number {
+  if (n === 0) return 0;
   const places =
     base.roster?.get(county) ??
     (() => {
@@ -331,6 +333,7 @@ function place(base: Base, county: string, kind: number, n: number, context: Dra
       context.deck.zips.push(p.zip);
     }
   });
+  return sum(counts);
 }
 
 /**
