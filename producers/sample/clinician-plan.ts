@@ -65,8 +65,15 @@ interface Base {
   group: ClinicianGroup;
   basis: GroupResult['basis'];
   byCounty: Map<string, number>;
-  /** For a roster: its clinicians per county by ZIP (ZCTA and ZIP), in place of the hub model. */
-  roster?: Map<string, Array<{ zcta: number; zip: string; share: number }>>;
+  /** For a roster: its clinicians per county by ZIP, in place of the hub model. */
+  roster?: Map<string, Places>;
+}
+
+/** Where a county's clinicians of a kind go: ZCTAs (indices), each one's share, and for a roster the ZIP written. */
+interface Places {
+  zctas: readonly number[];
+  shares: readonly number[];
+  zips?: readonly string[];
 }
 
 /** Plans `providers` synthetic individuals over the world, `kinds` the mix (density-mix.ts). */
@@ -138,12 +145,15 @@ function rosterBase(group: ClinicianGroup, roster: ReadonlyArray<{ zcta: number;
     at.n++;
     zips.set(zip, at);
   }
-  const byCounty = new Map([...byZip].map(([county, zips]) => [county, [...zips.values()].reduce((sum, z) => sum + z.n, 0)]));
+  const byCounty = new Map([...byZip].map(([county, zips]) => [county, sum([...zips.values()].map((z) => z.n))]));
   const places = new Map(
-    [...byZip].map(([county, zips]) => [
-      county,
-      [...zips.values()].map((z) => ({ zcta: z.zcta, zip: z.zip, share: z.n / byCounty.get(county)! })),
-    ]),
+    [...byZip].map(([county, zips]) => {
+      const list = [...zips.values()];
+      return [
+        county,
+        { zctas: list.map((z) => z.zcta), shares: list.map((z) => z.n / byCounty.get(county)!), zips: list.map((z) => z.zip) },
+      ];
+    }),
   );
   return { group, basis: 'roster', byCounty, roster: places };
 }
@@ -261,34 +271,40 @@ function drawCounties(
   context: DrawContext,
 ): Array<Map<string, { target: number; drawn: number }>> {
   const results = bases.map(() => new Map<string, { target: number; drawn: number }>());
-  const kindIndex = new Map(context.kinds.map((k, i) => [k.taxonomy, i]));
-  const codes = bases.map((base) => Object.entries(base.group.codes));
+  // Every code the groups draw, by index: what each county's clinicians are tallied by.
   const allCodes = bases.flatMap((b) => Object.keys(b.group.codes));
+  const kindOf = new Map(context.kinds.map((k, i) => [k.taxonomy, i]));
+  const codes = bases.map((b) =>
+    Object.entries(b.group.codes).map(([code, weight]) => ({ at: allCodes.indexOf(code), weight, kind: kindOf.get(code)! })),
+  );
   // Per group, every drawn code its count counts, and those other groups draw (the general paediatricians, for
   // paediatrics); a group drawn inside it (the psychiatrists, for the mental health providers) draws its own.
-  const counted = bases.map((base) => allCodes.filter((code) => groupCounts(base.group.follows, code)));
-  const drawnByOthers = bases.map((base, g) =>
-    bases
-      .filter((_, h) => h !== g && links.heldBy[h] !== g)
-      .flatMap((b) => Object.keys(b.group.codes))
-      .filter((code) => groupCounts(base.group.follows, code)),
-  );
+  const countedBy = (g: number, from: (h: number) => boolean) =>
+    allCodes.flatMap((code, at) =>
+      from(bases.findIndex((b) => code in b.group.codes)) && groupCounts(bases[g].group.follows, code) ? [at] : [],
+    );
+  const counted = bases.map((_, g) => countedBy(g, () => true));
+  const byOthers = bases.map((_, g) => countedBy(g, (h) => h !== g && links.heldBy[h] !== g));
+  const shared = bases.map((_, g) => [...links.shared[g]].map(([code, h]) => ({ at: allCodes.indexOf(code), h })));
+  const placed = new Float64Array(allCodes.length);
+  const drawn = (list: readonly number[]) => {
+    let n = 0;
+    for (const at of list) n += placed[at];
+    return n;
+  };
   for (const { county, to } of order) {
-    const placed = new Map<string, number>();
-    const drawn = (list: readonly string[]) => sum(list.map((code) => placed.get(code) ?? 0));
-    const draw = (g: number, n: number, caps?: ReadonlyMap<string, number>) => {
+    placed.fill(0);
+    const draw = (g: number, n: number, caps?: ReadonlyMap<number, number>) => {
       if (n === 0) return;
-      const counts = splitCapped(
+      const parts = split(
         n,
-        codes[g].map(([, w]) => w),
-        codes[g].map(([code]) => caps?.get(code) ?? Infinity),
+        codes[g].map((c) => c.weight),
         context.rng,
+        codes[g].map((c) => caps?.get(c.at) ?? Infinity),
       );
-      codes[g].forEach(([code], i) =>
-        placed.set(code, (placed.get(code) ?? 0) + place(bases[g], county, kindIndex.get(code)!, counts[i], context)),
-      );
+      codes[g].forEach((c, i) => (placed[c.at] += place(bases[g], county, c.kind, parts[i], context)));
     };
-    bases.forEach((base, g) => {
+    bases.forEach((_, g) => {
       if (links.heldBy[g] !== -1) return;
       let n = totals[g].get(county)!;
       bases.forEach((_, h) => {
@@ -297,8 +313,8 @@ function drawCounties(
         draw(h, held);
         n -= held;
       });
-      n -= drawn(drawnByOthers[g]);
-      const caps = new Map([...links.shared[g]].map(([code, h]) => [code, totals[h].get(county)! - drawn(drawnByOthers[h])]));
+      n -= drawn(byOthers[g]);
+      const caps = shared[g].length ? new Map(shared[g].map(({ at, h }) => [at, totals[h].get(county)! - drawn(byOthers[h])])) : undefined;
       draw(g, Math.max(0, n), caps);
     });
     bases.forEach((base, g) => {
@@ -314,51 +330,44 @@ function drawCounties(
 /** Puts `n` clinicians of a kind of a group in a county's places (the roster's ZIPs, or the hub model's ZCTAs); returns those put. */
 function place(base: Base, county: string, kind: number, n: number, context: DrawContext): number {
   if (n === 0) return 0;
-  const places =
-    base.roster?.get(county) ??
-    (() => {
-      const p = context.world.placement.placesOf(county, context.kinds[kind].placement);
-      return p ? p.zctas.map((zcta, i) => ({ zcta, zip: undefined, share: p.shares[i] })) : [];
-    })();
-  const counts = splitCapped(
-    n,
-    places.map((p) => p.share),
-    places.map(() => Infinity),
-    context.rng,
-  );
-  places.forEach((p, i) => {
-    for (let j = 0; j < counts[i]; j++) {
+  const places: Places | null = base.roster?.get(county) ?? context.world.placement.placesOf(county, context.kinds[kind].placement);
+  if (!places) return 0;
+  const parts = split(n, places.shares, context.rng);
+  let put = 0;
+  for (let i = 0; i < parts.length; i++) {
+    for (let j = 0; j < parts[i]; j++) {
       context.deck.kinds.push(kind);
-      context.deck.zctas.push(p.zcta);
-      context.deck.zips.push(p.zip);
+      context.deck.zctas.push(places.zctas[i]);
+      context.deck.zips.push(places.zips?.[i]);
     }
-  });
-  return sum(counts);
+    put += parts[i];
+  }
+  return put;
 }
 
 /**
  * `n` split in proportion to `weights`, each part the floor or the ceiling of its share (systematic rounding
  * from a seeded start) and at most its cap; what a cap keeps out goes to the parts without one the same way.
  */
-function splitCapped(n: number, weights: readonly number[], caps: readonly number[], rng: Rng): number[] {
+function split(n: number, weights: readonly number[], rng: Rng, caps?: readonly number[]): number[] {
   const parts = new Array<number>(weights.length).fill(0);
+  let open = caps ? weights.map((w, i) => (caps[i] > 0 ? w : 0)) : weights;
   let left = n;
-  let open = weights.map((w, i) => (caps[i] > 0 ? w : 0));
-  while (left > 0 && sum(open) > 0) {
+  while (left > 0) {
     const total = sum(open);
+    if (!(total > 0)) break;
     const round = rounding(rng.next());
-    let given = 0;
     let last = open.length - 1;
-    while (open[last] === 0) last--;
-    open.forEach((w, i) => {
-      if (w === 0) return;
-      const k = i === last ? left - given : round((left * w) / total);
-      const take = Math.min(k, caps[i] - parts[i]);
-      parts[i] += take;
+    while (!(open[last] > 0)) last--;
+    let given = 0;
+    for (let i = 0; i <= last; i++) {
+      if (!(open[i] > 0)) continue;
+      const k = i === last ? left - given : round((left * open[i]) / total);
+      parts[i] += caps ? Math.min(k, caps[i] - parts[i]) : k;
       given += k;
-    });
+    }
     left = n - sum(parts);
-    open = open.map((w, i) => (parts[i] < caps[i] ? w : 0));
+    if (caps) open = open.map((w, i) => (parts[i] < caps[i] ? w : 0));
   }
   return parts;
 }

@@ -152,7 +152,7 @@ function homeCounty(
       if (state) byState.set(state, (byState.get(state) ?? 0) + value);
     }
     const state = largest(byState);
-    if (state) return largest(new Map([...byCounty].filter(([county]) => stateOf(county) === state)));
+    if (state) return largest(byCounty, (county) => stateOf(county) === state);
   }
   const listed = [...(data.zctaCounties.get(zcta) ?? [])].sort(
     (a, b) => Number(b.state === postalState) - Number(a.state === postalState) || (b.weight ?? 0) - (a.weight ?? 0),
@@ -160,10 +160,11 @@ function homeCounty(
   return listed[0]?.countyFips ?? null;
 }
 
-/** The key with the largest positive value (the lowest key among ties), or null. */
-function largest(values: ReadonlyMap<string, number>): string | null {
-  let best: [string, number] | null = null;
+/** The key with the largest positive value (the lowest key among ties) of those `keep` keeps, or null. */
+function largest(values: ReadonlyMap<string, number>, keep: (key: string) => boolean = () => true): string | null {
+  let best: string | null = null;
+  let most = 0;
   for (const [key, value] of values)
-    if (value > 0 && (!best || value > best[1] || (value === best[1] && key < best[0]))) best = [key, value];
-  return best?.[0] ?? null;
+    if (value > 0 && keep(key) && (best === null || value > most || (value === most && key < best))) [best, most] = [key, value];
+  return best;
 }
