@@ -31,7 +31,7 @@ export interface RealWorld {
   reachable: Uint8Array;
   /** Per ZCTA code, the other ZIPs the build places in it, for practice addresses. */
   practiceZips: Map<string, string[]>;
-  /** The manifest and the ZIP crosswalk, for reading its other files (real-clinicians.ts). */
+  /** The manifest and the ZIP crosswalk, for reading its clinician files (real-counts.ts). */
   files: RealFiles;
 }
 
