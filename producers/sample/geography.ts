@@ -197,21 +197,12 @@ function mapPostalZips(
   return { zipToZcta, extraZips };
 }
 
-/** The geography with other postal ZIPs per ZCTA for practice addresses (the real crosswalk's, for the default build). */
+/**
+ * The geography with other postal ZIPs per ZCTA for practice addresses (the real crosswalk's, for the default
+ * build): everything else is read through to `geo` (a copy would map its postal ZIPs, which nothing then reads).
+ */
 export function withPracticeZips(geo: Geography, extraZips: Map<string, string[]>): Geography {
-  const { zctas, byCode, postal, postalByZip, nearest, within } = geo;
-  return {
-    zctas,
-    byCode,
-    postal,
-    postalByZip,
-    get zipToZcta() {
-      return geo.zipToZcta;
-    },
-    extraZips,
-    nearest,
-    within,
-  };
+  return Object.create(geo, { extraZips: { value: extraZips } }) as Geography;
 }
 
 const EARTH_RADIUS_KM = 6371;
