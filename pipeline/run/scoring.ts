@@ -50,9 +50,17 @@ export function scoreAll(read: Read, geography: Geography, located: Located, pro
 }
 
 /** The build's validation report (docs/VALIDATION.md), each check in the log. */
-export function validate(read: Read, geography: Geography, scored: Scored, plan: BuildPlan, log: (line: string) => void): ValidationReport {
+export function validate(
+  read: Read,
+  geography: Geography,
+  providers: Providers,
+  scored: Scored,
+  plan: BuildPlan,
+  log: (line: string) => void,
+): ValidationReport {
   const validation = validateBuild(geography.places, scored.scores, scored.hospitals, read.data, {
     syntheticProviders: syntheticProviders(plan.manifest.synthetic),
+    clinicians: { supply: providers.inputs.supply, counts: providers.counted, sampleFraction: providers.inputs.roster.sampleFraction },
   });
   for (const check of validation.checks)
     log(`  validation ${check.pass ? 'ok  ' : 'FAIL'} ${check.name}: ${check.value} (target ${check.target})`);

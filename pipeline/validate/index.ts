@@ -5,6 +5,7 @@ import type { Ingested } from '../ingest/ingested.ts';
 import { ZctaOfZip } from '../ingest/zcta-of-zip.ts';
 import type { ZipScores } from '../score/index.ts';
 import type { ValidationReport } from '../../core/validation.ts';
+import { clinicianValidation, type ClinicianInput } from './clinicians.ts';
 import { validationReport, type ValidationZip } from './report.ts';
 import { driveTimeCalibration, residentsPointReport } from './residents.ts';
 
@@ -23,7 +24,7 @@ export function validateBuild(
   scores: ZipScores[],
   hospitals: ScoredHospital[],
   data: Pick<Ingested, 'reference' | 'tractCentres' | 'zctaRuca' | 'zipCounties' | 'facilities' | 'zipToZcta' | 'zctas' | 'driveTimes'>,
-  options: { syntheticProviders?: boolean } = {},
+  options: { syntheticProviders?: boolean; clinicians?: Omit<ClinicianInput, 'places' | 'provider'> } = {},
 ): ValidationReport {
   const hospitalZips = new Set(hospitals.map((h) => h.zipIndex));
   // From the CMS file's own rows, not the build's roster: the check must not trust what it checks.
@@ -55,9 +56,13 @@ export function validateBuild(
       residentialState: residentialState(data.zipCounties.get(p.zip)),
     };
   });
+  const clinicians = options.clinicians
+    ? clinicianValidation({ ...options.clinicians, places, provider: scores.map((s) => s.byType[0].provider) })
+    : null;
   return validationReport(
     zips,
     options,
+    clinicians,
     residentsPointReport(places, data.tractCentres),
     driveTimeCalibration(
       places,
