@@ -228,10 +228,11 @@ function describe(
 
 /** Why the provider component cannot be scored, or null when it can (config COVERAGE). */
 function componentShortfall(categories: Record<Category, CategorySource>, roster: RosterCoverage): string | null {
-  const sourced = CATEGORY_NAMES.filter((c) => categories[c].basis !== 'none');
+  // A category has a source where any ZIP's clinicians of it are counted; a ZIP without one leaves it out there.
+  const sourced = CATEGORY_NAMES.filter((c) => Object.keys(categories[c].residents).some((b) => b !== 'none'));
   if (sourced.length === 0)
     return `No source counts clinicians: the manifest names no provider file that covers the country and no clinician count file (${Object.values(roster.shortfalls)[0] ?? 'no roster rows landed'}).`;
-  if (categories.primary_care.basis === 'none')
+  if (!sourced.includes('primary_care'))
     return `No source counts primary care clinicians: ${roster.shortfalls.primary_care ?? 'the rosters do not count them'}, and no count file counts them.`;
   if (sourced.length < COVERAGE.minCategoriesShare * CATEGORY_NAMES.length) {
     const missing = CATEGORY_NAMES.filter((c) => !sourced.includes(c));
@@ -261,7 +262,9 @@ function sourcesNote(categories: Record<Category, CategorySource>, sampleFractio
     named('count').length ? `clinician counts placed where residents live (${list(named('count'))})` : '',
     named('estimate').length ? `estimates from a total that includes them (${list(named('estimate'))})` : '',
   ].filter(Boolean);
-  const none = named('none');
+  const none = CATEGORY_NAMES.filter((c) => Object.keys(categories[c].residents).every((b) => b === 'none')).map((c) =>
+    c.replace(/_/g, ' '),
+  );
   return `Clinicians come from ${parts.join('; ')}.${none.length ? ` No source counts ${none.join(', ')}: left out of the scores that weigh them.` : ''}`;
 }
 
