@@ -39,6 +39,7 @@ export function scoreAll(read: Read, geography: Geography, located: Located, pro
       prevalence: data.places,
       providerSupply: providers.inputs.supply,
       providerSourced: providers.inputs.supply ? sourcedMask(providers.inputs.basis) : null,
+      providerProportional: providers.inputs.proportional,
       hospitals,
       healthCenters: providers.healthCenters,
       driveTimes,

@@ -179,6 +179,7 @@ export function differs(row: number, areas: number): boolean {
 
 /** Shares of the given counties by their residents (equal where none has any). */
 function byResidents(countyZips: CountyZips, counties: readonly string[]): Array<[string, number]> {
+  if (counties.length === 1) return [[counties[0], 1]];
   const residents = counties.map((c) => countyZips.residentsOf(c));
   const total = residents.reduce((a, b) => a + b, 0);
   return counties.map((c, i) => [c, total > 0 ? residents[i] / total : 1 / counties.length]);
