@@ -1,5 +1,6 @@
 import type { ScoredHospital } from '../facilities/hospitals.ts';
 import type { ZipPlace } from '../geo/places.ts';
+import { plausibleHudRows } from '../geo/places.ts';
 import { STATE_BY_FIPS } from '../geo/states.ts';
 import type { Ingested } from '../ingest/ingested.ts';
 import { ZctaOfZip } from '../ingest/zcta-of-zip.ts';
@@ -23,7 +24,10 @@ export function validateBuild(
   places: ZipPlace[],
   scores: ZipScores[],
   hospitals: ScoredHospital[],
-  data: Pick<Ingested, 'reference' | 'tractCentres' | 'zctaRuca' | 'zipCounties' | 'facilities' | 'zipToZcta' | 'zctas' | 'driveTimes'>,
+  data: Pick<
+    Ingested,
+    'reference' | 'tractCentres' | 'zctaRuca' | 'zipCounties' | 'zctaCounties' | 'facilities' | 'zipToZcta' | 'zctas' | 'driveTimes'
+  >,
   options: { syntheticProviders?: boolean; clinicians?: Omit<ClinicianInput, 'places' | 'provider'> } = {},
 ): ValidationReport {
   const hospitalZips = new Set(hospitals.map((h) => h.zipIndex));
@@ -53,7 +57,7 @@ export function validateBuild(
       referenceHospitalMinutes: data.reference.hospitalDriveTimes.get(p.zip)?.minutes ?? null,
       hospitalInZip: hospitalZips.has(i),
       emergencyHospitalInZip: emergencyZips.has(p.zip),
-      residentialState: residentialState(data.zipCounties.get(p.zip)),
+      residentialState: residentialState(plausibleHudRows(p.zip, data.zipCounties.get(p.zip), data)),
     };
   });
   const clinicians = options.clinicians
