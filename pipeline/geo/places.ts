@@ -157,12 +157,29 @@ const HUD_SHARES = [
 /**
  * The HUD ZIP-county rows that speak for a ZCTA: the same-numbered ZIP's when HUD lists it with residential
  * addresses (a ZCTA is named after the ZIP that dominates its addresses), else those of every ZIP it holds.
+ * A row in a state where the Census ZCTA-county file has no part of the ZCTA is left out (`plausibleHudRows`).
  */
-function hudRows(zcta: string, zips: string[], data: Pick<Ingested, 'zipCounties'>): ZipCountyRow[][] {
-  const sameNumbered = data.zipCounties.get(zcta);
+function hudRows(zcta: string, zips: string[], data: Pick<Ingested, 'zipCounties' | 'zctaCounties'>): ZipCountyRow[][] {
+  const rows = (zip: string) => plausibleHudRows(zcta, data.zipCounties.get(zip), data);
+  const sameNumbered = rows(zcta);
   return sameNumbered?.some((r) => r.residentialRatio > 0)
     ? [sameNumbered]
-    : zips.map((zip) => data.zipCounties.get(zip)).filter((rows) => rows !== undefined);
+    : (zips.map(rows).filter((list) => list !== undefined && list.length > 0) as ZipCountyRow[][]);
+}
+
+/**
+ * HUD's rows of a ZIP without those in a state the Census 2020 ZCTA-county file does not put the ZCTA in: HUD's
+ * 2020 Q4 crosswalk files Guam's ZIPs 96910, 96913, 96915 and 96929 under American Samoa's Eastern District
+ * (60010), where the Census file, the postal state and the ZIPs' own names say Guam.
+ */
+export function plausibleHudRows(
+  zcta: string,
+  rows: ZipCountyRow[] | undefined,
+  data: Pick<Ingested, 'zctaCounties'>,
+): ZipCountyRow[] | undefined {
+  const states = data.zctaCounties.get(zcta)?.map((row) => row.countyFips.slice(0, 2));
+  if (!rows || !states?.length) return rows;
+  return rows.filter((row) => states.includes(row.countyFips.slice(0, 2)));
 }
 
 function sharesByCounty(groups: ZipCountyRow[][], share: 'residentialRatio' | 'totalRatio'): Map<string, number> {

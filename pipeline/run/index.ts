@@ -51,7 +51,7 @@ export async function build(options: BuildOptions, plan: BuildPlan = planBuild(o
     await log.stage('directory', () => emitDirectory(db, read.data.taxonomy, log.line));
     collectGarbage();
     const scored = await log.stage('scores', () => scoreAll(read, geography, located, providers, log.line));
-    const validation = await log.stage('validation', () => validate(read, geography, scored, plan, log.line));
+    const validation = await log.stage('validation', () => validate(read, geography, providers, scored, plan, log.line));
     const { censusValues } = await log.stage('tables', () => writeTables(db, read, geography, scored, plan, log.line));
     const made = { read, geography, located, providers, scored, validation, censusValues };
     const buildId = await log.stage('indexes and metadata', () => finishStore(db, plan, reconciler, made, options.now));

@@ -137,12 +137,12 @@ function providerCoverage(inputs: ProviderInputs): Record<string, unknown> {
 
 /**
  * `meta.data_quality.clinicians`: the category order of `zips.clinician_basis`, the categories each score type
- * weighs, and where each category comes from (the API's `data_quality.clinicians` reads them).
+ * weighs and their weights, and where each category comes from (the API's `data_quality.clinicians` reads them).
  */
 function clinicianQuality(inputs: ProviderInputs): Record<string, unknown> {
   return {
     categories: CATEGORY_NAMES,
-    score_types: Object.fromEntries(SCORE_TYPES.map((type) => [type.id, Object.keys(type.providers)])),
+    score_types: Object.fromEntries(SCORE_TYPES.map((type) => [type.id, type.providers])),
     sources: Object.fromEntries(
       Object.entries(inputs.categories).map(([c, { basis, sources, estimatedFrom }]) => [
         c,

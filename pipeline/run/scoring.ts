@@ -39,6 +39,7 @@ export function scoreAll(read: Read, geography: Geography, located: Located, pro
       prevalence: data.places,
       providerSupply: providers.inputs.supply,
       providerSourced: providers.inputs.supply ? sourcedMask(providers.inputs.basis) : null,
+      providerProportional: providers.inputs.proportional,
       hospitals,
       healthCenters: providers.healthCenters,
       driveTimes,
@@ -50,9 +51,17 @@ export function scoreAll(read: Read, geography: Geography, located: Located, pro
 }
 
 /** The build's validation report (docs/VALIDATION.md), each check in the log. */
-export function validate(read: Read, geography: Geography, scored: Scored, plan: BuildPlan, log: (line: string) => void): ValidationReport {
+export function validate(
+  read: Read,
+  geography: Geography,
+  providers: Providers,
+  scored: Scored,
+  plan: BuildPlan,
+  log: (line: string) => void,
+): ValidationReport {
   const validation = validateBuild(geography.places, scored.scores, scored.hospitals, read.data, {
     syntheticProviders: syntheticProviders(plan.manifest.synthetic),
+    clinicians: { supply: providers.inputs.supply, counts: providers.counted, sampleFraction: providers.inputs.roster.sampleFraction },
   });
   for (const check of validation.checks)
     log(`  validation ${check.pass ? 'ok  ' : 'FAIL'} ${check.name}: ${check.value} (target ${check.target})`);

@@ -107,6 +107,8 @@ export interface Providers {
   inputs: ProviderInputs;
   /** Health centre (HRSA) sites: places of primary care whatever the provider files hold. */
   healthCenters: CarePoint[];
+  /** The clinician count files placed in ZIPs (also what the validation report holds the supply to). */
+  counted: PlacedCounts;
 }
 
 /**
@@ -154,7 +156,7 @@ export function supplyProviders(
     counts,
     (code) => STATE_NAMES[code] ?? code,
   );
-  return { providers: totals.providers, inputs, healthCenters };
+  return { providers: totals.providers, inputs, healthCenters, counted };
 }
 
 /**

@@ -42,6 +42,8 @@ export interface ScoreInput {
    * such a ZIP neither draws on nor is scored for the category, which leaves its score types' weighted means.
    */
   providerSourced: Record<Category, Uint8Array> | null;
+  /** Categories whose supply is a multiple of another array (estimates; supply/ ProviderInputs.proportional). */
+  providerProportional?: Partial<Record<Category, { base: Float64Array; factor: number }>>;
   hospitals: ScoredHospital[];
   /** Health centre (HRSA) sites: places of primary care whatever the provider files hold. */
   healthCenters: CarePoint[];
@@ -143,7 +145,9 @@ function measureOverNetwork(
   const fca = (supply: Float64Array, steps: Array<[number, number]>, demandOf: Float64Array = demand) =>
     fcaIndexed({ demand: demandOf, supply, edgeDemand: network.from, edgeSupply: network.to, edgeWeight: weightsOf(steps) });
 
-  const categoryScore = input.providerSupply ? providerScores(input.providerSupply, input.providerSourced!, demand, fca) : null;
+  const categoryScore = input.providerSupply
+    ? providerScores(input.providerSupply, input.providerSourced!, input.providerProportional ?? {}, demand, fca)
+    : null;
   const reach = careReach(input, network);
   const beds = new Float64Array(places.length);
   for (const h of input.hospitals) beds[h.zipIndex] += h.beds;
@@ -159,17 +163,29 @@ function measureOverNetwork(
 function providerScores(
   supply: Record<Category, Float64Array>,
   sourced: Record<Category, Uint8Array>,
+  proportional: Partial<Record<Category, { base: Float64Array; factor: number }>>,
   demand: Float64Array,
   fca: (supply: Float64Array, steps: Array<[number, number]>, demand: Float64Array) => Float64Array,
 ): Record<Category, Float64Array> {
+  // E2SFCA is linear in supply: categories estimated as multiples of one placed total (with the same ZIPs
+  // counted) share its accessibility, measured once.
+  const byBase = new Map<Float64Array, Float64Array>();
   const scores = {} as Record<Category, Float64Array>;
   for (const category of CATEGORY_NAMES) {
     const known = sourced[category];
-    const everywhere = known.every((k) => k === 1);
-    const counted = everywhere ? demand : demand.map((d, i) => (known[i] ? d : 0));
-    scores[category] = fca(supply[category], PROVIDER_STEPS, counted).map((a, i) =>
-      known[i] ? logScore(a * 100_000, PROVIDER_BENCHMARKS[category]) : Number.NaN,
-    );
+    if (!known.includes(1)) {
+      scores[category] = new Float64Array(known.length).fill(Number.NaN);
+      continue;
+    }
+    const counted = known.every((k) => k === 1) ? demand : demand.map((d, i) => (known[i] ? d : 0));
+    const scaled = proportional[category];
+    let access: Float64Array;
+    if (scaled) {
+      let base = byBase.get(scaled.base);
+      if (!base) byBase.set(scaled.base, (base = fca(scaled.base, PROVIDER_STEPS, counted)));
+      access = base.map((a) => a * scaled.factor);
+    } else access = fca(supply[category], PROVIDER_STEPS, counted);
+    scores[category] = access.map((a, i) => (known[i] ? logScore(a * 100_000, PROVIDER_BENCHMARKS[category]) : Number.NaN));
   }
   return scores;
 }

@@ -20,6 +20,8 @@ export interface CountyCount {
   within?: Map<string, number>;
   /** The amount is a share of a state total the file gave under codes no crosswalk names, spread by residents. */
   pooled?: true;
+  /** The residents the file counted them against (its denominator), where its county rows say. */
+  population?: number;
 }
 
 /** A file's totals beside its own summary rows, per count kind (reported, never corrected). */
@@ -135,7 +137,13 @@ function readKind(
     }
     const tract = row.area === 'tract' ? currentTractCode(row.code) : undefined;
     const split = byResidents(countyZips, current);
-    for (const [county, share] of split) add(county, amount * share, tract);
+    for (const [county, share] of split) {
+      add(county, amount * share, tract);
+      if (row.area === 'county' && row.population !== null) {
+        const count = byCounty.get(county)!;
+        count.population = (count.population ?? 0) + row.population * share;
+      }
+    }
   }
   // A state total under codes no crosswalk names (Connecticut's planning regions) goes to the state's counties
   // the file counts nothing for, by residents: its clinicians are in the state, where exactly is not known.
@@ -171,6 +179,7 @@ export function differs(row: number, areas: number): boolean {
 
 /** Shares of the given counties by their residents (equal where none has any). */
 function byResidents(countyZips: CountyZips, counties: readonly string[]): Array<[string, number]> {
+  if (counties.length === 1) return [[counties[0], 1]];
   const residents = counties.map((c) => countyZips.residentsOf(c));
   const total = residents.reduce((a, b) => a + b, 0);
   return counties.map((c, i) => [c, total > 0 ? residents[i] / total : 1 / counties.length]);

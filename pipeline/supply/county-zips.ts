@@ -18,6 +18,7 @@ export class CountyZips {
   private readonly byState = new Map<string, string[]>();
   /** Each ZIP's counties and their shares of its residents. */
   private readonly sharesByZip: Array<Array<[string, number]>>;
+  private readonly residentsByCounty = new Map<string, number>();
 
   constructor(places: readonly ZipPlace[], data: Pick<Ingested, 'zipCounties' | 'zctaCounties' | 'zipToZcta'>) {
     const zipsByZcta = new Map<string, string[]>();
@@ -38,6 +39,7 @@ export class CountyZips {
           this.byState.set(state, [...(this.byState.get(state) ?? []), county]);
         }
         list.push({ zipIndex, residents: population * share });
+        this.residentsByCounty.set(county, (this.residentsByCounty.get(county) ?? 0) + population * share);
       }
     });
   }
@@ -64,7 +66,7 @@ export class CountyZips {
 
   /** The residents of a county the build counts. */
   residentsOf(county: string): number {
-    return this.zipsOf(county).reduce((sum, z) => sum + z.residents, 0);
+    return this.residentsByCounty.get(county) ?? 0;
   }
 
   /**

@@ -43,6 +43,11 @@ export interface CategorySource {
 /** The supply the scores use (null when the component is omitted), where each category's comes from, and why. */
 export interface ProviderInputs {
   supply: Record<Category, Float64Array> | null;
+  /**
+   * The estimated categories' supply as a multiple of a placed total (`supply[c]` = `base` x `factor`): E2SFCA
+   * is linear in supply, so the scores measure each base once for all the categories estimated from it.
+   */
+  proportional: Partial<Record<Category, { base: Float64Array; factor: number }>>;
   /** Per category and ZIP, the index in CLINICIAN_BASES of where the ZIP's clinicians of it come from. */
   basis: Record<Category, Uint8Array>;
   status: ProviderStatus;
@@ -78,6 +83,7 @@ export function clinicianSupply(input: SupplyInput): ProviderInputs {
   const supply = {} as Record<Category, Float64Array>;
   const basis = {} as Record<Category, Uint8Array>;
   const categories = {} as Record<Category, CategorySource>;
+  const proportional: ProviderInputs['proportional'] = {};
   const rosterBasis: ClinicianBasis = policy.sampleFraction < 1 ? 'sample' : 'roster';
   for (const category of CATEGORY_NAMES) {
     const chosen = coverage.complete.includes(category)
@@ -90,6 +96,7 @@ export function clinicianSupply(input: SupplyInput): ProviderInputs {
       ),
     );
     categories[category] = describe(category, chosen, basis[category], supply[category], residents, population);
+    if (chosen?.proportional) proportional[category] = chosen.proportional;
   }
   // A site's clinicians are in the counts of its county already; a roster may list them at the organisation.
   if (coverage.complete.includes('primary_care'))
@@ -97,7 +104,7 @@ export function clinicianSupply(input: SupplyInput): ProviderInputs {
   const counts = { checks: placed.checks, placedBy: Object.fromEntries([...placed.kinds].map(([kind, p]) => [kind, p.placedBy])) };
   const status: ProviderStatus = CATEGORY_NAMES.some((c) => categories[c].basis === 'sample') ? 'sample' : 'measured';
   const shortfall = componentShortfall(categories, coverage);
-  const made = { basis, roster: coverage, categories, counts };
+  const made = { basis, proportional, roster: coverage, categories, counts };
   if (shortfall) {
     if (policy.onPartialCoverage === 'refuse') throw refusal(shortfall, input.manifestFile);
     return {
@@ -117,6 +124,7 @@ interface Chosen {
   basis: ClinicianBasis;
   sources: CategorySource['sources'];
   estimatedFrom?: string;
+  proportional?: { base: Float64Array; factor: number };
 }
 
 /** Every count kind placed in ZIPs, with the files' checks and the rows no county holds. */
@@ -189,6 +197,7 @@ function fromEstimate(category: Category, placed: PlacedCounts, population: numb
     basis: 'estimate',
     sources: [...years].map(([key, year]) => ({ key, year })),
     estimatedFrom: parent,
+    proportional: { base: total.perZip, factor },
   };
 }
 
@@ -228,10 +237,11 @@ function describe(
 
 /** Why the provider component cannot be scored, or null when it can (config COVERAGE). */
 function componentShortfall(categories: Record<Category, CategorySource>, roster: RosterCoverage): string | null {
-  const sourced = CATEGORY_NAMES.filter((c) => categories[c].basis !== 'none');
+  // A category has a source where any ZIP's clinicians of it are counted; a ZIP without one leaves it out there.
+  const sourced = CATEGORY_NAMES.filter((c) => Object.keys(categories[c].residents).some((b) => b !== 'none'));
   if (sourced.length === 0)
     return `No source counts clinicians: the manifest names no provider file that covers the country and no clinician count file (${Object.values(roster.shortfalls)[0] ?? 'no roster rows landed'}).`;
-  if (categories.primary_care.basis === 'none')
+  if (!sourced.includes('primary_care'))
     return `No source counts primary care clinicians: ${roster.shortfalls.primary_care ?? 'the rosters do not count them'}, and no count file counts them.`;
   if (sourced.length < COVERAGE.minCategoriesShare * CATEGORY_NAMES.length) {
     const missing = CATEGORY_NAMES.filter((c) => !sourced.includes(c));
@@ -261,7 +271,9 @@ function sourcesNote(categories: Record<Category, CategorySource>, sampleFractio
     named('count').length ? `clinician counts placed where residents live (${list(named('count'))})` : '',
     named('estimate').length ? `estimates from a total that includes them (${list(named('estimate'))})` : '',
   ].filter(Boolean);
-  const none = named('none');
+  const none = CATEGORY_NAMES.filter((c) => Object.keys(categories[c].residents).every((b) => b === 'none')).map((c) =>
+    c.replace(/_/g, ' '),
+  );
   return `Clinicians come from ${parts.join('; ')}.${none.length ? ` No source counts ${none.join(', ')}: left out of the scores that weigh them.` : ''}`;
 }
 

@@ -1,5 +1,5 @@
 import { BANDS, bandFor } from '../config/bands.ts';
-import type { Check, DriveTimeCalibration, ResidentsPointReport, ValidationReport } from '../../core/validation.ts';
+import type { Check, ClinicianValidation, DriveTimeCalibration, ResidentsPointReport, ValidationReport } from '../../core/validation.ts';
 import { spearman, weightedMean } from './stats.ts';
 import { ACADEMIC_MEDICAL_CENTRES, VALIDATION_TARGETS as T } from './targets.ts';
 
@@ -41,6 +41,7 @@ const percent = (share: number) => `${round(share * 100, 2)}%`;
 export function validationReport(
   zips: ValidationZip[],
   options: { syntheticProviders?: boolean } = {},
+  clinicians: { report: ClinicianValidation; checks: Check[] } | null = null,
   residentsPoints?: ResidentsPointReport,
   driveTimeCalibration?: DriveTimeCalibration | null,
 ): ValidationReport {
@@ -260,5 +261,17 @@ export function validationReport(
       : undefined,
   });
 
-  return { checks, bands, urbanRural, ruca, correlations, academicMedicalCentres, frontier, residentsPoints, driveTimeCalibration };
+  checks.push(...(clinicians?.checks ?? []));
+  return {
+    checks,
+    bands,
+    urbanRural,
+    ruca,
+    correlations,
+    academicMedicalCentres,
+    frontier,
+    residentsPoints,
+    driveTimeCalibration,
+    clinicians: clinicians?.report ?? null,
+  };
 }
