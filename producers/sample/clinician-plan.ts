@@ -41,7 +41,7 @@ export interface GroupResult {
   follows: Follows;
   /** Where its counts came from: count files, an estimate from a total, or a roster. */
   basis: 'count' | 'estimate' | 'roster';
-  /** Its clinicians in the whole country (the counts it follows, less what groups drawn before it hold of them). */
+  /** Its clinicians in the whole country, in real units (a group drawn inside another at most that one's, county by county). */
   national: number;
   drawn: number;
   /** Per county a build adds it up to: the clinicians it should have at the sample fraction (`target`) and those drawn. */
@@ -128,9 +128,9 @@ function baseOf(group: ClinicianGroup, world: PlanWorld): Base {
   const parent = ESTIMATED_FROM[category];
   const totals = parent ? world.counts.get(parent) : undefined;
   if (!parent || !totals) throw missing(parent ?? category);
-  const sum = [...totals.values()].reduce((a, b) => a + b, 0);
+  const total = sum(totals.values());
   // As the build estimates: the national count where the total's clinicians are; at the national density where no file gives the total.
-  const estimated = new Map([...totals].map(([county, n]) => [county, (expected * n) / sum]));
+  const estimated = new Map([...totals].map(([county, n]) => [county, (expected * n) / total]));
   return { group, basis: 'estimate', byCounty: withDensityElsewhere(estimated, world.counties, EXPECTED_DENSITY[category]) };
 }
 

@@ -105,12 +105,21 @@ export class RealCounties {
   }
 }
 
-/** HUD's rows for a ZCTA: the same-numbered ZIP's when it has residential addresses, else those of every ZIP it holds. */
+/**
+ * HUD's rows for a ZCTA: the same-numbered ZIP's when it has residential addresses, else those of every ZIP it
+ * holds; a row in a state where the Census ZCTA-county file has no part of the ZCTA is left out (HUD's 2020 Q4
+ * crosswalk files four of Guam's ZIPs under American Samoa).
+ */
 function hudRows(zcta: string, zips: readonly string[], data: CountyCrosswalks): ZipCountyRow[][] {
-  const sameNumbered = data.zipCounties.get(zcta);
+  const states = data.zctaCounties.get(zcta)?.map((row) => row.countyFips.slice(0, 2));
+  const rows = (zip: string) => {
+    const all = data.zipCounties.get(zip);
+    return all && states?.length ? all.filter((row) => states.includes(row.countyFips.slice(0, 2))) : all;
+  };
+  const sameNumbered = rows(zcta);
   return sameNumbered?.some((r) => r.residentialRatio > 0)
     ? [sameNumbered]
-    : zips.map((zip) => data.zipCounties.get(zip)).filter((rows) => rows !== undefined);
+    : zips.map(rows).filter((list): list is ZipCountyRow[] => list !== undefined && list.length > 0);
 }
 
 function sharesByCounty(groups: ZipCountyRow[][], share: (typeof HUD_SHARES)[number]): Map<string, number> {
