@@ -29,7 +29,7 @@ import { WindowClock, type QuotaWindow } from './windows.ts';
 
 export { UNLIMITED } from './answers.ts';
 export { COUNT_BEHIND_MS } from './counting.ts';
-export { KEY_CACHE_MS, KEY_TRUST_MS, OUTAGE_TRUST_MS, REVOCATION_SYNC_MS } from './key-verdicts.ts';
+export { KEY_CACHE_MS, KEY_TRUST_MS, NEW_KEY_WAIT_MS, OUTAGE_TRUST_MS, REVOCATION_SYNC_MS } from './key-verdicts.ts';
 
 /**
  * What the gate wraps: the dispatcher of the current build (`Api`). It answers requests and tells the gate

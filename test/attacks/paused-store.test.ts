@@ -1,5 +1,12 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccessTable } from '../../src/auth/access.ts';
+import { Gate, NEW_KEY_WAIT_MS } from '../../src/auth/gate.ts';
+import { generateKey, hashKey, keyHint } from '../../src/auth/keys.ts';
+import { MemoryStore } from '../../src/auth/memory-store.ts';
+import { loadPlans } from '../../src/auth/plans.ts';
+import type { StoredKey } from '../../src/auth/store.ts';
+import { API_BASE, ROUTES } from '../../src/api/index.ts';
 import { tempDir } from '../helpers/files.ts';
 import { fixtureDb } from '../helpers/fixture-db.ts';
 import { hcas } from '../helpers/cli.ts';
@@ -93,5 +100,55 @@ describe('a store paused under load, two replicas', { timeout: 120_000 }, () => 
     expect(summary.paused.p99, JSON.stringify(summary)).toBeLessThan(summary.quiet.p99 + 100);
     // A request the store holds takes the whole pause.
     expect(summary.paused.max, JSON.stringify(summary)).toBeLessThan(PAUSE_MS / 3);
+  });
+});
+
+/** A state whose key lookups answer `delayMs` late (a busy machine, a busy Redis); Infinity: never. */
+class SlowLookups extends MemoryStore {
+  delayMs = 0;
+  override async findKey(hash: string): Promise<StoredKey | undefined> {
+    if (this.delayMs === Number.POSITIVE_INFINITY) return new Promise(() => {});
+    await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    return super.findKey(hash);
+  }
+}
+
+/**
+ * Point 4 of issue #44: a new Free key's first request got 401 (`plan: unverified`) 14 s after
+ * `limits_recovered`, on a loaded machine: its lookup took longer than the 10 ms count wait, and a key with no
+ * last verdict to fall back on was refused. It now waits NEW_KEY_WAIT_MS for the state; 401 only past that.
+ */
+describe('a new key while the state answers slowly', () => {
+  const answer = { respond: () => ({ status: 200, headers: {}, body: Buffer.from('{}') }), routeOf: () => undefined };
+
+  it(`is served when its lookup takes longer than the count wait, and refused only when the state does not answer in ${NEW_KEY_WAIT_MS} ms`, async () => {
+    const store = new SlowLookups();
+    const gate = new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES, API_BASE) });
+    const ask = async (key: string) => {
+      const started = performance.now();
+      const response = await gate.respond(answer, { method: 'GET', url: '/api/v1/states/', headers: { 'x-api-key': key } });
+      return { status: response.status, retryAfter: response.headers['Retry-After'], ms: performance.now() - started };
+    };
+    const newKey = async () => {
+      const key = generateKey();
+      await store.addKey(hashKey(key), { name: 'new', plan: 'free', hint: keyHint(key), createdAt: new Date().toISOString() });
+      return key;
+    };
+    try {
+      await gate.syncKeys();
+      // Six times the count wait (10 ms), as a loaded machine answered: the key is served.
+      store.delayMs = 60;
+      const slow = await ask(await newKey());
+      expect(slow.status).toBe(200);
+      expect(slow.ms).toBeGreaterThanOrEqual(55);
+      // A state that does not answer: the key cannot be checked, after the documented wait and no longer.
+      store.delayMs = Number.POSITIVE_INFINITY;
+      const silent = await ask(await newKey());
+      expect([silent.status, silent.retryAfter]).toEqual([401, '1']);
+      expect(silent.ms).toBeGreaterThanOrEqual(NEW_KEY_WAIT_MS - 5);
+      expect(silent.ms).toBeLessThan(NEW_KEY_WAIT_MS + 500);
+    } finally {
+      await gate.close();
+    }
   });
 });
