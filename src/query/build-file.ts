@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { BadBuildError, checkHeader } from './check.ts';
 import { openReadOnly } from './database.ts';
@@ -57,7 +57,13 @@ export class BuildFile {
    * damaged page met while reading is reported as it comes.
    */
   static open(file: string): BuildFile {
-    if (!existsSync(file)) throw new BadBuildError('no such file');
+    try {
+      statSync(file);
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      // A link in a loop, or a folder this user may not enter, is not "no such file".
+      throw new BadBuildError(code === 'ENOENT' ? 'no such file' : `the file cannot be read: ${message}`);
+    }
     checkHeader(file);
     let db: Database.Database;
     try {
