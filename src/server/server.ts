@@ -22,7 +22,7 @@ import { QueryPool } from './query-pool.ts';
 import { proxyRequestId, RequestIds } from './request-id.ts';
 import type { ServingState } from './serving-state.ts';
 import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
-import { repeatedHeaderError } from './request-headers.ts';
+import { requestError } from './request-headers.ts';
 import { SendWatch } from './send-watch.ts';
 import { createHttpServer, DEFAULT_TIMEOUTS, type TransportTimeouts } from './transport.ts';
 
@@ -214,7 +214,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       remoteAddress: peer,
       proxyRequestId: fromProxy,
       responseHeaders: { 'X-Request-Id': requestId },
-      invalid: repeatedHeaderError(req.rawHeaders),
+      invalid: requestError(req.rawHeaders, req.httpVersionMajor, req.httpVersionMinor),
     };
     const endpoint = opsEndpoint(request.url);
     let level: 'info' | 'debug' = 'info';
