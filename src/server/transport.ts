@@ -104,7 +104,10 @@ function answerRaw(socket: Duplex, code: ErrorCode, message: string, head: boole
     );
     socket.end(head ? statusAndHeaders : Buffer.concat([statusAndHeaders, body]));
   };
-  if (!extraHeaders) return write({});
+  if (!extraHeaders) {
+    write({});
+    return;
+  }
   Promise.resolve()
     .then(() => extraHeaders(socket))
     .then(write, () => write({}));
