@@ -12,6 +12,7 @@ import { fixtureDb } from '../helpers/fixture-db.ts';
 import { hcas } from '../helpers/cli.ts';
 import { request } from '../helpers/http.ts';
 import { openLoop, percentile, type Landed } from '../helpers/open-loop.ts';
+import { raisePriority } from '../helpers/priority.ts';
 import { ServerProcess, serveArgs } from '../helpers/process.ts';
 import { HAVE_REDIS_SERVER, OwnRedis, uniquePrefix, warnRedisSkipped } from '../helpers/redis.ts';
 import { tally } from './helpers.ts';
@@ -44,7 +45,11 @@ describe('a store paused under load, two replicas', { timeout: 120_000 }, () => 
   let redis: OwnRedis;
   let env: Record<string, string>;
   const servers: ServerProcess[] = [];
+  /** Puts this process's priority back (undefined: it was not raised, and the file runs alone: vitest.config.ts). */
+  let restorePriority: (() => void) | undefined;
   beforeAll(async () => {
+    // Timed against its own quiet phase: before Redis and the servers start, they inherit it.
+    restorePriority = raisePriority();
     redis = await OwnRedis.start();
     env = { REDIS_URL: redis.url, HCAS_REDIS_PREFIX: uniquePrefix('paused-store') };
   });
@@ -52,6 +57,7 @@ describe('a store paused under load, two replicas', { timeout: 120_000 }, () => 
     for (const server of servers) server.stop();
     redis.unpause();
     await redis.stop();
+    restorePriority?.();
     rmSync(dir, { recursive: true, force: true });
   });
 
