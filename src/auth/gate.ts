@@ -174,6 +174,11 @@ export class Gate {
     if (!this.options.reportError) this.reportError = reportError;
   }
 
+  /** The key and counter state the gate counts in (the server checkpoints an SQLite state's WAL in a thread). */
+  get store(): StateStore {
+    return this.options.store;
+  }
+
   /** The limits' backend and health, as `meta/` reports them. */
   status(): { rate_limits: { backend: string; status: 'ok' | 'degraded'; plans: string } } {
     return {

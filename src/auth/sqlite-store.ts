@@ -149,6 +149,15 @@ export class SqliteStore implements StateStore {
     this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS).unref();
   }
 
+  /**
+   * Whether a commit checkpoints the WAL itself (SQLite's default: the commit that grows the WAL past 1,000
+   * pages copies it into the file and fsyncs both, on the event loop: 10 to 30 ms here under a flood, more on
+   * a busy disk). A server turns it off and checkpoints in a thread of its own (src/server/state-checkpoints.ts).
+   */
+  checkpointOnCommit(on: boolean): void {
+    if (this.writer.open) this.writer.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`);
+  }
+
   /** Counts calls; request ids are not kept (one server: a proxy has no other replica of this state to retry on). */
   hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number | undefined> {
     return new Promise((resolve, reject) => {

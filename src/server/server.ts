@@ -6,6 +6,7 @@ import type { ApiOptions } from '../api/index.ts';
 import { withHeaders } from '../auth/answers.ts';
 import { clientAddress, TrustedProxies } from '../auth/client-ip.ts';
 import type { Gate, GateRequest } from '../auth/gate.ts';
+import { SqliteStore } from '../auth/sqlite-store.ts';
 import { redactKeys } from '../auth/keys.ts';
 import { internalError } from '../http/dispatcher.ts';
 import { jsonResponse, type ApiResponse } from '../http/response.ts';
@@ -24,6 +25,7 @@ import type { ServingState } from './serving-state.ts';
 import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
 import { requestError } from './request-headers.ts';
 import { SendWatch } from './send-watch.ts';
+import { StateCheckpoints } from './state-checkpoints.ts';
 import { createHttpServer, DEFAULT_TIMEOUTS, type TransportTimeouts } from './transport.ts';
 
 export interface ServerOptions {
@@ -91,6 +93,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const reportError = (error: unknown, request: { method: string; url: string }) => errors.report(error, request);
   const { gate } = options;
   gate?.attach(log, reportError);
+  // An SQLite state's checkpoints (their fsyncs) in a thread, not in the commit of a request's count.
+  const checkpoints = gate?.store instanceof SqliteStore ? StateCheckpoints.start(gate.store, log) : undefined;
   const builds = options.builds ?? (await BuildKeeper.open({ file: options.db, snapshotDir: snapshotFolder(options.snapshotDir), log }));
   // One work queue, one set of stream slots and one pool of query workers for the process, whichever build answers.
   const workload = options.api?.workload ?? defaultWorkload();
@@ -255,6 +259,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await new Promise<void>((resolve, reject) => {
     const failed = (error: Error) => {
       live.close(); // the private copy goes with the server that could not start
+      void checkpoints?.close();
       reject(error);
     };
     server.once('error', failed);
@@ -285,6 +290,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           live.close();
           errors.close();
           sendWatch.close();
+          void checkpoints?.close();
           if (queryPool instanceof QueryPool) void queryPool.close();
           resolve();
         });
