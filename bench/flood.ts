@@ -20,6 +20,7 @@ import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { median } from '../src/diff/stats.ts';
 import { anonymousFloodPath, openLoop, percentile, type Landed } from '../test/helpers/open-loop.ts';
+import { RAISE_STEPS, raisePriority } from '../test/helpers/priority.ts';
 import { serveArgs } from '../test/helpers/process.ts';
 import { seeded } from '../test/helpers/seeded.ts';
 import { fetchBody, fmt, printTable, sampleZips, startProcess, type Contender } from './api.ts';
@@ -126,7 +127,8 @@ async function phase(url: string, reader: string, flooders: string[], rate: numb
   await eventLoopMaxMs(url); // resets the server's histogram: the next read covers this phase alone
   const load = os.loadavg()[0];
   const random = seeded(seed);
-  const agents = flooders.map(() => new http.Agent({ keepAlive: true, maxSockets: 16 }));
+  // 12 connections each: with the probe's 8, under the 128 a client address may hold open (all are 127.0.0.1).
+  const agents = flooders.map(() => new http.Agent({ keepAlive: true, maxSockets: 12 }));
   const flood =
     rate === 0
       ? Promise.resolve([])
@@ -197,15 +199,21 @@ function report(phases: Phase[], paired: boolean, rounds: number, seconds: numbe
 
 /**
  * The server on CPU 0 and this process (the load generator) on CPU 1, where the machine has two CPUs and
- * `taskset`; else nothing pinned.
+ * `taskset`; else nothing pinned. Where this user may (root), both also run above the machine's other
+ * processes (test/helpers/priority.ts, as the timed tests do): on a machine others share, its other work
+ * would otherwise take the CPUs from under them.
  */
 function pinApart(): { server: string[]; note: string } {
-  if (os.availableParallelism() < 2) return { server: [], note: 'one CPU: the load generator shares it with the server' };
+  const raised = raisePriority() === undefined ? '' : `; server and generator at nice -${RAISE_STEPS}, above the others`;
+  if (os.availableParallelism() < 2) return { server: [], note: `one CPU: the load generator shares it with the server${raised}` };
   try {
     execFileSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
-    return { server: ['taskset', '-c', '0'], note: 'the server on CPU 0, the load generator on CPU 1 (taskset); other processes unpinned' };
+    return {
+      server: ['taskset', '-c', '0'],
+      note: `the server on CPU 0, the load generator on CPU 1 (taskset); other processes unpinned${raised}`,
+    };
   } catch {
-    return { server: [], note: 'no taskset: the load generator shares the CPUs with the server' };
+    return { server: [], note: `no taskset: the load generator shares the CPUs with the server${raised}` };
   }
 }
 
