@@ -5,6 +5,7 @@ import { AccessTable } from '../src/auth/access.ts';
 import { TrustedProxies } from '../src/auth/client-ip.ts';
 import { COUNT_BEHIND_MS, Gate } from '../src/auth/gate.ts';
 import { generateKey, hashKey, keyHint } from '../src/auth/keys.ts';
+import { MemoryStore } from '../src/auth/memory-store.ts';
 import { parsePlans } from '../src/auth/plans.ts';
 import { SqliteStore } from '../src/auth/sqlite-store.ts';
 import { windowAt } from '../src/auth/windows.ts';
@@ -359,6 +360,31 @@ describe('unlimited plans are answered at once and counted behind', () => {
     await ownGate.close();
     expect(await own.peek(`key:${stored.id}`, window)).toBe(3);
     await own.close();
+  });
+});
+
+describe('closing the gate while calls counted behind are being written', () => {
+  it('waits for that write too, so what the state holds after close is every call (a race seen under load)', async () => {
+    // A state that answers a count 40 ms late: the timer's write is still under way when the gate closes.
+    const slow = new MemoryStore();
+    const hit = slow.hit.bind(slow);
+    slow.hit = async (subject, window, options) => {
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      return hit(subject, window, options);
+    };
+    const key = generateKey();
+    const stored = await slow.addKey(hashKey(key), {
+      name: 'behind',
+      plan: 'enterprise',
+      hint: keyHint(key),
+      createdAt: '2024-05-01T00:00:00Z',
+    });
+    const closing = new Gate({ store: slow, access: new AccessTable(plans, ROUTES, API_BASE) });
+    const api = { respond: () => ({ status: 200, headers: {}, body: Buffer.from('{}') }), routeOf: () => undefined };
+    expect((await closing.respond(api, { method: 'GET', url: '/api/v1/states/', headers: { 'x-api-key': key } })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, COUNT_BEHIND_MS + 15)); // the timer has fired; its write waits
+    await closing.close();
+    expect(await slow.peek(`key:${stored.id}`, windowAt('month', Date.now()))).toBe(1);
   });
 });
 
