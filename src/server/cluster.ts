@@ -81,9 +81,9 @@ export interface ClusterOptions {
 /**
  * The cluster primary: checks (and by default copies) the database file, forks `workers` processes that
  * each run `runServer` on the same port and serve that checked build (the primary hands out connections
- * round-robin, and those a dying worker never took to another: handoffs.ts), watches the file and hands every worker each new good build, takes the file again on
- * SIGHUP, restarts a worker that dies, and on SIGTERM/SIGINT stops them all and returns once every one
- * has finished its in-flight requests. Workers that keep dying are restarted ever more slowly (up to
+ * round-robin, and those a dying worker never took to another: handoffs.ts), watches the file and hands
+ * every worker each new good build, takes the file again on SIGHUP, restarts a worker that dies, and on
+ * SIGTERM/SIGINT stops them all and returns once every one has finished its in-flight requests. Workers that keep dying are restarted ever more slowly (up to
  * every 30 s), never given up on: the primary keeps its last good build (and takes the file again when
  * that build looks damaged), and a new good build restarts the waiting workers at once.
  */

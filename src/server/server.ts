@@ -93,8 +93,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const reportError = (error: unknown, request: { method: string; url: string }) => errors.report(error, request);
   const { gate } = options;
   gate?.attach(log, reportError);
-  // An SQLite state's checkpoints (their fsyncs) in a thread, not in the commit of a request's count.
-  const checkpoints = gate?.store instanceof SqliteStore ? StateCheckpoints.start(gate.store, log) : undefined;
   const builds = options.builds ?? (await BuildKeeper.open({ file: options.db, snapshotDir: snapshotFolder(options.snapshotDir), log }));
   // One work queue, one set of stream slots and one pool of query workers for the process, whichever build answers.
   const workload = options.api?.workload ?? defaultWorkload();
@@ -259,7 +257,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await new Promise<void>((resolve, reject) => {
     const failed = (error: Error) => {
       live.close(); // the private copy goes with the server that could not start
-      void checkpoints?.close();
       reject(error);
     };
     server.once('error', failed);
@@ -269,6 +266,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   });
   if (options.watch !== false && builds instanceof BuildKeeper) builds.watch();
+  // An SQLite state's checkpoints (their fsyncs) in a thread, not in the commit of a request's count.
+  const checkpoints = gate?.store instanceof SqliteStore ? StateCheckpoints.start(gate.store, log) : undefined;
   state.phase = 'serving';
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
