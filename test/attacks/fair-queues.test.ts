@@ -58,7 +58,11 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A hog's open-loop flood and a polite caller's requests at once; what each got. */
+/**
+ * A hog's open-loop flood and a polite caller's requests at once; what each got. The polite caller asks at
+ * most `politePerSecond` times a second and waits for each answer before the next (one at a time: on a slow
+ * machine it never has more in the line than one request), as a client within its quota does.
+ */
 async function hogAndPolite(
   seconds: number,
   hogPerSecond: number,
@@ -68,9 +72,21 @@ async function hogAndPolite(
 ): Promise<{ hog: Landed[]; polite: Landed[] }> {
   const [hogLanded, politeLanded] = await Promise.all([
     openLoop(url, hogPerSecond, hogPerSecond * seconds, hogShot),
-    openLoop(url, politePerSecond, politePerSecond * seconds, politeShot),
+    oneAtATime(politePerSecond, politePerSecond * seconds, politeShot),
   ]);
   return { hog: hogLanded, polite: politeLanded };
+}
+
+/** `count` requests, each sent when due (`perSecond`) or when the one before it is answered, whichever is later. */
+async function oneAtATime(perSecond: number, count: number, shot: (i: number) => Shot): Promise<Landed[]> {
+  const landed: Landed[] = [];
+  const start = performance.now();
+  for (let i = 0; i < count; i++) {
+    const waitMs = start + (i * 1000) / perSecond - performance.now();
+    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+    landed.push(...(await openLoop(url, 1000, 1, () => shot(i))));
+  }
+  return landed;
 }
 
 /** The share of refusals (503, or no answer) among what a caller got. */
@@ -116,7 +132,7 @@ describe('one hog and one polite caller per bounded queue', { timeout: 120_000 }
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
     // The polite Enterprise key exports one state at a time, reading each to its end.
-    const asked = await openLoop(url, 2, 16, (i) => ({
+    const asked = await oneAtATime(2, 16, (i) => ({
       path: `/api/v1/exports/health-scores/?format=ndjson&state=${states[i % states.length]}`,
       headers: { 'X-API-Key': polite.enterprise },
     }));
