@@ -37,7 +37,7 @@ beforeAll(async () => {
   api = Api.open(db, { cacheBytes: 0, now: () => NOW });
 });
 
-// Tens of thousands of files: on a loaded machine their removal took longer than the 10 s a hook gets.
+// Several exports with provider profiles and the map's files: tens of thousands of files to remove.
 afterAll(() => {
   api?.retire();
   rmSync(dir, { recursive: true, force: true });
