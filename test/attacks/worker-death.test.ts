@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/files.ts';
 import { fixtureDb } from '../helpers/fixture-db.ts';
 import { ServerProcess, serveArgs } from '../helpers/process.ts';
@@ -22,8 +22,7 @@ const running: ServerProcess[] = [];
 afterEach(() => {
   for (const server of running.splice(0)) server.stop();
 });
-const cleanup = () => rmSync(dir, { recursive: true, force: true });
-process.once('exit', cleanup);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A GET on a fresh connection: its status, or 0 with the error (`timeout` past `timeoutMs`). */
 function get(url: string, timeoutMs: number): Promise<{ status: number; error?: string; ms: number }> {
