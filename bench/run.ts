@@ -48,6 +48,8 @@ const benches: Array<[string, () => Promise<void>]> = [
 ];
 // The static export of the default and the full-scale build, and nginx serving it against hcas serve.
 benches.push(['static', async () => (await import('./static.ts')).benchStatic({ db: defaultDb, full: quick ? undefined : fullDb })]);
+// The map: the national view's size, its first paint and a hover in Chromium.
+benches.push(['map', async () => (await import('./map.ts')).benchMap({ db: defaultDb })]);
 // Two full-scale builds compared: the national build above as OLD, another nation built (and removed) by the bench as NEW.
 if (!quick) benches.push(['diff', async () => (await import('./diff.ts')).benchDiff({ old: fullDb })]);
 for (const [name, optional] of [
@@ -62,7 +64,7 @@ for (const [name, optional] of [
   if (existsSync(file))
     benches.push([
       name,
-      async () => (await import(file))[optional]({ db: ['auth', 'request-path', 'replicas', 'flood'].includes(name) ? defaultDb : fullDb }),
+      async () => (await import(file))[optional]({ db: ['auth', 'request-path', 'replicas'].includes(name) ? defaultDb : fullDb }),
     ]);
 }
 // A bench that misses its target throws: the others still run, and the run ends with the misses and status 1.

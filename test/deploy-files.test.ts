@@ -122,7 +122,10 @@ describe('deploy/Dockerfile', () => {
     const version = /^ARG NODE_VERSION=(\d+)$/m.exec(text)?.[1];
     expect(version, 'ARG NODE_VERSION=<major>').toBeDefined();
     expect(unsupportedNode(`${version}.0.0`)).toBeNull();
-    for (const stage of stages) expect(of(stage, 'FROM')[0].args).toMatch(/^node:\$\{NODE_VERSION\}-\w+-slim\b/);
+    // Every stage starts from BASE_IMAGE, by default the official slim image of that line (deploy/local-base.sh
+    // makes the same where Docker Hub cannot be reached).
+    expect(/^ARG BASE_IMAGE=(\S+)$/m.exec(text)?.[1]).toMatch(/^node:\$\{NODE_VERSION\}-\w+-slim$/);
+    for (const stage of stages) expect(of(stage, 'FROM')[0].args).toMatch(/^\$\{BASE_IMAGE\}( AS \w+)?$/);
     expect(text).not.toMatch(/g\+\+|node-gyp|npm rebuild/);
   });
 

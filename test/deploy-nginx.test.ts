@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import https from 'node:https';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { windowAt } from '../src/auth/windows.ts';
 import { tempDir } from './helpers/files.ts';
 import { FIXTURE_BUILD_ID, fixtureDb } from './helpers/fixture-db.ts';
 import { request } from './helpers/http.ts';
+import { type Planned, TlsClient } from './helpers/tls-client.ts';
 import { freePort, NGINX, selfSignedCertificate, TestNginx } from './helpers/nginx.ts';
 import { ServerProcess } from './helpers/process.ts';
 import { REDIS_AVAILABLE, sharedRedis, uniquePrefix } from './helpers/redis.ts';
@@ -47,7 +47,7 @@ describe('the deployment kit: two replicas behind nginx, sharing Redis', { timeo
   let env: NodeJS.ProcessEnv;
   let nginx: TestNginx;
   let replicas: Replica[];
-  let client: Client;
+  let client: TlsClient;
   let counts: RedisStore;
 
   beforeAll(async () => {
@@ -68,8 +68,8 @@ describe('the deployment kit: two replicas behind nginx, sharing Redis', { timeo
     nginx.configure([replicas[0].port, replicas[1].port], certificate);
     nginx.check();
     await nginx.start();
-    client = new Client(nginx.httpsPort, certificate.cert);
-  });
+    client = new TlsClient(nginx.httpsPort, certificate.cert, HOST_NAME);
+  }, 60_000); // two servers and nginx started: over vitest's 10 s when the suite's container tests load the machine
 
   afterAll(async () => {
     client?.close();
@@ -334,82 +334,6 @@ class ReadinessMonitor {
 
   stop(): void {
     clearInterval(this.timer);
-  }
-}
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-interface Planned {
-  path: string;
-  headers: Record<string, string>;
-  /** The statuses that count as answered; anything else (or no answer) is a failure. */
-  ok: number[];
-  onAnswer?: (answer: Answer) => void;
-}
-
-/** An HTTPS client of nginx: keep-alive connections, the throwaway certificate trusted, the server name sent. */
-class Client {
-  private readonly agent: https.Agent;
-  private readonly port: number;
-
-  constructor(port: number, ca: string) {
-    this.port = port;
-    this.agent = new https.Agent({ keepAlive: true, maxSockets: 16, ca });
-  }
-
-  get(target: string, headers: Record<string, string> = {}): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      const req = https.request(
-        {
-          host: '127.0.0.1',
-          port: this.port,
-          path: target,
-          servername: HOST_NAME,
-          headers: { Host: HOST_NAME, ...headers },
-          agent: this.agent,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-          res.on('error', reject);
-        },
-      );
-      req.setTimeout(15_000, () => req.destroy(new Error('no answer within 15 s')));
-      req.on('error', reject);
-      req.end();
-    });
-  }
-
-  /**
-   * Bounded load: `concurrency` loops, each sending the next planned request when its last one is answered,
-   * until `until()` says stop or `maxRequests` have been sent. Failures are kept, not thrown.
-   */
-  load(options: { concurrency: number; maxRequests: number; until: () => boolean; next: (i: number) => Planned }) {
-    const stats = { sent: 0, answered: 0, failures: [] as Array<{ path: string; status?: number; error?: string }> };
-    const loop = async () => {
-      while (!options.until() && stats.sent < options.maxRequests) {
-        const planned = options.next(stats.sent++);
-        try {
-          const answer = await this.get(planned.path, planned.headers);
-          if (!planned.ok.includes(answer.status)) stats.failures.push({ path: planned.path, status: answer.status });
-          else stats.answered++;
-          planned.onAnswer?.(answer);
-        } catch (error) {
-          stats.failures.push({ path: planned.path, error: (error as Error).message });
-        }
-      }
-    };
-    const done = Promise.all(Array.from({ length: options.concurrency }, loop)).then(() => ({ ...stats }));
-    return Object.assign(stats, { done });
-  }
-
-  close(): void {
-    this.agent.destroy();
   }
 }
 

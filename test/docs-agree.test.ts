@@ -20,6 +20,7 @@ const USER_DOCS = [
   'raw/national/README.md',
   'producers/sample/README.md',
   'dist-api/README.md',
+  'deploy/README.md',
   'config/plans/a.json',
   'config/plans/b.json',
 ];

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,8 @@ import { COMPRESS_MIN_BYTES } from '../src/http/compress.ts';
 import { exportStatic, type StaticExportSummary } from '../src/static/export.ts';
 import { MANIFEST_FILE, readManifest } from '../src/static/manifest.ts';
 import { fileOf, SERVER_ONLY, STATIC_ROUTES } from '../src/static/targets.ts';
-import { hcas } from './helpers/cli.ts';
+import { until } from './attacks/helpers.ts';
+import { hcas, ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 
@@ -27,18 +29,22 @@ let api: Api;
 const run = (out: string, options: Partial<Parameters<typeof exportStatic>[0]> = {}): Promise<StaticExportSummary> =>
   exportStatic({ api, now: NOW, out, indexName: 'index.json', providers: true, progress: silentCountProgress, ...options });
 
-/** The request path a file of the export answers (`api/v1/states/index.json` -> `/api/v1/states/`). */
-const urlOfFile = (file: string, indexName = 'index.json') => `/${file.endsWith(indexName) ? file.slice(0, -indexName.length) : file}`;
+/** The request path a file of the export answers (`api/v1/states/index.json` -> `/api/v1/states/`; the map's page is always `index.html`). */
+const urlOfFile = (file: string, indexName = 'index.json') => {
+  const index = file === 'map/index.html' ? 'index.html' : indexName;
+  return `/${file.endsWith(index) ? file.slice(0, -index.length) : file}`;
+};
 
 beforeAll(async () => {
   db = await fixtureDb();
   api = Api.open(db, { cacheBytes: 0, now: () => NOW });
 });
 
+// Several exports with provider profiles and the map's files: tens of thousands of files to remove.
 afterAll(() => {
   api?.retire();
   rmSync(dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('which routes the export writes', () => {
   it('every route the server answers is exported or left to the server with a reason, never both', () => {
@@ -171,6 +177,35 @@ describe('choices', { timeout: 60_000 }, () => {
     expect(readFileSync(path.join(out, MANIFEST_FILE)).equals(before)).toBe(true);
     expect(existsSync(path.join(out, 'api/v1/health-scores/10001/index.json'))).toBe(true);
     expect(readdirSync(dir).filter((name) => name.startsWith('failing.'))).toEqual([]);
+  });
+
+  it('removes the staging folder of an export killed midway (issue #44, point 7), never that of one still running', async () => {
+    const out = path.join(dir, 'killed');
+    const exporter = spawn(process.execPath, [path.join(ROOT, 'bin/hcas.js'), 'export-static', '--db', db, '--out', out, '--quiet'], {
+      stdio: 'ignore',
+    });
+    const staging = `${out}.tmp-${exporter.pid}`;
+    await until(() => existsSync(path.join(staging, 'api/v1/health-scores')), 'the export to write its first answers', 60_000, 20);
+    const exited = new Promise((resolve) => exporter.once('exit', resolve));
+    exporter.kill('SIGKILL');
+    await exited;
+    expect(existsSync(staging)).toBe(true);
+    // Another export into the same folder, running now (its process alive): its folder is its own.
+    const running = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const theirs = `${out}.tmp-${running.pid}`;
+    mkdirSync(theirs);
+    try {
+      await run(out, { providers: false });
+      expect(
+        readdirSync(dir)
+          .filter((name) => name.startsWith('killed.'))
+          .sort(),
+      ).toEqual([path.basename(theirs)]);
+    } finally {
+      running.kill('SIGKILL');
+      // Here rather than in afterAll, whose time is short: thousands of files.
+      for (const folder of [out, theirs]) rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('refuses a folder that is not an export rather than replace it, and leaves it as it was', async () => {

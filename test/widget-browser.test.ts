@@ -301,6 +301,10 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
         } else {
           expect(widgetSeen.meters, id).toEqual([]);
         }
+        // The widget and the map agree: its link opens the API's map at its ZIP code.
+        const mapLink = { text: `See ZIP ${shownZip} on the map →`, href: `${api.url}/map/#zip=${shownZip}` };
+        if (size === 'compact') expect(widgetSeen.links, id).not.toContainEqual(mapLink);
+        else expect(widgetSeen.links, id).toContainEqual(mapLink);
         await page.locator(`#${id}`).screenshot({ path: path.join(ARTIFACTS, `${id}.png`) });
       }
     }
@@ -481,7 +485,10 @@ describe.skipIf(!run)('the embeddable widget in Chromium', { timeout: 30_000 }, 
     const { page, context } = await open(hostPage('white-label', body));
     const { attribution } = scores.get(shownZip)!;
     const branded = await seen(page, '#branded');
-    expect(branded.links).toEqual([{ text: attribution.text, href: `${api.url}${attribution.url}` }]);
+    expect(branded.links).toEqual([
+      { text: `See ZIP ${zip} on the map →`, href: `${api.url}/map/#zip=${zip}` },
+      { text: attribution.text, href: `${api.url}${attribution.url}` },
+    ]);
     const white = await seen(page, '#white');
     expect(white.state).toBe('ready');
     expect(white.links).toEqual([]);

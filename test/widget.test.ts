@@ -69,6 +69,7 @@ describe('widget-score/{zip}/ on the fixture', () => {
         score: row.healthscore,
         grade: row.grade,
         report_url: `/api/v1/health-scores/${row.zip_code}/`,
+        map_url: `/map/#zip=${row.zip_code}`,
         white_label: false,
         components: { people: row.people_score, travel: row.travel_score },
         within_10_miles: { hospitals: row.hospitals_within_10_miles, primary_care_clinicians: row.primary_care_within_10_miles },

@@ -19,6 +19,7 @@ export const WidgetScore = record(
     components: record({ people: score, provider: providerScore, hospital: score, travel: score }),
     data_quality: refTo('DataQuality', DataQuality),
     report_url: { type: 'string', description: 'Path of the full score record, relative to this server.' },
+    map_url: { type: 'string', description: 'Path of the map opened at this ZIP code (/map/#zip=...), relative to this server.' },
     white_label: { type: 'boolean', description: "True when the caller's plan has the white-label widget: show no hcas branding." },
     attribution: record({ text: string, url: { type: 'string', description: 'Path relative to this server.' } }),
   },

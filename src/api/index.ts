@@ -12,6 +12,7 @@ import * as compare from './compare.ts';
 import * as exports from './exports.ts';
 import * as facilities from './facilities.ts';
 import * as healthScores from './health-scores.ts';
+import * as map from './map.ts';
 import { withOpenApi } from './openapi.ts';
 import * as providers from './providers.ts';
 import * as rankings from './rankings.ts';
@@ -57,8 +58,8 @@ export const ROUTES: readonly Route[] = withOpenApi(
   Object.assign({}, root.schemas, ...GROUPS.map((group) => group.schemas ?? {})),
 );
 
-/** Everything a server answers: the JSON API, its root at the site's root, and the widget's embed script. */
-export const ALL_ROUTES: readonly Route[] = [...ROUTES, ROOT.site, ...widgetScript.routes];
+/** Everything a server answers: the JSON API, its root at the site's root, the widget's embed script and the map. */
+export const ALL_ROUTES: readonly Route[] = [...ROUTES, ROOT.site, ...widgetScript.routes, ...map.routes];
 
 export interface ApiOptions extends Omit<DispatcherOptions<Queries>, 'routes' | 'data' | 'dataTag' | 'close' | 'queryRunner'> {
   /** The route table (default ALL_ROUTES); tests add routes to it. */

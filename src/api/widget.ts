@@ -1,6 +1,7 @@
 import { WidgetScore } from '../answers/widget.ts';
 import { withZipLookup } from '../answers/zip-lookup.ts';
 import { ref, type JsonSchema } from '../http/json-schema.ts';
+import { MAP_PATH } from '../map/page.ts';
 import { NO_PARAMS, route, type HandlerResult, type HeaderDoc, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { noScore } from './health-scores.ts';
@@ -53,6 +54,7 @@ function getWidgetScore({ params, queries, features }: Context<typeof widgetPath
     components: { people: found.people_score, provider: found.provider_score, hospital: found.hospital_score, travel: found.travel_score },
     data_quality: found.data_quality,
     report_url: `${API_BASE}health-scores/${found.zip_code}/`,
+    map_url: `${MAP_PATH}#zip=${found.zip_code}`,
     white_label: features.has(WHITE_LABEL_FEATURE),
     attribution: ATTRIBUTION,
   };

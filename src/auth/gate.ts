@@ -29,7 +29,7 @@ import { WindowClock, type QuotaWindow } from './windows.ts';
 
 export { UNLIMITED } from './answers.ts';
 export { COUNT_BEHIND_MS } from './counting.ts';
-export { KEY_CACHE_MS, KEY_TRUST_MS, OUTAGE_TRUST_MS, REVOCATION_SYNC_MS } from './key-verdicts.ts';
+export { KEY_CACHE_MS, KEY_TRUST_MS, NEW_KEY_WAIT_MS, OUTAGE_TRUST_MS, REVOCATION_SYNC_MS } from './key-verdicts.ts';
 
 /**
  * What the gate wraps: the dispatcher of the current build (`Api`). It answers requests and tells the gate
@@ -172,6 +172,11 @@ export class Gate {
   attach(log: EventLog, reportError: (error: unknown, request: ApiRequest) => void): void {
     if (!this.options.log) this.health.log = log;
     if (!this.options.reportError) this.reportError = reportError;
+  }
+
+  /** The key and counter state the gate counts in (the server checkpoints an SQLite state's WAL in a thread). */
+  get store(): StateStore {
+    return this.options.store;
   }
 
   /** The limits' backend and health, as `meta/` reports them. */

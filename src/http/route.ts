@@ -88,7 +88,7 @@ export interface Route<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs =
   query: Q;
   /** The 200 answer for `openapi.json`; every API route needs one (test/openapi.test.ts). */
   response?: ResponseDoc;
-  /** A static file (the widget's embed script): metering leaves it out, so a page never loses it to a quota. */
+  /** What a page loads (the widget's embed script, the map's page and data files): metering leaves it out, so a page never loses it to a quota. */
   asset?: boolean;
   /**
    * An answer read by key from an index, of bounded size whatever the parameters (one record, a small

@@ -7,6 +7,7 @@ import { DataQualityCatalog } from './data-quality.ts';
 import { ExportQueries } from './exports.ts';
 import { FacilityQueries } from './facilities.ts';
 import { HealthScoreQueries } from './health-scores.ts';
+import { MapQueries } from './map.ts';
 import type { Meta } from '../answers/reference.ts';
 import { readBuildMeta } from './meta.ts';
 import { NearbyIndex } from './nearby.ts';
@@ -38,6 +39,7 @@ export class Queries {
   readonly stateRankings: readonly StateRanking[];
   readonly zipAliases: ZipAliasQueries;
   private nearbyIndex: NearbyIndex | undefined;
+  private mapQueries: MapQueries | undefined;
 
   private readonly db: Database.Database;
 
@@ -64,5 +66,11 @@ export class Queries {
   get nearby(): NearbyIndex {
     this.nearbyIndex ??= NearbyIndex.load(this.db);
     return this.nearbyIndex;
+  }
+
+  /** The whole-table reads of the map (src/map), prepared on first use. */
+  get map(): MapQueries {
+    this.mapQueries ??= new MapQueries(this.db);
+    return this.mapQueries;
   }
 }

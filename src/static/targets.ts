@@ -3,6 +3,8 @@ import { WIDGET_SCRIPT_PATH } from '../../core/widget.ts';
 import { ALL_ROUTES } from '../api/index.ts';
 import { API_BASE } from '../api/paths.ts';
 import { patternCovers } from '../auth/plans.ts';
+import { DATA_PATHS } from '../map/files.ts';
+import { PAGE_FILES } from '../map/page.ts';
 import type { Queries } from '../query/index.ts';
 import { blogTime } from '../query/blog.ts';
 import type { StaticKeyQueries } from '../query/static-keys.ts';
@@ -25,6 +27,8 @@ export interface StaticRoute {
   count?: (source: KeySource) => number;
   /** Written only with `--providers`: four million profiles. */
   providers?: true;
+  /** The file name of a folder path whatever `--index-name` says: the map's page is `index.html`, for static hosts to serve it as a page. */
+  index?: string;
 }
 
 const zipCodes = ({ keys }: KeySource) => keys.zipCodes();
@@ -64,6 +68,12 @@ export const STATIC_ROUTES: readonly StaticRoute[] = [
   perZip(`${API_BASE}tvi/:zip/`),
   perZip(`${API_BASE}widget-score/:zip/`),
   { path: `${API_BASE}facilities/:id/`, keys: ({ keys }) => keys.facilityIds() },
+  ...PAGE_FILES.map(({ path, file }) => ({ path, index: file })),
+  { path: DATA_PATHS.meta },
+  { path: DATA_PATHS.outlines },
+  { path: DATA_PATHS.counties },
+  { path: DATA_PATHS.zips },
+  { path: DATA_PATHS.scores.replace('{slug}', ':type'), keys: ({ queries }) => queries.scoreTypes.all.map((type) => type.slug) },
   {
     path: `${API_BASE}providers/:npi/`,
     keys: ({ keys }) => keys.providerNpis(),

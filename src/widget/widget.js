@@ -397,6 +397,9 @@
       if (body.report_url)
         parts.push(link(new URL(body.report_url, options.base).href, 'Full report for ZIP ' + body.zip_code + ' \u2192', 'report'));
     }
+    // The API's own map, opened at this ZIP code (an API without one sends no map_url); hcas's page, so not white-label.
+    if (body.map_url && !body.white_label)
+      parts.push(link(new URL(body.map_url, options.base).href, 'See ZIP ' + body.zip_code + ' on the map \u2192', 'report'));
     parts.push(attribution);
     return h('div', { class: 'w ' + size + ' ' + options.theme, role: 'group', 'aria-label': name, lang: 'en' }, parts);
   }

@@ -13,7 +13,8 @@ export function cacheRoot(): string {
 
 /** What a build made here depends on besides its own identity: the code that makes it and the data it reads. */
 const MADE_FROM = [
-  ...['pipeline', 'producers', 'content', 'core', 'raw/public', 'raw/manifests'].map((dir) => path.join(ROOT, dir)),
+  // src/widget: the build copies the widget's script beside the database.
+  ...['pipeline', 'producers', 'content', 'core', 'raw/public', 'raw/manifests', 'src/widget'].map((dir) => path.join(ROOT, dir)),
   SHARED_DATA,
 ];
 

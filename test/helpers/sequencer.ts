@@ -8,6 +8,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * never waits for one with its core idle. Measured cold on the 2-core machine, each file alone (seconds).
  */
 const BUILDS = [
+  // The container images (a machine's first run: the base ~3 min, the images ~2.5; later ~45 s), then the
+  // default build in a container (~2 min) and the compose stack (~30 s): mostly waiting on podman.
+  'test/deploy-compose.test.ts',
   'test/cli-default-build.test.ts', // the quick start (~40 s), then every help example (~50 s)
   'test/diff-causes.test.ts', // the public build (~20 s), then it again and two variants of it (~60 s)
   'test/ingest-identity.test.ts', // ~35
@@ -22,10 +25,13 @@ const BUILDS = [
  * left to the end, one of them ran on after the others were done, with the cores idle.
  */
 const LONG = [
+  'test/attacks/fair-queues.test.ts', // 35 (measured alone), three floods of 10 s
+  'test/attacks/worker-death.test.ts', // 30 (alone), three clusters, workers killed
   'test/attacks/flood.test.ts', // 22, a fifth of a core: where it runs beside the others (vitest.config.ts)
   'test/attacks/memory.test.ts', // 20
   'test/auth-processes.test.ts', // 19
   'test/attacks/revocation.test.ts', // 15
+  'test/attacks/paused-store.test.ts', // 12 (alone), timed: beside the others as the flood test is
   'test/widget-browser.test.ts', // 15
   'test/static-export.test.ts', // 13
   'test/attacks/stalled-readers.test.ts', // 13
@@ -44,6 +50,7 @@ export const FIRST = [...BUILDS, ...LONG];
 
 /** The files that read a build one of the BUILDS makes, and take a moment once it is there: last, so they never wait for it. */
 export const LAST = [
+  'test/deploy-image.test.ts', // the image deploy-compose built, run (~25 s)
   'test/build-default.test.ts',
   'test/diff-providers.test.ts',
   'test/scores-world.test.ts',

@@ -24,4 +24,5 @@ export const API_COMMANDS: readonly CommandEntry[] = [
   { names: ['rankings'], load: async () => (await import('./rankings.ts')).registerRankings },
   { names: ['validate'], load: async () => (await import('./validate.ts')).registerValidate },
   { names: ['diff'], load: async () => (await import('./diff.ts')).registerDiff },
+  { names: ['map'], load: async () => (await import('./map.ts')).registerMap },
 ];

@@ -1,0 +1,78 @@
+import { packageVersion } from '../../core/package.ts';
+import { IGNORED_QUERY } from '../http/params.ts';
+import { NO_PARAMS, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
+import { type BuildMap, buildMap } from '../map/data.ts';
+import { countiesFile, DATA_PATHS, metaFile, outlinesFile, scoresFile, zipsFile } from '../map/files.ts';
+import { MAP_CSP, PAGE_FILES, pageFile } from '../map/page.ts';
+import type { Context } from './context.ts';
+import { scoreType } from './params.ts';
+
+/**
+ * The map (`/map/`): its page, served as the widget's script is (outside the API's base path, so not in
+ * openapi.json; `asset`, so loading it never spends a visitor's quota), and its data files, made from the
+ * build being served on first request and cached with the build (a new build makes them anew).
+ *
+ * The data files are made on the event loop, in slices that give it back (src/map/slices.ts), not in a query
+ * worker: they are made once per build and kept, and a worker's job is stopped after 10 s and its thread
+ * replaced, which on a loaded machine (load average 16 on two cores, the test suite's) stopped the map's
+ * first making every time, with all it had made. `heavy`: made one at a time, a second request waiting for
+ * the first's answer.
+ */
+
+/** The page's headers: its policy (MAP_CSP), and no referrer sent with the links it opens. */
+const PAGE_HEADERS = { 'Content-Security-Policy': MAP_CSP, 'Referrer-Policy': 'no-referrer' };
+
+const pageRoutes: Route[] = PAGE_FILES.map(({ path, file, type }) =>
+  route({
+    path,
+    inline: true,
+    asset: true,
+    summary: `The map's ${file}`,
+    pathParams: NO_PARAMS,
+    query: IGNORED_QUERY,
+    handle: (): HandlerResult => {
+      const { body, etag } = pageFile(file);
+      return { status: 200, body, etag, headers: { 'Content-Type': type, ...(file === 'index.html' ? PAGE_HEADERS : {}) } };
+    },
+  }),
+);
+
+/** A data file of the map: JSON made from the build once (see above), then cached by the dispatcher. */
+function dataRoute(path: string, summary: string, make: (map: BuildMap) => object): Route {
+  return route({
+    path,
+    asset: true,
+    inline: true,
+    heavy: true,
+    summary,
+    pathParams: NO_PARAMS,
+    query: IGNORED_QUERY,
+    handle: async ({ queries }: Context<NoParams, NoParams>): Promise<HandlerResult> => ({
+      status: 200,
+      body: make(await buildMap(queries)),
+    }),
+  });
+}
+
+const scoresPath = { type: scoreType };
+
+export const routes: readonly Route[] = [
+  ...pageRoutes,
+  dataRoute(DATA_PATHS.meta, "The map's build, bands, score types, states and insets", (map) => metaFile(map, packageVersion())),
+  dataRoute(DATA_PATHS.outlines, "The map's borders: the nation, the states, the counties", outlinesFile),
+  dataRoute(DATA_PATHS.counties, "The map's counties: codes, names and rings", countiesFile),
+  dataRoute(DATA_PATHS.zips, "The map's ZIP codes: points, states, counties, residents, cities", zipsFile),
+  route({
+    path: DATA_PATHS.scores.replace('{slug}', ':type'),
+    asset: true,
+    inline: true,
+    heavy: true,
+    summary: "The map's scores of one score type, with the county and state means",
+    pathParams: scoresPath,
+    query: IGNORED_QUERY,
+    handle: async ({ params, queries }: Context<typeof scoresPath, NoParams>): Promise<HandlerResult> => {
+      const map = await buildMap(queries);
+      return { status: 200, body: scoresFile(map, params.type, await map.scores(params.type)) };
+    },
+  }),
+];

@@ -1,0 +1,124 @@
+import { NO_SCORE } from './bands.ts';
+import { MAP_PATH } from './page.ts';
+import { type BuildMap, onGrid, type TypeScores } from './data.ts';
+
+/** The version of the data files' layout; the page refuses files of another. */
+export const DATA_FORMAT = 1;
+
+/** Where the page finds each data file (the routes of src/api/map.ts; `{slug}` is a score type's slug). */
+export const DATA_PATHS = {
+  meta: '/map/data/',
+  outlines: '/map/data/outlines/',
+  counties: '/map/data/counties/',
+  zips: '/map/data/zips/',
+  scores: '/map/data/scores/{slug}/',
+} as const;
+
+/**
+ * `/map/data/`: what the page reads first: the build, its sources, the band table, the score types, the
+ * states with their boxes, the insets, and where the other files are. Every file names its build, so the page
+ * can tell when the server switched builds between two of its requests.
+ */
+export function metaFile(map: BuildMap, version: string): object {
+  const { shapes } = map;
+  return {
+    format: DATA_FORMAT,
+    build_id: map.buildId,
+    built_at: map.builtAt,
+    dataset: map.dataset,
+    hcas_version: version,
+    sources: map.sources,
+    outlines_source: shapes.source,
+    frame: shapes.frame,
+    grid: shapes.grid,
+    insets: shapes.insets,
+    bands: map.bands,
+    no_score: NO_SCORE,
+    score_types: map.scoreTypes,
+    states: map.states,
+    zips: map.zips.length,
+    zips_without_county: map.withoutCounty,
+    zips_drawn_elsewhere: map.drawnElsewhere,
+    zips_not_drawn: map.notDrawn,
+    // Relative to the page, so an export served under another folder works as well.
+    files: Object.fromEntries(Object.entries(DATA_PATHS).map(([name, path]) => [name, path.slice(MAP_PATH.length)])),
+  };
+}
+
+/** `/map/data/outlines/`: the arcs of every border, which are the nation's outline, state and county borders, and the land's rings. */
+export function outlinesFile(map: BuildMap): object {
+  const { grid, arcs, borders, states } = map.shapes;
+  return { format: DATA_FORMAT, build_id: map.buildId, grid, arcs, borders, land: states.flatMap((state) => state.rings) };
+}
+
+/** `/map/data/counties/`: each county's code, name and rings (arc indexes), for the county view and its tooltips. */
+export function countiesFile(map: BuildMap): object {
+  const { counties } = map.shapes;
+  return {
+    format: DATA_FORMAT,
+    build_id: map.buildId,
+    fips: counties.map((county) => county.fips),
+    names: counties.map((county) => county.name),
+    rings: counties.map((county) => county.rings),
+  };
+}
+
+/**
+ * `/map/data/zips/`: every ZIP code in ZIP order, as columns. ZIP codes and grid coordinates are delta-coded
+ * (each value less the one before): neighbours in ZIP order are neighbours on the map, so the deltas are small
+ * and compress well. Cities are indexes into `cities`.
+ */
+export function zipsFile(map: BuildMap): object {
+  const column = (value: (zip: BuildMap['zips'][number]) => number) => map.zips.map(value);
+  const { cities, city } = cityColumn(map.zips.map((zip) => zip.city));
+  return {
+    format: DATA_FORMAT,
+    build_id: map.buildId,
+    zip: deltas(column((zip) => Number(zip.zip))),
+    x: deltas(column((zip) => onGrid(zip.x))),
+    y: deltas(column((zip) => onGrid(zip.y))),
+    state: column((zip) => zip.state),
+    county: column((zip) => zip.county),
+    residents: column((zip) => zip.residents),
+    city,
+    cities,
+  };
+}
+
+/**
+ * Each ZIP code's city as a back-reference: 0 for a city not seen before (the next name of `cities`), else how
+ * many ZIP codes back the same city was last named. Neighbouring ZIP codes share cities, so the numbers are
+ * small: 114 KB gzipped against 149 KB for an index into the list of names (measured on the default build).
+ */
+export function cityColumn(names: readonly string[]): { cities: string[]; city: number[] } {
+  const cities: string[] = [];
+  const last = new Map<string, number>();
+  const city = names.map((name, i) => {
+    const before = last.get(name);
+    last.set(name, i);
+    if (before !== undefined) return i - before;
+    cities.push(name);
+    return 0;
+  });
+  return { cities, city };
+}
+
+/** `/map/data/scores/{slug}/`: one score type's scores and components in ZIP order, and the county and state means. */
+export function scoresFile(map: BuildMap, scoreTypeId: number, scores: TypeScores): object {
+  return {
+    format: DATA_FORMAT,
+    build_id: map.buildId,
+    score_type: scoreTypeId,
+    score: scores.score,
+    people: scores.people,
+    provider: scores.provider,
+    hospital: scores.hospital,
+    travel: scores.travel,
+    counties: scores.counties.map((mean) => mean.score),
+    states: scores.states.map((mean) => mean.score),
+  };
+}
+
+function deltas(values: readonly number[]): number[] {
+  return values.map((value, i) => (i === 0 ? value : value - values[i - 1]));
+}

@@ -1,0 +1,182 @@
+/**
+ * Shapes in the frame (975 x 610 units, src/map/projection.ts): the outlines' arcs as paths, the county
+ * polygons, and a grid index that finds the ZIP code nearest the pointer without walking all of them.
+ */
+
+/** Each arc as a flat Float32Array [x0, y0, x1, y1, ...] in frame units (the file delta-codes them on a grid). */
+export function decodeArcs(arcs, grid) {
+  return arcs.map((arc) => {
+    const line = new Float32Array(arc.length);
+    let x = 0;
+    let y = 0;
+    for (let i = 0; i < arc.length; i += 2) {
+      x += arc[i];
+      y += arc[i + 1];
+      line[i] = x / grid;
+      line[i + 1] = y / grid;
+    }
+    return line;
+  });
+}
+
+/** A Path2D of the arcs `indexes`, each an open line. */
+export function linesPath(lines, indexes) {
+  const path = new Path2D();
+  for (const index of indexes) {
+    const line = lines[index];
+    if (line.length < 4) continue;
+    path.moveTo(line[0], line[1]);
+    for (let i = 2; i < line.length; i += 2) path.lineTo(line[i], line[i + 1]);
+  }
+  return path;
+}
+
+/** Adds rings of arc indexes (~i: arc i reversed, as TopoJSON writes them) to `path`, and returns their bounding box. */
+export function addRings(path, lines, rings) {
+  const box = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const ring of rings) {
+    let first = true;
+    for (const arc of ring) {
+      const line = lines[arc < 0 ? ~arc : arc];
+      const count = line.length / 2;
+      for (let n = 0; n < count; n++) {
+        const at = arc < 0 ? count - 1 - n : n;
+        const x = line[2 * at];
+        const y = line[2 * at + 1];
+        if (first) path.moveTo(x, y);
+        else path.lineTo(x, y);
+        first = false;
+        if (x < box[0]) box[0] = x;
+        if (y < box[1]) box[1] = y;
+        if (x > box[2]) box[2] = x;
+        if (y > box[3]) box[3] = y;
+      }
+    }
+    path.closePath();
+  }
+  return box;
+}
+
+/** Cell size of the point index, in frame units: about 3 ZIP codes a cell in the densest cities' national view. */
+const CELL = 2;
+
+/** A uniform grid over the frame's points: `nearest` looks in the cells around the pointer only. */
+export class PointIndex {
+  constructor(x, y, width, height) {
+    this.x = x;
+    this.y = y;
+    this.columns = Math.ceil(width / CELL) + 1;
+    this.rows = Math.ceil(height / CELL) + 1;
+    const cells = new Map();
+    for (let i = 0; i < x.length; i++) {
+      const key = this.cellOf(x[i], y[i]);
+      const list = cells.get(key);
+      if (list) list.push(i);
+      else cells.set(key, [i]);
+    }
+    this.cells = cells;
+  }
+
+  cellOf(x, y) {
+    const column = Math.min(this.columns - 1, Math.max(0, Math.floor(x / CELL)));
+    const row = Math.min(this.rows - 1, Math.max(0, Math.floor(y / CELL)));
+    return row * this.columns + column;
+  }
+
+  /** The index of the point nearest (x, y) within `radius` frame units for which `shown(i)` holds, or -1. */
+  nearest(x, y, radius, shown) {
+    let best = -1;
+    let bestDistance = radius * radius;
+    const reach = Math.ceil(radius / CELL);
+    const column = Math.floor(x / CELL);
+    const row = Math.floor(y / CELL);
+    for (let r = row - reach; r <= row + reach; r++) {
+      if (r < 0 || r >= this.rows) continue;
+      for (let c = column - reach; c <= column + reach; c++) {
+        if (c < 0 || c >= this.columns) continue;
+        const list = this.cells.get(r * this.columns + c);
+        if (!list) continue;
+        for (const i of list) {
+          const dx = this.x[i] - x;
+          const dy = this.y[i] - y;
+          const distance = dx * dx + dy * dy;
+          if (distance <= bestDistance && shown(i)) {
+            bestDistance = distance;
+            best = i;
+          }
+        }
+      }
+    }
+    return best;
+  }
+}
+
+/** The view: which frame point is at the canvas's centre and the zoom (1: the whole frame fits the canvas). */
+export class View {
+  constructor(frame) {
+    this.frame = frame;
+    this.reset();
+    this.width = 1;
+    this.height = 1;
+  }
+
+  reset() {
+    this.cx = this.frame.width / 2;
+    this.cy = this.frame.height / 2;
+    this.zoom = 1;
+  }
+
+  /** CSS pixels per frame unit. */
+  get scale() {
+    return Math.min(this.width / this.frame.width, this.height / this.frame.height) * this.zoom;
+  }
+
+  /** The canvas point (CSS pixels) of a frame point. */
+  toScreen(x, y) {
+    const s = this.scale;
+    return [(x - this.cx) * s + this.width / 2, (y - this.cy) * s + this.height / 2];
+  }
+
+  /** The frame point of a canvas point. */
+  toFrame(px, py) {
+    const s = this.scale;
+    return [(px - this.width / 2) / s + this.cx, (py - this.height / 2) / s + this.cy];
+  }
+
+  /** Zooms by `factor` keeping the frame point under canvas point (px, py) where it is. */
+  zoomAt(factor, px, py) {
+    const [fx, fy] = this.toFrame(px, py);
+    this.zoom = Math.min(MAX_ZOOM, Math.max(1, this.zoom * factor));
+    const [nx, ny] = this.toFrame(px, py);
+    this.cx += fx - nx;
+    this.cy += fy - ny;
+    this.clamp();
+  }
+
+  /** Moves by a distance in CSS pixels. */
+  pan(dx, dy) {
+    const s = this.scale;
+    this.cx -= dx / s;
+    this.cy -= dy / s;
+    this.clamp();
+  }
+
+  /** Shows a box of the frame [[left, top], [right, bottom]] with a margin. */
+  fit([[left, top], [right, bottom]], largest = MAX_ZOOM) {
+    const base = Math.min(this.width / this.frame.width, this.height / this.frame.height);
+    const zoom = Math.min(this.width / ((right - left) * 1.15 * base), this.height / ((bottom - top) * 1.15 * base));
+    this.zoom = Math.min(largest, Math.max(1, zoom));
+    this.cx = (left + right) / 2;
+    this.cy = (top + bottom) / 2;
+    this.clamp();
+  }
+
+  /** Keeps the frame's centre on the canvas. */
+  clamp() {
+    this.cx = Math.min(this.frame.width, Math.max(0, this.cx));
+    this.cy = Math.min(this.frame.height, Math.max(0, this.cy));
+  }
+}
+
+/** How far in the map zooms: a city's ZIP codes apart. */
+export const MAX_ZOOM = 64;

@@ -1,0 +1,213 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { tempDir } from './files.ts';
+import { lastingTempDir } from './run-temp.ts';
+import { hasCommand } from './services.ts';
+
+/**
+ * Podman for the container tests, as this kind of machine lets it run (deploy/README.md):
+ * - its own image store under the temp folder the run started with (`hcas-test-podman/`), so the base image
+ *   and the build's layers are kept between runs, like the build cache, and nothing of anyone else's store
+ *   is touched: every container, volume and network the tests make is named `hcas-test-...` and removed;
+ * - runc (for the sandbox's hybrid cgroups), and no default ulimits: podman's default open-file limit for a
+ *   container is above the sandbox's hard limit, which it may not raise;
+ * - cgroupfs and a file event log, for there is no systemd: so podman's timer never runs a HEALTHCHECK, and
+ *   the tests run it with `podman healthcheck run` as the timer would.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const STORE = path.join(lastingTempDir(), 'hcas-test-podman');
+/** What the container tests need: podman, root (debootstrap, and rootful podman's networks), debootstrap. */
+export const PODMAN_MISSING = [
+  !hasCommand('podman', ['--version']) && 'podman',
+  !hasCommand('debootstrap', ['--version']) && !existsSync('/usr/sbin/debootstrap') && 'debootstrap',
+  process.getuid?.() !== 0 && 'root',
+].filter((missing): missing is string => Boolean(missing));
+
+let configured: NodeJS.ProcessEnv | undefined;
+
+/** The environment every podman command of the tests runs with: the configuration files above. */
+export function podmanEnv(): NodeJS.ProcessEnv {
+  if (configured) return configured;
+  mkdirSync(STORE, { recursive: true });
+  const containers = path.join(STORE, 'containers.conf');
+  const storage = path.join(STORE, 'storage.conf');
+  // Written whole and renamed into place: test files in parallel processes run podman while another writes.
+  const write = (file: string, text: string) => {
+    writeFileSync(`${file}.${process.pid}`, text);
+    renameSync(`${file}.${process.pid}`, file);
+  };
+  write(
+    containers,
+    [
+      '[containers]',
+      'default_ulimits = []',
+      '[engine]',
+      'runtime = "runc"',
+      'cgroup_manager = "cgroupfs"',
+      'events_logger = "file"',
+      `tmp_dir = "${path.join(STORE, 'libpod-tmp')}"`,
+      '',
+    ].join('\n'),
+  );
+  write(
+    storage,
+    ['[storage]', 'driver = "overlay"', `graphroot = "${path.join(STORE, 'storage')}"`, `runroot = "${path.join(STORE, 'run')}"`, ''].join(
+      '\n',
+    ),
+  );
+  configured = { ...process.env, CONTAINERS_CONF: containers, CONTAINERS_STORAGE_CONF: storage };
+  return configured;
+}
+
+/** Runs `podman ARGS` (or another command, with `command`) with the tests' configuration; resolves with its stdout. */
+export function podman(args: string[], options: { command?: string; timeoutMs?: number } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      options.command ?? 'podman',
+      args,
+      { cwd: ROOT, env: podmanEnv(), timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${options.command ?? 'podman'} ${args.join(' ')}: ${stderr.trim() || error.message}`));
+        else resolve(stdout.trim());
+      },
+    );
+  });
+}
+
+/** The exit code of `podman ARGS` (0 or not), without throwing. */
+export function podmanStatus(args: string[]): Promise<number> {
+  return podman(args).then(
+    () => 0,
+    () => 1,
+  );
+}
+
+/** A name for something a test makes in podman: `hcas-test-`, the process and `what`, so parallel runs never meet. */
+export function testName(what: string): string {
+  return `hcas-test-${process.pid}-${what}`;
+}
+
+/** The image names the container tests build and keep (their layers are the next run's cache). */
+export const IMAGES = {
+  base: `localhost/hcas-test-node:${readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()}`,
+  app: 'localhost/hcas-test-image:latest',
+  tools: 'localhost/hcas-test-tools:latest',
+};
+
+/**
+ * How long the images may take to make. A machine's first run makes the base and the images: about 6
+ * minutes on a quiet machine, more than 20 beside three other test suites (load average 17 on 2 cores,
+ * measured). This only bounds a build that hangs; a later run takes about 45 s.
+ */
+export const BUILD_TIMEOUT_MS = 45 * 60_000;
+
+/** The images one run built: ids, not tags (a run in another working tree may tag its own build meanwhile). */
+export interface BuiltImages {
+  /** deploy/Dockerfile's last stage. */
+  app: string;
+  /** Its `build` stage (the compose file's tools). */
+  tools: string;
+}
+
+/**
+ * The image of deploy/Dockerfile and its `build` target, built on the base that deploy/local-base.sh makes.
+ * Test files run in parallel, so one builds at a time; the images one file of the run built are the next
+ * file's (their ids are kept in the run's temp folder), and a later run finds the layers made: a build of
+ * unchanged sources only checks its inputs (about 45 s here).
+ */
+export function buildImages(): Promise<BuiltImages> {
+  return withBuildLock(async () => {
+    const builtThisRun = path.join(os.tmpdir(), 'hcas-test-images.json');
+    if (existsSync(builtThisRun))
+      return { ...(JSON.parse(readFileSync(builtThisRun, 'utf8')) as BuiltImages), baseSeconds: 0, buildSeconds: 0 };
+    const started = Date.now();
+    await podman([path.join(ROOT, 'deploy/local-base.sh'), '--tag', IMAGES.base], { command: 'bash', timeoutMs: BUILD_TIMEOUT_MS });
+    const baseSeconds = (Date.now() - started) / 1000;
+    const home = npmHome();
+    const ids: string[] = [];
+    try {
+      for (const [target, tag] of [
+        [undefined, IMAGES.app],
+        ['build', IMAGES.tools],
+      ] as const) {
+        const idFile = path.join(tempDir('hcas-image-id-'), 'id');
+        await podman(
+          [
+            'build',
+            // The Docker image format keeps HEALTHCHECK (the OCI format has no such field, and podman drops it).
+            '--format',
+            'docker',
+            '--build-arg',
+            `BASE_IMAGE=${IMAGES.base}`,
+            // Docker reads deploy/Dockerfile.dockerignore beside the Dockerfile; this podman needs it named.
+            '--ignorefile',
+            'deploy/Dockerfile.dockerignore',
+            ...(home ? ['--volume', `${home}:/root`] : []),
+            ...(target ? ['--target', target] : []),
+            '--iidfile',
+            idFile,
+            '-f',
+            'deploy/Dockerfile',
+            '-t',
+            tag,
+            '.',
+          ],
+          { timeoutMs: BUILD_TIMEOUT_MS },
+        );
+        ids.push(readFileSync(idFile, 'utf8').trim());
+        rmSync(path.dirname(idFile), { recursive: true, force: true });
+      }
+    } finally {
+      if (home) rmSync(home, { recursive: true, force: true });
+    }
+    // Layers no tag leads to any more (an older build's): kept a day for a run on another branch, then removed.
+    await podman(['image', 'prune', '--force', '--filter', 'until=24h']);
+    const built = { app: ids[0], tools: ids[1] };
+    writeFileSync(builtThisRun, JSON.stringify(built));
+    const buildSeconds = (Date.now() - started) / 1000 - baseSeconds;
+    console.log(`container images: the base ${baseSeconds.toFixed(0)} s (deploy/local-base.sh), hcas's ${buildSeconds.toFixed(0)} s`);
+    return built;
+  });
+}
+
+/**
+ * The build's `npm ci` trusts the certificate authorities this machine trusts (Node's NODE_EXTRA_CA_CERTS,
+ * else Debian's bundle): a machine whose traffic passes a proxy that inspects TLS has that proxy's authority
+ * only there. A home folder for root with an .npmrc naming that file, mounted over /root for the build's RUN
+ * steps alone: a mount is in no layer, so the image is what it would be anywhere else.
+ */
+function npmHome(): string | undefined {
+  const bundle = [process.env.NODE_EXTRA_CA_CERTS, '/etc/ssl/certs/ca-certificates.crt'].find((file) => file && existsSync(file));
+  if (!bundle) return undefined;
+  const home = tempDir('hcas-npm-home-');
+  copyFileSync(bundle, path.join(home, 'ca.crt'));
+  writeFileSync(path.join(home, '.npmrc'), 'cafile=/root/ca.crt\n');
+  return home;
+}
+
+/**
+ * Runs `work` while no other test process builds in the store (a lock folder); a lock older than BUILD_TIMEOUT_MS
+ * was left by a run that was killed.
+ */
+export async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
+  const lock = path.join(STORE, 'build.lock');
+  mkdirSync(STORE, { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (since !== undefined && Date.now() - since > BUILD_TIMEOUT_MS) rmSync(lock, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
