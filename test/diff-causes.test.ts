@@ -1,4 +1,5 @@
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../pipeline/run/index.ts';
 import { type DiffReport, diffBuilds } from '../src/diff/index.ts';
@@ -64,7 +65,7 @@ describe('hcas diff names the known cause of a rebuild', { timeout: 600_000 }, (
     expect(taos.deltas.hospital).toBeLessThan(0);
   });
 
-  it("a ZIP's population changed: that ZIP, for itself and every neighbour whose share of the beds moved", async () => {
+  it("a ZIP's population changed: that ZIP, for itself and every neighbour whose share of the beds or of its county's clinicians moved", async () => {
     const out = await buildVariant('acs_population_income', (csv) =>
       withValue(csv, (row) => row.startsWith('87571,'), 'total_population', '40000'),
     );
@@ -82,7 +83,22 @@ describe('hcas diff names the known cause of a rebuild', { timeout: 600_000 }, (
         first_for_zips: report.scores.zips.changed,
       }),
     ]);
-    // Only the people-weighted share of beds moved: no ZIP's people, provider or travel component.
-    for (const zip of report.why.zips) expect([zip.deltas.people, zip.deltas.travel, zip.deltas.provider]).toEqual([0, 0, null]);
+    // Only what residents weigh moved (the share of beds, and Taos County's counted clinicians placed by residents):
+    // no ZIP's people component, and the provider component within reach of Taos County alone.
+    for (const zip of report.why.zips) expect(zip.deltas.people, zip.zip).toBe(0);
+    const moved = report.why.zips.filter((zip) => zip.deltas.provider !== 0).map((zip) => zip.zip);
+    expect(moved).toContain('87571');
+    const db = new Database(base, { readonly: true });
+    const taos = db.prepare("SELECT latitude, longitude FROM zips WHERE zip_code = '87571'").get() as {
+      latitude: number;
+      longitude: number;
+    };
+    const far = db
+      .prepare(`SELECT zip_code FROM zips WHERE zip_code IN (${moved.map(() => '?').join(',')})
+        AND (latitude - ?) * (latitude - ?) + (longitude - ?) * (longitude - ?) > 2.0`)
+      .pluck()
+      .all(...moved, taos.latitude, taos.latitude, taos.longitude, taos.longitude);
+    db.close();
+    expect(far, 'provider components moved more than about 100 miles from Taos').toEqual([]);
   });
 });

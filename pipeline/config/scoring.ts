@@ -105,9 +105,12 @@ export const ESTIMATED_FROM: Readonly<Partial<Record<Category, 'primary_care_phy
 /**
  * Care a resident finds near home: the travel component's specialist part leaves these categories out (their
  * nearest clinician is the primary care part's concern, or as common as a dentist's office), so a score type's
- * specialist care is its physician specialties.
+ * specialist care is its physician specialties. General paediatricians and geriatricians are primary care
+ * physicians (the Dartmouth Atlas and the AHRF count them so, and ESTIMATED_FROM places them where primary care
+ * physicians practise): counted as specialist care, the fraction of a paediatrician every town with a family
+ * doctor holds made Clayton NM (206 minutes from a major hospital) a place of specialist care.
  */
-export const LOCAL_CARE_CATEGORIES: readonly Category[] = ['primary_care', 'behavioral_health', 'dentistry'];
+export const LOCAL_CARE_CATEGORIES: readonly Category[] = ['primary_care', 'behavioral_health', 'dentistry', 'pediatrics', 'geriatrics'];
 
 /**
  * A record's provider component is scored where primary care has a source in its ZIP and the categories with a
@@ -117,9 +120,10 @@ export const LOCAL_CARE_CATEGORIES: readonly Category[] = ['primary_care', 'beha
 export const PROVIDER_MIN_SOURCED_WEIGHT = 0.5;
 
 /**
- * A ZIP is a place of a kind of care (the nearest primary care, the nearest specialist) when the clinicians
- * placed in it add up to at least this many: a county's count spread by residents leaves a fraction of a
- * clinician in every ZIP of the county, and a fraction of a clinician is not a practice to drive to.
+ * A ZIP is a place of a kind of care (the nearest primary care, the nearest specialist) when the clinicians of
+ * one category placed in it add up to at least this many: a county's count spread by residents leaves a fraction
+ * of a clinician in every ZIP of the county, and a fraction of a clinician is not a practice to drive to (nor are
+ * fractions of three specialties added together).
  */
 export const PLACE_OF_CARE_MIN_CLINICIANS = 0.5;
 

@@ -270,12 +270,13 @@ function careReach(input: ScoreInput, network: ZipNetwork): Reach {
         let any = false;
         // Specialist care: the type's physician specialties; care near home (LOCAL_CARE_CATEGORIES) is not it.
         const categories = (Object.keys(type.providers) as Category[]).filter((c) => !LOCAL_CARE_CATEGORIES.includes(c));
-        for (const category of categories) input.providerSupply![category].forEach((count, i) => (supply[i] += count));
         // A fraction of a clinician, left in a ZIP by a count spread over its county's residents, is no practice.
-        for (let i = 0; i < supply.length; i++) {
-          if (supply[i] < PLACE_OF_CARE_MIN_CLINICIANS) supply[i] = 0;
-          else any = true;
-        }
+        for (const category of categories)
+          input.providerSupply![category].forEach((count, i) => {
+            if (count < PLACE_OF_CARE_MIN_CLINICIANS) return;
+            supply[i] += count;
+            any = true;
+          });
         // No source places any of the type's specialists: the major hospital stands in, as without providers;
         // nor in a ZIP where no source counts them (Puerto Rico's nearest counted cardiologist is in Florida).
         if (!any) return major.minutes;
