@@ -52,7 +52,8 @@ describe('the default build: real public data, synthetic providers', () => {
 
   it('scales the sample back to the documented densities (coverage measured as complete)', () => {
     const coverage = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'provider_coverage'").pluck().get() as string);
-    expect(coverage.complete).toBe(true);
+    expect(coverage.status).toBe('sample');
+    expect(coverage.roster.complete).toContain('primary_care');
     expect(coverage.national.primary_care.share).toBeGreaterThan(0.85);
     expect(coverage.national.primary_care.share).toBeLessThan(1.2);
     expect(db.prepare('SELECT COUNT(*) FROM health_scores WHERE provider_score IS NULL').pluck().get()).toBe(0);

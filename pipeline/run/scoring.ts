@@ -61,7 +61,7 @@ export function validate(
 ): ValidationReport {
   const validation = validateBuild(geography.places, scored.scores, scored.hospitals, read.data, {
     syntheticProviders: syntheticProviders(plan.manifest.synthetic),
-    clinicians: { supply: providers.inputs.supply, counts: providers.counted, sampleFraction: providers.inputs.roster.sampleFraction },
+    clinicians: { supply: providers.inputs.sourced, counts: providers.counted, sampleFraction: providers.inputs.roster.sampleFraction },
   });
   for (const check of validation.checks)
     log(`  validation ${check.pass ? 'ok  ' : 'FAIL'} ${check.name}: ${check.value} (target ${check.target})`);

@@ -44,6 +44,11 @@ export interface CategorySource {
 export interface ProviderInputs {
   supply: Record<Category, Float64Array> | null;
   /**
+   * The clinicians the sources place, before the health centre sites' floor is added to primary care: what the
+   * validation report holds to the count files (the sites' clinicians are in their county's count already).
+   */
+  sourced: Record<Category, Float64Array> | null;
+  /**
    * The estimated categories' supply as a multiple of a placed total (`supply[c]` = `base` x `factor`): E2SFCA
    * is linear in supply, so the scores measure each base once for all the categories estimated from it.
    */
@@ -99,6 +104,7 @@ export function clinicianSupply(input: SupplyInput): ProviderInputs {
     if (chosen?.proportional) proportional[category] = chosen.proportional;
   }
   // A site's clinicians are in the counts of its county already; a roster may list them at the organisation.
+  const sourced = { ...supply, primary_care: supply.primary_care.slice() };
   if (coverage.complete.includes('primary_care'))
     for (const i of input.healthCenterZips) supply.primary_care[i] += HEALTH_CENTER_CLINICIANS;
   const counts = { checks: placed.checks, placedBy: Object.fromEntries([...placed.kinds].map(([kind, p]) => [kind, p.placedBy])) };
@@ -110,11 +116,12 @@ export function clinicianSupply(input: SupplyInput): ProviderInputs {
     return {
       ...made,
       supply: null,
+      sourced: null,
       status: 'omitted',
       note: `${shortfall} The provider component is left out and the score uses people, hospital and travel.`,
     };
   }
-  return { ...made, supply, status, note: sourcesNote(categories, policy.sampleFraction) };
+  return { ...made, supply, sourced, status, note: sourcesNote(categories, policy.sampleFraction) };
 }
 
 /** One category's supply as a source gives it: clinicians per ZIP, which counties it counts, and its basis. */

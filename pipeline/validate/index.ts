@@ -52,6 +52,7 @@ export function validateBuild(
       healthscore: overall.healthscore,
       people: overall.people,
       provider: overall.provider,
+      primaryCareWithin10Miles: scores[i].access.primaryCareWithin10Miles,
       hospital: overall.hospital,
       travel: overall.travel,
       referenceHospitalMinutes: data.reference.hospitalDriveTimes.get(p.zip)?.minutes ?? null,
