@@ -9,7 +9,7 @@ export const VALIDATION_TARGETS = {
    * 0.5% while residents were placed at the middle of each ZIP's area, then 0.25% once they were placed where they
    * live. With clinicians counted where they practise (County Health Rankings' counts, 2022-2024) a ZIP is a
    * Healthcare Desert only where clinicians, a hospital and a short drive are all missing: the real-data build
-   * holds 563,000 residents in 970 such ZIPs (0.17%; Presidio and Zapata TX, Mountainair NM, Buras LA), where a
+   * holds 680,000 residents in 834 such ZIPs (0.20%; Presidio and Zapata TX, Mountainair NM, Buras LA), where a
    * scale without clinicians held 0.6% and the synthetic providers of the default build, drawn only in towns,
    * 0.36%.
    */
