@@ -59,6 +59,7 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
 
   beforeAll(async () => {
     const db = await fixtureDb();
+    // As the README's recipe exports (and --providers): what callers without a key may read under plan list A.
     const exported = await hcas(['export-static', '--db', db, '--out', exportDir, '--providers', '--quiet']);
     expect(exported.code, exported.stderr).toBe(0);
     const state = path.join(dir, 'state.sqlite');
@@ -113,7 +114,7 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
     expect(samples.length).toBeGreaterThan(30);
     for (const kind of ['/api/v1/health-scores/', '/api/v1/widget-score/', '/api/v1/facilities/', '/api/v1/providers/', '/api/v1/blog/'])
       expect(samples.filter((url) => url.startsWith(kind)).length, kind).toBeGreaterThan(1);
-    for (const one of ['/', '/api/v1/', '/api/v1/openapi.json', '/widget/v1/widget.js', '/api/v1/health-scores/geojson/'])
+    for (const one of ['/', '/api/v1/', '/api/v1/openapi.json', '/widget/v1/widget.js', '/api/v1/health-scores/', '/map/'])
       expect(samples).toContain(one);
   });
 
@@ -213,6 +214,24 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
       expect(await upstreamOf(response), `${method ?? 'GET'} ${target} went to the replica`).not.toBe('-');
       if (method !== 'OPTIONS') expect(response.headers['content-type'], target).toBe('application/json; charset=utf-8');
       expect(response.headers['x-ratelimit-limit'], `${target}: counted by the replica`).toBeDefined();
+    }
+  });
+
+  it("leaves the paid endpoints to the replicas: a caller without a key gets the replica's 403, a key of the plan its answer", async () => {
+    // Plan list A's paid endpoints (Professional: all-scores, census, the rankings, TVI's lists; Business: GeoJSON).
+    const paid = ['rankings/states/', 'rankings/hospitals/', 'tvi/rankings/', 'tvi/top-vulnerable/', 'health-scores/geojson/']
+      .concat(['health-scores/10001/all-scores/', 'health-scores/10001/census/'])
+      .map((relative) => `/api/v1/${relative}`);
+    const left = readManifest(exportDir).server_only.filter((row) => row.reason.startsWith('a paid endpoint'));
+    expect(left.map((row) => row.path.replace(':zip', '10001')).sort()).toEqual([...paid].sort());
+    for (const url of paid) {
+      const anonymous = await edge(url);
+      expect(anonymous.status, url).toBe(403);
+      expect(JSON.parse(anonymous.body.toString('utf8')).error, url).toBe('plan_upgrade_required');
+      expect(await upstreamOf(anonymous), `${url} went to the replica`).not.toBe('-');
+      const keyed = await edge(url, { headers: { 'X-API-Key': key } });
+      expect(keyed.status, url).toBe(200);
+      expect(keyed.body.equals((await request(replicaUrl, url)).body), url).toBe(true);
     }
   });
 

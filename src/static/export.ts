@@ -4,11 +4,12 @@ import { packageVersion } from '../../core/package.ts';
 import type { CountProgressFactory } from '../../core/progress.ts';
 import { FixableError } from '../../core/errors.ts';
 import type { Api } from '../api/index.ts';
+import type { AccessTable } from '../auth/access.ts';
 import { blogTime } from '../query/blog.ts';
 import { StaticKeyQueries } from '../query/static-keys.ts';
 import { AnswerWriter } from './files.ts';
 import { MANIFEST_FILE, MANIFEST_FORMAT, ManifestWriter, manifestPaths, readManifestHeader, type ManifestHeader } from './manifest.ts';
-import { fileOf, SERVER_ONLY, STATIC_ROUTES, urlOf, type KeySource, type StaticRoute } from './targets.ts';
+import { fileOf, paidReason, SERVER_ONLY, STATIC_ROUTES, urlOf, type KeySource, type StaticRoute } from './targets.ts';
 
 export interface StaticExportOptions {
   /**
@@ -22,10 +23,16 @@ export interface StaticExportOptions {
   indexName: string;
   /** Also every provider's profile (four million files at national scale). */
   providers: boolean;
-  /** Only the routes this returns true for (a plan's endpoints: `--plan`); every route by default. */
+  /**
+   * The plans in force (`--plans`, HCAS_PLANS): only the routes callers without a key may read under them are
+   * written, since anyone who reaches the files reads them with no key and no quota; the paid ones are left to
+   * the server, which asks for a key (`paidReason`).
+   */
+  access: AccessTable;
+  /** Also the paid plans' routes (`--publish-paid-answers`), for anyone who can reach the files. */
+  paidAnswers?: boolean;
+  /** Only the routes this returns true for (`--endpoints`, `--no-lists`); of the above, every route by default. */
   routeFilter?: (routePath: string) => boolean;
-  /** The plan the filter stands for, recorded in the manifest. */
-  plan?: string;
   progress: CountProgressFactory;
   /** The time the answers are made at, the clock of `api`: the blog shows the posts published by then. */
   now: Date;
@@ -46,6 +53,8 @@ export interface StaticExportSummary {
   removed: number;
   /** Paths the API answers 404 (a ZIP code without TVI, an alias without a list of its own): left to the server. */
   notFound: number;
+  /** Routes of paid plans left to the server (none with `paidAnswers`). */
+  paidLeft: number;
   validUntil: string | null;
   seconds: number;
 }
@@ -65,7 +74,9 @@ export async function exportStatic(options: StaticExportOptions): Promise<Static
   const manifest = new ManifestWriter(ensureFolder(staging));
   try {
     const source: KeySource = { queries: api.queries, keys: new StaticKeyQueries(api.db), now };
-    const routes = STATIC_ROUTES.filter((route) => (options.providers || !route.providers) && (options.routeFilter?.(route.path) ?? true));
+    const chosen = STATIC_ROUTES.filter((route) => (options.providers || !route.providers) && (options.routeFilter?.(route.path) ?? true));
+    const paid = options.paidAnswers ? [] : chosen.filter((route) => paidReason(options.access, route.path) !== undefined);
+    const routes = chosen.filter((route) => !paid.includes(route));
     const plans = routes.map((route) => ({ route, keys: route.keys?.(source) }));
     const total = plans.reduce((sum, { route, keys }) => sum + keyCount(route, keys, source), 0);
     const progress = options.progress('export-static');
@@ -114,16 +125,21 @@ export async function exportStatic(options: StaticExportOptions): Promise<Static
       exported_at: now.toISOString(),
       index_name: options.indexName,
       providers: options.providers,
-      plan: options.plan ?? null,
+      plan: options.paidAnswers ? null : options.access.planSet.anonymous.access.id,
+      paid_answers: options.paidAnswers === true,
       valid_until: next ?? null,
       previous_build_id: previous?.build_id ?? null,
       totals: { answers: counts.answers, files: counts.files, bytes: counts.bytes, not_found: counts.notFound },
       routes: routeRows,
-      server_only: Object.entries(SERVER_ONLY).map(([routePath, reason]) => ({ path: routePath, reason })),
+      server_only: [
+        ...Object.entries(SERVER_ONLY).map(([routePath, reason]) => ({ path: routePath, reason })),
+        ...paid.map((route) => ({ path: route.path, reason: paidReason(options.access, route.path)! })),
+      ],
     });
     swapInto(staging, out);
     const { asked: _, ...totals } = counts;
-    return { out, buildId: api.buildId, ...totals, removed, validUntil: next ?? null, seconds: (performance.now() - started) / 1000 };
+    const seconds = (performance.now() - started) / 1000;
+    return { out, buildId: api.buildId, ...totals, removed, paidLeft: paid.length, validUntil: next ?? null, seconds };
   } catch (error) {
     manifest.abandon();
     rmSync(staging, { recursive: true, force: true });
