@@ -29,7 +29,14 @@ const haveOpenssl = hasCommand('openssl', ['version']);
  * The headers a static answer must carry as the server sends them. (Access-Control-Expose-Headers differs by
  * design: the server exposes its X-RateLimit-* headers too, which static answers do not have.)
  */
-const SAME_HEADERS = ['content-type', 'cache-control', 'access-control-allow-origin', 'x-content-type-options'];
+const SAME_HEADERS = [
+  'content-type',
+  'cache-control',
+  'access-control-allow-origin',
+  'x-content-type-options',
+  'content-security-policy',
+  'referrer-policy',
+];
 
 describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 180_000 }, () => {
   if (!NGINX || !haveOpenssl || !HAVE_BROTLI_STATIC) {
@@ -123,12 +130,6 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
       const [fromFile, fromServer] = [await edge(url), await request(replicaUrl, url)];
       expect(fromServer.status, url).toBe(200);
       expect(fromFile.status, url).toBe(200);
-      if (url.startsWith('/map/')) {
-        // static.conf answers the API and the widget from files; the map (its page sends its own policy) goes to the replicas.
-        expect(await upstreamOf(fromFile), `${url} came from a replica`).not.toBe('-');
-        expect(fromFile.body.equals(fromServer.body), `${url}: same bytes`).toBe(true);
-        continue;
-      }
       expect(await upstreamOf(fromFile), `${url} came from the file`).toBe('-');
       expect(fromFile.body.equals(fromServer.body), `${url}: same bytes`).toBe(true);
       for (const name of SAME_HEADERS) expect(fromFile.headers[name], `${url} ${name}`).toBe(fromServer.headers[name]);
@@ -154,8 +155,7 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
 
   it('sends the precompressed .gz and .br of answers of 1 KB and more, which decode to the same bytes', async () => {
     let compressed = 0;
-    // The map's paths go to the replicas (see above), which compress as they answer.
-    for (const url of samples.filter((each) => !each.startsWith('/map/'))) {
+    for (const url of samples) {
       const plain = (await request(replicaUrl, url)).body;
       for (const [coding, decode] of [
         ['gzip', zlib.gunzipSync],
@@ -203,6 +203,8 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
       { target: '/api/v1/states/index.json', status: 404 },
       { target: '/api/v1/states/index.json.gz', status: 404 },
       { target: '/index.json', status: 404 },
+      { target: '/map', status: 301 },
+      { target: '/map/index.html', status: 404 },
       { target: '/api/v1/exports/facilities/?format=csv', status: 403 },
       { target: '/api/v1/widget-score/10001/', method: 'OPTIONS', status: 204 },
       { target: '/api/v1/states/', method: 'POST', status: 405 },
