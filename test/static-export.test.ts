@@ -11,6 +11,16 @@ import { COMPRESS_MIN_BYTES } from '../src/http/compress.ts';
 import { exportStatic, type StaticExportSummary } from '../src/static/export.ts';
 import { MANIFEST_FILE, readManifest } from '../src/static/manifest.ts';
 import { fileOf, SERVER_ONLY, STATIC_ROUTES } from '../src/static/targets.ts';
+import {
+  HEADERS_FILE,
+  headerRules,
+  headersFor,
+  hostHeaders,
+  MAX_LINE_CHARS,
+  MAX_RULES,
+  matches,
+  parseHeaders,
+} from '../src/static/host-headers.ts';
 import { hcas } from './helpers/cli.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
@@ -91,7 +101,7 @@ describe('an export of the fixture build', { timeout: 60_000 }, () => {
   }, 60_000);
 
   it('writes every file as the dispatcher answers its path, byte for byte, with its .gz and .br', async () => {
-    const answers = manifest.files.filter((file) => !/\.(gz|br)$/.test(file.path));
+    const answers = manifest.files.filter((file) => !/\.(gz|br)$/.test(file.path) && file.path !== HEADERS_FILE);
     expect(answers).toHaveLength(summary.answers);
     for (const file of answers) {
       const response = await api.respond({ method: 'GET', url: urlOfFile(file.path) });
@@ -136,6 +146,34 @@ describe('an export of the fixture build', { timeout: 60_000 }, () => {
     expect(onDisk.sort()).toEqual(manifest.files.map((file) => file.path).sort());
   });
 
+  it("writes _headers, which gives every answer's path the server's headers, each header by one rule", async () => {
+    const text = readFileSync(path.join(out, HEADERS_FILE), 'utf8');
+    const rules = parseHeaders(text);
+    expect(rules.length).toBeGreaterThan(10);
+    expect(rules.length).toBeLessThanOrEqual(MAX_RULES);
+    for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(MAX_LINE_CHARS);
+    const answers = manifest.files.filter((file) => !/\.(gz|br)$/.test(file.path) && file.path !== HEADERS_FILE);
+    for (const file of answers) {
+      const url = urlOfFile(file.path);
+      const sent = (await api.respond({ method: 'GET', url })).headers;
+      const expected = hostHeaders(Object.fromEntries(Object.entries(sent).map(([name, value]) => [name, String(value)])));
+      expect(headersFor(rules, url), url).toEqual(expected);
+      // Cloudflare Pages would join two rules' values of one header, Netlify keep one: no header is set twice.
+      for (const name of Object.keys(expected))
+        expect(rules.filter((rule) => matches(rule.path, url) && name in rule.headers).length, `${url} ${name}`).toBe(1);
+    }
+    expect(headersFor(rules, '/map/')).toMatchObject({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': expect.any(String),
+    });
+    expect(headersFor(rules, '/api/v1/widget-score/10001/')).toMatchObject({
+      'Cache-Control': 'public, max-age=86400',
+      Vary: 'Authorization, X-API-Key',
+    });
+    // geojson/ is answered as health-scores/:zip/ is: its rule is the wider one's.
+    expect(rules.map((rule) => rule.path)).not.toContain('/api/v1/health-scores/geojson/');
+  });
+
   it('keeps the files of unchanged answers from the previous export (same inode, same time) and says what changed', async () => {
     const file = path.join(out, 'api/v1/health-scores/10001/index.json');
     const before = statSync(file);
@@ -161,6 +199,34 @@ describe('an export of the fixture build', { timeout: 60_000 }, () => {
     const again = await run(out);
     expect(again).toMatchObject({ changed: 1, unchanged: summary.answers - 1 });
     expect(readFileSync(file).equals((await api.respond({ method: 'GET', url: '/api/v1/states/' })).body)).toBe(true);
+  });
+});
+
+describe('_headers rules', () => {
+  const json = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
+  it('leaves out what differs by body or by compression, and a route a wider rule with the same headers covers', () => {
+    expect(hostHeaders({ ...json, 'Content-Length': '12', ETag: '"x"', Vary: 'Accept-Encoding, X-API-Key' })).toEqual({
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      Vary: 'X-API-Key',
+    });
+    const rules = headerRules([
+      { path: '/api/v1/tvi/rankings/', headers: json },
+      { path: '/api/v1/tvi/:zip/', headers: { ...json, Vary: '' } },
+      { path: '/api/v1/tvi/', headers: json },
+    ]);
+    expect(rules.map((rule) => rule.path)).toEqual(['/api/v1/tvi/:zip/', '/api/v1/tvi/']);
+    expect(matches('/api/v1/tvi/:zip/', '/api/v1/tvi/10001/')).toBe(true);
+    expect(matches('/api/v1/tvi/:zip/', '/api/v1/tvi/10001/x/')).toBe(false);
+  });
+
+  it('refuses two routes a path can match with different headers, which a host would join or pick', () => {
+    expect(() =>
+      headerRules([
+        { path: '/api/v1/widget-score/:zip/', headers: { ...json, 'Cache-Control': 'public, max-age=86400' } },
+        { path: '/api/v1/widget-score/demo/', headers: json },
+      ]),
+    ).toThrow(/the rules \/api\/v1\/widget-score\/:zip\/ and \/api\/v1\/widget-score\/demo\/ can match one path with different headers/);
   });
 });
 

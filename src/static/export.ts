@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageVersion } from '../../core/package.ts';
 import type { CountProgressFactory } from '../../core/progress.ts';
@@ -7,7 +7,8 @@ import type { Api } from '../api/index.ts';
 import type { AccessTable } from '../auth/access.ts';
 import { blogTime } from '../query/blog.ts';
 import { StaticKeyQueries } from '../query/static-keys.ts';
-import { AnswerWriter } from './files.ts';
+import { AnswerWriter, describeFile, type WrittenFile } from './files.ts';
+import { formatHeaders, HEADERS_FILE, headerRules } from './host-headers.ts';
 import { MANIFEST_FILE, MANIFEST_FORMAT, ManifestWriter, manifestPaths, readManifestHeader, type ManifestHeader } from './manifest.ts';
 import { fileOf, paidReason, SERVER_ONLY, STATIC_ROUTES, urlOf, type KeySource, type StaticRoute } from './targets.ts';
 
@@ -41,7 +42,7 @@ export interface StaticExportOptions {
 export interface StaticExportSummary {
   out: string;
   buildId: string;
-  /** Answers written, files written (answers and their .gz and .br), bytes of all files. */
+  /** Answers written, files written (answers and their .gz and .br, and _headers), bytes of all files. */
   answers: number;
   files: number;
   bytes: number;
@@ -61,8 +62,8 @@ export interface StaticExportSummary {
 
 /**
  * `hcas export-static`: every answer of STATIC_ROUTES, made by the same dispatcher and handlers as the server
- * (so each file is byte for byte the body the server sends for its path), with `.gz` and `.br` beside it and a
- * manifest. Written into a new folder beside `out` and renamed into place at the end, so a failed export leaves
+ * (so each file is byte for byte the body the server sends for its path), with `.gz` and `.br` beside it, the
+ * routes' headers for static hosts (`_headers`) and a manifest. Written into a new folder beside `out` and renamed into place at the end, so a failed export leaves
  * the previous one as it was, and nginx (which falls back to the replicas) never serves a half-written one.
  */
 export async function exportStatic(options: StaticExportOptions): Promise<StaticExportSummary> {
@@ -73,48 +74,13 @@ export async function exportStatic(options: StaticExportOptions): Promise<Static
   const staging = `${out}.tmp-${process.pid}`;
   const manifest = new ManifestWriter(ensureFolder(staging));
   try {
-    const source: KeySource = { queries: api.queries, keys: new StaticKeyQueries(api.db), now };
-    const chosen = STATIC_ROUTES.filter((route) => (options.providers || !route.providers) && (options.routeFilter?.(route.path) ?? true));
-    const paid = options.paidAnswers ? [] : chosen.filter((route) => paidReason(options.access, route.path) !== undefined);
-    const routes = chosen.filter((route) => !paid.includes(route));
-    const plans = routes.map((route) => ({ route, keys: route.keys?.(source) }));
-    const total = plans.reduce((sum, { route, keys }) => sum + keyCount(route, keys, source), 0);
-    const progress = options.progress('export-static');
+    const { routes, paid } = chooseRoutes(options);
     const writer = new AnswerWriter(staging, previous === undefined ? undefined : out);
-    const counts = { answers: 0, files: 0, bytes: 0, unchanged: 0, changed: 0, added: 0, notFound: 0, asked: 0 };
-    const routeRows: ManifestHeader['routes'] = [];
-    try {
-      for (const { route, keys } of plans) {
-        const row = { path: route.path, answers: 0, not_found: 0, headers: {} as Record<string, string> };
-        routeRows.push(row);
-        for (const key of keys ?? [undefined]) {
-          const url = urlOf(route.path, key);
-          const response = await api.respond({ method: 'GET', url });
-          counts.asked++;
-          progress.update(counts.asked, total);
-          if (response.status === 404) {
-            row.not_found++;
-            counts.notFound++;
-            continue;
-          }
-          if (response.status !== 200 || response.stream) {
-            response.stream?.destroy();
-            throw new Error(
-              `GET ${url} answered ${response.status}, not a 200 with a body: ${response.body.toString('utf8').slice(0, 300)}`,
-            );
-          }
-          if (row.answers++ === 0) row.headers = headersOf(response.headers);
-          counts.answers++;
-          const written = writer.write(fileOf(url, route.index ?? options.indexName), response.body);
-          manifest.add(written.files);
-          counts[written.state]++;
-          counts.files += written.files.length;
-          for (const file of written.files) counts.bytes += file.bytes;
-        }
-      }
-    } finally {
-      progress.done();
-    }
+    const { counts, routeRows } = await writeAnswers(routes, options, writer, manifest);
+    const headersFile = writeHostHeaders(staging, routeRows, api.buildId);
+    manifest.add([headersFile]);
+    counts.files++;
+    counts.bytes += headersFile.bytes;
     const removed = previous === undefined ? 0 : await countRemoved(out, staging);
     const next = api.queries.blog.nextPublication(blogTime(now));
     manifest.finish({
@@ -137,14 +103,73 @@ export async function exportStatic(options: StaticExportOptions): Promise<Static
       ],
     });
     swapInto(staging, out);
-    const { asked: _, ...totals } = counts;
     const seconds = (performance.now() - started) / 1000;
-    return { out, buildId: api.buildId, ...totals, removed, paidLeft: paid.length, validUntil: next ?? null, seconds };
+    return { out, buildId: api.buildId, ...counts, removed, paidLeft: paid.length, validUntil: next ?? null, seconds };
   } catch (error) {
     manifest.abandon();
     rmSync(staging, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** The routes to write (those the options name, less the paid ones unless `paidAnswers`), and the paid ones left out. */
+function chooseRoutes(options: StaticExportOptions): { routes: StaticRoute[]; paid: StaticRoute[] } {
+  const chosen = STATIC_ROUTES.filter((route) => (options.providers || !route.providers) && (options.routeFilter?.(route.path) ?? true));
+  const paid = options.paidAnswers ? [] : chosen.filter((route) => paidReason(options.access, route.path) !== undefined);
+  return { routes: chosen.filter((route) => !paid.includes(route)), paid };
+}
+
+/** Asks the dispatcher for every answer of the routes and writes each with its .gz and .br; counts and the routes' rows. */
+async function writeAnswers(routes: readonly StaticRoute[], options: StaticExportOptions, writer: AnswerWriter, manifest: ManifestWriter) {
+  const { api, now } = options;
+  const source: KeySource = { queries: api.queries, keys: new StaticKeyQueries(api.db), now };
+  const plans = routes.map((route) => ({ route, keys: route.keys?.(source) }));
+  const total = plans.reduce((sum, { route, keys }) => sum + keyCount(route, keys, source), 0);
+  const progress = options.progress('export-static');
+  const counts = { answers: 0, files: 0, bytes: 0, unchanged: 0, changed: 0, added: 0, notFound: 0 };
+  const routeRows: ManifestHeader['routes'] = [];
+  let asked = 0;
+  try {
+    for (const { route, keys } of plans) {
+      const row = { path: route.path, answers: 0, not_found: 0, headers: {} as Record<string, string> };
+      routeRows.push(row);
+      for (const key of keys ?? [undefined]) {
+        const url = urlOf(route.path, key);
+        const response = await api.respond({ method: 'GET', url });
+        progress.update(++asked, total);
+        if (response.status === 404) {
+          row.not_found++;
+          counts.notFound++;
+          continue;
+        }
+        if (response.status !== 200 || response.stream) {
+          response.stream?.destroy();
+          throw new Error(`GET ${url} answered ${response.status}, not a 200 with a body: ${response.body.toString('utf8').slice(0, 300)}`);
+        }
+        if (row.answers++ === 0) row.headers = headersOf(response.headers);
+        counts.answers++;
+        const written = writer.write(fileOf(url, route.index ?? options.indexName), response.body);
+        manifest.add(written.files);
+        counts[written.state]++;
+        counts.files += written.files.length;
+        for (const file of written.files) counts.bytes += file.bytes;
+      }
+    }
+  } finally {
+    progress.done();
+  }
+  return { counts, routeRows };
+}
+
+/** `_headers` (src/static/host-headers.ts): the headers of the routes written, for Netlify and Cloudflare Pages. */
+function writeHostHeaders(folder: string, routes: ManifestHeader['routes'], buildId: string): WrittenFile {
+  const text = formatHeaders(headerRules(routes), [
+    `The headers hcas serve sends with these files (build ${buildId}), for hosts that read a ${HEADERS_FILE} file:`,
+    'Netlify and Cloudflare Pages (export with --index-name index.html for them). Written by hcas export-static.',
+  ]);
+  const body = Buffer.from(text);
+  writeFileSync(path.join(folder, HEADERS_FILE), body);
+  return describeFile(HEADERS_FILE, body);
 }
 
 /** The earlier export in `out`, if any; a folder that is neither empty nor an export is refused, never replaced. */
