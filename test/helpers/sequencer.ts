@@ -31,6 +31,7 @@ const LONG = [
   'test/attacks/revocation.test.ts', // 15
   'test/widget-browser.test.ts', // 15
   'test/static-export.test.ts', // 13
+  'test/static-preview.test.ts', // 13
   'test/attacks/stalled-readers.test.ts', // 13
   'test/attacks/smaller-items.test.ts', // 13
   'test/deploy-nginx.test.ts', // 13
