@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,8 +10,6 @@ import { AccessTable } from '../src/auth/access.ts';
 import { loadPlans } from '../src/auth/plans.ts';
 import { COMPRESS_MIN_BYTES } from '../src/http/compress.ts';
 import { exportStatic, type StaticExportSummary } from '../src/static/export.ts';
-import { MANIFEST_FILE, readManifest } from '../src/static/manifest.ts';
-import { fileOf, SERVER_ONLY, STATIC_ROUTES } from '../src/static/targets.ts';
 import {
   HEADERS_FILE,
   headerRules,
@@ -21,7 +20,10 @@ import {
   matches,
   parseHeaders,
 } from '../src/static/host-headers.ts';
-import { hcas } from './helpers/cli.ts';
+import { MANIFEST_FILE, readManifest } from '../src/static/manifest.ts';
+import { fileOf, SERVER_ONLY, STATIC_ROUTES } from '../src/static/targets.ts';
+import { until } from './attacks/helpers.ts';
+import { hcas, ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 
@@ -256,6 +258,35 @@ describe('choices', { timeout: 60_000 }, () => {
     expect(readFileSync(path.join(out, MANIFEST_FILE)).equals(before)).toBe(true);
     expect(existsSync(path.join(out, 'api/v1/health-scores/10001/index.json'))).toBe(true);
     expect(readdirSync(dir).filter((name) => name.startsWith('failing.'))).toEqual([]);
+  });
+
+  it('removes the staging folder of an export killed midway (issue #44, point 7), never that of one still running', async () => {
+    const out = path.join(dir, 'killed');
+    const exporter = spawn(process.execPath, [path.join(ROOT, 'bin/hcas.js'), 'export-static', '--db', db, '--out', out, '--quiet'], {
+      stdio: 'ignore',
+    });
+    const staging = `${out}.tmp-${exporter.pid}`;
+    await until(() => existsSync(path.join(staging, 'api/v1/health-scores')), 'the export to write its first answers', 60_000, 20);
+    const exited = new Promise((resolve) => exporter.once('exit', resolve));
+    exporter.kill('SIGKILL');
+    await exited;
+    expect(existsSync(staging)).toBe(true);
+    // Another export into the same folder, running now (its process alive): its folder is its own.
+    const running = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const theirs = `${out}.tmp-${running.pid}`;
+    mkdirSync(theirs);
+    try {
+      await run(out, { providers: false });
+      expect(
+        readdirSync(dir)
+          .filter((name) => name.startsWith('killed.'))
+          .sort(),
+      ).toEqual([path.basename(theirs)]);
+    } finally {
+      running.kill('SIGKILL');
+      // Here rather than in afterAll, whose time is short: thousands of files.
+      for (const folder of [out, theirs]) rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('refuses a folder that is not an export rather than replace it, and leaves it as it was', async () => {

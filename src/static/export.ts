@@ -62,15 +62,17 @@ export interface StaticExportSummary {
 
 /**
  * `hcas export-static`: every answer of STATIC_ROUTES, made by the same dispatcher and handlers as the server
- * (so each file is byte for byte the body the server sends for its path), with `.gz` and `.br` beside it, the
- * routes' headers for static hosts (`_headers`) and a manifest. Written into a new folder beside `out` and renamed into place at the end, so a failed export leaves
- * the previous one as it was, and nginx (which falls back to the replicas) never serves a half-written one.
+ * (so each file is byte for byte the body the server sends for its path), with `.gz` and `.br` beside it and a
+ * manifest. Written into a new folder beside `out` and renamed into place at the end, so a failed export leaves
+ * the previous one as it was, and nginx (which falls back to the replicas) never serves a half-written one;
+ * the folder of one killed midway is removed by the next.
  */
 export async function exportStatic(options: StaticExportOptions): Promise<StaticExportSummary> {
   const started = performance.now();
   const out = path.resolve(options.out);
   const previous = previousExport(out);
   const { api, now } = options;
+  removeAbandoned(out);
   const staging = `${out}.tmp-${process.pid}`;
   const manifest = new ManifestWriter(ensureFolder(staging));
   try {
@@ -182,6 +184,38 @@ function previousExport(out: string): ManifestHeader | undefined {
     );
   }
   return header;
+}
+
+/**
+ * Removes the folders an export killed midway left beside `out` (its `.tmp-PID` staging folder, and the
+ * `.old-PID` of one killed between its two renames): a killed national export leaves hundreds of thousands
+ * of files. Only those of processes that are gone: an export running now into the same folder keeps its own.
+ */
+function removeAbandoned(out: string): void {
+  const parent = path.dirname(out);
+  const prefix = `${path.basename(out)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return; // no parent folder yet: nothing was left there
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = /^(?:tmp|old)-(\d+)$/.exec(name.slice(prefix.length))?.[1];
+    if (pid !== undefined && Number(pid) !== process.pid && !processRuns(Number(pid)))
+      rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+}
+
+/** Whether a process of that id exists (signal 0 checks without sending; EPERM: it exists, another user's). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** A new, empty folder. */
