@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPRESS_MIN_BYTES } from '../src/http/compress.ts';
 import { readManifest } from '../src/static/manifest.ts';
-import { hcas } from './helpers/cli.ts';
+import { hcas, ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { request, type HttpResult } from './helpers/http.ts';
@@ -25,6 +25,20 @@ import { hasCommand, serviceMissing } from './helpers/services.ts';
 
 const HOST_NAME = 'api.example.org';
 const haveOpenssl = hasCommand('openssl', ['version']);
+/**
+ * The options of the README's copy-paste `export-static` line ("A static API"), less its `--out`: what someone who
+ * copies it exports.
+ */
+function readmeRecipeOptions(): string[] {
+  const section = readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('### A static API')[1] ?? '';
+  const line = /```sh\n[^\n]*export-static([^\n#]*)/.exec(section)?.[1];
+  if (line === undefined) throw new Error('README.md\'s "A static API" has no sh block that runs export-static');
+  const words = line.trim().split(/\s+/);
+  const out = words.indexOf('--out');
+  expect(out, "the README's recipe names its --out").toBeGreaterThanOrEqual(0);
+  return words.filter((_, i) => i !== out && i !== out + 1);
+}
+
 /**
  * The headers a static answer must carry as the server sends them. (Access-Control-Expose-Headers differs by
  * design: the server exposes its X-RateLimit-* headers too, which static answers do not have.)
@@ -66,8 +80,9 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
 
   beforeAll(async () => {
     const db = await fixtureDb();
-    // As the README's recipe exports (and --providers): what callers without a key may read under plan list A.
-    const exported = await hcas(['export-static', '--db', db, '--out', exportDir, '--providers', '--quiet']);
+    // With the README's recipe's own options (and --providers): what callers without a key may read under plan
+    // list A. A recipe that publishes paid answers fails the 403 test below.
+    const exported = await hcas(['export-static', ...readmeRecipeOptions(), '--db', db, '--out', exportDir, '--providers', '--quiet']);
     expect(exported.code, exported.stderr).toBe(0);
     const state = path.join(dir, 'state.sqlite');
     const created = await hcas(['keys', 'create', '--plan', 'business', '--name', 'static test', '--state-file', state], {
