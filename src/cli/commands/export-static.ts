@@ -63,7 +63,7 @@ export function registerExportStatic(program: Command, io: CommandIo): void {
       [
         '',
         'Without options: every answer of the build that callers without a key may read (the open routes and the Free',
-        "plan's under plan list A: about 150,000 answers of the default build, a minute or two) into dist-api/static.",
+        "plan's under plan list A: about 143,000 answers of the default build, a minute or two) into dist-api/static.",
         'Each answer is a file at its path (api/v1/health-scores/10001/index.json answers /api/v1/health-scores/10001/)',
         'with .gz and .br beside it (1 KB and larger, as the server compresses); _headers gives Netlify and Cloudflare',
         "Pages the server's headers, and hcas-manifest.json lists every file's size and SHA-256. An answer the previous",
