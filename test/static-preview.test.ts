@@ -161,7 +161,7 @@ describe('hcas preview: the export as a static host serves it', { timeout: 120_0
   });
 });
 
-describe('python3 -m http.server, a plain file server, beside hcas preview', { timeout: 60_000 }, () => {
+describe('python3 -m http.server, a plain file server, beside hcas preview', { timeout: 120_000 }, () => {
   if (!hasCommand('python3', ['--version'])) {
     serviceMissing(
       'python3 -m http.server beside hcas preview (test/static-preview.test.ts)',
@@ -176,7 +176,7 @@ describe('python3 -m http.server, a plain file server, beside hcas preview', { t
     const port = await freePort();
     const child = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', folder], { stdio: 'ignore' });
     servers.push(child);
-    for (const deadline = Date.now() + 10_000; !(await canConnect(port)); await new Promise((resolve) => setTimeout(resolve, 50)))
+    for (const deadline = Date.now() + 30_000; !(await canConnect(port)); await new Promise((resolve) => setTimeout(resolve, 50)))
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`python3 -m http.server did not listen on ${port}`);
     return `http://127.0.0.1:${port}`;
   };
