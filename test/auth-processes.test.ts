@@ -330,7 +330,9 @@ describe('Redis killed, paused and back, under two replicas', { timeout: 180_000
       }
     await hcas(['keys', 'revoke', '2'], env);
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // both replicas read the revocation list (every second)
-    expect(statusesOf(await round())).toEqual([...whileUp, ...whileUp]);
+    const up = await round();
+    expect(statusesOf(up)).toEqual([...whileUp, ...whileUp]);
+    const slowestUp = Math.max(...up.map((x) => x.ms));
 
     // Paused (SIGSTOP): Redis holds every connection and answers nothing.
     redis.pause();
@@ -349,9 +351,12 @@ describe('Redis killed, paused and back, under two replicas', { timeout: 180_000
       async () => JSON.stringify(await countedInRedis()) === JSON.stringify(expected),
       `Redis to hold ${JSON.stringify(expected)}`,
     );
-    // A paused Redis costs a request at most the wait for its count (10 ms), plus the machine's own delays.
-    expect(slowest, `slowest answer while Redis was paused: ${slowest} ms`).toBeLessThan(100);
-    expect(slowestUnknown, `slowest unknown key while Redis was paused: ${slowestUnknown} ms`).toBeLessThan(NEW_KEY_WAIT_MS + 100);
+    // A paused Redis costs a request at most the wait for its count (10 ms), beside the slowest answer of the
+    // same calls just before the pause (the machine's own delays, judged in the same run, never absolute).
+    expect(slowest, `slowest answer while Redis was paused: ${slowest} ms (before: ${slowestUp} ms)`).toBeLessThan(slowestUp + 90);
+    expect(slowestUnknown, `slowest unknown key while Redis was paused: ${slowestUnknown} ms (before: ${slowestUp} ms)`).toBeLessThan(
+      slowestUp + NEW_KEY_WAIT_MS + 90,
+    );
 
     // Killed: the same, and when it is back (its append-only file kept what it answered), nothing is lost.
     await redis.kill();

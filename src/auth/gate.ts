@@ -96,8 +96,8 @@ export interface GateOptions {
   /** How long a request waits for the state to count it, or to look its key up (`hcas serve --count-wait`). */
   countWaitMs?: number;
   /**
-   * Callers without a key on this machine, not through a proxy, are served uncounted with the anonymous
-   * tier's endpoints (`hcas serve --loopback-unmetered`, as `npm start` runs it): the quick start's owner.
+   * Callers without a key on this machine, not through a proxy, are served uncounted with every endpoint, as
+   * the top plan (`hcas serve --loopback-unmetered`, as `npm start` runs it): the quick start's owner.
    */
   loopbackUnmetered?: boolean;
 }
@@ -380,12 +380,15 @@ export class Gate {
     return this.error(request, badCredentialsThrottled(seconds), headers);
   }
 
-  /** A caller on this machine with `--loopback-unmetered`: the anonymous tier's endpoints, unlimited, never counted. */
+  /**
+   * A caller on this machine with `--loopback-unmetered`: the server's owner, with the top plan's endpoints and
+   * features, unlimited, never counted (what `hcas get` answers from the file, the server answers its owner).
+   */
   private unmetered(api: Responder, request: GateRequest, route: Route | undefined): ApiResponse | Promise<ApiResponse> {
-    const { anonymous } = this.options.access.planSet;
+    const { anonymous, plans } = this.options.access.planSet;
     this.owner ??= {
       subject: 'loopback',
-      plan: anonymous.access,
+      plan: plans[plans.length - 1],
       quota: null,
       window: anonymous.window,
       who: 'Callers on this machine',
@@ -429,6 +432,7 @@ export class Gate {
     if (caller.restrictions?.widgetOnly && route && !route.asset && !access?.widget)
       return endpointNotAllowed(access?.shownPath ?? route.path);
     if (!access || access.open || access.plans.has(caller.plan.id)) return undefined;
-    return planUpgradeRequired(caller, access.shownPath, access.cheapest);
+    const local = isLocalCaller(request.remoteAddress, request.headers ?? {});
+    return planUpgradeRequired(caller, access.shownPath, access.cheapest, local ? (request.url ?? access.shownPath) : undefined);
   }
 }

@@ -34,6 +34,7 @@ const LONG = [
   'test/attacks/paused-store.test.ts', // 12 (alone), timed: beside the others as the flood test is
   'test/widget-browser.test.ts', // 15
   'test/static-export.test.ts', // 13
+  'test/static-preview.test.ts', // 13
   'test/attacks/stalled-readers.test.ts', // 13
   'test/attacks/smaller-items.test.ts', // 13
   'test/deploy-nginx.test.ts', // 13
