@@ -245,9 +245,12 @@ describe('the data files', () => {
     const outlines = readColumns(fetched(outlinesFile(map)), 'outlines.bin');
     const lines = decodeArcs(outlines.columns.arcs, outlines.columns.arc_points, outlines.grid);
     expect(lines.length).toBe(shapes.arcs.length);
-    shapes.arcs.forEach((arc, i) => {
-      expect(Array.from(lines[i]), `arc ${i}`).toEqual(decodeArc(arc, shapes.grid).flat().map(Math.fround));
+    // One comparison for the 9,869 arcs (an expect each took seconds on a loaded machine): the arcs that differ.
+    const differ = shapes.arcs.flatMap((arc, i) => {
+      const want = decodeArc(arc, shapes.grid).flat();
+      return lines[i].length === want.length && want.every((value, n) => lines[i][n] === Math.fround(value)) ? [] : [i];
     });
+    expect(differ).toEqual([]);
     for (const border of ['outline', 'state', 'county'] as const)
       expect(Array.from(outlines.columns[border])).toEqual(shapes.borders[border]);
     const rings = splitRings(outlines.columns.land, outlines.columns.land_rings).map((ring: Int32Array) => Array.from(ring));
