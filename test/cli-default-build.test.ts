@@ -146,9 +146,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mirror?.close();
-  // The copy holds a whole build (about 200 MB): keep /tmp from filling up run after run.
+  // The copy holds a whole build (about 200 MB) and the help examples' static exports (tens of thousands of
+  // files): keep /tmp from filling up run after run. Removing them took over 10 s on a busy machine.
   rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('the default build, made as the quick start makes it', { timeout: 600_000 }, () => {
   it('every command has examples, and the first of sample and build makes the default build', () => {

@@ -180,7 +180,7 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     const { run, out } = await mirror({ routes: () => ({ [PATHS.hrsa]: { status: 404, body: 'Not Found' } }) });
     const error = await run().catch((e) => e);
     expect(error.name).toBe('BuildError');
-    expect(error.message).toMatch(/1 of 23 sources failed, so .*manifest\.json was not written/);
+    expect(error.message).toMatch(/1 of 24 sources failed, so .*manifest\.json was not written/);
     expect(error.message).toMatch(
       /source "hrsa_sites": http:\/\/127\.0\.0\.1:\d+\/data\.hrsa\.gov\/DataDownload\/DD_Files\/Health_Center_Service_Delivery_and_LookAlike_Sites\.csv answered 404 Not Found\..*find it on .*data\.hrsa\.gov\/data\/download and update sources\.hrsa_sites\.url in .*sources\.json/s,
     );
@@ -307,13 +307,13 @@ describe('hcas fetch on the command line', () => {
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(
-      /^wrote \S+manifest\.json: 2 official files, 1 bundled extracts standing in, 20 left out \(.*\) in [\d.]+ s; next: hcas build --manifest \S+manifest\.json --out dist-api\/national\.sqlite\n$/,
+      /^wrote \S+manifest\.json: 2 official files, 1 bundled extracts standing in, 21 left out \(.*\) in [\d.]+ s; next: hcas build --manifest \S+manifest\.json --out dist-api\/national\.sqlite\n$/,
     );
 
     server!.routes[PATHS.nuccListing] = { status: 404, body: 'gone' };
     const failed = await hcas(['fetch', '--sources', sourcesFile, '--out', out, '--only', 'nucc'], SECRETS);
     expect(failed.code).toBe(3);
-    expect(failed.stderr).toMatch(/^hcas: 1 of 23 sources failed.*\n {2}source "nucc": \S+csv-mainmenu-57 answered 404 Not Found\./s);
+    expect(failed.stderr).toMatch(/^hcas: 1 of 24 sources failed.*\n {2}source "nucc": \S+csv-mainmenu-57 answered 404 Not Found\./s);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
 
     const unknown = await hcas(['fetch', '--sources', sourcesFile, '--out', out, '--only', 'npi'], SECRETS);

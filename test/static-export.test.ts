@@ -365,7 +365,7 @@ describe('hcas export-static (the command)', { timeout: 120_000 }, () => {
     const out = path.join(dir, 'some');
     const result = await hcas(['export-static', '--db', db, '--out', out, '--endpoints', 'states/, widget-score/{zip}/, tvi/:zip/']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^exported \d+ answers of build \w+ into .* in [\d.]+ s: \d+ files, .* with the \.gz and \.br;/);
+    expect(result.stdout).toMatch(/^exported \d+ answers of build \w+ into .* in [\d.]+ s: [\d,]+ files, .* with the \.gz and \.br;/);
     expect(readManifest(out).routes.map((row) => row.path)).toEqual(['/api/v1/states/', '/api/v1/tvi/:zip/', '/api/v1/widget-score/:zip/']);
   });
 
