@@ -137,12 +137,15 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     const starts = hits.map((h) => Number(/^bytes=(\d+)-$/.exec(h.range ?? '')?.[1] ?? 0));
     expect(hits[0].range).toBeNull();
     expect(starts).toHaveLength(3);
-    expect(starts[1]).toBeGreaterThan(0);
+    // A retry asks from 0 when nothing had reached the disk before the cut (once, under CI's load, the first).
     expect(starts[1]).toBeLessThanOrEqual(third);
-    expect(starts[2]).toBeGreaterThan(starts[1]);
+    expect(starts[2]).toBeGreaterThan(0);
+    expect(starts[2]).toBeGreaterThanOrEqual(starts[1]);
     expect(starts[2]).toBeLessThanOrEqual(starts[1] + third);
     // If-Range names the file version, so a file changed upstream would start over rather than be spliced.
-    expect(hits[1].ifRange).toMatch(/^"/);
+    const resumed = hits.slice(1).filter((h) => h.range !== null);
+    expect(resumed.length).toBeGreaterThan(0);
+    for (const hit of resumed) expect(hit.ifRange).toMatch(/^"/);
     const record = JSON.parse(readFileSync(path.join(out, 'fetched.json'), 'utf8')).sources.nppes;
     expect(record.download.sha256).toBe(createHash('sha256').update(zip).digest('hex'));
     expect(gunzipSync(readFileSync(path.join(out, record.file.path))).toString('utf8')).toBe(nppesCsv());
