@@ -4,13 +4,13 @@ import { mayRaisePriority } from './test/helpers/priority.ts';
 import BuildsFirst from './test/helpers/sequencer.ts';
 
 /**
- * The attack test that times a server under a flood needs its server and client to get a core whenever they
- * wake. Where this user may raise a process's priority (root, as CI runs), it runs beside the other files,
- * above them (test/helpers/priority.ts); elsewhere it runs alone, after the rest of the suite, for the other
- * files' processes would share the cores with the server it measures. Alone, it kept one core of two idle for
- * its 22 s (it needs about a fifth of a core).
+ * The attack tests that time a server (under a flood, through a paused Redis) need the server and its client
+ * to get a core whenever they wake. Where this user may raise a process's priority (root, as CI runs), they
+ * run beside the other files, above them (test/helpers/priority.ts); elsewhere they run alone, after the rest
+ * of the suite, for the other files' processes would share the cores with the server measured. Alone, the
+ * flood test kept one core of two idle for its 22 s (it needs about a fifth of a core).
  */
-const TIMED = ['test/attacks/flood.test.ts'];
+const TIMED = ['test/attacks/flood.test.ts', 'test/attacks/paused-store.test.ts'];
 const ALONE = mayRaisePriority() ? [] : TIMED;
 
 export default defineConfig({

@@ -15,7 +15,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = 32;
 
 /** A server process under test. */
-interface Contender {
+export interface Contender {
   url: string;
   pid: number;
   stop(): void;
@@ -264,8 +264,10 @@ export async function fetchBody(url: string, headers: Record<string, string>): P
 }
 
 /** Starts a server process and waits for its `listening` JSON line. */
-export function startProcess(args: string[], env: Record<string, string> = {}): Promise<Contender> {
-  const child: ChildProcess = spawn(process.execPath, args, {
+export function startProcess(args: string[], env: Record<string, string> = {}, prefix: string[] = []): Promise<Contender> {
+  // `prefix`: a command that runs node (`taskset -c 0`, which execs it: the pid stays node's).
+  const [command, ...before] = prefix.length > 0 ? [...prefix, process.execPath] : [process.execPath];
+  const child: ChildProcess = spawn(command, [...before, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },

@@ -64,7 +64,7 @@ for (const [name, optional] of [
   if (existsSync(file))
     benches.push([
       name,
-      async () => (await import(file))[optional]({ db: ['auth', 'request-path', 'replicas', 'flood'].includes(name) ? defaultDb : fullDb }),
+      async () => (await import(file))[optional]({ db: ['auth', 'request-path', 'replicas'].includes(name) ? defaultDb : fullDb }),
     ]);
 }
 // A bench that misses its target throws: the others still run, and the run ends with the misses and status 1.

@@ -49,6 +49,33 @@ export interface DriveTimeCalibration {
   byRegion: Array<CalibrationRow & { region: string }>;
 }
 
+/** The provider component against the count files the build was given (pipeline/validate/clinicians.ts). */
+export interface ClinicianValidation {
+  /** Per counted category: the build's clinicians per 100,000 beside the files', nationally and county by county. */
+  supply: Array<{
+    category: string;
+    counties: number;
+    withinTolerance: number;
+    medianDifferencePct: number;
+    p90DifferencePct: number;
+    buildPer100k: number;
+    filesPer100k: number;
+  }>;
+  /** Spearman of the counties' overall provider component against their published ratios. */
+  ranking: { rho: number; counties: number } | null;
+  known: Array<{
+    fips: string;
+    name: string;
+    expect: 'low' | 'high' | 'counted';
+    why: string;
+    provider: number | null;
+    percentile: number | null;
+    pass: boolean;
+  }>;
+  /** The residents-weighted overall provider component per NCHS urban-rural class. */
+  urbanRural: Array<{ code: number; zips: number; provider: number | null }>;
+}
+
 export interface ValidationReport {
   checks: Check[];
   bands: Array<{ label: string; zips: number; residents: number; share: number }>;
@@ -80,4 +107,6 @@ export interface ValidationReport {
   /** Absent from builds made before residents' points (hcas validate prints what a report has). */
   residentsPoints?: ResidentsPointReport;
   driveTimeCalibration?: DriveTimeCalibration | null;
+  /** Absent from builds made before clinician counts; null where the build had no count files to hold its supply to. */
+  clinicians?: ClinicianValidation | null;
 }

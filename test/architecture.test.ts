@@ -18,6 +18,7 @@ const PIPELINE_ORDER = [
   'pipeline/store',
   'pipeline/geo',
   'pipeline/facilities',
+  'pipeline/supply',
   'pipeline/accessibility.ts',
   'pipeline/score',
   'pipeline/validate',

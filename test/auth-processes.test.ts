@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTable } from '../src/auth/access.ts';
-import { Gate } from '../src/auth/gate.ts';
+import { Gate, NEW_KEY_WAIT_MS } from '../src/auth/gate.ts';
 import { generateKey, hashKey, keyHint } from '../src/auth/keys.ts';
 import { loadPlans } from '../src/auth/plans.ts';
 import { RedisStore } from '../src/auth/redis-store.ts';
@@ -320,33 +320,27 @@ describe('Redis killed, paused and back, under two replicas', { timeout: 180_000
       anonymous: await counts.peek('ip:127.0.0.1', today),
     });
 
-    // Each replica verifies both keys first. On a loaded machine the state may not answer a key's first lookup
-    // within the count wait (10 ms): that call is answered 401 with Retry-After and not counted (a client
-    // retries), which is not what this test is about. Seen once in CI, with three test files beside this one.
+    // Each replica verifies both keys first. A key's first lookup waits NEW_KEY_WAIT_MS for the state, not the
+    // count wait: on a loaded machine, with three test files beside this one, a 10 ms wait once refused it.
     for (const url of [a.url, b.url])
-      for (const [who, apiKey] of [
-        ['key', key],
-        ['revoked', revokedKey],
-      ] as const) {
-        for (let tries = 1; ; tries++) {
-          const answer = await request(url, '/api/v1/states/', { headers: { 'X-API-Key': apiKey } });
-          if (answer.status === 200) {
-            if (who === 'key') expected.key++;
-            break;
-          }
-          expect([answer.status, answer.headers['retry-after'], tries < 20], `${who} on ${url}`).toEqual([401, '1', true]);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+      for (const apiKey of [key, revokedKey]) {
+        const answer = await request(url, '/api/v1/states/', { headers: { 'X-API-Key': apiKey } });
+        expect(answer.status, url).toBe(200);
+        if (apiKey === key) expected.key++;
       }
     await hcas(['keys', 'revoke', '2'], env);
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // both replicas read the revocation list (every second)
-    expect(statusesOf(await round())).toEqual([...whileUp, ...whileUp]);
+    const up = await round();
+    expect(statusesOf(up)).toEqual([...whileUp, ...whileUp]);
+    const slowestUp = Math.max(...up.map((x) => x.ms));
 
     // Paused (SIGSTOP): Redis holds every connection and answers nothing.
     redis.pause();
     const paused = await round();
     expect(statusesOf(paused)).toEqual([...whileUp, ...whileUp]);
-    const slowest = Math.max(...paused.map((x) => x.ms));
+    // A key never seen waits NEW_KEY_WAIT_MS for its lookup (the state is not known to be away yet); the others the count wait.
+    const slowest = Math.max(...paused.filter((x) => x.who !== 'unknown').map((x) => x.ms));
+    const slowestUnknown = Math.max(...paused.filter((x) => x.who === 'unknown').map((x) => x.ms));
     console.log(`answers while Redis was paused, ms: ${paused.map((x) => `${x.who} ${x.ms.toFixed(1)}`).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // past STATE_STALL_MS: both replicas count by themselves
     expect(await ready(a.url)).toBe('degraded');
@@ -357,8 +351,12 @@ describe('Redis killed, paused and back, under two replicas', { timeout: 180_000
       async () => JSON.stringify(await countedInRedis()) === JSON.stringify(expected),
       `Redis to hold ${JSON.stringify(expected)}`,
     );
-    // A paused Redis costs a request at most the wait for its count (5 ms), plus the machine's own delays.
-    expect(slowest, `slowest answer while Redis was paused: ${slowest} ms`).toBeLessThan(100);
+    // A paused Redis costs a request at most the wait for its count (10 ms), beside the slowest answer of the
+    // same calls just before the pause (the machine's own delays, judged in the same run, never absolute).
+    expect(slowest, `slowest answer while Redis was paused: ${slowest} ms (before: ${slowestUp} ms)`).toBeLessThan(slowestUp + 90);
+    expect(slowestUnknown, `slowest unknown key while Redis was paused: ${slowestUnknown} ms (before: ${slowestUp} ms)`).toBeLessThan(
+      slowestUp + NEW_KEY_WAIT_MS + 90,
+    );
 
     // Killed: the same, and when it is back (its append-only file kept what it answered), nothing is lost.
     await redis.kill();

@@ -260,7 +260,8 @@ describe('keys', () => {
   it('a call outside the plan is a 403 naming the cheapest plan that opens it', async () => {
     const result = await request(server.url, '/api/v1/health-scores/geojson/', { headers: { 'X-API-Key': keys.professional } });
     expect(expectErrorBody(result, 403, 'plan_upgrade_required')).toBe(
-      'health-scores/geojson/ needs the Business plan (the cheapest that opens it). The Professional plan does not open it',
+      'health-scores/geojson/ needs the Business plan (the cheapest that opens it). The Professional plan does not open it. ' +
+        "On this machine, `hcas get /api/v1/health-scores/geojson/` answers it from the build file whatever the plan, and `hcas serve --loopback-unmetered` (as `npm start` runs it) serves every endpoint to this machine's own calls",
     );
     expect((await request(server.url, '/api/v1/health-scores/geojson/', { headers: { 'X-API-Key': keys.business } })).status).toBe(200);
   });
@@ -299,5 +300,53 @@ describe('meta/', () => {
   it('reports the limits backend and its health', async () => {
     const body = bodyJson(await request(server.url, '/api/v1/meta/')) as Record<string, unknown>;
     expect(body.rate_limits).toEqual({ backend: 'sqlite', status: 'ok', plans: 'Plan list A' });
+  });
+});
+
+describe("the server's owner on its own machine (issue 43, point 4)", () => {
+  /** What an owner reaches for after the quick start: the endpoints the API root lists beyond the Free plan. */
+  const PAID = [
+    '/api/v1/health-scores/10001/all-scores/',
+    '/api/v1/health-scores/10001/census/',
+    '/api/v1/compare/?zips=10001,02903',
+    '/api/v1/rankings/states/',
+    '/api/v1/tvi/top-vulnerable/',
+    '/api/v1/exports/health-scores/?format=ndjson&state=RI',
+    '/api/v1/health-scores/geojson/?state=RI',
+  ];
+
+  it('gets every endpoint, as the top plan, uncounted, with --loopback-unmetered (npm start)', async () => {
+    const owner = await startServer({
+      db: await fixtureDb(),
+      port: 0,
+      host: '127.0.0.1',
+      quiet: true,
+      watch: false,
+      log: () => {},
+      gate: new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES, API_BASE), now: () => nowMs, loopbackUnmetered: true }),
+    });
+    try {
+      for (const url of PAID) {
+        const result = await request(owner.url, url);
+        expect(result.status, `${url}: ${result.body.toString().slice(0, 200)}`).toBe(200);
+        expect(rateLimit(result)).toMatchObject({ limit: UNLIMITED, remaining: UNLIMITED });
+      }
+    } finally {
+      await owner.close();
+    }
+  }, 60_000);
+
+  it("a 403 to a caller on the server's machine names `hcas get` with the path, and the flag; to anyone else, neither", async () => {
+    const local = expectErrorBody(await request(server.url, '/api/v1/rankings/states/'), 403, 'plan_upgrade_required');
+    expect(local).toBe(
+      "rankings/states/ needs the Professional plan (the cheapest that opens it). Anonymous callers have the Free plan's endpoints; send an API key on a plan that opens it. " +
+        "On this machine, `hcas get /api/v1/rankings/states/` answers it from the build file whatever the plan, and `hcas serve --loopback-unmetered` (as `npm start` runs it) serves every endpoint to this machine's own calls",
+    );
+    const remote = expectErrorBody(
+      await request(trusting.url, '/api/v1/rankings/states/', { headers: asClient(client()) }),
+      403,
+      'plan_upgrade_required',
+    );
+    expect(remote).not.toMatch(/hcas get|loopback/);
   });
 });

@@ -4,7 +4,7 @@ import { anonymousSubject, clientAddress, TrustedProxies } from '../src/auth/cli
 import { generateKey, hashKey, isWellFormedKey, keyHint, readCredentials, redactKeys } from '../src/auth/keys.ts';
 import { loadPlans, parsePlans, patternCovers, PlanError } from '../src/auth/plans.ts';
 import { windowAt, WindowClock } from '../src/auth/windows.ts';
-import { repeatedHeaderError } from '../src/server/request-headers.ts';
+import { requestError } from '../src/server/request-headers.ts';
 import { NO_PARAMS, ok, route } from '../src/http/route.ts';
 import { API_BASE, ROUTES } from '../src/api/index.ts';
 
@@ -35,11 +35,25 @@ describe('API keys', () => {
   });
 
   it('repeated Host, Authorization or X-API-Key headers are found in any spelling', () => {
-    expect(repeatedHeaderError(['Host', 'a', 'X-API-Key', key, 'Accept', '*/*'])).toBeUndefined();
-    expect(repeatedHeaderError(['Host', 'a', 'HOST', 'b'])?.code).toBe('bad_request');
-    expect(repeatedHeaderError(['host', 'a', 'hOsT', 'b'])?.message).toContain('2 Host headers');
-    expect(repeatedHeaderError(['Authorization', 'a', 'AUTHORIZATION', 'b'])?.message).toContain('2 Authorization headers');
-    expect(repeatedHeaderError(['x-api-key', 'a', 'X-Api-Key', 'b', 'X-API-KEY', 'c'])?.message).toContain('3 X-API-Key headers');
+    expect(requestError(['Host', 'a', 'X-API-Key', key, 'Accept', '*/*'], 1, 1)).toBeUndefined();
+    expect(requestError(['Host', 'a', 'HOST', 'b'], 1, 1)?.code).toBe('bad_request');
+    expect(requestError(['host', 'a', 'hOsT', 'b'], 1, 1)?.message).toContain('2 Host headers');
+    expect(requestError(['Host', 'x', 'Authorization', 'a', 'AUTHORIZATION', 'b'], 1, 1)?.message).toContain('2 Authorization headers');
+    expect(requestError(['Host', 'x', 'x-api-key', 'a', 'X-Api-Key', 'b', 'X-API-KEY', 'c'], 1, 1)?.message).toContain(
+      '3 X-API-Key headers',
+    );
+  });
+
+  it('HTTP/1.1 without Host, and versions other than 1.x, are bad requests (issue #44, point 8)', () => {
+    expect(requestError(['Accept', '*/*'], 1, 1)?.message).toBe(
+      'An HTTP/1.1 request must carry a Host header (RFC 9112, section 3.2); add one',
+    );
+    expect(requestError(['Accept', '*/*'], 1, 0)).toBeUndefined();
+    for (const [major, minor] of [
+      [0, 9],
+      [2, 0],
+    ])
+      expect(requestError(['Host', 'a'], major, minor)?.message).toMatch(new RegExp(`^HTTP/${major}\\.${minor} requests are not served`));
   });
 
   const key = 'hcas_live_0123456789abcdefghijklmnopqrstuv';

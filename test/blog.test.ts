@@ -10,6 +10,8 @@ import { BuildError } from '../pipeline/base/errors.ts';
 import { Api } from '../src/api/index.ts';
 import { tempDir, writeInput } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
+import { BANDS } from '../pipeline/config/bands.ts';
+import { COMPOSITE_WEIGHTS, NP_PA_PRIMARY_CARE_WEIGHT, PEOPLE_FLOOR, PROVIDER_STEPS } from '../pipeline/config/scoring.ts';
 
 const front = (fields: Record<string, string>, body = 'Some text.') =>
   `---\n${Object.entries(fields)
@@ -183,5 +185,61 @@ describe('blog endpoints and the clock', () => {
     expect((await get('/api/v1/blog/?page=2')).status).toBe(404);
     // Links list the parameters in the route's order, each in its one spelling.
     expect((await get('/api/v1/blog/?page_size=1&page=2')).body.previous).toBe('/api/v1/blog/?page=1&page_size=1');
+  });
+});
+
+describe("the blog's own account of the score cannot drift from the code", () => {
+  let api: Api;
+  let text: string;
+  const get = async (url: string) => JSON.parse((await api.respond({ method: 'GET', url, headers: {} })).body.toString('utf8'));
+  beforeAll(async () => {
+    api = Api.open(await fixtureDb(), { now: () => new Date('2026-01-01T00:00:00Z') });
+    text = ((await get('/api/v1/blog/how-the-healthcare-access-score-works/')).html as string).replace(/&amp;/g, '&');
+  });
+  afterAll(() => api.retire());
+
+  it("states the composite's weights and floor, and the band table, as the code has them", () => {
+    const { provider, hospital, travel } = COMPOSITE_WEIGHTS;
+    expect(text).toContain(
+      `access      = (${provider} × provider + ${hospital} × hospital + ${travel} × travel) / ${provider + hospital + travel}`,
+    );
+    expect(text).toContain(`healthscore = round_half_up(access × (${PEOPLE_FLOOR} + ${+(1 - PEOPLE_FLOOR).toFixed(2)} × people / 100))`);
+    expect(text).toContain(`(${hospital} × hospital + ${travel} × travel) / ${hospital + travel}`);
+    for (const label of new Set(BANDS.map((b) => b.label))) {
+      const bands = BANDS.filter((b) => b.label === label);
+      const low = Math.min(...bands.map((b) => b.min));
+      const high = BANDS[BANDS.indexOf(bands[0]) - 1]?.min;
+      expect(text, label).toContain(`<td>${low}-${high === undefined ? 100 : high - 1}</td>\n<td>${label}</td>`);
+    }
+    for (const step of PROVIDER_STEPS.slice(1)) expect(text).toContain(String(step[1]));
+    expect(text).toContain(`${NP_PA_PRIMARY_CARE_WEIGHT}`);
+  });
+
+  it("recomputes every served overall score of the fixture from the blog's formula", async () => {
+    const formula =
+      /access\s+= \((\d+) × provider \+ (\d+) × hospital \+ (\d+) × travel\) \/ (\d+)\s+healthscore = round_half_up\(access × \(([\d.]+) \+ ([\d.]+) × people \/ 100\)\)/.exec(
+        text,
+      );
+    expect(formula).not.toBeNull();
+    const [wp, wh, wt, sum, floor, slope] = formula!.slice(1).map(Number);
+    const [, wh2, wt2, sum2] = /\((\d+) × hospital \+ (\d+) × travel\) \/ (\d+)/
+      .exec(text.slice(formula!.index + formula![0].length))!
+      .map(Number);
+    const records: Array<Record<string, number | null>> = [];
+    for (let page = 1; ; page++) {
+      const body = await get(`/api/v1/health-scores/?page_size=100&page=${page}`);
+      records.push(...body.results);
+      if (!body.next) break;
+    }
+    expect(records.length).toBeGreaterThan(50);
+    for (const r of records) {
+      const access =
+        r.provider_score === null
+          ? (wh2 * r.hospital_score! + wt2 * r.travel_score!) / sum2
+          : (wp * r.provider_score + wh * r.hospital_score! + wt * r.travel_score!) / sum;
+      // Round half up, forgiving the float error of the decimal weights at the half.
+      expect(Math.floor(access * (floor + (slope * r.people_score!) / 100) + 0.5 + 1e-9), String(r.zip_code)).toBe(r.healthscore);
+    }
+    expect(records.some((r) => r.provider_score === null)).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { cachedDefaultBuild } from './helpers/real-build.ts';
 
 /**
  * The default build as `npm start` makes it: the bundled real public data (raw/public) and synthetic providers
- * written by `hcas sample` (its defaults: 250,000 providers, an 8.3% sample, seed 20260101), read through the API.
+ * written by `hcas sample` (its defaults: 250,000 providers, a 6.5% sample, seed 20260101), read through the API.
  */
 describe('the default build: real public data, synthetic providers', () => {
   let api: Api;
@@ -31,10 +31,11 @@ describe('the default build: real public data, synthetic providers', () => {
     expect(meta.data_quality.provider.sample_fraction).toBeCloseTo(fraction, 5);
     const record = await get('health-scores/10021/');
     expect(record.data_quality.components.provider).toBe('sample');
-    expect(record.data_quality.note).toMatch(/^Clinicians are synthetic \(a declared 8\.27% sample/);
-    // Everything but the providers comes from raw/public.
+    expect(record.data_quality.note).toMatch(new RegExp(`^Clinicians are synthetic \\(a declared ${(fraction * 100).toFixed(2)}% sample`));
+    // Everything but the providers comes from raw/public: its 34 files but the OB/GYN roster, which the synthetic OB/GYNs follow.
     const sources = meta.sources as Array<{ key: string; path: string }>;
-    expect(sources.filter((s) => !['nppes', 'doctors_clinicians'].includes(s.key)).length).toBe(28);
+    expect(sources.filter((s) => !['nppes', 'doctors_clinicians'].includes(s.key)).length).toBe(33);
+    expect(sources.map((s) => s.key)).not.toContain('obgyn_roster');
   });
 
   it('scores the places whose access is known as a researcher would: medical centres high, frontier low', async () => {
@@ -51,7 +52,8 @@ describe('the default build: real public data, synthetic providers', () => {
 
   it('scales the sample back to the documented densities (coverage measured as complete)', () => {
     const coverage = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'provider_coverage'").pluck().get() as string);
-    expect(coverage.complete).toBe(true);
+    expect(coverage.status).toBe('sample');
+    expect(coverage.roster.complete).toContain('primary_care');
     expect(coverage.national.primary_care.share).toBeGreaterThan(0.85);
     expect(coverage.national.primary_care.share).toBeLessThan(1.2);
     expect(db.prepare('SELECT COUNT(*) FROM health_scores WHERE provider_score IS NULL').pluck().get()).toBe(0);

@@ -43,7 +43,7 @@ describe('build failures name the fix and never replace a good output', () => {
     writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
     const out = path.join(dir, 'out.sqlite');
     await expect(build({ manifest: path.join(dir, 'manifest.json'), out })).rejects.toThrow(
-      /provider files do not cover the country: they hold no clinicians .* "providers": \{ "sample_fraction": F \}.*"on_partial_coverage": "omit_component".*--allow-partial-providers/,
+      /No source counts clinicians: .*the rosters count 0% .*hcas fetch.*clinician count files \(layout clinician_counts.*"providers": \{ "sample_fraction": F \}.*"on_partial_coverage": "omit_component".*--allow-partial-providers/,
     );
     expect(existsSync(out)).toBe(false);
     const summary = await build({ manifest: path.join(dir, 'manifest.json'), out, allowPartialProviders: true });

@@ -84,25 +84,34 @@ describe('the API over the real-data build', () => {
     expect((db.prepare('SELECT COUNT(*) AS n FROM zip_aliases z JOIN zips s ON s.zip_code = z.zip_code').get() as { n: number }).n).toBe(0);
   });
 
-  it('says in every score record and widget answer that the provider component is missing, and why', async () => {
+  it('says in every score record and widget answer where its clinicians come from, and where none are counted', async () => {
     const get = async (url: string) => JSON.parse((await api.respond({ method: 'GET', url: `/api/v1/${url}` })).body.toString('utf8'));
     const record = await get('health-scores/10021/');
-    expect(record.provider_score).toBeNull();
-    expect(record.data_quality.components.provider).toBe('missing');
-    expect(record.data_quality.note).toMatch(/provider files cover only part of the country/);
+    expect(record.provider_score).toBeGreaterThanOrEqual(70);
+    // Counted primary care, behavioral health and dentistry, the OB/GYN roster, and estimated paediatrics and cardiology.
+    expect(record.data_quality.components.provider).toBe('estimated');
+    expect(
+      Object.fromEntries(record.data_quality.clinicians.map((c: { category: string; basis: string }) => [c.category, c.basis])),
+    ).toEqual({
+      primary_care: 'count',
+      behavioral_health: 'count',
+      dentistry: 'count',
+      obgyn: 'roster',
+      pediatrics: 'estimate',
+      cardiology: 'estimate',
+    });
     expect(record.data_quality.travel_times).toBe('road');
     const widget = await get('widget-score/10021/');
-    expect(widget.components.provider).toBeNull();
-    expect(widget.within_10_miles.primary_care_clinicians).toBeNull();
-    expect(widget.summary).not.toMatch(/clinician/);
+    expect(widget.components.provider).toBe(record.provider_score);
+    expect(widget.within_10_miles.primary_care_clinicians).toBeGreaterThan(1_000);
     expect(widget.data_quality).toEqual(record.data_quality);
     const page = await get('health-scores/?state=NV&page_size=100');
-    expect(
-      page.results.every(
-        (r: { provider_score: null; data_quality: { components: { provider: string } } }) =>
-          r.provider_score === null && r.data_quality.components.provider === 'missing',
-      ),
-    ).toBe(true);
+    expect(page.results.every((r: { provider_score: number | null }) => r.provider_score !== null)).toBe(true);
+    // Puerto Rico: no county count, the OB/GYN roster alone: no provider component, and the record says why.
+    const adjuntas = await get('health-scores/00601/');
+    expect(adjuntas.provider_score).toBeNull();
+    expect(adjuntas.data_quality.components.provider).toBe('missing');
+    expect(adjuntas.data_quality.note).toMatch(/No source counts the clinicians of this ZIP/);
     // A ZIP without residents says so, and is never in a ranking.
     const empty = db.prepare('SELECT zip_code FROM zips WHERE COALESCE(population, 0) = 0 LIMIT 1').pluck().get() as string;
     expect((await get(`health-scores/${empty}/`)).data_quality.small_population).toBe(true);

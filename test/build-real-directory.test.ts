@@ -37,13 +37,18 @@ describe.skipIf(!haveData)('providers, facilities, autocomplete and rankings ove
     db?.close();
   });
 
-  it('measures the real provider extracts as partial coverage and leaves the provider component out', () => {
+  it('keeps the partial NPPES extract to naming clinicians: the counts are the supply, the extract replaces none', () => {
     const coverage = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'provider_coverage'").pluck().get() as string);
-    expect(coverage.status).toBe('omitted');
-    expect(coverage.national.primary_care.share).toBeGreaterThan(0.01);
-    expect(coverage.national.primary_care.share).toBeLessThan(0.1);
-    expect(coverage.shortfalls.join(' ')).toMatch(/primary care clinicians expected nationally/);
-    expect(db.prepare('SELECT COUNT(*) FROM health_scores WHERE provider_score IS NOT NULL').pluck().get()).toBe(0);
+    expect(coverage.status).toBe('measured');
+    // The weekly extract holds 3% of the country's primary care clinicians: reported as a partial roster ...
+    expect(coverage.shortfalls.primary_care).toMatch(/the rosters count 3% of the primary care clinicians expected nationally/);
+    // ... while the county counts carry primary care, behavioral health and dentistry, and the OB/GYN roster its own.
+    for (const category of ['primary_care', 'behavioral_health', 'dentistry'])
+      expect(coverage.categories[category].basis, category).toBe('count');
+    expect(coverage.categories.obgyn.basis).toBe('roster');
+    expect(coverage.national.primary_care.share).toBeGreaterThan(0.98);
+    expect(coverage.national.primary_care.share).toBeLessThan(1.02);
+    expect(db.prepare('SELECT COUNT(*) FROM health_scores WHERE provider_score IS NOT NULL').pluck().get()).toBeGreaterThan(300_000);
   });
 
   it('finds a known NPPES clinician by NPI, by name and by specialty', async () => {

@@ -95,6 +95,35 @@ async function serveExample(line: string): Promise<{ answered: number; code: num
   return { answered, code: await exited, stderr };
 }
 
+/**
+ * Runs a `hcas preview` example until the export it serves answers `/api/v1/states/` as JSON, then stops it
+ * with SIGTERM: the content type, the exit status. The preview prints its address (`--port 0` picks one).
+ */
+async function previewExample(line: string): Promise<{ type: string | null; code: number | null; stderr: string }> {
+  const child = spawn('bash', ['-c', line], {
+    cwd: copy,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PATH: [bin, path.dirname(process.execPath), process.env.PATH].join(path.delimiter) },
+  });
+  let [stdout, stderr] = ['', ''];
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let type: string | null = null;
+  for (let tries = 0; tries < 300 && child.exitCode === null && type === null; tries++) {
+    const url = / at (http:\/\/\S+\/) /.exec(stdout)?.[1];
+    if (url)
+      type = await fetch(`${url}api/v1/states/`).then(
+        (r) => (r.ok ? r.headers.get('content-type') : null),
+        () => null,
+      );
+    if (type === null) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
+  return { type, code: await exited, stderr };
+}
+
 const helps = new Map<string, string>();
 let firstRun: QuickStart['run'];
 
@@ -117,9 +146,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mirror?.close();
-  // The copy holds a whole build (about 200 MB): keep /tmp from filling up run after run.
+  // The copy holds a whole build (about 200 MB) and the help examples' static exports (tens of thousands of
+  // files): keep /tmp from filling up run after run. Removing them took over 10 s on a busy machine.
   rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('the default build, made as the quick start makes it', { timeout: 600_000 }, () => {
   it('every command has examples, and the first of sample and build makes the default build', () => {
@@ -160,6 +190,12 @@ describe('every example of every help text succeeds on the default build', { tim
           const served = await serveExample(line);
           if (served.answered !== 200 || served.code !== 0 || NATIVE_CRASH.test(served.stderr))
             failures.push(`${name}: ${line}\n  answered ${served.answered}, exit ${served.code}\n  ${served.stderr}`);
+          continue;
+        }
+        if (/(^|\s)hcas preview\b/.test(line)) {
+          const previewed = await previewExample(line);
+          if (previewed.type !== 'application/json; charset=utf-8' || previewed.code !== 0)
+            failures.push(`${name}: ${line}\n  served ${previewed.type}, exit ${previewed.code}\n  ${previewed.stderr}`);
           continue;
         }
         const result = await run(line);

@@ -1,5 +1,6 @@
-import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, readSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../src/api/index.ts';
 import { csv, tsvLine } from '../src/cli/format.ts';
@@ -173,6 +174,38 @@ describe('exit codes: 0 ok, 1 not found or empty, 2 usage, 3 data or database', 
       expect(result.code, result.stderr).toBe(3);
       expect(result.stderr).toMatch(/^hcas: .*(rebuild it with `hcas build`)/);
     }
+  });
+
+  it('says what is wrong with the path, and advises a rebuild once (issue #44, point 8)', async () => {
+    const loop = path.join(dir, 'loop.sqlite');
+    symlinkSync(loop, loop);
+    const dangling = path.join(dir, 'dangling.sqlite');
+    symlinkSync('gone.sqlite', dangling);
+    // A build from before the residents' points: the query layer's reason already says to rebuild.
+    const older = path.join(dir, 'older.sqlite');
+    copyFileSync(db, older);
+    const file = new Database(older);
+    file.exec('ALTER TABLE zips DROP COLUMN point_source');
+    file.close();
+    const [looped, pointless, old, version] = await Promise.all([
+      hcas(['score', '10001', '--db', loop]),
+      hcas(['score', '10001', '--db', dangling]),
+      hcas(['score', '10001', '--db', older]),
+      hcas(['--version'], { env: { HCAS_DB: loop } }),
+    ]);
+    expect(looped).toMatchObject({
+      code: 3,
+      stderr: `hcas: ${loop} is a symbolic link in a loop (its links never reach a file); point it at a database file\n`,
+    });
+    expect(pointless).toMatchObject({
+      code: 3,
+      stderr: `hcas: ${dangling} is a symbolic link to gone.sqlite, which does not exist; point it at a database file\n`,
+    });
+    expect(old).toMatchObject({
+      code: 3,
+      stderr: `hcas: cannot read ${older} as an hcas database: ${older} was built by an older hcas (its zips table has no point_source column); rebuild it with \`hcas build\`\n`,
+    });
+    expect(version.stdout).toContain(`database ${loop}: ${loop} is a symbolic link in a loop`);
   });
 
   it('get follows the trailing-slash redirect like curl -L and says so on stderr', async () => {

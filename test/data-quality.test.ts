@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { widgetSummary } from '../src/api/widget-summary.ts';
 import { DataQualityCatalog } from '../src/query/data-quality.ts';
 
-function catalog(provider: object): DataQualityCatalog {
+function catalog(provider: object, clinicians?: object): DataQualityCatalog {
   const db = new Database(':memory:');
   db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
   db.prepare("INSERT INTO meta VALUES ('data_quality', ?)").run(
@@ -15,11 +15,12 @@ function catalog(provider: object): DataQualityCatalog {
         { score_type_id: 10, measure: 'CSMOKING', available: true },
       ],
       small_population_threshold: 100,
+      ...(clinicians && { clinicians }),
     }),
   );
   return new DataQualityCatalog(db);
 }
-const row = { _small: 0, _road: 1, _point: 'hud_residential', _imputed: null, _prevalence: 0, _type: 1 };
+const row = { _small: 0, _road: 1, _point: 'hud_residential', _imputed: null, _prevalence: 0, _type: 1, _basis: null, _noProvider: 0 };
 
 describe('data_quality of a score record', () => {
   it('says the provider component is missing, and why, when the build published none', () => {
@@ -44,6 +45,8 @@ describe('data_quality of a score record', () => {
       _imputed: 'uninsured_pct,poverty_pct',
       _prevalence: 0,
       _type: 3,
+      _basis: null,
+      _noProvider: 0,
     });
     expect(quality).toMatchObject({
       small_population: true,
@@ -62,6 +65,43 @@ describe('data_quality of a score record', () => {
     expect(catalog({ status: 'measured' }).of({ ...row, _type: 10 }).note).toMatch(/No CDC PLACES CSMOKING prevalence for this ZIP/);
     expect(catalog({ status: 'measured' }).of(row).note).toBe("Every component is measured from the build's sources.");
     expect(catalog({ status: 'measured' }).of(row).location).toBe('residents');
+  });
+});
+
+describe('data_quality.clinicians: where each category of the score type comes from in the ZIP', () => {
+  const clinicians = {
+    categories: ['primary_care', 'dentistry', 'cardiology', 'dietetics'],
+    score_types: { 1: { primary_care: 0.6, dentistry: 0.2, cardiology: 0.2 }, 3: { primary_care: 0.5, dietetics: 0.5 } },
+    sources: {},
+  };
+  const measured = catalog({ status: 'measured' }, clinicians);
+
+  it('reads one letter per category from zips.clinician_basis, in the order meta lists them, with the type weights', () => {
+    const quality = measured.of({ ...row, _basis: 'cce-' });
+    expect(quality.clinicians).toEqual([
+      { category: 'primary_care', weight: 0.6, basis: 'count' },
+      { category: 'dentistry', weight: 0.2, basis: 'count' },
+      { category: 'cardiology', weight: 0.2, basis: 'estimate' },
+    ]);
+    expect(quality.components.provider).toBe('estimated');
+    expect(quality.note).toMatch(/No count of cardiology clinicians is known: they are estimated/);
+  });
+
+  it('is measured where every category is counted, and names a category no source counts', () => {
+    expect(measured.of({ ...row, _basis: 'cccc' }).components.provider).toBe('measured');
+    const quality = measured.of({ ...row, _type: 3, _basis: 'cccc'.slice(0, 3) + '-' });
+    expect(quality.clinicians).toEqual([
+      { category: 'primary_care', weight: 0.5, basis: 'count' },
+      { category: 'dietetics', weight: 0.5, basis: 'none' },
+    ]);
+    expect(quality.note).toMatch(/No source counts dietetics clinicians here, so the provider component weighs the other categories/);
+  });
+
+  it('says the provider component is missing in a ZIP whose score has none, though the build has one', () => {
+    const quality = measured.of({ ...row, _basis: '----', _noProvider: 1 });
+    expect(quality.components.provider).toBe('missing');
+    expect(quality.note).toMatch(/^No source counts the clinicians of this ZIP, so this score leaves clinician supply out/);
+    expect(quality.clinicians.every((c) => c.basis === 'none')).toBe(true);
   });
 });
 

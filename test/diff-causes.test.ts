@@ -1,4 +1,5 @@
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../pipeline/run/index.ts';
 import { type DiffReport, diffBuilds } from '../src/diff/index.ts';
@@ -64,7 +65,7 @@ describe('hcas diff names the known cause of a rebuild', { timeout: 600_000 }, (
     expect(taos.deltas.hospital).toBeLessThan(0);
   });
 
-  it("a ZIP's population changed: that ZIP, for itself and every neighbour whose share of the beds moved", async () => {
+  it("a ZIP's population changed: that ZIP, for itself and every neighbour whose share of the beds or of its county's clinicians moved", async () => {
     const out = await buildVariant('acs_population_income', (csv) =>
       withValue(csv, (row) => row.startsWith('87571,'), 'total_population', '40000'),
     );
@@ -72,17 +73,38 @@ describe('hcas diff names the known cause of a rebuild', { timeout: 600_000 }, (
     expect(report.builds.sources.map((s) => s.key)).toEqual(['acs_population_income']);
     expect(report.why.facilities).toMatchObject({ added: 0, removed: 0, changed: 0 });
     expect(report.scores.zips.changed).toBeGreaterThan(5);
-    for (const zip of report.why.zips) expect(zip.causes[0].id, zip.zip).toBe('population:87571');
-    expect(allCauseIds(report)).toEqual(new Set(['population:87571']));
-    expect(report.why.causes).toEqual([
+    // Near Taos, what residents weigh moved (the share of beds, and Taos County's counted clinicians placed by
+    // residents): the diff names the ZIP. Far away, the estimated specialists moved by a hair (a category's national
+    // count is its density over the build's residents, 27,456 more of them): the diff names the file, and no score
+    // moved by more than a point.
+    const db = new Database(base, { readonly: true });
+    const taos = db.prepare("SELECT latitude, longitude FROM zips WHERE zip_code = '87571'").get() as {
+      latitude: number;
+      longitude: number;
+    };
+    const point = db.prepare('SELECT latitude, longitude FROM zips WHERE zip_code = ?');
+    const milesFromTaos = (zip: string) => {
+      const p = point.get(zip) as { latitude: number; longitude: number };
+      return 69 * Math.hypot(p.latitude - taos.latitude, (p.longitude - taos.longitude) * Math.cos((taos.latitude * Math.PI) / 180));
+    };
+    const named = report.why.zips.filter((z) => z.causes[0].id === 'population:87571');
+    const byFile = report.why.zips.filter((z) => z.causes[0].id !== 'population:87571');
+    expect(named.map((z) => z.zip)).toContain('87571');
+    for (const zip of named) expect(milesFromTaos(zip.zip), zip.zip).toBeLessThan(200);
+    for (const zip of byFile) {
+      expect(zip.causes[0].id, zip.zip).toBe('source:acs_population_income');
+      expect(Math.abs(zip.shift!), zip.zip).toBeLessThanOrEqual(1);
+    }
+    db.close();
+    expect(report.why.causes[0]).toEqual(
       expect.objectContaining({
         kind: 'population',
         inputs: 1,
         examples: ['residents of 87571 (Taos, NM) changed: 12,544 → 40,000 (acs_population_income)'],
-        first_for_zips: report.scores.zips.changed,
+        first_for_zips: named.length,
       }),
-    ]);
-    // Only the people-weighted share of beds moved: no ZIP's people, provider or travel component.
-    for (const zip of report.why.zips) expect([zip.deltas.people, zip.deltas.travel, zip.deltas.provider]).toEqual([0, 0, null]);
+    );
+    // No ZIP's people component moved.
+    for (const zip of report.why.zips) expect(zip.deltas.people, zip.zip).toBe(0);
   });
 });

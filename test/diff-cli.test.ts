@@ -282,4 +282,24 @@ describe('hcas diff on the command line', () => {
     const reversed = await hcas('diff', fixture, foreign);
     expect(reversed.stderr).toMatch(/^hcas: NEW .*foreign\.sqlite is not a build/m);
   });
+
+  it('refuses a build of a schema it cannot compare (issue #44, point 6), in either order, on one line', async () => {
+    // The score column renamed and a table dropped: `serve` and `validate` refuse it (exit 3), and diff used to
+    // report every ZIP changed and none moved, exit 0.
+    const other = path.join(dir, 'other-schema.sqlite');
+    copyFileSync(fixture, other);
+    const db = new Database(other);
+    db.exec('ALTER TABLE health_scores RENAME COLUMN healthscore TO score; DROP TABLE tvi');
+    db.close();
+    for (const [args, side] of [
+      [[fixture, other], 'NEW'],
+      [[other, fixture], 'OLD'],
+    ] as const) {
+      const run = await hcas('diff', ...args);
+      expect([run.code, run.stdout], run.stderr).toEqual([3, '']);
+      expect(run.stderr).toBe(
+        `hcas: ${side} ${other} is not a build hcas diff can read: it has no column health_scores.healthscore, which every hcas build has: its scores cannot be compared\n`,
+      );
+    }
+  });
 });

@@ -12,6 +12,8 @@ import { fixtureDb } from './helpers/fixture-db.ts';
  */
 const USER_DOCS = [
   'README.md',
+  'CONTRIBUTING.md',
+  'CHANGELOG.md',
   ...readdirSync(path.join(ROOT, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),

@@ -69,6 +69,31 @@ describe('exports over HTTP', () => {
     });
   }
 
+  it("health-scores: each record's data_quality is the list endpoint's, but for its prose note", async () => {
+    const providers = new Set<string>();
+    for (const scoreType of ['overall', 'type-2-diabetes', 'lung-cancer']) {
+      const answer = await request(server.url, `/api/v1/exports/health-scores/?format=ndjson&score_type=${scoreType}`);
+      const records = answer.body
+        .toString('utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { zip_code: string; data_quality: { components: { provider: string } } });
+      const served: Array<{ zip_code: string; data_quality: { note: string } }> = [];
+      for (let page = 1; served.length < records.length; page++) {
+        const reply = await request(server.url, `/api/v1/health-scores/?score_type=${scoreType}&page_size=100&page=${page}`);
+        expect(reply.status, reply.body.toString()).toBe(200);
+        served.push(...JSON.parse(reply.body.toString()).results);
+      }
+      expect(served.map((r) => r.zip_code)).toEqual(records.map((r) => r.zip_code));
+      records.forEach((record, i) => {
+        const { note, ...quality } = served[i].data_quality;
+        expect(record.data_quality, `${record.zip_code} ${scoreType}`).toEqual(quality);
+        providers.add(record.data_quality.components.provider);
+      });
+    }
+    expect(providers).toEqual(new Set(['estimated', 'missing']));
+  });
+
   it('quotes fields with commas and quotes (RFC 4180), and writes nulls as empty fields', async () => {
     const text = (await request(server.url, '/api/v1/exports/facilities/?state=ri')).body.toString('utf8');
     expect(text).toContain('\r\n4,"Saint Joseph\'s ""Mercy"" Hospital, Barrington",Acute Care Hospital,');

@@ -137,12 +137,15 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     const starts = hits.map((h) => Number(/^bytes=(\d+)-$/.exec(h.range ?? '')?.[1] ?? 0));
     expect(hits[0].range).toBeNull();
     expect(starts).toHaveLength(3);
-    expect(starts[1]).toBeGreaterThan(0);
+    // A retry asks from 0 when nothing had reached the disk before the cut (once, under CI's load, the first).
     expect(starts[1]).toBeLessThanOrEqual(third);
-    expect(starts[2]).toBeGreaterThan(starts[1]);
+    expect(starts[2]).toBeGreaterThan(0);
+    expect(starts[2]).toBeGreaterThanOrEqual(starts[1]);
     expect(starts[2]).toBeLessThanOrEqual(starts[1] + third);
     // If-Range names the file version, so a file changed upstream would start over rather than be spliced.
-    expect(hits[1].ifRange).toMatch(/^"/);
+    const resumed = hits.slice(1).filter((h) => h.range !== null);
+    expect(resumed.length).toBeGreaterThan(0);
+    for (const hit of resumed) expect(hit.ifRange).toMatch(/^"/);
     const record = JSON.parse(readFileSync(path.join(out, 'fetched.json'), 'utf8')).sources.nppes;
     expect(record.download.sha256).toBe(createHash('sha256').update(zip).digest('hex'));
     expect(gunzipSync(readFileSync(path.join(out, record.file.path))).toString('utf8')).toBe(nppesCsv());
@@ -180,7 +183,7 @@ describe('hcas fetch against a loopback mirror of the publishers', () => {
     const { run, out } = await mirror({ routes: () => ({ [PATHS.hrsa]: { status: 404, body: 'Not Found' } }) });
     const error = await run().catch((e) => e);
     expect(error.name).toBe('BuildError');
-    expect(error.message).toMatch(/1 of 23 sources failed, so .*manifest\.json was not written/);
+    expect(error.message).toMatch(/1 of 24 sources failed, so .*manifest\.json was not written/);
     expect(error.message).toMatch(
       /source "hrsa_sites": http:\/\/127\.0\.0\.1:\d+\/data\.hrsa\.gov\/DataDownload\/DD_Files\/Health_Center_Service_Delivery_and_LookAlike_Sites\.csv answered 404 Not Found\..*find it on .*data\.hrsa\.gov\/data\/download and update sources\.hrsa_sites\.url in .*sources\.json/s,
     );
@@ -307,13 +310,13 @@ describe('hcas fetch on the command line', () => {
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(
-      /^wrote \S+manifest\.json: 2 official files, 1 bundled extracts standing in, 20 left out \(.*\) in [\d.]+ s; next: hcas build --manifest \S+manifest\.json --out dist-api\/national\.sqlite\n$/,
+      /^wrote \S+manifest\.json: 2 official files, 1 bundled extracts standing in, 21 left out \(.*\) in [\d.]+ s; next: hcas build --manifest \S+manifest\.json --out dist-api\/national\.sqlite\n$/,
     );
 
     server!.routes[PATHS.nuccListing] = { status: 404, body: 'gone' };
     const failed = await hcas(['fetch', '--sources', sourcesFile, '--out', out, '--only', 'nucc'], SECRETS);
     expect(failed.code).toBe(3);
-    expect(failed.stderr).toMatch(/^hcas: 1 of 23 sources failed.*\n {2}source "nucc": \S+csv-mainmenu-57 answered 404 Not Found\./s);
+    expect(failed.stderr).toMatch(/^hcas: 1 of 24 sources failed.*\n {2}source "nucc": \S+csv-mainmenu-57 answered 404 Not Found\./s);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
 
     const unknown = await hcas(['fetch', '--sources', sourcesFile, '--out', out, '--only', 'npi'], SECRETS);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { homeCounty } from '../pipeline/geo/places.ts';
+import { countyShares, homeCounty } from '../pipeline/geo/places.ts';
 import { countyFor2023Tables } from '../pipeline/geo/connecticut.ts';
 import type { ZctaCountyRow, ZipCountyRow } from '../pipeline/layouts/crosswalks.ts';
 
@@ -54,6 +54,14 @@ describe('the county and state of a ZIP: where most of its residents live', () =
     );
     expect(homeCounty('82930', [], d, 'WY')).toEqual({ countyFips: '56041', state: 'WY', rule: 'zcta_county' });
     expect(homeCounty('00000', [], d)).toBeNull();
+  });
+
+  it("leaves out a HUD row in a state the Census ZCTA-county file does not put the ZCTA in (HUD files Guam's 96910 under American Samoa)", () => {
+    const d = data([hud('96910', '60010', 1)], [{ zcta: '96910', countyFips: '66010', state: 'GU', weight: null }]);
+    expect(homeCounty('96910', ['96910'], d, 'GU')).toEqual({ countyFips: '66010', state: 'GU', rule: 'zcta_county' });
+    expect(countyShares('96910', ['96910'], d)).toEqual(new Map([['66010', 1]]));
+    // Without the Census file's word, HUD's row stands.
+    expect(homeCounty('96910', ['96910'], data([hud('96910', '60010', 1)]))).toMatchObject({ state: 'AS' });
   });
 
   it("joins Connecticut's old counties to 2023 tables through their planning region; other counties as they are", () => {

@@ -298,7 +298,7 @@ describe('compression', () => {
   });
 
   it('small bodies are never compressed', async () => {
-    const result = await request(base, '/api/v1/health-scores/02801/', { headers: { 'Accept-Encoding': 'gzip, br' } });
+    const result = await request(base, '/api/v1/tvi/02801/', { headers: { 'Accept-Encoding': 'gzip, br' } });
     expect(result.body.length).toBeLessThan(1024);
     expect(result.headers['content-encoding']).toBeUndefined();
     expect(result.headers.vary).toBeUndefined();

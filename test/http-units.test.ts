@@ -5,6 +5,7 @@ import { entityTag, matchesIfNoneMatch, variantTag } from '../src/http/etag.ts';
 import { envelope, pageWindow } from '../src/http/pagination.ts';
 import { Representation, TEXT_BODY_MAX_BYTES, type ApiResponse } from '../src/http/response.ts';
 import { ApiError } from '../src/http/errors.ts';
+import { WorkQueue } from '../src/http/work.ts';
 
 describe('Accept-Encoding negotiation', () => {
   it.each([
@@ -106,5 +107,36 @@ describe('response cache', () => {
     const cache = new ResponseCache(1000);
     cache.set('/big', entry(2000));
     expect(cache.get('/big')).toBeUndefined();
+  });
+});
+
+describe('the heavy-answer queue', () => {
+  it('serves its line caller by caller in turn and refuses a caller past its share, not the others', async () => {
+    const queue = new WorkQueue(1, 8, 2);
+    const order: string[] = [];
+    let release = () => {};
+    const blocker = new Promise<void>((resolve) => (release = resolve));
+    const task = (name: string) => () => {
+      order.push(name);
+    };
+    const running = queue.run(() => blocker, 'key:1');
+    const outcomes = [
+      queue.run(task('hog 1'), 'key:1'),
+      queue.run(task('hog 2'), 'key:1'),
+      queue.run(task('hog 3'), 'key:1'),
+      queue.run(task('polite 1'), 'ip:203.0.113.9'),
+      queue.run(task('polite 2'), 'ip:203.0.113.9'),
+    ].map((made) =>
+      made.then(
+        () => 'made',
+        (error: ApiError) => `${error.status} ${error.message}`,
+      ),
+    );
+    release();
+    await running;
+    const settled = await Promise.all(outcomes);
+    expect(settled[2]).toMatch(/^503 Your API key already has 2 large answers waiting/);
+    expect(settled.filter((s) => s === 'made')).toHaveLength(4);
+    expect(order).toEqual(['hog 1', 'polite 1', 'hog 2', 'polite 2']);
   });
 });

@@ -32,7 +32,7 @@ describe('typed JSON Schemas', () => {
     }>();
     expectTypeOf<Infer<typeof HealthScoreRecord>['provider_score']>().toEqualTypeOf<number | null>();
     expectTypeOf<Infer<typeof HealthScoreRecord>['data_quality']['components']['provider']>().toEqualTypeOf<
-      'measured' | 'sample' | 'missing'
+      'measured' | 'estimated' | 'sample' | 'missing'
     >();
   });
 

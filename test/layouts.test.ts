@@ -8,6 +8,7 @@ import { emptyIngested, rowFiling } from '../pipeline/ingest/ingested.ts';
 import type { SourceSpec } from '../pipeline/config/manifest.ts';
 import { npiIsValid } from '../core/npi.ts';
 import { zip5 } from '../pipeline/layouts/values.ts';
+import { countSourceOptions } from '../pipeline/layouts/clinician-counts.ts';
 import { traumaLevel } from '../pipeline/layouts/facilities.ts';
 import { NPPES_COLUMNS } from '../pipeline/layouts/nppes-columns.ts';
 import { tempDir, writeInput } from './helpers/files.ts';
@@ -21,8 +22,13 @@ async function ingest(layout: string, fileName: string, text: string, extra: Par
   const reconciler = new Reconciler(rejects);
   const rows: Array<{ row: any; line: number }> = [];
   const spec: SourceSpec = { key: 'test', layout, path: file, vintage: 'test', required: true, columns: {}, options: {}, ...extra };
-  const extraFields = layout === 'acs_zcta' ? Object.keys(spec.columns).filter((c) => c !== 'zcta') : [];
+  let extraFields = layout === 'acs_zcta' ? Object.keys(spec.columns).filter((c) => c !== 'zcta') : [];
   if (layout === 'acs_zcta') spec.options = { ...spec.options, measures: extraFields };
+  if (layout === 'clinician_counts') {
+    const options = countSourceOptions(spec.key, spec.columns, spec.options);
+    spec.options = { ...spec.options, ...options };
+    extraFields = options.kinds;
+  }
   const tally = await ingestSource(spec, LAYOUTS.get(layout)!, (row, line) => void rows.push({ row, line }), reconciler, extraFields);
   await reconciler.close();
   const rejected = readFileSync(rejects, 'utf8').trim().split('\n').slice(1);
@@ -30,6 +36,104 @@ async function ingest(layout: string, fileName: string, text: string, extra: Par
   expect(rejected.length).toBe(tally.rejected);
   return { rows, tally, rejected };
 }
+
+describe('clinician counts', () => {
+  it('County Health Rankings layout: FIPS with leading zeros, the nation and state rows, NA and blank rejected with their lines', async () => {
+    const text =
+      '"fipscode","statecode","countycode","v004_numerator","v004_denominator"\n' +
+      '"00000","00","000",253985,333287557\n' +
+      '"01000","01","000",3292,5074296\n' +
+      '"01001","01","001",22,60342\n' +
+      '"30033","30","033",0,1218\n' +
+      '"09001","09","001",NA,NA\n' +
+      '"1003","01","003",120,246435\n' +
+      '"01005","01","005",-3,24600\n';
+    const { rows, tally, rejected } = await ingest('clinician_counts', 'v004.csv', text, {
+      columns: { county: 'fipscode', primary_care_physicians: 'v004_numerator', population: 'v004_denominator' },
+      options: { year: 2022 },
+    });
+    expect(rows.map((r) => [r.row.area, r.row.code, r.row.counts.primary_care_physicians, r.row.population])).toEqual([
+      ['nation', '00', 253985, 333287557],
+      ['state', '01', 3292, 5074296],
+      ['county', '01001', 22, 60342],
+      ['county', '30033', 0, 1218],
+      ['county', '01003', 120, 246435],
+    ]);
+    expect(tally).toMatchObject({ read: 7, landed: 5, rejected: 2, invalid: 1 });
+    expect(rejected[0]).toMatch(
+      /,6,excluded,no_count_for_county,no count for county 09001: every count column is blank or a missing-value word/,
+    );
+    expect(rejected[1]).toMatch(/,8,invalid,primary_care_physicians_is_negative,primary_care_physicians is negative: -3$/);
+  });
+
+  it('state and county code apart (measures v062, v131), and a tract file with two kinds (Dartmouth Atlas)', async () => {
+    const county = await ingest(
+      'clinician_counts',
+      'v062.csv',
+      'statecode,countycode,v062_numerator\n00,000,1113571\n01,001,22\n9,110,4100\n',
+      {
+        columns: { state: 'statecode', county_code: 'countycode', mental_health_providers: 'v062_numerator' },
+        options: { year: 2024 },
+      },
+    );
+    expect(county.rows.map((r) => `${r.row.area} ${r.row.code}`)).toEqual(['nation 00', 'county 01001', 'county 09110']);
+    const tracts = await ingest(
+      'clinician_counts',
+      'tracts.csv',
+      '"","geoid","state","county","tract","pcp_total","sp_total"\n"1","0101001020100","01","01001","020100",0,0\n"2","0101001020200","01","01001","020200",1,NA\n"3","","01","01001","02A200",1,1\n',
+      {
+        columns: { primary_care_physicians: 'pcp_total', specialist_physicians: 'sp_total' },
+        options: { year: 2010, area: 'tract' },
+      },
+    );
+    expect(tracts.rows.map((r) => [r.row.code, r.row.counts])).toEqual([
+      ['01001020100', { primary_care_physicians: 0, specialist_physicians: 0 }],
+      ['01001020200', { primary_care_physicians: 1, specialist_physicians: null }],
+    ]);
+    expect(tracts.rejected[0]).toMatch(/,4,invalid,.*,"tract is not a 6-digit tract code or an 11-digit GEOID: ""02A200"""$/);
+  });
+
+  it('a manifest entry without a year, with an unknown kind or no count column is refused, naming the key to fix', () => {
+    expect(() => countSourceOptions('pcp', { primary_care_physicians: 'n' }, {})).toThrow(
+      /manifest key sources\.pcp\.options\.year: the year the counts describe/,
+    );
+    expect(() => countSourceOptions('pcp', { doctors: 'n' }, { year: 2022 })).toThrow(
+      /sources\.pcp\.columns: unknown count kind "doctors"; known: primary_care_physicians, primary_care_np_pa/,
+    );
+    expect(() => countSourceOptions('pcp', { county: 'fips' }, { year: 2022 })).toThrow(/map at least one count kind/);
+    expect(() => countSourceOptions('pcp', { dentists: 'n' }, { year: 2022, area: 'state' })).toThrow(
+      /options\.area: "county" \(the default\), "tract" or "zip"/,
+    );
+  });
+
+  it('the OB/GYN roster reads through the Doctors and Clinicians layout with its own column names; NA is no credential', async () => {
+    const text =
+      'id,NPI,Last Name,First Name,Middle Name,Gender,City,State,Zip Code,Credential,Primary Speciality,Secondary Specialty,year\n' +
+      '1920269,1003000423,VELOTTA,JENNIFER,A,F,MENTOR,OH,44060,NA,OBSTETRICS/GYNECOLOGY,NA,2023.0\n' +
+      '1,1679576722,DOE,JANE,,F,HOUSTON,TX,770541234,MD,GYNECOLOGICAL ONCOLOGY,NA,2023.0\n' +
+      '2,1679576723,ROE,JO,,F,HOUSTON,TX,77054,MD,OBSTETRICS/GYNECOLOGY,NA,2023.0\n';
+    const { rows, tally } = await ingest('doctors_clinicians', 'obgyn.csv', text, {
+      columns: {
+        last_name: 'Last Name',
+        first_name: 'First Name',
+        gender: 'Gender',
+        credential: 'Credential',
+        specialty: 'Primary Speciality',
+        city: 'City',
+        zip: 'Zip Code',
+      },
+    });
+    expect(tally).toMatchObject({ read: 3, landed: 2, rejected: 1 });
+    expect(rows[0].row).toMatchObject({
+      npi: '1003000423',
+      lastName: 'Velotta',
+      credential: '',
+      specialty: 'Obstetrics/Gynecology',
+      zip: '44060',
+    });
+    expect(rows[1].row).toMatchObject({ credential: 'MD', specialty: 'Gynecological Oncology', zip: '77054' });
+  });
+});
 
 describe('value parsers', () => {
   it('normalises ZIP codes from every real-world spelling', () => {
@@ -220,8 +324,9 @@ describe('the layout list (a new layout goes in layouts/index.ts and ingest/inge
   it('every layout has a filing in ingest, so a manifest naming it builds', () => {
     const filing = { providers: { addProvider() {}, addClinician() {} }, zctaOf: () => null, specialtyOf: () => '' };
     for (const layout of LAYOUTS.keys()) {
-      const options = layout === 'drive_times' ? { destination: 'hospital' } : {};
-      const spec: SourceSpec = { key: layout, layout, path: '', vintage: 'test', required: true, columns: {}, options };
+      const options = layout === 'drive_times' ? { destination: 'hospital' } : layout === 'clinician_counts' ? { year: 2022 } : {};
+      const columns: Record<string, string> = layout === 'clinician_counts' ? { dentists: 'n' } : {};
+      const spec: SourceSpec = { key: layout, layout, path: '', vintage: 'test', required: true, columns, options };
       expect(() => rowFiling(spec, emptyIngested(), filing), layout).not.toThrow();
     }
     const unknown: SourceSpec = { key: 'x', layout: 'not_a_layout', path: '', vintage: 'test', required: true, columns: {}, options: {} };

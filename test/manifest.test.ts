@@ -39,6 +39,19 @@ describe('manifests', () => {
     expect(m).toMatchObject({ name: 'top', synthetic: ['providers'], providers: { sampleFraction: 0.5 } });
   });
 
+  it('leave out an included source the includer sets to null, and refuse a null that names none', () => {
+    const dir = tempDir();
+    write(path.join(dir, 'base.json'), {
+      sources: { gazetteer: { layout: 'gazetteer_zcta', path: 'gaz.txt' }, roster: { layout: 'doctors_clinicians', path: 'r.csv' } },
+    });
+    write(path.join(dir, 'top.json'), { include: 'base.json', sources: { roster: null } });
+    expect(loadManifest(path.join(dir, 'top.json'), layouts).sources.map((s) => s.key)).toEqual(['gazetteer']);
+    write(path.join(dir, 'typo.json'), { include: 'base.json', sources: { rooster: null } });
+    expect(() => loadManifest(path.join(dir, 'typo.json'), layouts)).toThrow(
+      /key "sources\.rooster": null leaves out .* none names "rooster"/,
+    );
+  });
+
   it('refuse an include cycle and a malformed synthetic list, naming the key', () => {
     const dir = tempDir();
     write(path.join(dir, 'a.json'), { include: 'b.json', sources: {} });

@@ -73,7 +73,8 @@ describe.skipIf(!run)('the map page in Chromium', { timeout: 120_000 }, () => {
       { ...PLAN_LIST_A, anonymous: { ...PLAN_LIST_A.anonymous, quota: ANONYMOUS_QUOTA } },
       `plan list A, anonymous quota ${ANONYMOUS_QUOTA} for the map test`,
     );
-    const gate = new Gate({ store: new MemoryStore(), access: new AccessTable(plans, ALL_ROUTES, API_BASE) });
+    const access = new AccessTable(plans, ALL_ROUTES, API_BASE);
+    const gate = new Gate({ store: new MemoryStore(), access });
     server = await startServer({ db, port: 0, host: '127.0.0.1', watch: false, quiet: true, gate });
     const metaFile = await request(server.url, '/map/data/');
     expect(metaFile.status, metaFile.body.toString('utf8').slice(0, 300)).toBe(200);
@@ -90,6 +91,7 @@ describe.skipIf(!run)('the map page in Chromium', { timeout: 120_000 }, () => {
         out: staticDir,
         indexName: 'index.json',
         providers: false,
+        access,
         routeFilter: (routePath) => routePath.startsWith('/map/'),
         progress: () => ({ update() {}, done() {} }),
         now,

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { BANDS } from '../pipeline/config/bands.ts';
 import { bandsOf, gradeOf } from '../src/map/bands.ts';
-import { cityColumn } from '../src/map/files.ts';
+import { COLUMNS_MAGIC, columnsFile } from '../src/map/columns.ts';
+import type { BuildMap } from '../src/map/data.ts';
+import { cityColumn, outlinesFile, zipsFile } from '../src/map/files.ts';
+// @ts-expect-error: the page's plain JavaScript, run here against the writer.
+import { readColumns } from '../src/map/page/columns.js';
+// @ts-expect-error: as above.
+import { decodeZips } from '../src/map/page/data.js';
+// @ts-expect-error: as above.
+import { decodeArcs, splitRings } from '../src/map/page/geometry.js';
 import { areaMeans } from '../src/map/means.ts';
 import { FRAME, INSETS, STATE_FIPS, type FramePoint } from '../src/map/projection.ts';
 import { decodeArc, mapGeography, RENAMED_COUNTIES } from '../src/map/shapes.ts';
@@ -170,6 +178,83 @@ describe('the data files', () => {
     let next = 0;
     city.forEach((back, i) => decoded.push(back === 0 ? cities[next++] : decoded[i - back]));
     expect(decoded).toEqual(names);
+  });
+
+  /** A file's bytes as the page gets them from fetch: an ArrayBuffer of their own. */
+  const fetched = (file: Buffer): ArrayBuffer => file.buffer.slice(file.byteOffset, file.byteOffset + file.length) as ArrayBuffer;
+
+  it('reads back every column of a binary file as written, each in the narrowest type, in place and aligned', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    const ranges: Record<string, [number, number, string]> = {
+      bytes: [0, 255, 'u8'],
+      signed: [-128, 127, 'i8'],
+      wide: [0, 65535, 'u16'],
+      deltas: [-30000, 30000, 'i16'],
+      residents: [0, 4e9, 'u32'],
+      indexes: [-1, 100000, 'i32'],
+    };
+    const columns = Object.fromEntries(
+      Object.entries(ranges).map(([name, [min, max]]) => [
+        name,
+        [min, max, ...Array.from({ length: 1 + Math.floor(random() * 50) }, () => min + Math.floor(random() * (max - min + 1)))],
+      ]),
+    );
+    const file = columnsFile({ format: 2, build_id: 'b1', cities: ['Ä', 'B'] }, columns);
+    expect(file.subarray(0, 4).toString('ascii')).toBe(COLUMNS_MAGIC);
+    const read = readColumns(fetched(file), 'test.bin');
+    expect(read.format).toBe(2);
+    expect(read.build_id).toBe('b1');
+    expect(read.cities).toEqual(['Ä', 'B']);
+    for (const [name, [, , type]] of Object.entries(ranges)) {
+      const column = read.columns[name];
+      expect(Array.from(column), name).toEqual(columns[name]);
+      expect(column.constructor.name.toLowerCase(), name).toBe(`${type.startsWith('u') ? 'uint' : 'int'}${type.slice(1)}array`);
+      expect(column.byteOffset % 8, name).toBe(0);
+    }
+  });
+
+  it('refuses a value a column cannot hold, and a file that is not one, each saying so', () => {
+    expect(() => columnsFile({}, { score: [1, 2.5] })).toThrow('column score of a map data file holds 2.5 at 1: only integers fit');
+    expect(() => columnsFile({}, { big: [0, 2 ** 32] })).toThrow(
+      'column big of a map data file holds values from 0 to 4294967296: beyond 32 bits',
+    );
+    expect(() => readColumns(fetched(Buffer.from('{"format":2}')), 'zips.bin')).toThrow('zips.bin is not a map data file');
+    const cut = columnsFile({}, { x: [1, 2, 3, 70000] });
+    expect(() => readColumns(fetched(cut.subarray(0, cut.length - 4)), 'x.bin')).toThrow('x.bin: column x (u32, 4 values at');
+  });
+
+  it('gives the page the ZIP codes and the outlines the map was made of', async () => {
+    const zips = [
+      { zip: '00601', x: 900.5, y: 590.1, state: 0, county: -1, residents: 17242, city: 'Adjuntas' },
+      { zip: '01001', x: 880.3, y: 120.7, state: 1, county: 4, residents: 16769, city: 'Agawam' },
+      { zip: '01002', x: 881.0, y: 119.9, state: 1, county: 5, residents: 29049, city: 'Amherst' },
+      { zip: '99950', x: 120.4, y: 500.0, state: 2, county: 3000, residents: 0, city: 'Ketchikan' },
+    ];
+    const map = { buildId: 'b2', zips, shapes } as unknown as BuildMap;
+    const page = decodeZips(readColumns(fetched(zipsFile(map)), 'zips.bin'), shapes.grid);
+    expect(page.zip).toEqual(zips.map((zip) => zip.zip));
+    expect(page.city).toEqual(zips.map((zip) => zip.city));
+    expect(Array.from(page.x)).toEqual(zips.map((zip) => Math.fround(Math.round(zip.x * shapes.grid) / shapes.grid)));
+    expect(Array.from(page.y)).toEqual(zips.map((zip) => Math.fround(Math.round(zip.y * shapes.grid) / shapes.grid)));
+    for (const field of ['state', 'county', 'residents'] as const) expect(Array.from(page[field])).toEqual(zips.map((zip) => zip[field]));
+
+    const outlines = readColumns(fetched(outlinesFile(map)), 'outlines.bin');
+    const lines = decodeArcs(outlines.columns.arcs, outlines.columns.arc_points, outlines.grid);
+    expect(lines.length).toBe(shapes.arcs.length);
+    // One comparison for the 9,869 arcs (an expect each took seconds on a loaded machine): the arcs that differ.
+    const differ = shapes.arcs.flatMap((arc, i) => {
+      const want = decodeArc(arc, shapes.grid).flat();
+      return lines[i].length === want.length && want.every((value, n) => lines[i][n] === Math.fround(value)) ? [] : [i];
+    });
+    expect(differ).toEqual([]);
+    for (const border of ['outline', 'state', 'county'] as const)
+      expect(Array.from(outlines.columns[border])).toEqual(shapes.borders[border]);
+    const rings = splitRings(outlines.columns.land, outlines.columns.land_rings).map((ring: Int32Array) => Array.from(ring));
+    expect(rings).toEqual(shapes.states.flatMap((state) => state.rings));
   });
 
   it('simplifies a line within its tolerance and keeps its ends', () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { nearestSupplyMiles, stepWeights, type ZipNetwork } from '../pipeline/score/network.ts';
+import type { ZipPlace } from '../pipeline/geo/places.ts';
+import { PointIndex } from '../pipeline/geo/point-index.ts';
+import { buildNetwork, nearestSupplyMiles, stepWeights, type ZipNetwork } from '../pipeline/score/network.ts';
+import { seeded } from './helpers/seeded.ts';
 
 const network = (miles: number[]): ZipNetwork => ({
   from: Uint32Array.from(miles, () => 0),
@@ -32,12 +35,41 @@ describe('ZIP network step weights', () => {
   });
 
   it('finds the nearest ZIP with supply over the network, NaN when none is reachable', () => {
+    // As buildNetwork lays them out: each ZIP's edges together, its own first, the others nearest first.
     const net: ZipNetwork = {
       from: Uint32Array.from([0, 0, 0, 1, 1]),
-      to: Uint32Array.from([0, 1, 2, 1, 0]),
-      miles: Float64Array.from([0.5, 12, 7, 0.3, 12]),
+      to: Uint32Array.from([0, 2, 1, 1, 0]),
+      miles: Float64Array.from([0.5, 7, 12, 0.3, 12]),
     };
     const nearest = nearestSupplyMiles(net, Float64Array.from([0, 3, 1]), 3);
     expect([...nearest]).toEqual([7, 0.3, Number.NaN]);
+    // Its own supply counts at the trip inside it, which a neighbour nearer than that beats.
+    expect([...nearestSupplyMiles({ ...net, miles: Float64Array.from([9, 7, 12, 0.3, 12]) }, Float64Array.from([1, 0, 1]), 3)]).toEqual([
+      7,
+      12,
+      Number.NaN,
+    ]);
+  });
+
+  it('gives on a built network what the minimum over every edge gives (brute force)', () => {
+    const random = seeded(7);
+    const places = Array.from({ length: 400 }, (_, i) => ({
+      zip: String(i).padStart(5, '0'),
+      longitude: -100 + random() * 4,
+      latitude: 40 + random() * 3,
+      landSqMi: random() * 200,
+    })) as ZipPlace[];
+    const index = new PointIndex(
+      Float64Array.from(places, (p) => p.longitude),
+      Float64Array.from(places, (p) => p.latitude),
+    );
+    const net = buildNetwork(places, index, 40);
+    for (const share of [0.01, 0.1, 0.5]) {
+      const supply = Float64Array.from(places, () => (random() < share ? 1 : 0));
+      const brute = new Float64Array(places.length).fill(Number.NaN);
+      for (let e = 0; e < net.from.length; e++)
+        if (supply[net.to[e]] > 0 && !(brute[net.from[e]] <= net.miles[e])) brute[net.from[e]] = net.miles[e];
+      expect([...nearestSupplyMiles(net, supply, places.length)]).toEqual([...brute]);
+    }
   });
 });

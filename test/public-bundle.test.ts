@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cachedBuild } from './helpers/real-build.ts';
-import { makeBundle, PROVIDER_LAYOUTS, type ProvenanceEntry } from '../producers/bundle/bundle.ts';
+import { BUNDLED_ROSTERS, bundles, makeBundle, PROVIDER_LAYOUTS, type ProvenanceEntry } from '../producers/bundle/bundle.ts';
 import { openRecords } from '../pipeline/ingest/read.ts';
 import { LAYOUTS } from '../pipeline/layouts/index.ts';
 import { loadManifest } from '../pipeline/config/manifest.ts';
@@ -49,22 +49,24 @@ describe('the public bundle in raw/public', () => {
     },
   );
 
-  it('holds exactly the files provenance.json lists, no provider file, and weighs under 20 MB', () => {
+  it('holds exactly the files provenance.json lists, no provider file but the complete rosters, and weighs under 20 MB', () => {
     const files = readdirSync(BUNDLE, { recursive: true, encoding: 'utf8' })
       .map((f) => f.split(path.sep).join('/'))
       .filter((f) => statSync(path.join(BUNDLE, f)).isFile());
     expect(files.filter((f) => f.endsWith('.gz')).sort()).toEqual(provenance.files.map((e) => e.path).sort());
-    expect(provenance.files.filter((e) => PROVIDER_LAYOUTS.has(e.layout))).toEqual([]);
-    expect(files.filter((f) => /npi|nppes|dac_|clinician/i.test(f))).toEqual([]);
+    const rosters = provenance.files.filter((e) => PROVIDER_LAYOUTS.has(e.layout));
+    expect(rosters.map((e) => e.key)).toEqual([...BUNDLED_ROSTERS]);
+    expect(files.filter((f) => /npi|nppes|dac_|clinician/i.test(f))).toEqual(rosters.map((e) => e.path));
     const weight = files.reduce((sum, f) => sum + statSync(path.join(BUNDLE, f)).size, 0);
     expect(weight).toBeLessThan(20 * 2 ** 20);
     expect(provenance.total_bytes).toBe(provenance.files.reduce((sum, e) => sum + e.bytes, 0));
   });
 
-  it('public.json names every bundled file, only those, and no provider source', () => {
+  it('public.json names every bundled file, only those, no provider extract, and publishes the provider component', () => {
     const manifest = loadManifest(PUBLIC_MANIFEST, new Set(LAYOUTS.keys()));
-    expect(manifest.providers.onPartialCoverage).toBe('omit_component');
-    expect(manifest.sources.filter((s) => PROVIDER_LAYOUTS.has(s.layout))).toEqual([]);
+    expect(manifest.providers.onPartialCoverage).toBe('refuse');
+    expect(manifest.sources.filter((s) => !bundles(s))).toEqual([]);
+    expect(manifest.sources.filter((s) => s.layout === 'clinician_counts').length).toBeGreaterThan(0);
     for (const source of manifest.sources) expect(existsSync(source.path), source.path).toBe(true);
     const byKey = new Map(provenance.files.map((e) => [e.key, e]));
     expect(manifest.sources.map((s) => s.key).sort()).toEqual([...byKey.keys()].sort());
@@ -77,9 +79,9 @@ describe('the public bundle in raw/public', () => {
   it('public.json keeps the keys, layouts, columns, options and provenance of shared-data.json for the same files', () => {
     const bundle = readJson(PUBLIC_MANIFEST).sources as Record<string, Record<string, unknown>>;
     const shared = readJson(SHARED_MANIFEST).sources as Record<string, Record<string, unknown>>;
-    const sharedNonProvider = Object.keys(shared).filter((key) => !PROVIDER_LAYOUTS.has(shared[key].layout as string));
-    expect(Object.keys(bundle)).toEqual(sharedNonProvider);
-    for (const key of sharedNonProvider) expect({ ...bundle[key], path: null }, key).toEqual({ ...shared[key], path: null });
+    const bundled = Object.keys(shared).filter((key) => bundles({ key, layout: shared[key].layout as string }));
+    expect(Object.keys(bundle)).toEqual(bundled);
+    for (const key of bundled) expect({ ...bundle[key], path: null }, key).toEqual({ ...shared[key], path: null });
     // Every file of shared-data.json, providers included, says where it came from and on what terms.
     for (const [key, spec] of Object.entries(shared)) {
       for (const field of ['source_url', 'licence', 'retrieved_from']) expect(typeof spec[field], `${key}.${field}`).toBe('string');
@@ -108,11 +110,11 @@ describe.skipIf(!haveData)('the public bundle against the originals in ../shared
   let fromBundle: Built;
   let fromOriginals: Built;
 
-  /** shared-data.json without its provider files, with the same providers policy as public.json. */
+  /** shared-data.json without its provider extracts, with the same providers policy as public.json. */
   function originalsManifest(): string {
     const manifest = readJson(SHARED_MANIFEST);
     for (const [key, spec] of Object.entries<{ layout: string }>(manifest.sources))
-      if (PROVIDER_LAYOUTS.has(spec.layout)) delete manifest.sources[key];
+      if (!bundles({ key, layout: spec.layout })) delete manifest.sources[key];
     manifest.root = SHARED_DATA;
     manifest.providers = readJson(PUBLIC_MANIFEST).providers;
     const file = path.join(dir, 'originals.json');

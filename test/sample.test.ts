@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { NPPES_COLUMNS } from '../pipeline/layouts/nppes-columns.ts';
 import { npiCheckDigit } from '../core/npi.ts';
 import { SAMPLE_FILES, writeSample, type SampleResult } from '../producers/sample/index.ts';
+import { loadGeography } from '../producers/sample/geography.ts';
 
 // A small sample: the geography is national (all 33,791 ZCTAs), only provider and facility counts shrink.
 const SIZE = { providers: 3000, facilities: 400 };
@@ -92,6 +93,20 @@ beforeAll(async () => {
 
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('the sample geography', () => {
+  it('finds every ZCTA within a distance, as the sorted search does, across the 180th meridian too', () => {
+    const geo = loadGeography();
+    const indices = (zctas: Array<{ index: number }>) => zctas.map((z) => z.index).sort((a, b) => a - b);
+    // Every 97th ZCTA, the westernmost Aleutians, and a point west of the 180th meridian that has Adak within reach.
+    const places = [...geo.zctas.filter((z) => z.index % 97 === 0 || z.lon < -174), { code: '179.5E', lon: 179.5, lat: 51.8 }];
+    expect(places.length).toBeGreaterThan(300);
+    expect(geo.within(179.5, 51.8, 400).map((z) => z.code)).toContain('99546');
+    for (const miles of [10, 12, 25, 400])
+      for (const z of places)
+        expect(indices(geo.within(z.lon, z.lat, miles)), `${z.code} ${miles}`).toEqual(indices(geo.nearest(z.lon, z.lat, Infinity, miles)));
+  });
 });
 
 describe('npiCheckDigit', () => {

@@ -1,16 +1,19 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTable } from '../src/auth/access.ts';
 import { TrustedProxies } from '../src/auth/client-ip.ts';
 import { COUNT_BEHIND_MS, Gate } from '../src/auth/gate.ts';
 import { generateKey, hashKey, keyHint } from '../src/auth/keys.ts';
+import { MemoryStore } from '../src/auth/memory-store.ts';
 import { parsePlans } from '../src/auth/plans.ts';
 import { SqliteStore } from '../src/auth/sqlite-store.ts';
 import { windowAt } from '../src/auth/windows.ts';
 import { API_BASE, ROUTES } from '../src/api/index.ts';
 import { jsonLines } from '../src/server/log.ts';
 import { startServer, type RunningServer } from '../src/server/server.ts';
+import { CHECKPOINT_EVERY_MS, StateCheckpoints } from '../src/server/state-checkpoints.ts';
 import { ServingState } from '../src/server/serving-state.ts';
 import { tempDir } from './helpers/files.ts';
 import { FIXTURE_BUILD_ID, fixtureDb } from './helpers/fixture-db.ts';
@@ -359,6 +362,65 @@ describe('unlimited plans are answered at once and counted behind', () => {
     await ownGate.close();
     expect(await own.peek(`key:${stored.id}`, window)).toBe(3);
     await own.close();
+  });
+});
+
+describe('closing the gate while calls counted behind are being written', () => {
+  it('waits for that write too, so what the state holds after close is every call (a race seen under load)', async () => {
+    // A state that answers a count 40 ms late: the timer's write is still under way when the gate closes.
+    const slow = new MemoryStore();
+    const hit = slow.hit.bind(slow);
+    slow.hit = async (subject, window, options) => {
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      return hit(subject, window, options);
+    };
+    const key = generateKey();
+    const stored = await slow.addKey(hashKey(key), {
+      name: 'behind',
+      plan: 'enterprise',
+      hint: keyHint(key),
+      createdAt: '2024-05-01T00:00:00Z',
+    });
+    const closing = new Gate({ store: slow, access: new AccessTable(plans, ROUTES, API_BASE) });
+    const api = { respond: () => ({ status: 200, headers: {}, body: Buffer.from('{}') }), routeOf: () => undefined };
+    expect((await closing.respond(api, { method: 'GET', url: '/api/v1/states/', headers: { 'x-api-key': key } })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, COUNT_BEHIND_MS + 15)); // the timer has fired; its write waits
+    await closing.close();
+    expect(await slow.peek(`key:${stored.id}`, windowAt('month', Date.now()))).toBe(1);
+  });
+});
+
+describe("the SQLite state's checkpoints", () => {
+  it('run in a thread of their own: the counts reach the file while no commit checkpoints (issue #44, point 5)', async () => {
+    const file = path.join(dir, 'checkpointed.sqlite');
+    const store = new SqliteStore(file);
+    const window = windowAt('day', Date.now());
+    // The rows of the file itself, without its WAL: what checkpoints have copied into it.
+    const inFile = () => {
+      const copy = path.join(dir, 'checkpointed-copy.sqlite');
+      copyFileSync(file, copy);
+      const db = new Database(copy, { readonly: true });
+      try {
+        return db.prepare('SELECT count(*) FROM counters').pluck().get() as number;
+      } catch {
+        return 0; // the table itself not checkpointed yet
+      } finally {
+        db.close();
+      }
+    };
+    const checkpoints = StateCheckpoints.start(store, () => {});
+    try {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => store.hit(`ip:192.0.2.${i}`, window)));
+      await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_EVERY_MS * 2.5));
+      expect(inFile()).toBe(10);
+    } finally {
+      await checkpoints.close();
+    }
+    // Without the thread, and commits told not to checkpoint, the counts stay in the WAL.
+    await Promise.all(Array.from({ length: 10 }, (_, i) => store.hit(`ip:198.51.100.${i}`, window)));
+    await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_EVERY_MS * 1.5));
+    expect(inFile()).toBe(10);
+    await store.close();
   });
 });
 

@@ -1,15 +1,29 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentCountProgress } from '../core/progress.ts';
-import { ALL_ROUTES, Api } from '../src/api/index.ts';
+import { ALL_ROUTES, API_BASE, Api } from '../src/api/index.ts';
+import { AccessTable } from '../src/auth/access.ts';
+import { loadPlans } from '../src/auth/plans.ts';
 import { COMPRESS_MIN_BYTES } from '../src/http/compress.ts';
 import { exportStatic, type StaticExportSummary } from '../src/static/export.ts';
+import {
+  HEADERS_FILE,
+  headerRules,
+  headersFor,
+  hostHeaders,
+  MAX_LINE_CHARS,
+  MAX_RULES,
+  matches,
+  parseHeaders,
+} from '../src/static/host-headers.ts';
 import { MANIFEST_FILE, readManifest } from '../src/static/manifest.ts';
 import { fileOf, SERVER_ONLY, STATIC_ROUTES } from '../src/static/targets.ts';
-import { hcas } from './helpers/cli.ts';
+import { until } from './attacks/helpers.ts';
+import { hcas, ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 
@@ -24,8 +38,21 @@ const dir = tempDir('hcas-static-export-');
 let db: string;
 let api: Api;
 
+/** Plan list A, as `hcas export-static` reads it by default. */
+const access = new AccessTable(loadPlans('a'), ALL_ROUTES, API_BASE);
+/** Every route, paid ones included (the tests of what is written for whom are below). */
 const run = (out: string, options: Partial<Parameters<typeof exportStatic>[0]> = {}): Promise<StaticExportSummary> =>
-  exportStatic({ api, now: NOW, out, indexName: 'index.json', providers: true, progress: silentCountProgress, ...options });
+  exportStatic({
+    api,
+    now: NOW,
+    out,
+    indexName: 'index.json',
+    providers: true,
+    access,
+    paidAnswers: true,
+    progress: silentCountProgress,
+    ...options,
+  });
 
 /** The request path a file of the export answers (`api/v1/states/index.json` -> `/api/v1/states/`; the map's page is always `index.html`). */
 const urlOfFile = (file: string, indexName = 'index.json') => {
@@ -76,7 +103,7 @@ describe('an export of the fixture build', { timeout: 60_000 }, () => {
   }, 60_000);
 
   it('writes every file as the dispatcher answers its path, byte for byte, with its .gz and .br', async () => {
-    const answers = manifest.files.filter((file) => !/\.(gz|br)$/.test(file.path));
+    const answers = manifest.files.filter((file) => !/\.(gz|br)$/.test(file.path) && file.path !== HEADERS_FILE);
     expect(answers).toHaveLength(summary.answers);
     for (const file of answers) {
       const response = await api.respond({ method: 'GET', url: urlOfFile(file.path) });
@@ -121,6 +148,34 @@ describe('an export of the fixture build', { timeout: 60_000 }, () => {
     expect(onDisk.sort()).toEqual(manifest.files.map((file) => file.path).sort());
   });
 
+  it("writes _headers, which gives every answer's path the server's headers, each header by one rule", async () => {
+    const text = readFileSync(path.join(out, HEADERS_FILE), 'utf8');
+    const rules = parseHeaders(text);
+    expect(rules.length).toBeGreaterThan(10);
+    expect(rules.length).toBeLessThanOrEqual(MAX_RULES);
+    for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(MAX_LINE_CHARS);
+    const answers = manifest.files.filter((file) => !/\.(gz|br)$/.test(file.path) && file.path !== HEADERS_FILE);
+    for (const file of answers) {
+      const url = urlOfFile(file.path);
+      const sent = (await api.respond({ method: 'GET', url })).headers;
+      const expected = hostHeaders(Object.fromEntries(Object.entries(sent).map(([name, value]) => [name, String(value)])));
+      expect(headersFor(rules, url), url).toEqual(expected);
+      // Cloudflare Pages would join two rules' values of one header, Netlify keep one: no header is set twice.
+      for (const name of Object.keys(expected))
+        expect(rules.filter((rule) => matches(rule.path, url) && name in rule.headers).length, `${url} ${name}`).toBe(1);
+    }
+    expect(headersFor(rules, '/map/')).toMatchObject({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': expect.any(String),
+    });
+    expect(headersFor(rules, '/api/v1/widget-score/10001/')).toMatchObject({
+      'Cache-Control': 'public, max-age=86400',
+      Vary: 'Authorization, X-API-Key',
+    });
+    // geojson/ is answered as health-scores/:zip/ is: its rule is the wider one's.
+    expect(rules.map((rule) => rule.path)).not.toContain('/api/v1/health-scores/geojson/');
+  });
+
   it('keeps the files of unchanged answers from the previous export (same inode, same time) and says what changed', async () => {
     const file = path.join(out, 'api/v1/health-scores/10001/index.json');
     const before = statSync(file);
@@ -146,6 +201,34 @@ describe('an export of the fixture build', { timeout: 60_000 }, () => {
     const again = await run(out);
     expect(again).toMatchObject({ changed: 1, unchanged: summary.answers - 1 });
     expect(readFileSync(file).equals((await api.respond({ method: 'GET', url: '/api/v1/states/' })).body)).toBe(true);
+  });
+});
+
+describe('_headers rules', () => {
+  const json = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
+  it('leaves out what differs by body or by compression, and a route a wider rule with the same headers covers', () => {
+    expect(hostHeaders({ ...json, 'Content-Length': '12', ETag: '"x"', Vary: 'Accept-Encoding, X-API-Key' })).toEqual({
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      Vary: 'X-API-Key',
+    });
+    const rules = headerRules([
+      { path: '/api/v1/tvi/rankings/', headers: json },
+      { path: '/api/v1/tvi/:zip/', headers: { ...json, Vary: '' } },
+      { path: '/api/v1/tvi/', headers: json },
+    ]);
+    expect(rules.map((rule) => rule.path)).toEqual(['/api/v1/tvi/:zip/', '/api/v1/tvi/']);
+    expect(matches('/api/v1/tvi/:zip/', '/api/v1/tvi/10001/')).toBe(true);
+    expect(matches('/api/v1/tvi/:zip/', '/api/v1/tvi/10001/x/')).toBe(false);
+  });
+
+  it('refuses two routes a path can match with different headers, which a host would join or pick', () => {
+    expect(() =>
+      headerRules([
+        { path: '/api/v1/widget-score/:zip/', headers: { ...json, 'Cache-Control': 'public, max-age=86400' } },
+        { path: '/api/v1/widget-score/demo/', headers: json },
+      ]),
+    ).toThrow(/the rules \/api\/v1\/widget-score\/:zip\/ and \/api\/v1\/widget-score\/demo\/ can match one path with different headers/);
   });
 });
 
@@ -177,6 +260,35 @@ describe('choices', { timeout: 60_000 }, () => {
     expect(readdirSync(dir).filter((name) => name.startsWith('failing.'))).toEqual([]);
   });
 
+  it('removes the staging folder of an export killed midway (issue #44, point 7), never that of one still running', async () => {
+    const out = path.join(dir, 'killed');
+    const exporter = spawn(process.execPath, [path.join(ROOT, 'bin/hcas.js'), 'export-static', '--db', db, '--out', out, '--quiet'], {
+      stdio: 'ignore',
+    });
+    const staging = `${out}.tmp-${exporter.pid}`;
+    await until(() => existsSync(path.join(staging, 'api/v1/health-scores')), 'the export to write its first answers', 60_000, 20);
+    const exited = new Promise((resolve) => exporter.once('exit', resolve));
+    exporter.kill('SIGKILL');
+    await exited;
+    expect(existsSync(staging)).toBe(true);
+    // Another export into the same folder, running now (its process alive): its folder is its own.
+    const running = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const theirs = `${out}.tmp-${running.pid}`;
+    mkdirSync(theirs);
+    try {
+      await run(out, { providers: false });
+      expect(
+        readdirSync(dir)
+          .filter((name) => name.startsWith('killed.'))
+          .sort(),
+      ).toEqual([path.basename(theirs)]);
+    } finally {
+      running.kill('SIGKILL');
+      // Here rather than in afterAll, whose time is short: thousands of files.
+      for (const folder of [out, theirs]) rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a folder that is not an export rather than replace it, and leaves it as it was', async () => {
     const out = path.join(dir, 'mine');
     mkdirSync(out);
@@ -186,31 +298,75 @@ describe('choices', { timeout: 60_000 }, () => {
   });
 });
 
+/** The routes plan list A sells (docs/api.md, "API keys, plans and rate limits"): never in an export by default. */
+const PAID_UNDER_A = [
+  '/api/v1/rankings/states/',
+  '/api/v1/rankings/hospitals/',
+  '/api/v1/tvi/rankings/',
+  '/api/v1/tvi/top-vulnerable/',
+  '/api/v1/health-scores/geojson/',
+  '/api/v1/health-scores/:zip/all-scores/',
+  '/api/v1/health-scores/:zip/census/',
+];
+
 describe('hcas export-static (the command)', { timeout: 120_000 }, () => {
-  it('exports only what a plan opens with --plan, and says what it wrote', async () => {
-    const out = path.join(dir, 'free');
-    const result = await hcas(['export-static', '--db', db, '--out', out, '--plan', 'free', '--log-format', 'json']);
+  it('writes only what callers without a key may read, without options, and says what it left to the server', async () => {
+    const out = path.join(dir, 'anonymous');
+    const result = await hcas(['export-static', '--db', db, '--out', out, '--log-format', 'json']);
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
-    expect(summary).toMatchObject({ event: 'exported', out, build_id: api.buildId });
-    const routes = readManifest(out).routes.map((row) => row.path);
-    expect(routes).toContain('/api/v1/health-scores/:zip/');
-    expect(routes).toContain('/api/v1/widget-score/:zip/');
-    expect(routes).toContain('/widget/v1/widget.js');
-    for (const paid of ['all-scores', 'census', 'geojson', 'rankings', 'top-vulnerable'])
-      expect(
-        routes.filter((route) => route.includes(paid)),
-        paid,
-      ).toEqual([]);
-    expect(readManifest(out).plan).toBe('free');
+    expect(summary).toMatchObject({ event: 'exported', out, build_id: api.buildId, paid_left: PAID_UNDER_A.length });
+    expect(summary.message).toContain(`${PAID_UNDER_A.length} paid endpoints are left to the server, which asks for a key`);
+    const manifest = readManifest(out);
+    const routes = manifest.routes.map((row) => row.path);
+    for (const free of [
+      '/api/v1/health-scores/:zip/',
+      '/api/v1/widget-score/:zip/',
+      '/widget/v1/widget.js',
+      '/map/',
+      '/api/v1/facilities/:id/',
+    ])
+      expect(routes).toContain(free);
+    expect(routes.filter((route) => PAID_UNDER_A.includes(route))).toEqual([]);
+    expect(existsSync(path.join(out, 'api/v1/rankings/states/index.json'))).toBe(false);
+    expect(manifest).toMatchObject({ plan: 'free', paid_answers: false });
+    const left = new Map(manifest.server_only.map((row) => [row.path, row.reason]));
+    expect(left.get('/api/v1/rankings/states/')).toMatch(
+      /^a paid endpoint \(Professional and up, Plan list A\): callers without a key get 403/,
+    );
+    expect(left.get('/api/v1/health-scores/geojson/')).toMatch(/^a paid endpoint \(Business and up/);
+    // The old README's --plan free asks for what is now the default: the same routes.
+    const old = path.join(dir, 'plan-free');
+    expect((await hcas(['export-static', '--db', db, '--out', old, '--plan', 'free', '--quiet'])).code).toBe(0);
+    expect(readManifest(old).routes.map((row) => row.path)).toEqual(routes);
   });
 
-  it("exports only the endpoints --endpoints names, in the plan files' patterns", async () => {
-    const out = path.join(dir, 'some');
-    const result = await hcas(['export-static', '--db', db, '--out', out, '--endpoints', 'states/, widget-score/*']);
+  it('follows the plan file in force: under plan list B, state rankings are free and facilities paid', async () => {
+    const out = path.join(dir, 'plans-b');
+    const result = await hcas(['export-static', '--db', db, '--out', out, '--plans', 'b', '--quiet']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^exported \d+ answers of build \w+ into .* in [\d.]+ s: \d+ files, .* with the \.gz and \.br;/);
-    expect(readManifest(out).routes.map((row) => row.path)).toEqual(['/api/v1/states/', '/api/v1/widget-score/:zip/']);
+    const routes = readManifest(out).routes.map((row) => row.path);
+    expect(routes).toContain('/api/v1/rankings/states/');
+    expect(routes).not.toContain('/api/v1/facilities/:id/');
+    expect(routes).not.toContain('/api/v1/widget-score/:zip/');
+  });
+
+  it('writes the paid endpoints only when told it gives them away (--publish-paid-answers)', async () => {
+    const out = path.join(dir, 'paid');
+    const result = await hcas(['export-static', '--db', db, '--out', out, '--publish-paid-answers', '--endpoints', 'rankings/*,states/']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('paid endpoint');
+    const manifest = readManifest(out);
+    expect(manifest.routes.map((row) => row.path)).toEqual(['/api/v1/states/', '/api/v1/rankings/states/', '/api/v1/rankings/hospitals/']);
+    expect(manifest).toMatchObject({ plan: null, paid_answers: true });
+  });
+
+  it('exports only the endpoints --endpoints names, as the API root writes them ({zip}) or as plan files do (:zip)', async () => {
+    const out = path.join(dir, 'some');
+    const result = await hcas(['export-static', '--db', db, '--out', out, '--endpoints', 'states/, widget-score/{zip}/, tvi/:zip/']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^exported \d+ answers of build \w+ into .* in [\d.]+ s: [\d,]+ files, .* with the \.gz and \.br;/);
+    expect(readManifest(out).routes.map((row) => row.path)).toEqual(['/api/v1/states/', '/api/v1/tvi/:zip/', '/api/v1/widget-score/:zip/']);
   });
 
   it('leaves out the answers of routes that take query parameters with --no-lists (for hosts that ignore query strings)', async () => {
@@ -222,6 +378,7 @@ describe('hcas export-static (the command)', { timeout: 120_000 }, () => {
       '--out',
       out,
       '--no-lists',
+      '--publish-paid-answers',
       '--endpoints',
       'health-scores/*,rankings/*,blog/*,states/',
     ]);
@@ -238,6 +395,10 @@ describe('hcas export-static (the command)', { timeout: 120_000 }, () => {
 
   it.each([
     [
+      ['--endpoints', 'health-scores/{zip}/nearby/'],
+      /--endpoints health-scores\/\{zip\}\/nearby\/ names no route the export writes: \/api\/v1\/health-scores\/:zip\/nearby\/ is left to the server/,
+    ],
+    [
       ['--endpoints', 'health-scores/:zip/nearby/'],
       /names no route the export writes: \/api\/v1\/health-scores\/:zip\/nearby\/ is left to the server \(answers depend on radius and limit\)/,
     ],
@@ -245,7 +406,12 @@ describe('hcas export-static (the command)', { timeout: 120_000 }, () => {
     [['--endpoints', 'scores/'], /--endpoints scores\/ names no route: give route paths relative to \/api\/v1\//],
     [['--endpoints', ','], /--endpoints must name route paths such as widget-score\/\*/],
     [['--plan', 'gold'], /--plan must be one of free, professional, business, enterprise .*got gold/],
-    [['--plans', 'b'], /--plans chooses the plan file of --plan: add --plan ID/],
+    [['--plans', 'b', '--publish-paid-answers'], /--plans has no effect with --publish-paid-answers/],
+    [
+      ['--plan', 'professional'],
+      /--plan professional would give Professional answers to anyone who can reach the files: say so with --publish-paid-answers/,
+    ],
+    [['--plan', 'free', '--publish-paid-answers'], /--plan free and --publish-paid-answers contradict each other/],
     [['--index-name', 'a/b.json'], /--index-name must be a file name such as index.json or index.html, got a\/b.json/],
     [['--quiet', '--log-format', 'json'], /choose one of --quiet and --log-format json/],
   ])('refuses %j with a message that names the fix (exit 2)', async (args, message) => {

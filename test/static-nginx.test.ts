@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPRESS_MIN_BYTES } from '../src/http/compress.ts';
 import { readManifest } from '../src/static/manifest.ts';
-import { hcas } from './helpers/cli.ts';
+import { hcas, ROOT } from './helpers/cli.ts';
 import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { request, type HttpResult } from './helpers/http.ts';
@@ -26,10 +26,31 @@ import { hasCommand, serviceMissing } from './helpers/services.ts';
 const HOST_NAME = 'api.example.org';
 const haveOpenssl = hasCommand('openssl', ['version']);
 /**
+ * The options of the README's copy-paste `export-static` line ("A static API"), less its `--out`: what someone who
+ * copies it exports.
+ */
+function readmeRecipeOptions(): string[] {
+  const section = readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('### A static API')[1] ?? '';
+  const line = /```sh\n[^\n]*export-static([^\n#]*)/.exec(section)?.[1];
+  if (line === undefined) throw new Error('README.md\'s "A static API" has no sh block that runs export-static');
+  const words = line.trim().split(/\s+/);
+  const out = words.indexOf('--out');
+  expect(out, "the README's recipe names its --out").toBeGreaterThanOrEqual(0);
+  return words.filter((_, i) => i !== out && i !== out + 1);
+}
+
+/**
  * The headers a static answer must carry as the server sends them. (Access-Control-Expose-Headers differs by
  * design: the server exposes its X-RateLimit-* headers too, which static answers do not have.)
  */
-const SAME_HEADERS = ['content-type', 'cache-control', 'access-control-allow-origin', 'x-content-type-options'];
+const SAME_HEADERS = [
+  'content-type',
+  'cache-control',
+  'access-control-allow-origin',
+  'x-content-type-options',
+  'content-security-policy',
+  'referrer-policy',
+];
 
 describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 180_000 }, () => {
   if (!NGINX || !haveOpenssl || !HAVE_BROTLI_STATIC) {
@@ -59,7 +80,9 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
 
   beforeAll(async () => {
     const db = await fixtureDb();
-    const exported = await hcas(['export-static', '--db', db, '--out', exportDir, '--providers', '--quiet']);
+    // With the README's recipe's own options (and --providers): what callers without a key may read under plan
+    // list A. A recipe that publishes paid answers fails the 403 test below.
+    const exported = await hcas(['export-static', ...readmeRecipeOptions(), '--db', db, '--out', exportDir, '--providers', '--quiet']);
     expect(exported.code, exported.stderr).toBe(0);
     const state = path.join(dir, 'state.sqlite');
     const created = await hcas(['keys', 'create', '--plan', 'business', '--name', 'static test', '--state-file', state], {
@@ -113,7 +136,7 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
     expect(samples.length).toBeGreaterThan(30);
     for (const kind of ['/api/v1/health-scores/', '/api/v1/widget-score/', '/api/v1/facilities/', '/api/v1/providers/', '/api/v1/blog/'])
       expect(samples.filter((url) => url.startsWith(kind)).length, kind).toBeGreaterThan(1);
-    for (const one of ['/', '/api/v1/', '/api/v1/openapi.json', '/widget/v1/widget.js', '/api/v1/health-scores/geojson/'])
+    for (const one of ['/', '/api/v1/', '/api/v1/openapi.json', '/widget/v1/widget.js', '/api/v1/health-scores/', '/map/'])
       expect(samples).toContain(one);
   });
 
@@ -122,12 +145,6 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
       const [fromFile, fromServer] = [await edge(url), await request(replicaUrl, url)];
       expect(fromServer.status, url).toBe(200);
       expect(fromFile.status, url).toBe(200);
-      if (url.startsWith('/map/')) {
-        // static.conf answers the API and the widget from files; the map (its page sends its own policy) goes to the replicas.
-        expect(await upstreamOf(fromFile), `${url} came from a replica`).not.toBe('-');
-        expect(fromFile.body.equals(fromServer.body), `${url}: same bytes`).toBe(true);
-        continue;
-      }
       expect(await upstreamOf(fromFile), `${url} came from the file`).toBe('-');
       expect(fromFile.body.equals(fromServer.body), `${url}: same bytes`).toBe(true);
       for (const name of SAME_HEADERS) expect(fromFile.headers[name], `${url} ${name}`).toBe(fromServer.headers[name]);
@@ -153,8 +170,7 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
 
   it('sends the precompressed .gz and .br of answers of 1 KB and more, which decode to the same bytes', async () => {
     let compressed = 0;
-    // The map's paths go to the replicas (see above), which compress as they answer.
-    for (const url of samples.filter((each) => !each.startsWith('/map/'))) {
+    for (const url of samples) {
       const plain = (await request(replicaUrl, url)).body;
       for (const [coding, decode] of [
         ['gzip', zlib.gunzipSync],
@@ -202,6 +218,8 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
       { target: '/api/v1/states/index.json', status: 404 },
       { target: '/api/v1/states/index.json.gz', status: 404 },
       { target: '/index.json', status: 404 },
+      { target: '/map', status: 301 },
+      { target: '/map/index.html', status: 404 },
       { target: '/api/v1/exports/facilities/?format=csv', status: 403 },
       { target: '/api/v1/widget-score/10001/', method: 'OPTIONS', status: 204 },
       { target: '/api/v1/states/', method: 'POST', status: 405 },
@@ -213,6 +231,24 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
       expect(await upstreamOf(response), `${method ?? 'GET'} ${target} went to the replica`).not.toBe('-');
       if (method !== 'OPTIONS') expect(response.headers['content-type'], target).toBe('application/json; charset=utf-8');
       expect(response.headers['x-ratelimit-limit'], `${target}: counted by the replica`).toBeDefined();
+    }
+  });
+
+  it("leaves the paid endpoints to the replicas: a caller without a key gets the replica's 403, a key of the plan its answer", async () => {
+    // Plan list A's paid endpoints (Professional: all-scores, census, the rankings, TVI's lists; Business: GeoJSON).
+    const paid = ['rankings/states/', 'rankings/hospitals/', 'tvi/rankings/', 'tvi/top-vulnerable/', 'health-scores/geojson/']
+      .concat(['health-scores/10001/all-scores/', 'health-scores/10001/census/'])
+      .map((relative) => `/api/v1/${relative}`);
+    const left = readManifest(exportDir).server_only.filter((row) => row.reason.startsWith('a paid endpoint'));
+    expect(left.map((row) => row.path.replace(':zip', '10001')).sort()).toEqual([...paid].sort());
+    for (const url of paid) {
+      const anonymous = await edge(url);
+      expect(anonymous.status, url).toBe(403);
+      expect(JSON.parse(anonymous.body.toString('utf8')).error, url).toBe('plan_upgrade_required');
+      expect(await upstreamOf(anonymous), `${url} went to the replica`).not.toBe('-');
+      const keyed = await edge(url, { headers: { 'X-API-Key': key } });
+      expect(keyed.status, url).toBe(200);
+      expect(keyed.body.equals((await request(replicaUrl, url)).body), url).toBe(true);
     }
   });
 

@@ -25,6 +25,7 @@ function zip(overrides: Partial<ValidationZip>): ValidationZip {
     healthscore: 60,
     people: 80,
     provider: null,
+    primaryCareWithin10Miles: null,
     hospital: 60,
     travel: 60,
     referenceHospitalMinutes: null,
@@ -91,7 +92,16 @@ describe('the validation report', () => {
 
 describe('the emergency-hospital check', () => {
   const town = (overrides: Partial<ValidationZip>) =>
-    zip({ zip: '85634', healthscore: 20, hospital: 45, provider: 0, emergencyHospitalInZip: true, population: 5_667, ...overrides });
+    zip({
+      zip: '85634',
+      healthscore: 20,
+      hospital: 45,
+      provider: 6,
+      primaryCareWithin10Miles: 0,
+      emergencyHospitalInZip: true,
+      population: 5_667,
+      ...overrides,
+    });
 
   it('fails a desert that holds an emergency hospital, names it and lists the weakest hospital components', () => {
     const check = validationReport([town({})]).checks.find((c) => c.name.startsWith('no ZIP of 5,000+'))!;
@@ -102,11 +112,12 @@ describe('the emergency-hospital check', () => {
   it('reports, without failing, a desert whose only want is clinicians a synthetic sample did not draw', () => {
     const check = validationReport([town({})], { syntheticProviders: true }).checks.find((c) => c.name.startsWith('no ZIP of 5,000+'))!;
     expect(check.pass).toBe(true);
-    expect(check.note).toMatch(/^deserts: 85634 Town NV \(no synthetic clinician within reach\)/);
+    expect(check.note).toMatch(/^deserts: 85634 Town NV \(no synthetic primary care clinician within 10 miles\)/);
     // Real provider files: no such excuse; nor for a synthetic build whose sample did reach the ZIP.
     expect(
-      validationReport([town({ provider: 12 })], { syntheticProviders: true }).checks.find((c) => c.name.startsWith('no ZIP of 5,000+'))!
-        .pass,
+      validationReport([town({ primaryCareWithin10Miles: 2 })], { syntheticProviders: true }).checks.find((c) =>
+        c.name.startsWith('no ZIP of 5,000+'),
+      )!.pass,
     ).toBe(false);
   });
 

@@ -75,8 +75,8 @@ interface RawSource {
 /**
  * Reads and validates a manifest JSON file; every problem names the manifest key to fix. A manifest may
  * `include` others (paths relative to it): their sources come first, each resolved against its own root, and
- * a source of the including manifest replaces an included one of the same key. Everything else (name,
- * notice, providers, max_reject_ratio) is the including manifest's.
+ * a source of the including manifest replaces an included one of the same key (`null` leaves it out). Everything
+ * else (name, notice, providers, max_reject_ratio) is the including manifest's.
  */
 export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, rootOverride?: string, including: string[] = []): Manifest {
   let raw: RawManifest;
@@ -108,7 +108,12 @@ export function loadManifest(file: string, knownLayouts: ReadonlySet<string>, ro
       sources.set(spec.key, spec);
   }
   for (const [key, spec] of Object.entries(rawSources)) {
-    if (typeof spec !== 'object' || spec === null) throw new BuildError(`${where(`sources.${key}`)}: expected an object`);
+    if (spec === null) {
+      if (!sources.delete(key))
+        throw new BuildError(`${where(`sources.${key}`)}: null leaves out a source of an included manifest, and none names "${key}"`);
+      continue;
+    }
+    if (typeof spec !== 'object') throw new BuildError(`${where(`sources.${key}`)}: expected an object`);
     if (typeof spec.layout !== 'string' || !knownLayouts.has(spec.layout)) {
       throw new BuildError(
         `${where(`sources.${key}.layout`)}: unknown layout ${JSON.stringify(spec.layout)}; known layouts: ${[...knownLayouts].sort().join(', ')}`,

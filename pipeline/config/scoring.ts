@@ -27,15 +27,23 @@ export interface Benchmark {
 
 /**
  * Clinicians per 100,000 residents nationally, by category, as the provider files count them (active
- * physicians, and the nurse practitioners, physician assistants and dietitians whose NUCC codes the category
- * lists). Approximate and rounded: physicians from the AAMC Physician Specialty Data Report (2022, active
- * physicians by specialty), nurse practitioners, physician assistants and dietitians from BLS Occupational
- * Employment and Wage Statistics (May 2023) with AANP's share of NPs in primary care, over a population of
- * 333 million. They set the provider benchmarks, the coverage check and the synthetic sample's densities.
+ * physicians, and the nurse practitioners, physician assistants, dietitians, dentists and mental health
+ * providers whose NUCC codes the category lists). Approximate and rounded: physicians from the AAMC Physician
+ * Specialty Data Report (2022, active physicians by specialty), dietitians and specialist nurse practitioners
+ * from BLS Occupational Employment and Wage Statistics (May 2023) with AANP's share of NPs in primary care,
+ * primary care, mental health providers and dentists from the national rows of the County Health Rankings
+ * measure files (HRSA Area Health Resources File 2022 and 2023, NPPES June 2024), over a population of 333
+ * million. They set the provider benchmarks, the coverage check, the estimated categories' national counts
+ * and the synthetic sample's densities.
  */
 export const EXPECTED_DENSITY: Record<Category, number> = {
-  // Family and internal medicine, general practice and paediatrics (~90 physicians), primary care NPs (~85), PAs (~45).
-  primary_care: 220,
+  // Physicians in family medicine, general practice, internal medicine and paediatrics (AHRF 2022: 253,985, 76
+  // per 100,000), and primary care NPs and PAs (NPPES June 2024: 468,761, 140) at NP_PA_PRIMARY_CARE_WEIGHT.
+  primary_care: 180,
+  // Mental health providers of measure v062's 27 NPPES codes (June 2024: 1,113,571, 332 per 100,000).
+  behavioral_health: 330,
+  // Dentists with an NPI (AHRF 2023: 249,826, 75 per 100,000).
+  dentistry: 75,
   endocrinology: 2.8,
   dietetics: 22,
   neurology: 5,
@@ -59,6 +67,67 @@ export const EXPECTED_DENSITY: Record<Category, number> = {
 };
 
 /**
+ * A nurse practitioner or physician assistant in primary care counts as this share of a primary care
+ * physician: the weight the Negotiated Rulemaking Committee on the Designation of Medically Underserved
+ * Populations and Health Professional Shortage Areas (HRSA, final report 2011) gave primary care NPs, PAs and
+ * certified nurse midwives beside physicians in its population-to-provider ratio.
+ */
+export const NP_PA_PRIMARY_CARE_WEIGHT = 0.75;
+
+/**
+ * Categories no count file counts on its own, estimated from a total that includes them where no roster or
+ * count of their own is given: the category's national count (EXPECTED_DENSITY over the build's residents)
+ * placed where that total's clinicians practise. Paediatrics and geriatrics practise where primary care
+ * physicians do (the Dartmouth Atlas counts general paediatricians and geriatricians among them); every
+ * physician specialty where specialists do (the Dartmouth Atlas's specialist total per census tract).
+ * Dietetics has no such total: without a roster of dietitians it has no source and is left out.
+ */
+export const ESTIMATED_FROM: Readonly<Partial<Record<Category, 'primary_care_physicians' | 'specialist_physicians'>>> = {
+  pediatrics: 'primary_care_physicians',
+  geriatrics: 'primary_care_physicians',
+  endocrinology: 'specialist_physicians',
+  neurology: 'specialist_physicians',
+  psychiatry: 'specialist_physicians',
+  rheumatology: 'specialist_physicians',
+  orthopaedics: 'specialist_physicians',
+  pulmonology: 'specialist_physicians',
+  allergy: 'specialist_physicians',
+  oncology: 'specialist_physicians',
+  radiation_oncology: 'specialist_physicians',
+  radiology: 'specialist_physicians',
+  obgyn: 'specialist_physicians',
+  cardiology: 'specialist_physicians',
+  nephrology: 'specialist_physicians',
+  urology: 'specialist_physicians',
+  thoracic_surgery: 'specialist_physicians',
+};
+
+/**
+ * Care a resident finds near home: the travel component's specialist part leaves these categories out (their
+ * nearest clinician is the primary care part's concern, or as common as a dentist's office), so a score type's
+ * specialist care is its physician specialties. General paediatricians and geriatricians are primary care
+ * physicians (the Dartmouth Atlas and the AHRF count them so, and ESTIMATED_FROM places them where primary care
+ * physicians practise): counted as specialist care, the fraction of a paediatrician every town with a family
+ * doctor holds made Clayton NM (206 minutes from a major hospital) a place of specialist care.
+ */
+export const LOCAL_CARE_CATEGORIES: readonly Category[] = ['primary_care', 'behavioral_health', 'dentistry', 'pediatrics', 'geriatrics'];
+
+/**
+ * A record's provider component is scored where primary care has a source in its ZIP and the categories with a
+ * source carry at least this share of the score type's clinician weights; elsewhere it is null and the
+ * composite rests on the other components (Puerto Rico has an OB/GYN roster and no count of anything else).
+ */
+export const PROVIDER_MIN_SOURCED_WEIGHT = 0.5;
+
+/**
+ * A ZIP is a place of a kind of care (the nearest primary care, the nearest specialist) when the clinicians of
+ * one category placed in it add up to at least this many: a county's count spread by residents leaves a fraction
+ * of a clinician in every ZIP of the county, and a fraction of a clinician is not a practice to drive to (nor are
+ * fractions of three specialties added together).
+ */
+export const PLACE_OF_CARE_MIN_CLINICIANS = 0.5;
+
+/**
  * Clinicians per 100,000 residents within reach, scored on a log scale from a tenth of the national density
  * (0) to twice it (100): the national density scores 77, half of it 54, a quarter 31.
  */
@@ -74,10 +143,13 @@ export const PROVIDER_BENCHMARKS = Object.fromEntries(
 ) as Record<Category, Benchmark>;
 
 /**
- * When provider files count enough clinicians to score: nationally at least half the expected primary care
- * density and at least half in three quarters of the categories; in every state of 500,000 residents or
- * more, between a third and three times the expected primary care density: wide enough for the real
- * differences between states, narrow enough to catch files that cover some states and not others.
+ * When the provider component can be scored, and when a roster (NPPES, Doctors and Clinicians) is the source
+ * of a category. A roster is complete for a category when it holds at least half its expected national
+ * density; for primary care also when every state of 500,000 residents or more holds between a third and three
+ * times the expected density: wide enough for the real differences between states, narrow enough to catch
+ * files that cover some states and not others. A category without a complete roster takes a count, then an
+ * estimate (config ESTIMATED_FROM). The component is scored when primary care has a source and at least three
+ * quarters of the categories have one.
  */
 export const COVERAGE = {
   minNationalShare: 0.5,
@@ -240,8 +312,8 @@ export const SCORE_TYPES: ScoreTypeSpec[] = [
     id: 1,
     name: 'Overall Health Score',
     slug: 'overall',
-    description: 'Access to primary care, specialists, hospitals and emergency care overall.',
-    providers: { primary_care: 0.6, psychiatry: 0.1, cardiology: 0.1, obgyn: 0.1, pediatrics: 0.1 },
+    description: 'Access to primary care, mental health and dental care, specialists, hospitals and emergency care overall.',
+    providers: { primary_care: 0.5, behavioral_health: 0.1, dentistry: 0.1, obgyn: 0.1, pediatrics: 0.1, cardiology: 0.1 },
     prevalence: null,
   },
   {

@@ -17,8 +17,18 @@ function batchedInsert(db: Database.Database, table: string, width: number): Bat
 }
 
 /** Writes `zips`, `score_types`, `health_scores`, `states`, `zip_access` and the KD-tree. */
-export function emitScores(db: Database.Database, places: ZipPlace[], index: PointIndex, scores: ZipScores[]): void {
-  const insertZip = batchedInsert(db, 'zips', 18);
+/**
+ * Writes the ZIPs, their scores and access facts. `clinicianBasis`: each ZIP's clinician sources, one letter per
+ * category (supply/ basisLetters), null when the build publishes no provider component.
+ */
+export function emitScores(
+  db: Database.Database,
+  places: ZipPlace[],
+  index: PointIndex,
+  scores: ZipScores[],
+  clinicianBasis: string[] | null,
+): void {
+  const insertZip = batchedInsert(db, 'zips', 19);
   const insertScore = batchedInsert(db, 'health_scores', 13);
   const insertAccess = batchedInsert(db, 'zip_access', 12);
   const insertType = db.prepare('INSERT INTO score_types VALUES (?,?,?,?)');
@@ -46,6 +56,7 @@ export function emitScores(db: Database.Database, places: ZipPlace[], index: Poi
         p.pointSource,
         p.gazetteerLatitude,
         p.gazetteerLongitude,
+        clinicianBasis?.[i] ?? null,
       );
       SCORE_TYPES.forEach((type, t) => {
         const s = z.byType[t];

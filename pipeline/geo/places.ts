@@ -1,4 +1,5 @@
 import type { Ingested } from '../ingest/ingested.ts';
+import type { ZipCountyRow } from '../layouts/crosswalks.ts';
 import { PointIndex } from './point-index.ts';
 import { countyFor2023Tables } from './connecticut.ts';
 import { chooseResidentsPoints, type PointSource, type PointWithdrawal } from './residents.ts';
@@ -101,16 +102,9 @@ export function homeCounty(
   data: Pick<Ingested, 'zipCounties' | 'zctaCounties'>,
   postalState?: string,
 ): { countyFips: string; state: string; rule: string } | null {
-  const sameNumbered = data.zipCounties.get(zcta);
-  const groups = sameNumbered?.some((r) => r.residentialRatio > 0)
-    ? [sameNumbered]
-    : zips.map((zip) => data.zipCounties.get(zip)).filter((rows) => rows !== undefined);
-  for (const [share, rule] of [
-    ['residentialRatio', 'hud_residential'],
-    ['totalRatio', 'hud_all_addresses'],
-  ] as const) {
-    const byCounty = new Map<string, number>();
-    for (const rows of groups) for (const row of rows) byCounty.set(row.countyFips, (byCounty.get(row.countyFips) ?? 0) + row[share]);
+  const groups = hudRows(zcta, zips, data);
+  for (const [share, rule] of HUD_SHARES) {
+    const byCounty = sharesByCounty(groups, share);
     // The state first (a ZIP split 40/35/25 over counties in two states belongs to the state with 60%), then
     // its county with the largest share. Ties go to the lower code, so file order never decides.
     const byState = new Map<string, number>();
@@ -128,6 +122,70 @@ export function homeCounty(
   );
   const county = listed[0];
   return county ? { countyFips: county.countyFips, state: county.state, rule: 'zcta_county' } : null;
+}
+
+/**
+ * How a ZCTA's residents divide between counties, as shares summing to 1 (null when no crosswalk names the
+ * ZCTA): the HUD residential shares `homeCounty` reads, else all addresses, else the 2020 ZCTA-county file
+ * (its weights, or equal shares where it has none). Clinician counts per county are spread over ZIPs by it.
+ */
+export function countyShares(
+  zcta: string,
+  zips: string[],
+  data: Pick<Ingested, 'zipCounties' | 'zctaCounties'>,
+): Map<string, number> | null {
+  const groups = hudRows(zcta, zips, data);
+  for (const [share] of HUD_SHARES) {
+    const byCounty = sharesByCounty(groups, share);
+    const total = [...byCounty.values()].reduce((a, b) => a + b, 0);
+    if (total > 0) return new Map([...byCounty].filter(([, v]) => v > 0).map(([county, v]) => [county, v / total]));
+  }
+  const listed = data.zctaCounties.get(zcta) ?? [];
+  if (listed.length === 0) return null;
+  const weighed = listed.every((row) => (row.weight ?? 0) > 0);
+  const total = weighed ? listed.reduce((sum, row) => sum + row.weight!, 0) : listed.length;
+  const shares = new Map<string, number>();
+  for (const row of listed) shares.set(row.countyFips, (shares.get(row.countyFips) ?? 0) + (weighed ? row.weight! : 1) / total);
+  return shares;
+}
+
+const HUD_SHARES = [
+  ['residentialRatio', 'hud_residential'],
+  ['totalRatio', 'hud_all_addresses'],
+] as const;
+
+/**
+ * The HUD ZIP-county rows that speak for a ZCTA: the same-numbered ZIP's when HUD lists it with residential
+ * addresses (a ZCTA is named after the ZIP that dominates its addresses), else those of every ZIP it holds.
+ * A row in a state where the Census ZCTA-county file has no part of the ZCTA is left out (`plausibleHudRows`).
+ */
+function hudRows(zcta: string, zips: string[], data: Pick<Ingested, 'zipCounties' | 'zctaCounties'>): ZipCountyRow[][] {
+  const rows = (zip: string) => plausibleHudRows(zcta, data.zipCounties.get(zip), data);
+  const sameNumbered = rows(zcta);
+  return sameNumbered?.some((r) => r.residentialRatio > 0)
+    ? [sameNumbered]
+    : (zips.map(rows).filter((list) => list !== undefined && list.length > 0) as ZipCountyRow[][]);
+}
+
+/**
+ * HUD's rows of a ZIP without those in a state the Census 2020 ZCTA-county file does not put the ZCTA in: HUD's
+ * 2020 Q4 crosswalk files Guam's ZIPs 96910, 96913, 96915 and 96929 under American Samoa's Eastern District
+ * (60010), where the Census file, the postal state and the ZIPs' own names say Guam.
+ */
+export function plausibleHudRows(
+  zcta: string,
+  rows: ZipCountyRow[] | undefined,
+  data: Pick<Ingested, 'zctaCounties'>,
+): ZipCountyRow[] | undefined {
+  const states = data.zctaCounties.get(zcta)?.map((row) => row.countyFips.slice(0, 2));
+  if (!rows || !states?.length) return rows;
+  return rows.filter((row) => states.includes(row.countyFips.slice(0, 2)));
+}
+
+function sharesByCounty(groups: ZipCountyRow[][], share: 'residentialRatio' | 'totalRatio'): Map<string, number> {
+  const byCounty = new Map<string, number>();
+  for (const rows of groups) for (const row of rows) byCounty.set(row.countyFips, (byCounty.get(row.countyFips) ?? 0) + row[share]);
+  return byCounty;
 }
 
 /** The key with the largest positive value (the lowest key among ties), or null. */

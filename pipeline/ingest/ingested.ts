@@ -11,6 +11,7 @@ import type {
   ZipRucaRow,
   ZipZctaRow,
 } from '../layouts/crosswalks.ts';
+import { countSourceOptions, type ClinicianCountRow, type CountSourceOptions } from '../layouts/clinician-counts.ts';
 import type { FacilityRow } from '../layouts/facilities.ts';
 import type { PlacesRow } from '../layouts/places.ts';
 import type { ClinicianRow, ProviderRow, TaxonomyRow } from '../layouts/providers.ts';
@@ -45,6 +46,13 @@ export interface ProviderSink {
   addClinician(row: ClinicianRow, line: number, zcta: string | null): void;
 }
 
+/** One clinician count file: what it counts, where, when, and its rows with their file lines. */
+export interface CountSource extends CountSourceOptions {
+  key: string;
+  vintage: string;
+  rows: Array<ClinicianCountRow & { origin: RowOrigin }>;
+}
+
 /** A census value with the source it came from, so the census endpoint can state its vintage. */
 export interface SourcedValue {
   value: number | null;
@@ -75,9 +83,14 @@ export interface Ingested {
   reference: {
     hospitalDriveTimes: Map<string, DriveTimeRow>;
     svi: Map<string, number | null>;
-    /** Census tract centres of population, to check the residents' points against. */
-    tractCentres: TractCentreRow[];
   };
+  /**
+   * Census tract centres of population: where a tract's clinicians are placed (supply/tracts.ts), and what the
+   * residents' points are checked against.
+   */
+  tractCentres: TractCentreRow[];
+  /** Clinician count files, each with its rows in file order (supply/ decides which count wins where). */
+  clinicianCounts: CountSource[];
   /** Source keys per layout, in manifest order (for vintages and precedence). */
   sourcesByLayout: Map<string, SourceSpec[]>;
 }
@@ -99,7 +112,9 @@ export function emptyIngested(): Ingested {
     places: new Map(),
     facilities: [],
     driveTimes: new Map(),
-    reference: { hospitalDriveTimes: new Map(), svi: new Map(), tractCentres: [] },
+    reference: { hospitalDriveTimes: new Map(), svi: new Map() },
+    tractCentres: [],
+    clinicianCounts: [],
     sourcesByLayout: new Map(),
   };
 }
@@ -187,7 +202,14 @@ export function rowFiling(spec: SourceSpec, data: Ingested, filing: ProviderFili
     case 'svi_zcta':
       return into<SviRow>((row) => void data.reference.svi.set(row.zcta, row.rank));
     case 'tract_population_centre':
-      return into<TractCentreRow>((row) => void data.reference.tractCentres.push(row));
+      return into<TractCentreRow>((row) => void data.tractCentres.push(row));
+    case 'clinician_counts': {
+      const options = countSourceOptions(spec.key, spec.columns, spec.options);
+      spec.options = { ...spec.options, ...options };
+      const source: CountSource = { key: spec.key, vintage: spec.vintage, ...options, rows: [] };
+      data.clinicianCounts.push(source);
+      return into<ClinicianCountRow>((row, line) => void source.rows.push({ ...row, origin: { key: spec.key, line } }), options.kinds);
+    }
     case 'nucc_taxonomy':
       return into<TaxonomyRow>((row) => void data.taxonomy.set(row.code, row));
     case 'cms_hospitals':

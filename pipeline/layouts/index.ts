@@ -1,5 +1,6 @@
 import { driveTimes, sviZcta } from './access.ts';
 import { acsZcta, gazetteerZcta } from './census.ts';
+import { clinicianCounts } from './clinician-counts.ts';
 import { countyCbsa, countyUrbanRural, zctaCounty, zipCity, zipCounty, zipRuca, zipZcta } from './crosswalks.ts';
 import { covidcaremapHospitals, cmsHospitals, hifldHospitals, hrsaSites } from './facilities.ts';
 import { placesZcta } from './places.ts';
@@ -28,6 +29,7 @@ export const LAYOUTS: ReadonlyMap<string, Layout<unknown>> = new Map(
     driveTimes,
     sviZcta,
     tractPopulationCentre,
+    clinicianCounts,
     nuccTaxonomy,
     cmsHospitals,
     hifldHospitals,

@@ -182,11 +182,13 @@ export const doctorsClinicians: Layout<ClinicianRow> = {
       .filter((name) => name !== '')
       .map(displayName);
     const gender = read('gender').toUpperCase();
+    const credential = read('credential');
     return {
       npi: requiredNpi(read('npi'), 'NPI'),
       firstName: displayName(read('first_name')),
       lastName: displayName(read('last_name')),
-      credential: read('credential'),
+      // Republished extracts write a missing credential as NA.
+      credential: isMissing(credential) ? '' : credential,
       gender: gender === 'M' || gender === 'F' ? gender : '',
       medicalSchool: school === '' || school.toUpperCase() === 'OTHER' ? null : displayName(school),
       graduationYear: year,

@@ -6,7 +6,7 @@ import { closeReconciliation, commitOutput, discardOutput, openOutput } from './
 import { planBuild, type BuildPlan, type PlanOptions } from './plan.ts';
 import { scoreAll, validate, writeTables } from './scoring.ts';
 import { stageLog } from './stage-log.ts';
-import { locateFacilities, placeZips, readSources, supplyProviders } from './stages.ts';
+import { locateFacilities, placeClinicianCounts, placeZips, readSources, supplyProviders } from './stages.ts';
 
 export interface BuildOptions extends PlanOptions {
   out: string;
@@ -42,15 +42,16 @@ export async function build(options: BuildOptions, plan: BuildPlan = planBuild(o
     const read = await log.stage(`ingest (${plan.manifest.name})`, () => readSources(plan, db, reconciler, ingest, log.line));
     const geography = await log.stage('geography', () => placeZips(read.data, db, reconciler, log.line));
     const located = await log.stage('facilities', () => locateFacilities(read.data, geography, reconciler, log.line));
+    const counted = await log.stage('clinician counts', () => placeClinicianCounts(read.data, geography, reconciler, log.line));
     await closeReconciliation(output, plan.manifest.maxRejectRatio); // later stages leave no landed row out
-    const providers = await log.stage('providers', () => supplyProviders(read, geography, located, plan, db, log.line));
+    const providers = await log.stage('providers', () => supplyProviders(read, geography, located, counted, plan, db, log.line));
     // The directory (the build's largest arrays, for 4 million providers) before the scores, so it never
     // shares memory with their ZIP network; it reads only the providers and facilities tables.
     collectGarbage();
     await log.stage('directory', () => emitDirectory(db, read.data.taxonomy, log.line));
     collectGarbage();
     const scored = await log.stage('scores', () => scoreAll(read, geography, located, providers, log.line));
-    const validation = await log.stage('validation', () => validate(read, geography, scored, plan, log.line));
+    const validation = await log.stage('validation', () => validate(read, geography, providers, scored, plan, log.line));
     const { censusValues } = await log.stage('tables', () => writeTables(db, read, geography, scored, plan, log.line));
     const made = { read, geography, located, providers, scored, validation, censusValues };
     const buildId = await log.stage('indexes and metadata', () => finishStore(db, plan, reconciler, made, options.now));

@@ -11,6 +11,8 @@ import { prevalenceMedians } from '../score/people.ts';
 import { analyzeStore, indexStore } from '../store/open.ts';
 import { SCORING_CONFIG } from './build-id.ts';
 import { planId, type BuildPlan } from './plan.ts';
+import type { ProviderInputs } from '../supply/index.ts';
+import { CATEGORY_NAMES } from '../config/specialties.ts';
 import type { Scored } from './scoring.ts';
 import { syntheticProviders } from './scoring.ts';
 import type { Geography, Located, Providers, Read } from './stages.ts';
@@ -72,15 +74,16 @@ export async function finishStore(
     reconciliation: [...reconciler.tallies.values()],
     row_counts: { ...rowCounts(db), census_values: made.censusValues },
     facility_merge: { ...made.located.stats, located: made.located.placement.stats },
-    provider_coverage: { status: inputs.status, note: inputs.note, ...inputs.coverage },
+    provider_coverage: providerCoverage(inputs),
     validation: made.validation,
     data_quality: {
       provider: {
         status: inputs.status,
         note: inputs.note,
-        sample_fraction: inputs.coverage.sampleFraction,
+        sample_fraction: inputs.roster.sampleFraction,
         synthetic: syntheticProviders(manifest.synthetic),
       },
+      clinicians: clinicianQuality(inputs),
       prevalence_measures: prevalenceUse(read.data.places),
       small_population_threshold: SMALL_POPULATION,
       road_times_zips: scored.scores.filter((s) => s.access.roadTimes).length,
@@ -110,4 +113,45 @@ function prevalenceUse(prevalence: Map<string, Record<string, number | null>>) {
     measure: t.prevalence,
     available: t.prevalence !== null && t.prevalence in available,
   }));
+}
+
+/**
+ * `meta.provider_coverage`: the supply's clinicians per 100,000 residents by category (`national`), where each
+ * category comes from (`categories`), how completely the rosters count (`roster`, `states`, `shortfalls`), and the
+ * count files' checks and placement (`counts`).
+ */
+function providerCoverage(inputs: ProviderInputs): Record<string, unknown> {
+  const { roster, categories } = inputs;
+  return {
+    status: inputs.status,
+    note: inputs.note,
+    sampleFraction: roster.sampleFraction,
+    national: Object.fromEntries(Object.entries(categories).map(([c, source]) => [c, source.density])),
+    categories: Object.fromEntries(Object.entries(categories).map(([c, { density, ...source }]) => [c, source])),
+    roster: { complete: roster.complete, national: roster.national },
+    states: roster.states,
+    shortfalls: roster.shortfalls,
+    counts: { checks: inputs.counts.checks, placed_by: inputs.counts.placedBy },
+  };
+}
+
+/**
+ * `meta.data_quality.clinicians`: the category order of `zips.clinician_basis`, the categories each score type
+ * weighs and their weights, and where each category comes from (the API's `data_quality.clinicians` reads them).
+ */
+function clinicianQuality(inputs: ProviderInputs): Record<string, unknown> {
+  return {
+    categories: CATEGORY_NAMES,
+    score_types: Object.fromEntries(SCORE_TYPES.map((type) => [type.id, type.providers])),
+    sources: Object.fromEntries(
+      Object.entries(inputs.categories).map(([c, { basis, sources, estimatedFrom }]) => [
+        c,
+        {
+          basis,
+          sources: sources.map((s) => (s.year ? `${s.key} (${s.year})` : s.key)),
+          ...(estimatedFrom ? { estimated_from: estimatedFrom } : {}),
+        },
+      ]),
+    ),
+  };
 }

@@ -13,11 +13,13 @@ import { ingestAll } from '../ingest/index.ts';
 import type { Ingested } from '../ingest/ingested.ts';
 import { logLeftOut, type Reconciler } from '../ingest/reconcile.ts';
 import type { IngestOptions } from '../ingest/source.ts';
-import { clinicianSupply, providerInputs, type ProviderInputs } from '../score/provider-inputs.ts';
 import type { CarePoint } from '../score/reach.ts';
+import { clinicianSupply, placeCounts, rosterSupply, type PlacedCounts, type ProviderInputs } from '../supply/index.ts';
 import { widenCache } from '../store/open.ts';
 import { ProviderStage } from '../store/provider-stage.ts';
 import { clinicianFacilityNames, clinicianOnlyCounts, completeProviders, endStaging, type ProviderCounts } from '../store/providers.ts';
+import { PLACED_LIKE } from '../config/clinician-counts.ts';
+import { differs } from '../supply/counts.ts';
 import type { BuildPlan } from './plan.ts';
 
 /** The stages up to the providers: each reads what the stage before it made, and says in the log what it did. */
@@ -105,6 +107,8 @@ export interface Providers {
   inputs: ProviderInputs;
   /** Health centre (HRSA) sites: places of primary care whatever the provider files hold. */
   healthCenters: CarePoint[];
+  /** The clinician count files placed in ZIPs (also what the validation report holds the supply to). */
+  counted: PlacedCounts;
 }
 
 /**
@@ -115,6 +119,7 @@ export function supplyProviders(
   read: Read,
   geography: Geography,
   located: Located,
+  counted: PlacedCounts,
   plan: BuildPlan,
   db: Database.Database,
   log: (line: string) => void,
@@ -128,8 +133,14 @@ export function supplyProviders(
   const healthCenters = facilities
     .filter((f) => !f.isHospital && placement.zipIndexOf.has(f.id))
     .map((f) => ({ zipIndex: placement.zipIndexOf.get(f.id)!, longitude: f.longitude!, latitude: f.latitude! }));
-  const supply = clinicianSupply(read.providerCounts, clinicianOnlyCounts(db), zipIndex);
-  const inputs = providerInputs(places, supply, plan.policy, healthCenters, plan.manifest.file);
+  const inputs = clinicianSupply({
+    places,
+    placed: counted,
+    roster: rosterSupply(read.providerCounts, clinicianOnlyCounts(db), zipIndex),
+    policy: plan.policy,
+    healthCenterZips: healthCenters.map((site) => site.zipIndex),
+    manifestFile: plan.manifest.file,
+  });
   const { clinicians, completed, clinicianOnly } = totals.seconds;
   log(
     `  ${totals.providers} providers (${totals.clinicianOnly} known only from Doctors and Clinicians); provider component ${inputs.status}: ${inputs.note}`,
@@ -145,5 +156,57 @@ export function supplyProviders(
     counts,
     (code) => STATE_NAMES[code] ?? code,
   );
-  return { providers: totals.providers, inputs, healthCenters };
+  return { providers: totals.providers, inputs, healthCenters, counted };
+}
+
+/**
+ * Places the clinician count files in the ZIPs (each county's count from the file that wins it, spread within
+ * the county by tracts or residents), and reports the files' own totals against their summary rows. Before
+ * the reconciliation closes: a count row that lands in no county of the build is reported there.
+ */
+export function placeClinicianCounts(
+  data: Ingested,
+  geography: Geography,
+  reconciler: Reconciler,
+  log: (line: string) => void,
+): PlacedCounts {
+  const { places, zipIndex, zctaOfZip } = geography;
+  const counted = placeCounts({ places, zipIndex, zctaOfZip, data });
+  for (const { key, line, reason } of counted.withdrawn) reconciler.withdraw(key, line, reason, 'excluded');
+  logLeftOut(
+    log,
+    'clinician count rows left out after landing',
+    counted.withdrawn.map(({ key }) => key),
+  );
+  logCountChecks(counted, log);
+  return counted;
+}
+
+/** The count files' own totals against their summary rows, and where their clinicians went, in the build log. */
+function logCountChecks(counted: PlacedCounts, log: (line: string) => void): void {
+  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  for (const check of counted.checks) {
+    const nation =
+      check.nation === null
+        ? 'no national row'
+        : differs(check.nation, check.areas)
+          ? `DIFFERS from its national row ${n(check.nation)} by ${n(check.areas - check.nation)}`
+          : `agrees with its national row ${n(check.nation)}`;
+    log(`  counts ${check.source} ${check.kind} (${check.year}): ${n(check.areas)} in its areas, ${nation}`);
+    if (check.statesDiffering.length)
+      log(
+        `    ${check.statesDiffering.length} state rows differ from their areas: ${check.statesDiffering
+          .slice(0, 5)
+          .map((s) => `${s.state} ${n(s.row)} vs ${n(s.areas)}`)
+          .join(', ')}${check.statesDiffering.length > 5 ? ', ...' : ''}`,
+      );
+    for (const pool of check.pooled)
+      log(
+        `    ${n(pool.amount)} under ${pool.codes.length} codes no crosswalk names (state ${pool.state}: ${pool.codes.slice(0, 4).join(', ')}${pool.codes.length > 4 ? ', ...' : ''}) spread over the state's counties by residents`,
+      );
+  }
+  for (const [kind, { placedBy: by }] of counted.kinds)
+    log(
+      `  counts ${kind} placed by: own tracts or ZIPs ${n(by.own_pattern)}, another file's tracts ${n(by.older_pattern)}, ${PLACED_LIKE[kind] ?? 'another kind'}'s tracts ${n(by.like_pattern)}, residents ${n(by.residents)}`,
+    );
 }

@@ -11,6 +11,9 @@ import {
   SAME_TRIP_MILES,
   PROVIDER_BENCHMARKS,
   PROVIDER_STEPS,
+  LOCAL_CARE_CATEGORIES,
+  PLACE_OF_CARE_MIN_CLINICIANS,
+  PROVIDER_MIN_SOURCED_WEIGHT,
   SCORE_TYPES,
   SMALL_POPULATION,
 } from '../config/scoring.ts';
@@ -34,6 +37,13 @@ export interface ScoreInput {
    * null when the provider files cannot support a provider component (partial coverage, accepted by opt-in).
    */
   providerSupply: Record<Category, Float64Array> | null;
+  /**
+   * Per category and ZIP, 1 where a source counts the category's clinicians there (supply/), 0 where none does:
+   * such a ZIP neither draws on nor is scored for the category, which leaves its score types' weighted means.
+   */
+  providerSourced: Record<Category, Uint8Array> | null;
+  /** Categories whose supply is a multiple of another array (estimates; supply/ ProviderInputs.proportional). */
+  providerProportional?: Partial<Record<Category, { base: Float64Array; factor: number }>>;
   hospitals: ScoredHospital[];
   /** Health centre (HRSA) sites: places of primary care whatever the provider files hold. */
   healthCenters: CarePoint[];
@@ -102,7 +112,10 @@ export function scoreZips(input: ScoreInput, log: (line: string) => void = () =>
       const specialist = reach.specialist ? reach.specialist[t][i] : reach.major.minutes[i];
       const components: Components = {
         people: Math.round(people.score),
-        provider: categoryScore ? Math.round(weighted(type.providers, (category) => categoryScore[category][i])) : null,
+        provider:
+          categoryScore && input.providerSourced!.primary_care[i]
+            ? roundOrNull(weighted(type.providers, (category) => categoryScore[category][i]))
+            : null,
         hospital: Math.round(hospitalScore(hospital[i])),
         travel: Math.round(travelScore(reach.care.minutes[i], specialist, gaps[i])),
       };
@@ -129,36 +142,74 @@ function measureOverNetwork(
   const weightsBySteps = new Map<Array<[number, number]>, Float64Array>();
   const weightsOf = (steps: Array<[number, number]>) =>
     weightsBySteps.get(steps) ?? weightsBySteps.set(steps, stepWeights(network, steps)).get(steps)!;
-  const fca = (supply: Float64Array, steps: Array<[number, number]>) =>
-    fcaIndexed({ demand, supply, edgeDemand: network.from, edgeSupply: network.to, edgeWeight: weightsOf(steps) });
+  const fca = (supply: Float64Array, steps: Array<[number, number]>, demandOf: Float64Array = demand) =>
+    fcaIndexed({ demand: demandOf, supply, edgeDemand: network.from, edgeSupply: network.to, edgeWeight: weightsOf(steps) });
 
-  const categoryScore = input.providerSupply ? providerScores(input.providerSupply, fca) : null;
+  const categoryScore = input.providerSupply
+    ? providerScores(input.providerSupply, input.providerSourced!, input.providerProportional ?? {}, demand, fca)
+    : null;
   const reach = careReach(input, network);
   const beds = new Float64Array(places.length);
   for (const h of input.hospitals) beds[h.zipIndex] += h.beds;
   return { categoryScore, reach, bedAccess: fca(beds, HOSPITAL_STEPS) };
 }
 
-/** Clinician accessibility per 100,000 residents for every category (E2SFCA), scored against its benchmark. */
+/**
+ * Clinician accessibility per 100,000 residents for every category (E2SFCA), scored against its benchmark;
+ * NaN where no source counts the category. The residents of such ZIPs do not compete for the supply nearby
+ * either: a county whose clinicians no file counts is unknown, not empty, and its residents would otherwise
+ * dilute its neighbours' supply.
+ */
 function providerScores(
   supply: Record<Category, Float64Array>,
-  fca: (supply: Float64Array, steps: Array<[number, number]>) => Float64Array,
+  sourced: Record<Category, Uint8Array>,
+  proportional: Partial<Record<Category, { base: Float64Array; factor: number }>>,
+  demand: Float64Array,
+  fca: (supply: Float64Array, steps: Array<[number, number]>, demand: Float64Array) => Float64Array,
 ): Record<Category, Float64Array> {
+  // E2SFCA is linear in supply: categories estimated as multiples of one placed total (with the same ZIPs
+  // counted) share its accessibility, measured once.
+  const byBase = new Map<Float64Array, Float64Array>();
   const scores = {} as Record<Category, Float64Array>;
   for (const category of CATEGORY_NAMES) {
-    scores[category] = fca(supply[category], PROVIDER_STEPS).map((a) => logScore(a * 100_000, PROVIDER_BENCHMARKS[category]));
+    const known = sourced[category];
+    if (!known.includes(1)) {
+      scores[category] = new Float64Array(known.length).fill(Number.NaN);
+      continue;
+    }
+    const counted = known.every((k) => k === 1) ? demand : demand.map((d, i) => (known[i] ? d : 0));
+    const scaled = proportional[category];
+    let access: Float64Array;
+    if (scaled) {
+      let base = byBase.get(scaled.base);
+      if (!base) byBase.set(scaled.base, (base = fca(scaled.base, PROVIDER_STEPS, counted)));
+      access = base.map((a) => a * scaled.factor);
+    } else access = fca(supply[category], PROVIDER_STEPS, counted);
+    scores[category] = access.map((a, i) => (known[i] ? logScore(a * 100_000, PROVIDER_BENCHMARKS[category]) : Number.NaN));
   }
   return scores;
 }
 
+/**
+ * The weighted mean over the categories with a score (NaN: no source), or NaN when those carry less than
+ * PROVIDER_MIN_SOURCED_WEIGHT of the weights.
+ */
 function weighted(weights: Partial<Record<Category, number>>, value: (category: Category) => number): number {
   let sum = 0;
+  let sourced = 0;
   let total = 0;
   for (const [category, weight] of Object.entries(weights) as Array<[Category, number]>) {
-    sum += weight * value(category);
     total += weight;
+    const v = value(category);
+    if (Number.isNaN(v)) continue;
+    sum += weight * v;
+    sourced += weight;
   }
-  return total > 0 ? sum / total : 0;
+  return sourced > 0 && sourced >= PROVIDER_MIN_SOURCED_WEIGHT * total ? sum / sourced : Number.NaN;
+}
+
+function roundOrNull(value: number): number | null {
+  return Number.isNaN(value) ? null : Math.round(value);
 }
 
 interface Reach {
@@ -199,7 +250,9 @@ function careReach(input: ScoreInput, network: ZipNetwork): Reach {
     null,
   );
   const clinicians = input.providerSupply
-    ? [...input.providerSupply.primary_care.keys()].filter((i) => input.providerSupply!.primary_care[i] > 0).map(atZip)
+    ? [...input.providerSupply.primary_care.keys()]
+        .filter((i) => input.providerSupply!.primary_care[i] >= PLACE_OF_CARE_MIN_CLINICIANS)
+        .map(atZip)
     : [];
   const primaryCareMiles = nearestMiles(places, [...input.healthCenters, ...clinicians]);
   // The nearest place of care of any kind, each kind timed by its own road table where one describes the residents.
@@ -214,11 +267,23 @@ function careReach(input: ScoreInput, network: ZipNetwork): Reach {
   const specialist = input.providerSupply
     ? SCORE_TYPES.map((type) => {
         const supply = new Float64Array(places.length);
-        // Specialist care: the type's categories other than primary care, which the primary care part already reaches.
-        for (const category of Object.keys(type.providers) as Category[]) {
-          if (category !== 'primary_care') input.providerSupply![category].forEach((count, i) => (supply[i] += count));
-        }
-        return milesToSupply(input, network, supply).map((miles, i) => miles * minutesPerStraightMile(places[i]));
+        let any = false;
+        // Specialist care: the type's physician specialties; care near home (LOCAL_CARE_CATEGORIES) is not it.
+        const categories = (Object.keys(type.providers) as Category[]).filter((c) => !LOCAL_CARE_CATEGORIES.includes(c));
+        // A fraction of a clinician, left in a ZIP by a count spread over its county's residents, is no practice.
+        for (const category of categories)
+          input.providerSupply![category].forEach((count, i) => {
+            if (count < PLACE_OF_CARE_MIN_CLINICIANS) return;
+            supply[i] += count;
+            any = true;
+          });
+        // No source places any of the type's specialists: the major hospital stands in, as without providers;
+        // nor in a ZIP where no source counts them (Puerto Rico's nearest counted cardiologist is in Florida).
+        if (!any) return major.minutes;
+        const counted = categories.map((c) => input.providerSourced![c]);
+        return milesToSupply(input, network, supply).map((miles, i) =>
+          counted.some((known) => known[i]) ? miles * minutesPerStraightMile(places[i]) : major.minutes[i],
+        );
       })
     : null;
   return { emergency, major, care, specialist, primaryCareMiles };
@@ -264,6 +329,7 @@ function accessFacts(input: ScoreInput, reach: Reach): Array<Omit<ZipAccess, 'be
   const byZip = new Map<number, ScoredHospital[]>();
   for (const h of hospitals) byZip.set(h.zipIndex, [...(byZip.get(h.zipIndex) ?? []), h]);
   const primaryCare = input.providerSupply?.primary_care ?? null;
+  const primaryCareKnown = input.providerSourced?.primary_care ?? null;
   const nearestHospital = nearestCare(places, hospitals);
   return places.map((place, i) => {
     const own = byZip.get(i) ?? [];
@@ -281,7 +347,7 @@ function accessFacts(input: ScoreInput, reach: Reach): Array<Omit<ZipAccess, 'be
       nearestHospitalId: nearestId,
       nearestPrimaryCareMiles: finite(reach.primaryCareMiles[i]),
       hospitalsWithin10Miles: within.size,
-      primaryCareWithin10Miles: primaryCare ? Math.round(primaryCareWithin10Miles) : null,
+      primaryCareWithin10Miles: primaryCare && primaryCareKnown![i] ? Math.round(primaryCareWithin10Miles) : null,
       emergencyMinutes: round1(reach.emergency.minutes[i]),
       careMinutes: round1(reach.care.minutes[i]),
       majorHospitalMinutes: round1(reach.major.minutes[i]),

@@ -5,7 +5,8 @@ import type { PointIndex } from '../geo/point-index.ts';
 /**
  * The ZIP-to-ZIP travel network: every pair of ZIP points within `maxMiles`, as parallel typed arrays
  * (a few million edges nationally, so no per-edge objects). Cost is straight-line miles; a ZIP's edge to
- * itself costs half the radius of a disc of its land area, the typical trip inside it.
+ * itself costs half the radius of a disc of its land area, the typical trip inside it. Each ZIP's edges lie
+ * together, in the KD-tree's order: its own first, then the others nearest first (nearestSupplyMiles reads it so).
  */
 export interface ZipNetwork {
   from: Uint32Array;
@@ -63,15 +64,28 @@ export function stepWeights(network: ZipNetwork, steps: Array<[number, number]>)
 
 /**
  * For each ZIP, miles to the nearest ZIP with positive supply over the network, or NaN when none is within
- * the network's reach (the caller then searches further with the KD-tree).
+ * the network's reach (the caller then searches further with the KD-tree). A ZIP's edges lie together, its own
+ * first and the others nearest first (buildNetwork, in the KD-tree's order), so the walk stops at the first
+ * other ZIP with supply: the minimum over all of them, which its own edge's cost (the trip inside it) may beat.
  */
 export function nearestSupplyMiles(network: ZipNetwork, supply: Float64Array, count: number): Float64Array {
   const nearest = new Float64Array(count).fill(NaN);
-  for (let e = 0; e < network.from.length; e++) {
-    if (supply[network.to[e]] <= 0) continue;
-    const i = network.from[e];
-    const miles = network.miles[e];
-    if (!(nearest[i] <= miles)) nearest[i] = miles;
+  const { from, to, miles } = network;
+  const edges = from.length;
+  let e = 0;
+  while (e < edges) {
+    const i = from[e];
+    let best = NaN;
+    for (; e < edges && from[e] === i; e++) {
+      if (supply[to[e]] <= 0) continue;
+      if (!(best <= miles[e])) best = miles[e];
+      if (to[e] !== i) {
+        // The nearest other ZIP with supply: no later edge of this ZIP is nearer.
+        while (e < edges && from[e] === i) e++;
+        break;
+      }
+    }
+    nearest[i] = best;
   }
   return nearest;
 }

@@ -12,7 +12,7 @@ CREATE TABLE zips (
   county_fips TEXT, cbsa_code TEXT, urban_rural_code INTEGER, latitude REAL NOT NULL, longitude REAL NOT NULL,
   land_sqmi REAL, population INTEGER, kd_index INTEGER NOT NULL UNIQUE,
   small_population INTEGER NOT NULL, road_times INTEGER NOT NULL, imputed TEXT,
-  point_source TEXT NOT NULL, gazetteer_latitude REAL NOT NULL, gazetteer_longitude REAL NOT NULL
+  point_source TEXT NOT NULL, gazetteer_latitude REAL NOT NULL, gazetteer_longitude REAL NOT NULL, clinician_basis TEXT
 ) WITHOUT ROWID;
 CREATE TABLE health_scores (
   id INTEGER PRIMARY KEY, zip_code TEXT NOT NULL, score_type_id INTEGER NOT NULL, state TEXT NOT NULL,

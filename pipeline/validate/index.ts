@@ -1,10 +1,12 @@
 import type { ScoredHospital } from '../facilities/hospitals.ts';
 import type { ZipPlace } from '../geo/places.ts';
+import { plausibleHudRows } from '../geo/places.ts';
 import { STATE_BY_FIPS } from '../geo/states.ts';
 import type { Ingested } from '../ingest/ingested.ts';
 import { ZctaOfZip } from '../ingest/zcta-of-zip.ts';
 import type { ZipScores } from '../score/index.ts';
 import type { ValidationReport } from '../../core/validation.ts';
+import { clinicianValidation, type ClinicianInput } from './clinicians.ts';
 import { validationReport, type ValidationZip } from './report.ts';
 import { driveTimeCalibration, residentsPointReport } from './residents.ts';
 
@@ -22,8 +24,11 @@ export function validateBuild(
   places: ZipPlace[],
   scores: ZipScores[],
   hospitals: ScoredHospital[],
-  data: Pick<Ingested, 'reference' | 'zctaRuca' | 'zipCounties' | 'facilities' | 'zipToZcta' | 'zctas' | 'driveTimes'>,
-  options: { syntheticProviders?: boolean } = {},
+  data: Pick<
+    Ingested,
+    'reference' | 'tractCentres' | 'zctaRuca' | 'zipCounties' | 'zctaCounties' | 'facilities' | 'zipToZcta' | 'zctas' | 'driveTimes'
+  >,
+  options: { syntheticProviders?: boolean; clinicians?: Omit<ClinicianInput, 'places' | 'provider'> } = {},
 ): ValidationReport {
   const hospitalZips = new Set(hospitals.map((h) => h.zipIndex));
   // From the CMS file's own rows, not the build's roster: the check must not trust what it checks.
@@ -47,18 +52,23 @@ export function validateBuild(
       healthscore: overall.healthscore,
       people: overall.people,
       provider: overall.provider,
+      primaryCareWithin10Miles: scores[i].access.primaryCareWithin10Miles,
       hospital: overall.hospital,
       travel: overall.travel,
       referenceHospitalMinutes: data.reference.hospitalDriveTimes.get(p.zip)?.minutes ?? null,
       hospitalInZip: hospitalZips.has(i),
       emergencyHospitalInZip: emergencyZips.has(p.zip),
-      residentialState: residentialState(data.zipCounties.get(p.zip)),
+      residentialState: residentialState(plausibleHudRows(p.zip, data.zipCounties.get(p.zip), data)),
     };
   });
+  const clinicians = options.clinicians
+    ? clinicianValidation({ ...options.clinicians, places, provider: scores.map((s) => s.byType[0].provider) })
+    : null;
   return validationReport(
     zips,
     options,
-    residentsPointReport(places, data.reference.tractCentres),
+    clinicians,
+    residentsPointReport(places, data.tractCentres),
     driveTimeCalibration(
       places,
       data.driveTimes.get('hospital') ?? null,

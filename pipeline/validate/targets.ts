@@ -4,13 +4,16 @@
  */
 export const VALIDATION_TARGETS = {
   /**
-   * Every band holds at least this share of residents (a quarter percent: about 800,000 people), and none more
+   * Every band holds at least this share of residents (a tenth of a percent: about 330,000 people), and none more
    * than `maxBandShare`: a scale that leaves a band empty, or puts most people in one, says nothing. The floor was
-   * 0.5% while residents were placed at the middle of each ZIP's area; placed where they live, 390 ZIPs of
-   * 650,000 residents with a hospital in town (Jackson WY, McCall ID, Bonners Ferry ID) left the Healthcare
-   * Desert band of the default build, which then held 0.35%.
+   * 0.5% while residents were placed at the middle of each ZIP's area, then 0.25% once they were placed where they
+   * live. With clinicians counted where they practise (County Health Rankings' counts, 2022-2024) a ZIP is a
+   * Healthcare Desert only where clinicians, a hospital and a short drive are all missing: the real-data build
+   * holds 680,000 residents in 834 such ZIPs (0.20%; Presidio and Zapata TX, Mountainair NM, Buras LA), where a
+   * scale without clinicians held 0.6% and the synthetic providers of the default build, drawn only in towns,
+   * 0.36%.
    */
-  minBandShare: 0.0025,
+  minBandShare: 0.001,
   maxBandShare: 0.6,
   /** The population-weighted mean overall score falls from NCHS class 1 to class 6 by at least this much, step by step. */
   minUrbanRuralDrop: 20,
@@ -31,7 +34,62 @@ export const VALIDATION_TARGETS = {
   calibrationMinZips: 100,
   /** Below this people score a neighbourhood's social need may pull an academic medical centre ZIP below the top two bands. */
   highNeedPeopleScore: 60,
+  /** Counties compared with their count files: at least this many residents (smaller ones hold a clinician or two). */
+  clinicianCountyMinResidents: 10_000,
+  /**
+   * A county agrees with its count files when its supply in the build lies within this share of the count plus
+   * one clinician as the build counts them (1 / the sample fraction); at least `minClinicianCountiesWithin` of
+   * the counties must, and the nation within `clinicianNationalTolerance`. The residue is geometry: a ZIP
+   * counts in the county where most of its residents live, but holds clinicians of each county it spans.
+   */
+  clinicianCountyTolerance: 0.1,
+  minClinicianCountiesWithin: 0.9,
+  clinicianNationalTolerance: 0.02,
+  /** Counties ranked against their published ratios: at least this many residents. */
+  clinicianRankMinResidents: 1_000,
+  /**
+   * Spearman of the counties' provider component against their published ratios, at least: the component also
+   * weighs estimated specialists and the OB/GYN roster (three tenths of the overall score's weights) and reaches
+   * 30 miles across county lines, so it cannot order counties exactly as their own ratios do.
+   */
+  minPublishedRatioSpearman: 0.5,
+  /** A county known for too few clinicians ranks in this bottom share of counties; one known for plenty, above `highCountyPercentile`. */
+  lowCountyPercentile: 0.33,
+  highCountyPercentile: 0.9,
+  /** The population-weighted provider component falls from NCHS class 1 to class 6 by at least this much. */
+  minProviderUrbanRuralDrop: 15,
 } as const;
+
+/**
+ * Counties whose clinician supply is known, by the count files themselves and by reputation: the provider
+ * component must place them where their counts do.
+ */
+export const KNOWN_COUNTIES: ReadonlyArray<{ fips: string; name: string; expect: 'low' | 'high' | 'counted'; why: string }> = [
+  {
+    fips: '30033',
+    name: 'Garfield County MT',
+    expect: 'low',
+    why: 'no primary care physician and no dentist (AHRF 2022, 2023) for 1,211 residents',
+  },
+  {
+    fips: '48427',
+    name: 'Starr County TX',
+    expect: 'low',
+    why: '17 primary care physicians for 65,728 residents, 1 per 3,866 (AHRF 2022)',
+  },
+  {
+    fips: '27109',
+    name: 'Olmsted County MN',
+    expect: 'high',
+    why: 'the Mayo Clinic: 388 primary care physicians for 164,020 residents, 1 per 423',
+  },
+  {
+    fips: '56039',
+    name: 'Teton County WY',
+    expect: 'counted',
+    why: '23 primary care physicians for 23,287 residents, 1 per 1,012 (the nation 1 per 1,312)',
+  },
+];
 
 /**
  * ZIPs of the academic medical centres of the largest US cities, and of the centres the scores were

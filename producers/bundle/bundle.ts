@@ -8,8 +8,20 @@ import { keptColumns } from './columns.ts';
 import { cutFile } from './cut.ts';
 import { PUBLISHERS } from './publishers.ts';
 
-/** The bundle never holds provider files: they are extracts of national files, not a census of clinicians. */
+/** The layouts of provider files, which name clinicians one by one. */
 export const PROVIDER_LAYOUTS: ReadonlySet<string> = new Set(['nppes', 'nppes_flat', 'doctors_clinicians']);
+
+/**
+ * The provider files the bundle holds: rosters that list every clinician of a category (the OB/GYN roster of
+ * CMS Doctors and Clinicians, which the build uses as the category's source). The other provider files of the
+ * originals are extracts of the national files, which name clinicians without counting them, and stay out.
+ */
+export const BUNDLED_ROSTERS: ReadonlySet<string> = new Set(['obgyn_roster']);
+
+/** Whether the bundle holds a source of the originals' manifest. */
+export function bundles(spec: { key: string; layout: string }): boolean {
+  return !PROVIDER_LAYOUTS.has(spec.layout) || BUNDLED_ROSTERS.has(spec.key);
+}
 
 export interface BundleOptions {
   /** The manifest of the originals (raw/manifests/shared-data.json). */
@@ -45,7 +57,7 @@ export interface ProvenanceEntry {
 }
 
 /**
- * Cuts every non-provider file of the manifest down to the columns the build reads and writes
+ * Cuts every file of the manifest but the provider extracts down to the columns the build reads and writes
  * `<out>/<group>/<name>.csv.gz`, `<out>/provenance.json` and the bundle's own manifest. Every data row is
  * kept, rejected ones included, so a build from the bundle reconciles exactly as one from the originals.
  */
@@ -57,7 +69,7 @@ export async function makeBundle(options: BundleOptions): Promise<ProvenanceEntr
   const out = path.resolve(options.out);
   const entries: ProvenanceEntry[] = [];
   const bundleSources: Record<string, unknown> = {};
-  for (const spec of manifest.sources.filter((s) => !PROVIDER_LAYOUTS.has(s.layout))) {
+  for (const spec of manifest.sources.filter(bundles)) {
     const originalPath = path.relative(root, spec.path).split(path.sep).join('/');
     const bundledPath = `${path.posix.dirname(originalPath)}/${path.posix.basename(originalPath).replace(/(\.(csv|txt))?(\.gz)?$/i, '')}.csv.gz`;
     const cut = await cutFile(spec.path, spec.key, (header) => keptColumns(spec, LAYOUTS.get(spec.layout)!, header));
@@ -119,11 +131,11 @@ function bundleManifest(raw: Record<string, unknown>, sources: Record<string, un
     name: 'US public data (bundled extract, raw/public)',
     synthetic: false,
     notice:
-      'Real public data: the Census 2023 ZCTA Gazetteer, ACS 5-year tables, CDC PLACES, HEROP drive times, CMS, HIFLD, CovidCareMap and HRSA facilities, cut to the columns the build reads (raw/public/provenance.json). No provider files: scores are published without a provider component and say so.',
+      'Real public data: the Census 2023 ZCTA Gazetteer, ACS 5-year tables, CDC PLACES, HEROP drive times, CMS, HIFLD, CovidCareMap and HRSA facilities, and real clinician counts per county (County Health Rankings: primary care physicians, primary care NPs and PAs, mental health providers, dentists), physicians per census tract (Dartmouth Atlas, 2010) and the CMS roster of OB/GYNs, cut to the columns the build reads (raw/public/provenance.json). No NPPES or Doctors and Clinicians extract: they name clinicians without counting them.',
     generated_by: 'node bin/run-ts.js producers/bundle/make-bundle.ts (do not edit by hand)',
     root: root.split(path.sep).join('/'),
     max_reject_ratio: raw.max_reject_ratio,
-    providers: { on_partial_coverage: 'omit_component' },
+    ...(raw.providers === undefined ? {} : { providers: raw.providers }),
   };
   // One source per line, like the hand-written manifests: JSON with indent 1, its structural newlines folded.
   const line = (value: unknown) => JSON.stringify(value, null, 1).replace(/\n\s*/g, ' ');

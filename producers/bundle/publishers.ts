@@ -89,4 +89,30 @@ export const PUBLISHERS: Readonly<Record<string, { publisher: string; dataset: s
     publisher: 'Health Resources and Services Administration (HRSA), geocoded by OEPS',
     dataset: 'Health center service delivery sites (FQHC), ~2020',
   },
+  chr_primary_care_physicians: {
+    publisher:
+      'University of Wisconsin Population Health Institute, County Health Rankings & Roadmaps, from the HRSA Area Health Resources File',
+    dataset: 'Measure v004, primary care physicians per county (2026 release, physicians of 2022)',
+  },
+  chr_mental_health_providers: {
+    publisher: 'University of Wisconsin Population Health Institute, County Health Rankings & Roadmaps, from CMS NPPES',
+    dataset: 'Measure v062, mental health providers per county (2025 release, NPPES of June 2024)',
+  },
+  chr_primary_care_np_pa: {
+    publisher: 'University of Wisconsin Population Health Institute, County Health Rankings & Roadmaps, from CMS NPPES',
+    dataset: 'Measure v131, primary care nurse practitioners and physician assistants per county (2025 release, NPPES of June 2024)',
+  },
+  chr_dentists: {
+    publisher:
+      'University of Wisconsin Population Health Institute, County Health Rankings & Roadmaps, from the HRSA Area Health Resources File',
+    dataset: 'Measure v088, dentists per county (2026 release, dentists of 2023)',
+  },
+  dartmouth_tract_physicians: {
+    publisher: 'The Dartmouth Atlas of Health Care, via the Opioid Environment Policy Scan (OEPS)',
+    dataset: 'Primary Care Service Area project: primary care and specialist physicians per census tract, 2010',
+  },
+  obgyn_roster: {
+    publisher: 'Centers for Medicare & Medicaid Services (CMS), filtered by mufflyt/isochrones',
+    dataset: 'Doctors and Clinicians national downloadable file, 2023: OB/GYNs and gynecologic oncologists',
+  },
 };

@@ -130,8 +130,8 @@ export function registerSample(program: Command, io: CommandIo): void {
       const result = await writeRealSample({ outDir: out, manifest, providers, seed, log, progress });
       await stamp.writeStamp(out, key);
       print.summary(
-        `wrote ${result.providers} synthetic providers to ${shownPath(out)} (${(result.sampleFraction * 100).toFixed(2)}% of the ${result.nationalProviders.toLocaleString('en-US')} the documented densities give the country) in ${seconds()} s; ` +
-          'the census, facilities and geography they are placed over are real (raw/public)',
+        `wrote ${result.providers} synthetic providers to ${shownPath(out)} (${(result.sampleFraction * 100).toFixed(2)}% of the ${result.nationalProviders.toLocaleString('en-US')} the real counts and documented densities give the country) in ${seconds()} s; ` +
+          'their number per county and kind, and the census, facilities and geography they are placed over, are real (raw/public)',
         { event: 'sample_written', out, providers: result.providers, sample_fraction: result.sampleFraction, seconds: Number(seconds()) },
       );
     });

@@ -53,6 +53,8 @@ export interface Geography {
   extraZips: Map<string, string[]>;
   /** ZCTAs nearest first, optionally within a distance (miles) and matching a predicate. */
   nearest(lon: number, lat: number, max?: number, miles?: number, predicate?: (z: Zcta) => boolean): Zcta[];
+  /** Every ZCTA within a distance (miles), in no order: `nearest` without the sorting, for counts and maxima. */
+  within(lon: number, lat: number, miles: number): Zcta[];
 }
 
 interface ZipcodesEntry {
@@ -129,7 +131,8 @@ function buildGeography(): Geography {
   });
   const byCode = new Map(zctas.map((z) => [z.code, z]));
   const zctaIndex = buildIndex(zctas);
-  const count = (z: Zcta, miles: number) => geokdbush.around(zctaIndex, z.lon, z.lat, Infinity, miles * KM_PER_MILE).length - 1;
+  const within = (lon: number, lat: number, miles: number) => withinMiles(zctaIndex, zctas, lon, lat, miles).map((i) => zctas[i] as Zcta);
+  const count = (z: Zcta, miles: number) => withinMiles(zctaIndex, zctas, z.lon, z.lat, miles).length - 1;
 
   for (const z of zctas) {
     z.neighbors10 = count(z, 10);
@@ -149,8 +152,34 @@ function buildGeography(): Geography {
       .around(zctaIndex, lon, lat, max, miles * KM_PER_MILE, predicate ? (i) => predicate(zctas[i] as Zcta) : undefined)
       .map((i) => zctas[i] as Zcta);
 
-  // Postal ZIPs that are not ZCTAs (PO boxes, unique ZIPs of large organisations) map to the nearest
-  // ZCTA of their own state, as the UDS Mapper crosswalk's spatial join does.
+  // Made on first use: the default build's providers take theirs from the real crosswalk (withPracticeZips).
+  let postalZctas: Pick<Geography, 'zipToZcta' | 'extraZips'> | undefined;
+  const mapped = () => (postalZctas ??= mapPostalZips(postal, byCode, nearest));
+  return {
+    zctas,
+    byCode,
+    postal,
+    postalByZip,
+    get zipToZcta() {
+      return mapped().zipToZcta;
+    },
+    get extraZips() {
+      return mapped().extraZips;
+    },
+    nearest,
+    within,
+  };
+}
+
+/**
+ * Postal ZIPs that are not ZCTAs (PO boxes, unique ZIPs of large organisations) map to the nearest ZCTA of
+ * their own state, as the UDS Mapper crosswalk's spatial join does.
+ */
+function mapPostalZips(
+  postal: readonly PostalZip[],
+  byCode: ReadonlyMap<string, Zcta>,
+  nearest: Geography['nearest'],
+): Pick<Geography, 'zipToZcta' | 'extraZips'> {
   const zipToZcta = new Map<string, string>();
   const extraZips = new Map<string, string[]>();
   for (const p of postal) {
@@ -165,8 +194,43 @@ function buildGeography(): Geography {
     if (list) list.push(p.zip);
     else extraZips.set(target.code, [p.zip]);
   }
+  return { zipToZcta, extraZips };
+}
 
-  return { zctas, byCode, postal, postalByZip, zipToZcta, extraZips, nearest };
+/**
+ * The geography with other postal ZIPs per ZCTA for practice addresses (the real crosswalk's, for the default
+ * build): everything else is read through to `geo` (a copy would map its postal ZIPs, which nothing then reads).
+ */
+export function withPracticeZips(geo: Geography, extraZips: Map<string, string[]>): Geography {
+  return Object.create(geo, { extraZips: { value: extraZips } }) as Geography;
+}
+
+const EARTH_RADIUS_KM = 6371;
+const RAD = Math.PI / 180;
+const haverSin = (theta: number) => Math.sin(theta / 2) ** 2;
+
+/**
+ * Indices of the points of `index` within `miles` of a place, by the test geokdbush's `around` applies (the
+ * same haversine on its 6,371 km sphere), without its distance-sorted queue: a box around the place from
+ * kdbush, then each point in it measured. A box across the 180th meridian is searched on both sides.
+ */
+function withinMiles(index: KDBush, points: readonly { lon: number; lat: number }[], lon: number, lat: number, miles: number): number[] {
+  const km = miles * KM_PER_MILE;
+  const limit = haverSin(km / EARTH_RADIUS_KM);
+  const dLat = km / EARTH_RADIUS_KM / RAD;
+  const widest = Math.min(89.9, Math.abs(lat) + dLat);
+  const dLon = Math.min(180, dLat / Math.cos(widest * RAD));
+  const boxes: Array<[number, number]> = [[Math.max(-180, lon - dLon), Math.min(180, lon + dLon)]];
+  if (lon - dLon < -180) boxes.push([lon - dLon + 360, 180]);
+  if (lon + dLon > 180) boxes.push([-180, lon + dLon - 360]);
+  const cosLat = Math.cos(lat * RAD);
+  const hits: number[] = [];
+  for (const [west, east] of boxes)
+    for (const i of index.range(west, lat - dLat, east, lat + dLat)) {
+      const { lon: x, lat: y } = points[i]!;
+      if (cosLat * Math.cos(y * RAD) * haverSin((lon - x) * RAD) + haverSin((lat - y) * RAD) <= limit) hits.push(i);
+    }
+  return hits;
 }
 
 /** Great-circle distance in miles. */

@@ -17,6 +17,7 @@ import { buildPlacement } from './placement.ts';
 import { buildFacilities } from './facilities.ts';
 import { writeHifld, writeHospitalGeneralInformation, writeHrsaSites } from './facility-files.ts';
 import { DAC_PATH, NPPES_PATH, writeProviderFiles, type BrokenRow } from './providers.ts';
+import { PROVIDER_KINDS } from './provider-mix.ts';
 import { writePlaces } from './places.ts';
 
 export type { BrokenRow, BrokenReason } from './providers.ts';
@@ -125,10 +126,9 @@ export async function writeSample(options: SampleOptions): Promise<SampleResult>
     geo,
     placement,
     facilities,
-    providers,
+    { count: providers, kinds: PROVIDER_KINDS },
     seed,
     log,
-    undefined,
     (options.progress ?? silentCountProgress)('synthetic NPPES rows'),
   );
   rows.nppes = p.nppesRows;

@@ -78,9 +78,8 @@ export function dayBetween(rng: Rng, from: number, to: number): number {
 
 const digitsOnly = (phone: string) => phone.replace(/\D/g, '');
 
-/** A practice location in a ZCTA: postal city and state of the ZIP used, ZIP+4 most of the time. */
-export function practiceLocation(rng: Rng, geo: Geography, z: Zcta, allowShortZip = true): Location {
-  const zip5 = postalZip(rng, geo, z, 0.08);
+/** A practice location in a ZCTA: postal city and state of the ZIP used (`zip5` where the caller fixes it), ZIP+4 most of the time. */
+export function practiceLocation(rng: Rng, geo: Geography, z: Zcta, allowShortZip = true, zip5 = postalZip(rng, geo, z, 0.08)): Location {
   const postal = geo.postalByZip.get(zip5);
   const phone = digitsOnly(phoneNumber(rng, z));
   return {
@@ -101,8 +100,8 @@ export function mailingLocation(rng: Rng, practice: Location): Location {
   return { ...practice, address1: `PO BOX ${rng.between(1, 9999)}`, address2: '', zip: practice.zip.slice(0, 5) + rng.digits(4) };
 }
 
-/** A new individual provider of a kind, practising in a ZCTA. */
-export function makePractitioner(rng: Rng, geo: Geography, npi: string, kind: ProviderKind, z: Zcta): Practitioner {
+/** A new individual provider of a kind, practising in a ZCTA (at `zip5` where the caller fixes the ZIP). */
+export function makePractitioner(rng: Rng, geo: Geography, npi: string, kind: ProviderKind, z: Zcta, zip5?: string): Practitioner {
   const sex = rng.chance(kind.female) ? 'F' : 'M';
   const names = sex === 'F' ? FEMALE_NAMES : MALE_NAMES;
   const m = rng.next();
@@ -116,7 +115,7 @@ export function makePractitioner(rng: Rng, geo: Geography, npi: string, kind: Pr
   const r = rng.next();
   const wanted = r < 0.7 ? 1 : r < 0.92 ? 2 : 3; // most providers list one taxonomy, some two or three
   for (const extra of kind.secondary) if (taxonomies.length < wanted && !taxonomies.includes(extra)) taxonomies.push(extra);
-  const practice = practiceLocation(rng, geo, z);
+  const practice = practiceLocation(rng, geo, z, true, zip5);
   const enumerated = enumerationDay(rng);
   return {
     npi,

@@ -34,7 +34,7 @@ export function buildPlacement(geo: Geography, demo: readonly Demographics[]): P
     const pop = demo[z.index]!.population;
     if (pop === 0) continue;
     let localMax = 0;
-    for (const other of geo.nearest(z.lon, z.lat, Infinity, HUB_MILES)) localMax = Math.max(localMax, demo[other.index]!.population);
+    for (const other of geo.within(z.lon, z.lat, HUB_MILES)) localMax = Math.max(localMax, demo[other.index]!.population);
     // A hub is a sizeable place, part of a built-up area, or the biggest place around.
     if (pop >= 8000 || z.urbanity >= 0.5 || pop >= 0.5 * localMax) isHub[z.index] = 1;
   }

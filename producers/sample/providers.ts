@@ -9,7 +9,7 @@ import type { Geography } from './geography.ts';
 import type { Facilities, Hospital } from './facilities.ts';
 import type { Placement, PlacementKind } from './placement.ts';
 import { placementSampler } from './placement.ts';
-import { PROVIDER_KINDS, ORGANIZATION_KINDS, type ProviderKind } from './provider-mix.ts';
+import { ORGANIZATION_KINDS, type ProviderKind } from './provider-mix.ts';
 import { FILE_DATE, dayBetween, makeOrganization, makePractitioner, mailingLocation, type Organization } from './people.ts';
 import { npiCheckDigit } from '../../core/npi.ts';
 import { silentCountProgress, type CountProgress } from '../../core/progress.ts';
@@ -83,18 +83,29 @@ function hospitalOrganization(rng: Rng, npi: string, h: Hospital): Organization 
   };
 }
 
-/** Writes the NPPES and DAC files for `providers` individual providers. */
+/**
+ * The individual providers to write: `count` of them, each of a kind drawn by its share and placed by its kind's
+ * placement weights; or, `planned`, each the next of a plan (clinician-plan.ts: kind, ZCTA and the practice ZIP
+ * where it fixes one). Deliberately broken rows come on top of them, drawn either way.
+ */
+export interface Individuals {
+  count: number;
+  kinds: readonly ProviderKind[];
+  planned?: { kinds: Uint16Array; zctas: Int32Array; zips: ReadonlyArray<string | undefined> };
+}
+
+/** Writes the NPPES and DAC files for the individual providers and the organizations around them. */
 export async function writeProviderFiles(
   outDir: string,
   geo: Geography,
   placement: Placement,
   facilities: Facilities,
-  providers: number,
+  individuals: Individuals,
   seed: number,
   log?: (line: string) => void,
-  kinds: readonly ProviderKind[] = PROVIDER_KINDS,
   progress: CountProgress = silentCountProgress('nppes'),
 ): Promise<ProviderFilesResult> {
+  const { kinds, planned } = individuals;
   const rng = new Rng(seed, 'providers');
   const dacRng = new Rng(seed, 'dac'); // its own stream: DAC choices never shift NPPES content
   const issuer = new NpiIssuer(new Rng(seed, 'npi'));
@@ -109,9 +120,9 @@ export async function writeProviderFiles(
   const zctaFor = (kind: PlacementKind) => geo.zctas[samplers.get(kind)!.sample(rng)]!;
 
   const remaining = {
-    individual: providers,
-    organization: Math.round(providers * 0.08),
-    deactivated: Math.round(providers * 0.005),
+    individual: individuals.count,
+    organization: Math.round(individuals.count * 0.08),
+    deactivated: Math.round(individuals.count * 0.005),
     broken: 0,
   };
   remaining.broken = Math.max(3, Math.round((remaining.individual + remaining.organization + remaining.deactivated) / 50_000));
@@ -148,13 +159,15 @@ export async function writeProviderFiles(
       }
       result.organizations++;
     } else {
-      const kind = kinds[kindSampler.sample(rng)]!;
+      const next = planned && type === 'individual' ? result.individuals : -1;
+      const kind = kinds[next >= 0 ? planned!.kinds[next]! : kindSampler.sample(rng)]!;
       const first9 = issuer.nextFirst9();
       const check = npiCheckDigit(first9);
       const reason = type === 'broken' ? BROKEN_REASONS[result.broken.length % BROKEN_REASONS.length]! : undefined;
       // A wrong check digit cannot collide with another NPI: every NPI has its own first nine digits.
       const npi = first9 + (reason === 'invalid NPI check digit' ? String((Number(check) + 1) % 10) : check);
-      const p = makePractitioner(rng, geo, npi, kind, zctaFor(kind.placement));
+      const zcta = next >= 0 ? geo.zctas[planned!.zctas[next]!]! : zctaFor(kind.placement);
+      const p = makePractitioner(rng, geo, npi, kind, zcta, next >= 0 ? planned!.zips[next] : undefined);
       if (reason === 'malformed practice ZIP') p.practice = { ...p.practice, zip: 'ABCDE' };
       line = individualLine(rng, p);
       if (reason === 'short row') line = line.split('","').slice(0, SHORT_ROW_FIELDS).join('","') + '"';

@@ -1,7 +1,8 @@
 /**
- * The real world the synthetic providers are placed in: ACS populations and the hospital roster and health
- * centre sites of a manifest's real files (the bundle in raw/public), read through the build's own layouts,
- * hung on the sample's ZCTA geography (the same 33,791 2020 ZCTAs as the Gazetteer).
+ * The real world the synthetic providers are placed in: ACS populations, the hospital roster and health centre
+ * sites and the ZIP crosswalk of a manifest's real files (the bundle in raw/public), read through the build's
+ * own layouts and filed as the build files them (pipeline/ingest), hung on the sample's ZCTA geography (the
+ * same 33,791 2020 ZCTAs as the Gazetteer).
  */
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
@@ -11,26 +12,37 @@ import type { CmsHospitalType } from './facility-names.ts';
 import type { Geography, Zcta } from './geography.ts';
 import { BuildError } from '../../pipeline/base/errors.ts';
 import { buildRoster, type Facility } from '../../pipeline/facilities/roster.ts';
-import type { SourcedFacilityRow } from '../../pipeline/ingest/ingested.ts';
+import { emptyIngested, rowFiling, type Ingested, type ProviderFiling } from '../../pipeline/ingest/ingested.ts';
 import { staffedBeds } from '../../pipeline/facilities/hospitals.ts';
 import { ingestSource } from '../../pipeline/ingest/source.ts';
 import { Reconciler } from '../../pipeline/ingest/reconcile.ts';
-import { acsMeasures, type AcsRow } from '../../pipeline/layouts/census.ts';
-import type { ZipZctaRow } from '../../pipeline/layouts/crosswalks.ts';
-import type { FacilityRow } from '../../pipeline/layouts/facilities.ts';
-import { LAYOUTS } from '../../pipeline/layouts/index.ts';
+import { ZctaOfZip } from '../../pipeline/ingest/zcta-of-zip.ts';
+import { LAYOUT_ORDER, LAYOUTS } from '../../pipeline/layouts/index.ts';
 import type { Layout } from '../../pipeline/layouts/types.ts';
-import { loadManifest, type SourceSpec } from '../../pipeline/config/manifest.ts';
+import { loadManifest, type Manifest, type SourceSpec } from '../../pipeline/config/manifest.ts';
 import { FACILITY_MATCH_MILES } from '../../pipeline/config/scoring.ts';
 
-/** Real populations (as Demographics, of which placement reads only the population) and real facilities. */
+/** Real populations (as Demographics, of which placement reads only the population), facilities, and where practice ZIPs lead. */
 export interface RealWorld {
   demographics: Demographics[];
   facilities: Facilities;
   population: number;
+  /** Per ZCTA index, 1 where the build places a practice ZIP in it: its own code leads to it (the crosswalk sends 851 codes elsewhere). */
+  reachable: Uint8Array;
+  /** Per ZCTA code, the other ZIPs the build places in it, for practice addresses. */
+  practiceZips: Map<string, string[]>;
+  /** The manifest and the ZIP crosswalk, for reading its clinician files (real-counts.ts). */
+  files: RealFiles;
 }
 
-const FACILITY_LAYOUTS = new Set(['cms_hospitals', 'hifld_hospitals', 'covidcaremap_hospitals', 'hrsa_sites']);
+/** The manifest read, and the ZIP crosswalk that places its ZIPs in ZCTAs as the build does. */
+export interface RealFiles {
+  manifest: Manifest;
+  zipToZcta: Ingested['zipToZcta'];
+  zctaOf: ZctaOfZip;
+}
+
+const FACILITY_LAYOUTS = ['cms_hospitals', 'hifld_hospitals', 'covidcaremap_hospitals', 'hrsa_sites'];
 const CMS_TYPES: Record<string, CmsHospitalType> = {
   'Acute Care Hospital': 'Acute Care Hospitals',
   'Critical Access Hospital': 'Critical Access Hospitals',
@@ -40,48 +52,68 @@ const CMS_TYPES: Record<string, CmsHospitalType> = {
   'Acute Care - Department of Defense': 'Acute Care - Department of Defense',
 };
 
-/** Reads the populations and facilities of `manifestFile` (provider sources are ignored). */
+/** Reads the populations, facilities and ZIP crosswalk of `manifestFile`; a manifest of synthetic providers is refused. */
 export async function loadRealWorld(manifestFile: string, geo: Geography, root?: string): Promise<RealWorld> {
   const manifest = loadManifest(manifestFile, new Set(LAYOUTS.keys()), root);
-  const reconciler = new Reconciler(null);
-  const read = <Row>(spec: SourceSpec, sink: (row: Row, line: number) => void, extra: string[] = []) =>
-    ingestSource(spec, LAYOUTS.get(spec.layout) as Layout<Row>, sink, reconciler, extra);
-
-  // Population: the first ACS source with a value wins, as in the build.
-  const population = new Map<string, number>();
-  for (const spec of manifest.sources.filter((s) => s.layout === 'acs_zcta' && 'population' in s.columns)) {
-    const measures = acsMeasures(spec.columns, spec.key);
-    spec.options = { ...spec.options, measures };
-    await read<AcsRow>(
-      spec,
-      (row) => {
-        const value = row.values.population;
-        if (value != null && !population.has(row.zcta)) population.set(row.zcta, value);
-      },
-      measures,
+  if (manifest.synthetic === true || (Array.isArray(manifest.synthetic) && manifest.synthetic.includes('providers')))
+    throw new BuildError(
+      `manifest ${manifestFile} names synthetic providers: hcas sample follows the real files (--manifest raw/manifests/public.json, the default)`,
     );
-  }
-  if (population.size === 0)
+  const specs = manifest.sources.filter(
+    (s) => (s.layout === 'acs_zcta' && 'population' in s.columns) || s.layout === 'zip_zcta' || FACILITY_LAYOUTS.includes(s.layout),
+  );
+  const data = await readFiled(specs.map(onlyPopulation), NO_PROVIDERS);
+  const population = geo.zctas.map((z) => Math.max(0, Math.round(data.census.get(z.code)?.get('population')?.value ?? 0)));
+  if (!population.some((n) => n > 0))
     throw new BuildError(`manifest ${manifestFile} maps no ACS "population" column: the synthetic providers are placed by population`);
+  const zctaOf = new ZctaOfZip(data.zipToZcta, geo.byCode);
+  return {
+    demographics: population.map((n) => ({ population: n }) as Demographics),
+    facilities: realFacilities(facilityRoster(data, geo, zctaOf), geo, (zip) => geo.byCode.get(zctaOf.of(zip ?? '') ?? '')),
+    population: population.reduce((a, b) => a + b, 0),
+    ...practiceZips(geo, data, zctaOf),
+    files: { manifest, zipToZcta: data.zipToZcta, zctaOf },
+  };
+}
 
-  const zipToZcta = new Map<string, string>();
-  for (const spec of manifest.sources.filter((s) => s.layout === 'zip_zcta'))
-    await read<ZipZctaRow>(spec, (row) => void zipToZcta.set(row.zip, row.zcta));
-  const zctaOf = (zip: string | null) => (zip ? geo.byCode.get(zipToZcta.get(zip) ?? zip) : undefined);
+const NO_PROVIDERS: ProviderFiling = { providers: { addProvider() {}, addClinician() {} }, zctaOf: () => null, specialtyOf: () => '' };
 
-  const rows: SourcedFacilityRow[] = [];
-  for (const spec of manifest.sources.filter((s) => FACILITY_LAYOUTS.has(s.layout))) {
-    await read<FacilityRow>(spec, (row, line) => void rows.push({ ...row, origin: { key: spec.key, line } }));
+/** Reads sources into an `Ingested` as the build files their rows (pipeline/ingest), in the build's reading order. */
+export async function readFiled(specs: readonly SourceSpec[], filing: ProviderFiling, into: Ingested = emptyIngested()): Promise<Ingested> {
+  const reconciler = new Reconciler(null);
+  for (const spec of [...specs].sort((a, b) => LAYOUT_ORDER.indexOf(a.layout) - LAYOUT_ORDER.indexOf(b.layout))) {
+    const { sink, extraFields } = rowFiling(spec, into, filing);
+    await ingestSource(spec, LAYOUTS.get(spec.layout) as Layout<never>, sink, reconciler, extraFields);
   }
+  return into;
+}
+
+/** An ACS source read for its population alone (the first source with a value wins, as in the build). */
+function onlyPopulation(spec: SourceSpec): SourceSpec {
+  if (spec.layout !== 'acs_zcta') return spec;
+  const fields = LAYOUTS.get('acs_zcta')!.fields;
+  return { ...spec, columns: Object.fromEntries(Object.entries(spec.columns).filter(([key]) => key === 'population' || key in fields)) };
+}
+
+/** The hospitals and health centre sites of the facility files, merged as the build merges them. */
+function facilityRoster(data: Ingested, geo: Geography, zctaOfZip: ZctaOfZip): Facility[] {
   const zipPoint = (zip: string) => {
-    const z = zctaOf(zip);
+    const z = geo.byCode.get(zctaOfZip.of(zip) ?? '');
     return z ? { latitude: z.lat, longitude: z.lon } : null;
   };
-  const roster = buildRoster(rows, { zipPoint, matchMiles: FACILITY_MATCH_MILES });
+  return buildRoster(data.facilities, { zipPoint, matchMiles: FACILITY_MATCH_MILES }).facilities;
+}
 
-  const demographics = geo.zctas.map((z) => ({ population: Math.max(0, Math.round(population.get(z.code) ?? 0)) }) as Demographics);
-  const facilities = realFacilities(roster.facilities, geo, zctaOf);
-  return { demographics, facilities, population: demographics.reduce((sum, d) => sum + d.population, 0) };
+/** Which ZCTAs a practice ZIP can lead to in the build, and the ZIPs besides their own code that do. */
+function practiceZips(geo: Geography, data: Ingested, zctaOfZip: ZctaOfZip): Pick<RealWorld, 'reachable' | 'practiceZips'> {
+  const reachable = Uint8Array.from(geo.zctas, (z) => (zctaOfZip.of(z.code) === z.code ? 1 : 0));
+  const zips = new Map<string, string[]>();
+  for (const zip of data.zipToZcta.keys()) {
+    const zcta = zctaOfZip.of(zip);
+    if (zcta === null || zcta === zip || !geo.byCode.has(zcta)) continue;
+    zips.set(zcta, [...(zips.get(zcta) ?? []), zip]);
+  }
+  return { reachable, practiceZips: zips };
 }
 
 /** The sample writer's view of the real roster: hospitals with beds and ZCTAs, health centre sites. */

@@ -1,3 +1,4 @@
+import { CLINICIAN_BASES } from '../../core/clinician-basis.ts';
 import { arrayOf, described, nullable, record, type Infer } from '../http/json-schema.ts';
 
 /**
@@ -29,8 +30,9 @@ export const DataQuality = record(
     components: record({
       people: { enum: ['measured', 'estimated'], description: '`estimated` when a census need measure took the national median.' },
       provider: {
-        enum: ['measured', 'sample', 'missing'],
-        description: '`sample`: from a declared uniform sample, scaled up; `missing`: the build publishes no provider component.',
+        enum: ['measured', 'estimated', 'sample', 'missing'],
+        description:
+          '`measured`: from rosters or counts of clinicians; `estimated`: part of it from estimated categories (`clinicians`); `sample`: from a declared uniform sample, scaled up; `missing`: no provider component here (the build publishes none, or no source counts primary care in this ZIP).',
       },
       hospital: { const: 'measured' },
       travel: { const: 'measured' },
@@ -54,6 +56,20 @@ export const DataQuality = record(
       description: "The score type's CDC PLACES measure: used, missing (from the build or the ZIP), or none for this score type.",
     },
     imputed: described(arrayOf(string), 'Census need measures without a value for the ZIP (the national median stands in).'),
+    clinicians: described(
+      arrayOf(
+        record({
+          category: string,
+          weight: number,
+          basis: {
+            enum: CLINICIAN_BASES,
+            description:
+              "Where the ZIP's clinicians of the category come from: `roster`, a file of every clinician (national NPPES); `sample`, a declared uniform sample of one, scaled up; `count`, clinicians counted for the county, tract or ZIP; `estimate`, a share of a total that includes them; `none`, no source (left out of the provider component).",
+          },
+        }),
+      ),
+      'The clinician categories the score type weighs, each with its weight and where this ZIP\'s clinicians of it come from (docs/METHODOLOGY.md, "Provider").',
+    ),
     note: { type: 'string', description: 'What the above means, in plain words.' },
   },
   'What the score rests on: which components are measured, missing or from a declared sample, and why.',

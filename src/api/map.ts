@@ -2,7 +2,7 @@ import { packageVersion } from '../../core/package.ts';
 import { IGNORED_QUERY } from '../http/params.ts';
 import { NO_PARAMS, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import { type BuildMap, buildMap } from '../map/data.ts';
-import { countiesFile, DATA_PATHS, metaFile, outlinesFile, scoresFile, zipsFile } from '../map/files.ts';
+import { BINARY_TYPE, countiesFile, DATA_PATHS, metaFile, outlinesFile, scoresFile, zipsFile } from '../map/files.ts';
 import { MAP_CSP, PAGE_FILES, pageFile } from '../map/page.ts';
 import type { Context } from './context.ts';
 import { scoreType } from './params.ts';
@@ -37,7 +37,7 @@ const pageRoutes: Route[] = PAGE_FILES.map(({ path, file, type }) =>
   }),
 );
 
-/** A data file of the map: JSON made from the build once (see above), then cached by the dispatcher. */
+/** A data file of the map: made from the build once (see above), then cached by the dispatcher. */
 function dataRoute(path: string, summary: string, make: (map: BuildMap) => object): Route {
   return route({
     path,
@@ -47,11 +47,13 @@ function dataRoute(path: string, summary: string, make: (map: BuildMap) => objec
     summary,
     pathParams: NO_PARAMS,
     query: IGNORED_QUERY,
-    handle: async ({ queries }: Context<NoParams, NoParams>): Promise<HandlerResult> => ({
-      status: 200,
-      body: make(await buildMap(queries)),
-    }),
+    handle: async ({ queries }: Context<NoParams, NoParams>): Promise<HandlerResult> => dataAnswer(make(await buildMap(queries))),
   });
+}
+
+/** A data file's answer: the bytes of a binary file (src/map/columns.ts), or a value sent as JSON. */
+function dataAnswer(body: object): HandlerResult {
+  return Buffer.isBuffer(body) ? { status: 200, body, headers: { 'Content-Type': BINARY_TYPE } } : { status: 200, body };
 }
 
 const scoresPath = { type: scoreType };
@@ -72,7 +74,7 @@ export const routes: readonly Route[] = [
     query: IGNORED_QUERY,
     handle: async ({ params, queries }: Context<typeof scoresPath, NoParams>): Promise<HandlerResult> => {
       const map = await buildMap(queries);
-      return { status: 200, body: scoresFile(map, params.type, await map.scores(params.type)) };
+      return dataAnswer(scoresFile(map, params.type, await map.scores(params.type)));
     },
   }),
 ];

@@ -122,13 +122,21 @@ export function rateLimited(caller: Caller, window: QuotaWindow, onThisMachine =
   );
 }
 
-/** 403: the route (`shown` as in the docs) needs a plan the caller does not have; names the cheapest that opens it. */
-export function planUpgradeRequired(caller: Caller, shown: string, cheapest: Plan | undefined): ApiError {
+/**
+ * 403: the route (`shown` as in the docs) needs a plan the caller does not have; names the cheapest that opens
+ * it. To a caller on the server's own machine (`localPath`, the path it asked for), also how its owner reads it:
+ * `hcas get` answers from the build file whatever the plan, and `--loopback-unmetered` serves this machine every
+ * endpoint.
+ */
+export function planUpgradeRequired(caller: Caller, shown: string, cheapest: Plan | undefined, localPath?: string): ApiError {
   const needs = cheapest ? `the ${cheapest.name} plan (the cheapest that opens it)` : 'a plan that opens it';
   const tier = caller.anonymous
     ? `Anonymous callers have the ${caller.plan.name} plan's endpoints; send an API key on a plan that opens it`
     : `${caller.who} does not open it`;
-  return new ApiError('plan_upgrade_required', `${shown} needs ${needs}. ${tier}`);
+  const own = localPath
+    ? `. On this machine, \`hcas get ${localPath}\` answers it from the build file whatever the plan, and \`hcas serve --loopback-unmetered\` (as \`npm start\` runs it) serves every endpoint to this machine's own calls`
+    : '';
+  return new ApiError('plan_upgrade_required', `${shown} needs ${needs}. ${tier}${own}`);
 }
 
 /** 403: a key limited to some page origins, sent from another page (or without Origin and Referer). */

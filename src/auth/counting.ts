@@ -27,6 +27,8 @@ export class Counting {
   private readonly outage = new OutageCounts();
   private readonly behind = new Map<Caller, Behind>();
   private behindTimer: NodeJS.Timeout | undefined;
+  /** Writes of calls counted behind still under way: a flush (the gate closing) waits for the timer's too. */
+  private readonly writing = new Set<Promise<unknown>>();
   private readonly store: StateStore;
   private readonly health: StoreHealth;
   private readonly countCalls: boolean;
@@ -111,13 +113,21 @@ export class Counting {
     this.behindTimer ??= setTimeout(() => void this.flush(), COUNT_BEHIND_MS).unref();
   }
 
-  /** Writes the calls counted behind (also when the gate closes); those the state cannot take are counted here. */
+  /**
+   * Writes the calls counted behind (also when the gate closes); those the state cannot take are counted here.
+   * Resolves when they, and any write of an earlier flush still under way, are done.
+   */
   flush(): Promise<unknown> {
     clearTimeout(this.behindTimer);
     this.behindTimer = undefined;
     const waiting = [...this.behind.values()];
     this.behind.clear();
-    return Promise.all(waiting.map(({ caller, window, calls }) => this.addToState(caller.subject, window, calls, caller.anonymous)));
+    const written = Promise.all(
+      waiting.map(({ caller, window, calls }) => this.addToState(caller.subject, window, calls, caller.anonymous)),
+    );
+    this.writing.add(written);
+    void written.finally(() => this.writing.delete(written));
+    return Promise.all([...this.writing]);
   }
 
   /** The state is back: the calls counted here during the outage are added to it. What the recovery log line says of them. */

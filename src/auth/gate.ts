@@ -29,7 +29,7 @@ import { WindowClock, type QuotaWindow } from './windows.ts';
 
 export { UNLIMITED } from './answers.ts';
 export { COUNT_BEHIND_MS } from './counting.ts';
-export { KEY_CACHE_MS, KEY_TRUST_MS, OUTAGE_TRUST_MS, REVOCATION_SYNC_MS } from './key-verdicts.ts';
+export { KEY_CACHE_MS, KEY_TRUST_MS, NEW_KEY_WAIT_MS, OUTAGE_TRUST_MS, REVOCATION_SYNC_MS } from './key-verdicts.ts';
 
 /**
  * What the gate wraps: the dispatcher of the current build (`Api`). It answers requests and tells the gate
@@ -96,8 +96,8 @@ export interface GateOptions {
   /** How long a request waits for the state to count it, or to look its key up (`hcas serve --count-wait`). */
   countWaitMs?: number;
   /**
-   * Callers without a key on this machine, not through a proxy, are served uncounted with the anonymous
-   * tier's endpoints (`hcas serve --loopback-unmetered`, as `npm start` runs it): the quick start's owner.
+   * Callers without a key on this machine, not through a proxy, are served uncounted with every endpoint, as
+   * the top plan (`hcas serve --loopback-unmetered`, as `npm start` runs it): the quick start's owner.
    */
   loopbackUnmetered?: boolean;
 }
@@ -172,6 +172,11 @@ export class Gate {
   attach(log: EventLog, reportError: (error: unknown, request: ApiRequest) => void): void {
     if (!this.options.log) this.health.log = log;
     if (!this.options.reportError) this.reportError = reportError;
+  }
+
+  /** The key and counter state the gate counts in (the server checkpoints an SQLite state's WAL in a thread). */
+  get store(): StateStore {
+    return this.options.store;
   }
 
   /** The limits' backend and health, as `meta/` reports them. */
@@ -375,12 +380,15 @@ export class Gate {
     return this.error(request, badCredentialsThrottled(seconds), headers);
   }
 
-  /** A caller on this machine with `--loopback-unmetered`: the anonymous tier's endpoints, unlimited, never counted. */
+  /**
+   * A caller on this machine with `--loopback-unmetered`: the server's owner, with the top plan's endpoints and
+   * features, unlimited, never counted (what `hcas get` answers from the file, the server answers its owner).
+   */
   private unmetered(api: Responder, request: GateRequest, route: Route | undefined): ApiResponse | Promise<ApiResponse> {
-    const { anonymous } = this.options.access.planSet;
+    const { anonymous, plans } = this.options.access.planSet;
     this.owner ??= {
       subject: 'loopback',
-      plan: anonymous.access,
+      plan: plans[plans.length - 1],
       quota: null,
       window: anonymous.window,
       who: 'Callers on this machine',
@@ -424,6 +432,7 @@ export class Gate {
     if (caller.restrictions?.widgetOnly && route && !route.asset && !access?.widget)
       return endpointNotAllowed(access?.shownPath ?? route.path);
     if (!access || access.open || access.plans.has(caller.plan.id)) return undefined;
-    return planUpgradeRequired(caller, access.shownPath, access.cheapest);
+    const local = isLocalCaller(request.remoteAddress, request.headers ?? {});
+    return planUpgradeRequired(caller, access.shownPath, access.cheapest, local ? (request.url ?? access.shownPath) : undefined);
   }
 }

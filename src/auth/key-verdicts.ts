@@ -4,7 +4,7 @@ import { anonymousSubject } from './client-ip.ts';
 import type { StoreHealth } from './health.ts';
 import { hashKey } from './keys.ts';
 import type { PlanSet } from './plans.ts';
-import { withinWait, type StateStore, type StoredKey } from './store.ts';
+import { STATE_STALL_MS, withinWait, type StateStore, type StoredKey } from './store.ts';
 import type { CredentialThrottle } from './throttle.ts';
 
 /** Revocation takes effect in every worker within this many milliseconds while the state answers (docs/api.md). */
@@ -24,6 +24,13 @@ export const KEY_TRUST_MS = KEY_CACHE_MS - REVOCATION_SYNC_MS;
  * less than a read before the outage reaches it when the state is back.
  */
 export const OUTAGE_TRUST_MS = 15 * 60_000;
+/**
+ * How long the lookup of a key this process has no verdict to fall back on waits for the state (a new
+ * customer's first call): as long as a count may go unanswered before the state is judged stalled, so such
+ * a key is refused (401, Retry-After: 1) only when the state does not answer, never because the machine is
+ * busy. A key with a last verdict waits the count wait, then is answered by that verdict.
+ */
+export const NEW_KEY_WAIT_MS = STATE_STALL_MS;
 /** Memory for the cache of keys the state knows (valid or revoked): about 3,000 keys. */
 const KEY_CACHE_BYTES = 2 * 1024 * 1024;
 /** Memory for the cache of keys the state does not know, apart, so a flood of made-up keys never evicts a good one: about 6,000. */
@@ -96,9 +103,9 @@ export class KeyVerdicts {
 
   /**
    * A key's cache entry, when its verdict is still trusted, else read again from the state (a promise):
-   * 'unverified' when the state does not answer (within the count wait) and the key was not verified recently
-   * enough, 'throttled' when the caller's address has spent its bad-credential reads and the state has no
-   * such key (an unknown key costs one read).
+   * 'unverified' when the state does not answer (within the count wait, or NEW_KEY_WAIT_MS for a key with no
+   * last verdict) and the key was not verified recently enough, 'throttled' when the caller's address has
+   * spent its bad-credential reads and the state has no such key (an unknown key costs one read).
    */
   lookup(
     key: string,
@@ -117,6 +124,8 @@ export class KeyVerdicts {
     // outage (the lookup goes on, and what it finds is kept), else the key cannot be checked.
     const fallback = () =>
       cached?.caller && !this.revoked.has(hash) && nowMs < this.verifiedAt(cached) + OUTAGE_TRUST_MS ? cached : 'unverified';
+    // A key without a verdict to fall back on waits longer, unless the state is known not to answer.
+    const waitMs = cached?.caller || this.health.degraded ? this.countWaitMs : Math.max(this.countWaitMs, NEW_KEY_WAIT_MS);
     return withinWait(
       this.store.findKey(hash).then(
         (found) => this.remember(key, hash, found, nowMs),
@@ -125,7 +134,7 @@ export class KeyVerdicts {
           return fallback();
         },
       ),
-      this.countWaitMs,
+      waitMs,
       fallback,
     );
   }

@@ -7,7 +7,7 @@ import {
   settle,
   DEFAULT_COUNT_WAIT_MS,
   STATE_STALL_MS,
-  watchBatch,
+  BatchWatch,
   type StoreEvents,
   type HitOptions,
   type KeyRestrictions,
@@ -126,7 +126,7 @@ export class RedisStore implements StateStore {
   private readonly redis: RedisWithHit;
   private pending: PendingHit[] = [];
   /** The watch of the pending batch when it had to wait for the batch out (started with its first call). */
-  private pendingWatch: (() => void) | undefined;
+  private pendingWatch: BatchWatch | undefined;
   private scheduled = false;
   private inFlight = false;
 
@@ -176,8 +176,6 @@ export class RedisStore implements StateStore {
 
   hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number | undefined> {
     return new Promise((resolve, reject) => {
-      // Calls that must wait for the batch out are watched from now: a paused Redis answers neither.
-      if (this.pending.length === 0 && this.inFlight) this.pendingWatch = watchBatch(this.pending, this.events, this.countWaitMs);
       this.pending.push({
         subject,
         window,
@@ -187,6 +185,11 @@ export class RedisStore implements StateStore {
         resolve,
         reject,
       });
+      // Calls that must wait for the batch out are watched from now: a paused Redis answers neither.
+      if (this.inFlight) {
+        if (this.pendingWatch) this.pendingWatch.joined();
+        else this.pendingWatch = new BatchWatch(this.pending, this.events, this.countWaitMs);
+      }
       this.schedule();
     });
   }
@@ -209,7 +212,7 @@ export class RedisStore implements StateStore {
     this.pending = [];
     // Watched from when it is sent (this process's own delays before then are not Redis's), unless it was
     // already watched while it waited for the batch before it.
-    const watched = this.pendingWatch ?? watchBatch(batch, this.events, this.countWaitMs);
+    const watch = this.pendingWatch ?? new BatchWatch(batch, this.events, this.countWaitMs);
     this.pendingWatch = undefined;
     const nowSeconds = Math.floor(this.now() / 1000);
     const groups = bySubject(batch);
@@ -217,7 +220,7 @@ export class RedisStore implements StateStore {
     this.inFlight = true;
     const answered = () => {
       if (--unanswered > 0) return;
-      watched();
+      watch.answered();
       this.inFlight = false;
       this.schedule();
     };

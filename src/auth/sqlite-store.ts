@@ -8,7 +8,7 @@ import {
   failCall,
   settle,
   SQLITE_LOCK_WAIT_MS,
-  watchBatch,
+  BatchWatch,
   type StoreEvents,
   type HitOptions,
   type KeyRestrictions,
@@ -87,7 +87,7 @@ export class SqliteStore implements StateStore {
   readonly backend = 'sqlite';
   events?: StoreEvents;
   /** Stops the watch of the pending batch, once it has had to wait for the write lock. */
-  private watching: (() => void) | undefined;
+  private watching: BatchWatch | undefined;
   private readonly writer: Database.Database;
   /** Key lookups, peeks and the admin commands: a busy timeout is fine there, and reads never wait in WAL. */
   private readonly reader: Database.Database;
@@ -149,10 +149,20 @@ export class SqliteStore implements StateStore {
     this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS).unref();
   }
 
+  /**
+   * Whether a commit checkpoints the WAL itself (SQLite's default: the commit that grows the WAL past 1,000
+   * pages copies it into the file and fsyncs both, on the event loop: 10 to 30 ms here under a flood, more on
+   * a busy disk). A server turns it off and checkpoints in a thread of its own (src/server/state-checkpoints.ts).
+   */
+  checkpointOnCommit(on: boolean): void {
+    if (this.writer.open) this.writer.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`);
+  }
+
   /** Counts calls; request ids are not kept (one server: a proxy has no other replica of this state to retry on). */
   hit(subject: string, window: QuotaWindow, options?: HitOptions): Promise<number | undefined> {
     return new Promise((resolve, reject) => {
       this.pending.push({ subject, window, windowStart: window.startSeconds, calls: options?.calls ?? 1, resolve, reject });
+      this.watching?.joined();
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.flush);
@@ -277,7 +287,7 @@ export class SqliteStore implements StateStore {
   };
 
   private stopWatching(): void {
-    this.watching?.();
+    this.watching?.answered();
     this.watching = undefined;
   }
 
@@ -286,7 +296,7 @@ export class SqliteStore implements StateStore {
    * watched from now: past SQLITE_LOCK_WAIT_MS their requests are answered without their count (store.ts).
    */
   private retryLater(): boolean {
-    this.watching ??= watchBatch(this.pending, this.events, SQLITE_LOCK_WAIT_MS);
+    this.watching ??= new BatchWatch(this.pending, this.events, SQLITE_LOCK_WAIT_MS);
     if (this.tries === 0) this.firstTryMs = performance.now();
     this.tries++;
     if (performance.now() - this.firstTryMs > LOCK_DEADLINE_MS) return false;

@@ -120,34 +120,58 @@ export interface PendingHit {
 }
 
 /**
- * Watches a batch of calls to the state: after `waitMs`, each call not answered yet is answered `undefined`
- * (late); after STATE_STALL_MS, the state is reported stalled. Call the returned function when the batch is
- * answered. One pair of timers per batch, not per call; calls added to the batch meanwhile are watched too.
+ * Watches a batch of calls to the state: each call not answered within `waitMs` of joining it is answered
+ * `undefined` (late); after STATE_STALL_MS, the state is reported stalled. Call `answered` when the batch is
+ * answered. One pair of timers per batch, not per call: a call that joins the batch while its wait runs is
+ * answered with the others, and one that joins after the wait has fired (the state is already late) starts
+ * a wait of its own, so every call waits `waitMs` at most, from the first of a pause to the last.
  */
-export function watchBatch(batch: readonly PendingHit[], events: StoreEvents | undefined, waitMs: number): () => void {
-  let answered = false;
-  let reported = false;
-  const reportStall = () => {
-    if (reported) return;
-    reported = true;
-    events?.stalled(new Error(`the state has not answered a count in ${STATE_STALL_MS} ms`));
-  };
-  const late = setTimeout(
-    () =>
-      afterIo(() => {
-        if (answered) return;
-        // A wait as long as the stall limit is a stall: said before the calls are answered late, whichever
-        // of the two timers a busy event loop runs first (they can fall a millisecond apart).
-        if (waitMs >= STATE_STALL_MS) reportStall();
-        answerLate(batch);
-      }),
-    waitMs,
-  );
-  const stalled = setTimeout(reportStall, STATE_STALL_MS);
-  return () => {
-    answered = true;
-    clearTimeout(late);
-    clearTimeout(stalled);
+export class BatchWatch {
+  private readonly batch: readonly PendingHit[];
+  private readonly events: StoreEvents | undefined;
+  private readonly waitMs: number;
+  private late: NodeJS.Timeout | undefined;
+  private readonly stalled: NodeJS.Timeout;
+  private reported = false;
+  private done = false;
+
+  /** Starts watching `batch` (the array itself: calls pushed onto it later are watched too, once `joined` is called). */
+  constructor(batch: readonly PendingHit[], events: StoreEvents | undefined, waitMs: number) {
+    this.batch = batch;
+    this.events = events;
+    this.waitMs = waitMs;
+    this.stalled = setTimeout(this.reportStall, STATE_STALL_MS);
+    this.joined();
+  }
+
+  /** A call joined the batch: it is watched by the wait running, else by a wait of its own. */
+  joined(): void {
+    if (this.late !== undefined || this.done) return;
+    this.late = setTimeout(
+      () =>
+        afterIo(() => {
+          this.late = undefined;
+          if (this.done) return;
+          // A wait as long as the stall limit is a stall: said before the calls are answered late, whichever
+          // of the two timers a busy event loop runs first (they can fall a millisecond apart).
+          if (this.waitMs >= STATE_STALL_MS) this.reportStall();
+          answerLate(this.batch);
+        }),
+      this.waitMs,
+    );
+  }
+
+  /** The batch is answered: the timers stop. */
+  answered(): void {
+    this.done = true;
+    clearTimeout(this.late);
+    clearTimeout(this.stalled);
+  }
+
+  private readonly reportStall = (): void => {
+    if (this.reported) return;
+    this.reported = true;
+    this.events?.stalled(new Error(`the state has not answered a count in ${STATE_STALL_MS} ms`));
   };
 }
 

@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { Api, API_BASE, type ApiOptions } from '../api/index.ts';
 import type { ApiRequest } from '../http/dispatcher.ts';
 import type { ApiResponse } from '../http/response.ts';
 import { DEFAULT_DATABASE, databaseFile } from '../../core/dataset.ts';
-import { CliError, dataError, exitCodeOfStatus } from './errors.ts';
+import { absentDatabase } from './absent-database.ts';
+import { CliError, dataError, exitCodeOfStatus, withRebuildAdvice } from './errors.ts';
 
 /**
  * Opens the database of a command (`--db`, else `$HCAS_DB`, else the default beside the package); a missing
@@ -11,16 +11,18 @@ import { CliError, dataError, exitCodeOfStatus } from './errors.ts';
  */
 export function openApi(flag: string | undefined, env: NodeJS.ProcessEnv, options: ApiOptions = {}): Api {
   const file = databaseFile(flag, env);
-  if (!existsSync(file)) {
+  const absent = absentDatabase(file);
+  if (absent?.missing) {
     throw dataError(
       `no database at ${file}: run \`hcas sample && hcas build\` to create it (npm start does), or name one with --db FILE or HCAS_DB`,
     );
   }
+  if (absent) throw dataError(absent.why);
   try {
     return Api.open(file, options);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw dataError(`cannot read ${file} as an hcas database (${reason}); rebuild it with \`hcas build\``);
+    throw dataError(withRebuildAdvice(`cannot read ${file} as an hcas database: ${reason}`));
   }
 }
 

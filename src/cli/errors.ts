@@ -20,6 +20,14 @@ export function dataError(message: string): CliError {
   return new CliError(message, EXIT.data);
 }
 
+/** The advice every message about a build that cannot be read ends with (the query layer's errors carry it too). */
+const REBUILD = 'rebuild it with `hcas build`';
+
+/** `message` ending with the advice to rebuild, once: a reason from the query layer may carry it already. */
+export function withRebuildAdvice(message: string): string {
+  return message.includes(REBUILD) ? message : `${message}; ${REBUILD}`;
+}
+
 /** The exit status of an API answer: 404 and refusals (401, 403, 429) are 1, a bad request 2, a server failure 3. */
 export function exitCodeOfStatus(status: number): number {
   if (status < 400) return EXIT.ok;

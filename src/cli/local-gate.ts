@@ -12,13 +12,20 @@ export interface LocalGate {
 }
 
 /**
+ * The caller `hcas get` stands for is on this machine, as the server sees a call from it: its refusals say what
+ * the machine's owner can do (`hcas get` without `--key`, `--loopback-unmetered`), as the server's do. Calls are
+ * never counted here, so the address only words the answers.
+ */
+const onThisMachine = (request: ApiRequest) => ({ ...request, remoteAddress: '127.0.0.1' });
+
+/**
  * `--key`: the real state (the key's plan, its quota read but never counted). `--anonymous`: an empty
  * in-memory state, so the answer is an anonymous caller's with calls left; no state file is opened.
  */
 export async function localGate(options: LimitsCliOptions & { key?: string }, env: NodeJS.ProcessEnv): Promise<LocalGate> {
   if (options.key === undefined) {
     const gate = new Gate({ store: new MemoryStore(), access: accessFor(options, env), countCalls: false });
-    return { respond: async (api, request) => gate.respond(api, request), close: () => gate.close() };
+    return { respond: async (api, request) => gate.respond(api, onThisMachine(request)), close: () => gate.close() };
   }
   const limits = await openLimits(options, env, { countCalls: false });
   if (limits.gate.status().rate_limits.status === 'degraded') {
@@ -27,5 +34,5 @@ export async function localGate(options: LimitsCliOptions & { key?: string }, en
       `the key state (${limits.store.location}) did not answer, so --key cannot be checked; start Redis or unset REDIS_URL`,
     );
   }
-  return { respond: async (api, request) => limits.gate.respond(api, request), close: () => limits.close() };
+  return { respond: async (api, request) => limits.gate.respond(api, onThisMachine(request)), close: () => limits.close() };
 }

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { processIo, type CommandEntry, type CommandIo } from '../../core/command.ts';
 import { EXIT, FixableError } from '../../core/errors.ts';
+import { withRebuildAdvice } from './errors.ts';
 
 /** Commander's ways of ending that are not mistakes: help asked for. */
 const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.version']);
@@ -47,7 +48,7 @@ export async function main(argv: string[], commands: readonly CommandEntry[], io
     }
     if (isClosedOutput(error)) return EXIT.ok;
     if (isDatabaseError(error)) {
-      io.stderr.write(`hcas: the database failed: ${(error as Error).message}; rebuild it with \`hcas build\`\n`);
+      io.stderr.write(`hcas: ${withRebuildAdvice(`the database failed: ${(error as Error).message}`)}\n`);
       return EXIT.data;
     }
     // A failure nobody foresaw: its stack is for a bug report, and its status must not read as "not found" (1).

@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { databaseFile } from '../../core/dataset.ts';
 import { packageVersion } from '../../core/package.ts';
+import { absentDatabase } from './absent-database.ts';
+import { withRebuildAdvice } from './errors.ts';
 
 /**
  * `hcas --version`: the package version on the first line (what scripts read), then the database the
@@ -13,7 +14,8 @@ export function versionText(env: NodeJS.ProcessEnv): string {
 }
 
 function describeBuild(file: string): string {
-  if (!existsSync(file)) return 'not built yet (run `hcas sample && hcas build`, or npm start)';
+  const absent = absentDatabase(file);
+  if (absent) return absent.missing ? 'not built yet (run `hcas sample && hcas build`, or npm start)' : absent.why;
   try {
     // Only the meta table is read, so this stays quick whatever the size of the file.
     const db = new Database(file, { readonly: true, fileMustExist: true });
@@ -27,6 +29,6 @@ function describeBuild(file: string): string {
       db.close();
     }
   } catch (error) {
-    return `not an hcas database (${(error as Error).message}); rebuild it with \`hcas build\``;
+    return withRebuildAdvice(`not an hcas database: ${(error as Error).message}`);
   }
 }

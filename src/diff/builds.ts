@@ -5,7 +5,13 @@ import type { BuildsPart, BuildSummary, SourceChange, SourceFacts, ValueChange }
 /** Meta keys compared value by value, as settings. The others have their own part or are not inputs. */
 const SETTING_KEYS = ['dataset', 'code', 'scoring', 'data_quality', 'provider_coverage', 'facility_merge', 'places'];
 /** Inside provider_coverage only the verdict is a setting; the densities are the providers part. */
-const COVERAGE_DETAIL = ['provider_coverage.national', 'provider_coverage.states', 'provider_coverage.shortfalls'];
+const COVERAGE_DETAIL = [
+  'provider_coverage.national',
+  'provider_coverage.states',
+  'provider_coverage.shortfalls',
+  'provider_coverage.roster',
+  'provider_coverage.counts',
+];
 
 const object = (value: unknown): Record<string, unknown> | null =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;

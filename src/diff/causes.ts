@@ -56,6 +56,11 @@ export const CONSTANT_PARTS: Readonly<Record<string, readonly Part[]>> = {
   PROVIDER_BENCHMARK_SPAN: ['provider'],
   PROVIDER_STEPS: ['provider'],
   HEALTH_CENTER_CLINICIANS: ['provider'],
+  NP_PA_PRIMARY_CARE_WEIGHT: ['provider', 'travel'],
+  ESTIMATED_FROM: ['provider', 'travel', 'composite'],
+  PROVIDER_MIN_SOURCED_WEIGHT: ['provider', 'composite'],
+  PLACE_OF_CARE_MIN_CLINICIANS: ['travel'],
+  LOCAL_CARE_CATEGORIES: ['travel'],
   COVERAGE: ['provider', 'travel', 'composite'],
   NETWORK_MAX_MILES: ['provider', 'hospital', 'travel'],
   TRAVEL_WEIGHTS: ['travel'],
@@ -162,9 +167,14 @@ export function fallbackCauses(builds: BuildsPart, old: Record<string, unknown>,
   return out;
 }
 
+/**
+ * Kinds of cause in the order they rank between equal accounts. The provider component's basis first: a
+ * component published in one build only (clinician counts added, say) explains a ZIP ahead of the scoring
+ * constants that came with it.
+ */
 const KIND_ORDER: readonly CauseKind[] = [
-  'scoring',
   'provider_basis',
+  'scoring',
   'prevalence',
   'point',
   'population',

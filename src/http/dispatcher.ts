@@ -326,7 +326,7 @@ export class Dispatcher<D = unknown> {
   ): Promise<HandlerResult | StreamResult> {
     let made = this.making.get(key);
     if (made === undefined) {
-      made = this.workload.heavy.run(() => this.handle(route, parsed, features, caller));
+      made = this.workload.heavy.run(() => this.handle(route, parsed, features, caller), caller);
       this.making.set(key, made);
       const done = () => this.making.delete(key);
       made.then(done, done);

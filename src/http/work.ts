@@ -3,43 +3,73 @@ import type { HandlerResult } from './route.ts';
 
 /**
  * Answers that take long to make (a route marked `heavy`, such as the GeoJSON of every ZIP) run through
- * this queue: `concurrency` at a time per process, `maxWaiting` more in line, and the next request a
- * `503 server_busy`. Their handlers make the body in slices that give the event loop back between them,
- * so a cheap request (a score, the widget script) waits for one slice at most, never for whole bodies.
+ * this queue: `concurrency` at a time per process, `maxWaiting` more in line, at most `maxWaitingPerCaller`
+ * of one caller (an API key, or a client address), and the next request a `503 server_busy`. The line is
+ * served caller by caller in turn, so one caller's flood waits behind itself and never fills the line for
+ * everyone. Their handlers make the body in slices that give the event loop back between them, so a cheap
+ * request (a score, the widget script) waits for one slice at most, never for whole bodies.
  */
 export class WorkQueue {
   private running = 0;
-  private readonly waiting: Array<() => void> = [];
+  /** Waiting tasks by caller; Map order is the turn order (a caller served goes to the back). */
+  private readonly waiting = new Map<string, Array<() => void>>();
+  private waitingCount = 0;
   readonly concurrency: number;
   readonly maxWaiting: number;
+  readonly maxWaitingPerCaller: number;
 
-  constructor(concurrency = 1, maxWaiting = 16) {
+  constructor(concurrency = 1, maxWaiting = 16, maxWaitingPerCaller = Math.max(1, Math.floor(maxWaiting / 4))) {
     this.concurrency = concurrency;
     this.maxWaiting = maxWaiting;
+    this.maxWaitingPerCaller = maxWaitingPerCaller;
   }
 
-  /** Runs `task` when a place is free; throws the 503 at once when the line is full. */
-  async run<T>(task: () => T | Promise<T>): Promise<T> {
+  /** Runs `task` for `caller` when a place is free; throws the 503 at once when the line (or the caller's share of it) is full. */
+  async run<T>(task: () => T | Promise<T>, caller = ''): Promise<T> {
     if (this.running >= this.concurrency) {
-      if (this.waiting.length >= this.maxWaiting) {
+      const queue = this.waiting.get(caller);
+      if (this.waitingCount >= this.maxWaiting) {
         throw new ApiError(
           'server_busy',
-          `This server process is making ${this.concurrency + this.waiting.length} large answers; retry in a moment`,
+          `This server process is making ${this.concurrency + this.waitingCount} large answers; retry in a moment`,
           { 'Retry-After': '1' },
         );
       }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      if (queue !== undefined && queue.length >= this.maxWaitingPerCaller) {
+        throw new ApiError(
+          'server_busy',
+          `Your ${caller.startsWith('key:') ? 'API key' : 'address'} already has ${queue.length} large answers waiting on this server process, the most one caller may; retry in a moment`,
+          { 'Retry-After': '1' },
+        );
+      }
+      await new Promise<void>((resolve) => {
+        if (queue) queue.push(resolve);
+        else this.waiting.set(caller, [resolve]);
+        this.waitingCount++;
+      });
     } else {
       this.running++;
     }
     try {
       return await task();
     } finally {
-      const next = this.waiting.shift();
+      const next = this.next();
       // The place passes to the next in line (running stays the same), or is freed.
       if (next) setImmediate(next);
       else this.running--;
     }
+  }
+
+  /** The next task in line: the first of the caller whose turn it is, who then goes to the back. */
+  private next(): (() => void) | undefined {
+    const turn = this.waiting.entries().next();
+    if (turn.done) return undefined;
+    const [caller, queue] = turn.value;
+    const next = queue.shift()!;
+    this.waitingCount--;
+    this.waiting.delete(caller);
+    if (queue.length > 0) this.waiting.set(caller, queue);
+    return next;
   }
 }
 
@@ -121,7 +151,7 @@ export interface Workload {
 
 /** The limits of one server process (docs/api.md, "Limits and failure behaviour"). */
 export function defaultWorkload(): Workload {
-  return { heavy: new WorkQueue(1, 16), streams: new StreamSlots(4) };
+  return { heavy: new WorkQueue(1, 16, 4), streams: new StreamSlots(4) };
 }
 
 /** Gives the event loop back (other requests run), then resumes: what a heavy handler does between slices. */

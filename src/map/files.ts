@@ -1,18 +1,27 @@
 import { NO_SCORE } from './bands.ts';
+import { columnsFile } from './columns.ts';
 import { MAP_PATH } from './page.ts';
 import { type BuildMap, onGrid, type TypeScores } from './data.ts';
 
 /** The version of the data files' layout; the page refuses files of another. */
-export const DATA_FORMAT = 1;
+export const DATA_FORMAT = 2;
 
-/** Where the page finds each data file (the routes of src/api/map.ts; `{slug}` is a score type's slug). */
+/**
+ * Where the page finds each data file (the routes of src/api/map.ts; `{slug}` is a score type's slug). A path
+ * ending in `.bin` is a binary file of columns (src/map/columns.ts), sent as BINARY_TYPE; a folder path is JSON.
+ * The files of the national view are binary: the page reads them as typed arrays, with no text to parse
+ * (bench/map.ts measures the first paint).
+ */
 export const DATA_PATHS = {
   meta: '/map/data/',
-  outlines: '/map/data/outlines/',
+  outlines: '/map/data/outlines.bin',
   counties: '/map/data/counties/',
-  zips: '/map/data/zips/',
-  scores: '/map/data/scores/{slug}/',
+  zips: '/map/data/zips.bin',
+  scores: '/map/data/scores/{slug}/scores.bin',
 } as const;
+
+/** The Content-Type of the binary data files. */
+export const BINARY_TYPE = 'application/octet-stream';
 
 /**
  * `/map/data/`: what the page reads first: the build, its sources, the band table, the score types, the
@@ -45,10 +54,27 @@ export function metaFile(map: BuildMap, version: string): object {
   };
 }
 
-/** `/map/data/outlines/`: the arcs of every border, which are the nation's outline, state and county borders, and the land's rings. */
-export function outlinesFile(map: BuildMap): object {
+/**
+ * `/map/data/outlines.bin`: the arcs of every border, which are the nation's outline, state and county borders,
+ * and the land's rings. `arcs` is every arc's points one after the other, each arc delta-coded on the grid
+ * ([x0, y0, dx1, dy1, ...]), `arc_points` how many points each has; `land` the rings' arc indexes (~i: arc i
+ * reversed), `land_rings` how many arcs each ring has.
+ */
+export function outlinesFile(map: BuildMap): Buffer {
   const { grid, arcs, borders, states } = map.shapes;
-  return { format: DATA_FORMAT, build_id: map.buildId, grid, arcs, borders, land: states.flatMap((state) => state.rings) };
+  const rings = states.flatMap((state) => state.rings);
+  return columnsFile(
+    { format: DATA_FORMAT, build_id: map.buildId, grid },
+    {
+      arc_points: arcs.map((arc) => arc.length / 2),
+      arcs: arcs.flat(),
+      outline: borders.outline,
+      state: borders.state,
+      county: borders.county,
+      land_rings: rings.map((ring) => ring.length),
+      land: rings.flat(),
+    },
+  );
 }
 
 /** `/map/data/counties/`: each county's code, name and rings (arc indexes), for the county view and its tooltips. */
@@ -64,25 +90,25 @@ export function countiesFile(map: BuildMap): object {
 }
 
 /**
- * `/map/data/zips/`: every ZIP code in ZIP order, as columns. ZIP codes and grid coordinates are delta-coded
+ * `/map/data/zips.bin`: every ZIP code in ZIP order, as columns. ZIP codes and grid coordinates are delta-coded
  * (each value less the one before): neighbours in ZIP order are neighbours on the map, so the deltas are small
- * and compress well. Cities are indexes into `cities`.
+ * and compress well. Cities are back-references (cityColumn), the names in the header's `cities`.
  */
-export function zipsFile(map: BuildMap): object {
+export function zipsFile(map: BuildMap): Buffer {
   const column = (value: (zip: BuildMap['zips'][number]) => number) => map.zips.map(value);
   const { cities, city } = cityColumn(map.zips.map((zip) => zip.city));
-  return {
-    format: DATA_FORMAT,
-    build_id: map.buildId,
-    zip: deltas(column((zip) => Number(zip.zip))),
-    x: deltas(column((zip) => onGrid(zip.x))),
-    y: deltas(column((zip) => onGrid(zip.y))),
-    state: column((zip) => zip.state),
-    county: column((zip) => zip.county),
-    residents: column((zip) => zip.residents),
-    city,
-    cities,
-  };
+  return columnsFile(
+    { format: DATA_FORMAT, build_id: map.buildId, cities },
+    {
+      zip: deltas(column((zip) => Number(zip.zip))),
+      x: deltas(column((zip) => onGrid(zip.x))),
+      y: deltas(column((zip) => onGrid(zip.y))),
+      state: column((zip) => zip.state),
+      county: column((zip) => zip.county),
+      residents: column((zip) => zip.residents),
+      city,
+    },
+  );
 }
 
 /**
@@ -103,21 +129,28 @@ export function cityColumn(names: readonly string[]): { cities: string[]; city: 
   return { cities, city };
 }
 
-/** `/map/data/scores/{slug}/`: one score type's scores and components in ZIP order, and the county and state means. */
-export function scoresFile(map: BuildMap, scoreTypeId: number, scores: TypeScores): object {
-  return {
-    format: DATA_FORMAT,
-    build_id: map.buildId,
-    score_type: scoreTypeId,
-    score: scores.score,
-    people: scores.people,
-    provider: scores.provider,
-    hospital: scores.hospital,
-    travel: scores.travel,
-    counties: scores.counties.map((mean) => mean.score),
-    states: scores.states.map((mean) => mean.score),
-  };
+/**
+ * `/map/data/scores/{slug}/scores.bin`: one score type's scores and components in ZIP order, and the county and
+ * state means; NO_SCORE_VALUE for none, so each column is one byte a value and the page uses it as it comes.
+ */
+export function scoresFile(map: BuildMap, scoreTypeId: number, scores: TypeScores): Buffer {
+  const column = (values: ReadonlyArray<number | null>) => values.map((value) => value ?? NO_SCORE_VALUE);
+  return columnsFile(
+    { format: DATA_FORMAT, build_id: map.buildId, score_type: scoreTypeId },
+    {
+      score: column(scores.score),
+      people: column(scores.people),
+      provider: column(scores.provider),
+      hospital: column(scores.hospital),
+      travel: column(scores.travel),
+      counties: column(scores.counties.map((mean) => mean.score)),
+      states: column(scores.states.map((mean) => mean.score)),
+    },
+  );
 }
+
+/** A score column's value for no score (scores run from 0 to 100). */
+export const NO_SCORE_VALUE = -1;
 
 function deltas(values: readonly number[]): number[] {
   return values.map((value, i) => (i === 0 ? value : value - values[i - 1]));

@@ -10,7 +10,7 @@ export const MAP_PATH = '/map/';
 export const PAGE_FILES: ReadonlyArray<{ path: string; file: string; type: string }> = [
   { path: '/map/', file: 'index.html', type: 'text/html; charset=utf-8' },
   { path: '/map/map.css', file: 'map.css', type: 'text/css; charset=utf-8' },
-  ...['main.js', 'data.js', 'geometry.js', 'draw.js', 'panels.js', 'search.js'].map((file) => ({
+  ...['main.js', 'data.js', 'columns.js', 'geometry.js', 'draw.js', 'panels.js', 'search.js'].map((file) => ({
     path: `/map/${file}`,
     file,
     type: 'text/javascript; charset=utf-8',

@@ -1,10 +1,17 @@
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { BadBuildError, checkHeader } from './check.ts';
 import { openReadOnly } from './database.ts';
 
-/** The tables without which a file is not a build `hcas diff` can compare. */
-const REQUIRED_TABLES = ['meta', 'zips', 'health_scores'] as const;
+/**
+ * The tables, and their columns, without which a file is not a build `hcas diff` can compare: every hcas
+ * build has had them. Anything else may differ between schema versions and is compared where both have it.
+ */
+const REQUIRED: Readonly<Record<string, readonly string[]>> = {
+  meta: ['key', 'value'],
+  zips: ['zip_code'],
+  health_scores: ['zip_code', 'score_type_id', 'healthscore'],
+};
 
 /**
  * One build file opened read-only for a comparison: its tables with their columns, and every `meta` value
@@ -24,8 +31,13 @@ export class BuildFile {
     this.db = db;
     const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
     this.tables = new Map(names.map((name) => [name, (db.pragma(`table_info("${name}")`) as Array<{ name: string }>).map((c) => c.name)]));
-    const missing = REQUIRED_TABLES.filter((name) => !this.tables.has(name));
+    const missing = Object.keys(REQUIRED).filter((name) => !this.tables.has(name));
     if (missing.length) throw new BadBuildError(`it has no ${missing.join(', ')} table: it is not an hcas build`);
+    const columns = Object.entries(REQUIRED).flatMap(([table, names]) =>
+      names.filter((name) => !this.has(table, name)).map((name) => `${table}.${name}`),
+    );
+    if (columns.length)
+      throw new BadBuildError(`it has no column ${columns.join(', ')}, which every hcas build has: its scores cannot be compared`);
     const meta: Record<string, unknown> = {};
     for (const [key, value] of db.prepare('SELECT key, value FROM meta').raw().all() as Array<[string, string]>) {
       try {
@@ -45,7 +57,13 @@ export class BuildFile {
    * damaged page met while reading is reported as it comes.
    */
   static open(file: string): BuildFile {
-    if (!existsSync(file)) throw new BadBuildError('no such file');
+    try {
+      statSync(file);
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      // A link in a loop, or a folder this user may not enter, is not "no such file".
+      throw new BadBuildError(code === 'ENOENT' ? 'no such file' : `the file cannot be read: ${message}`);
+    }
     checkHeader(file);
     let db: Database.Database;
     try {

@@ -51,15 +51,16 @@ export const ZIP_WINDOW = 3_000;
  * single-record endpoints carry), built in SQL so rows stream without per-row work in JavaScript.
  */
 function healthScoresTable(quality: DataQualityCatalog | null): ExportTable {
-  const provider = quality?.provider ?? 'measured';
+  const clinicianSql = quality?.sql() ?? { provider: `'measured'`, clinicians: 'json_array()' };
   const withMeasure = quality?.typesWithPrevalence ?? [];
   const dataQuality = `json_object(
-      'components', json_object('people', CASE WHEN z.imputed IS NULL THEN 'measured' ELSE 'estimated' END, 'provider', '${provider}', 'hospital', 'measured', 'travel', 'measured'),
+      'components', json_object('people', CASE WHEN z.imputed IS NULL THEN 'measured' ELSE 'estimated' END, 'provider', ${clinicianSql.provider}, 'hospital', 'measured', 'travel', 'measured'),
       'small_population', json(CASE WHEN z.small_population = 1 THEN 'true' ELSE 'false' END),
       'travel_times', CASE WHEN z.road_times = 1 THEN 'road' ELSE 'straight_line' END,
       'location', CASE WHEN z.point_source = 'hud_residential' THEN 'residents' ELSE 'area' END,
       'prevalence', CASE WHEN h.prevalence_used = 1 THEN 'used' WHEN h.score_type_id IN (${withMeasure.join(',') || 'NULL'}) THEN 'missing' ELSE 'none' END,
-      'imputed', json(CASE WHEN z.imputed IS NULL THEN '[]' ELSE '["' || replace(z.imputed, ',', '","') || '"]' END))`;
+      'imputed', json(CASE WHEN z.imputed IS NULL THEN '[]' ELSE '["' || replace(z.imputed, ',', '","') || '"]' END),
+      'clinicians', ${clinicianSql.clinicians})`;
   return {
     columns: [
       column('id', 'integer'),

@@ -4,9 +4,11 @@ import { BuildKeeper } from './build-keeper.ts';
 import { PrimaryBuilds, shareBuilds } from './cluster-builds.ts';
 import { primaryMetrics, workerMetrics } from './cluster-metrics.ts';
 import { flushLogOnExit } from './fatal.ts';
+import { Handoffs } from './handoffs.ts';
 import { jsonLines, type LevelledLog, type LineLog } from './log.ts';
 import { logOutput } from './log-output.ts';
 import { startServer, type ServerOptions } from './server.ts';
+import { DEFAULT_TIMEOUTS } from './transport.ts';
 
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 /** A worker that dies sooner than this after starting counts as a quick crash. */
@@ -72,14 +74,16 @@ export interface ClusterOptions {
   watch?: boolean;
   /** Where private copies of the database file are made (default: the system temp folder); false serves the file itself. */
   snapshotDir?: string | false;
+  /** The workers' send timeout (`--send-timeout`): the primary holds no connection longer (handoffs.ts). */
+  sendTimeoutMs?: number;
 }
 
 /**
  * The cluster primary: checks (and by default copies) the database file, forks `workers` processes that
  * each run `runServer` on the same port and serve that checked build (the primary hands out connections
- * round-robin), watches the file and hands every worker each new good build, takes the file again on
- * SIGHUP, restarts a worker that dies, and on SIGTERM/SIGINT stops them all and returns once every one
- * has finished its in-flight requests. Workers that keep dying are restarted ever more slowly (up to
+ * round-robin, and those a dying worker never took to another: handoffs.ts), watches the file and hands
+ * every worker each new good build, takes the file again on SIGHUP, restarts a worker that dies, and on
+ * SIGTERM/SIGINT stops them all and returns once every one has finished its in-flight requests. Workers that keep dying are restarted ever more slowly (up to
  * every 30 s), never given up on: the primary keeps its last good build (and takes the file again when
  * that build looks damaged), and a new good build restarts the waiting workers at once.
  */
@@ -94,6 +98,8 @@ export async function runCluster(
   const workerEnv = shareBuilds(keeper);
   if (options.watch ?? true) keeper.watch();
   if (options.metrics ?? true) primaryMetrics();
+  // Connections handed to a worker that dies before it takes them go to another (Node's primary kept them).
+  const handoffs = new Handoffs(log, options.sendTimeoutMs ?? DEFAULT_TIMEOUTS.sendMs);
   let stopping = false;
   let quickCrashes = 0;
   let listening = 0;
@@ -102,6 +108,7 @@ export async function runCluster(
   const restarts = new Set<NodeJS.Timeout>();
   const fork = () => {
     const worker = cluster.fork(workerEnv());
+    handoffs.watch(worker);
     startedAt.set(worker, Date.now());
     worker.on('message', (message: { event?: string; url?: string; build_id?: string }) => {
       if (message.event !== 'worker_listening') return;
@@ -140,6 +147,7 @@ export async function runCluster(
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
+      handoffs.stop();
       for (const timer of restarts) clearTimeout(timer);
       log({ time: new Date().toISOString(), level: 'info', event: 'shutting_down', signal, pid: process.pid });
       forward('SIGTERM');

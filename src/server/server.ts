@@ -6,6 +6,7 @@ import type { ApiOptions } from '../api/index.ts';
 import { withHeaders } from '../auth/answers.ts';
 import { clientAddress, TrustedProxies } from '../auth/client-ip.ts';
 import type { Gate, GateRequest } from '../auth/gate.ts';
+import { SqliteStore } from '../auth/sqlite-store.ts';
 import { redactKeys } from '../auth/keys.ts';
 import { internalError } from '../http/dispatcher.ts';
 import { jsonResponse, type ApiResponse } from '../http/response.ts';
@@ -22,8 +23,9 @@ import { QueryPool } from './query-pool.ts';
 import { proxyRequestId, RequestIds } from './request-id.ts';
 import type { ServingState } from './serving-state.ts';
 import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
-import { repeatedHeaderError } from './request-headers.ts';
+import { requestError } from './request-headers.ts';
 import { SendWatch } from './send-watch.ts';
+import { StateCheckpoints } from './state-checkpoints.ts';
 import { createHttpServer, DEFAULT_TIMEOUTS, type TransportTimeouts } from './transport.ts';
 
 export interface ServerOptions {
@@ -214,7 +216,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       remoteAddress: peer,
       proxyRequestId: fromProxy,
       responseHeaders: { 'X-Request-Id': requestId },
-      invalid: repeatedHeaderError(req.rawHeaders),
+      invalid: requestError(req.rawHeaders, req.httpVersionMajor, req.httpVersionMinor),
     };
     const endpoint = opsEndpoint(request.url);
     let level: 'info' | 'debug' = 'info';
@@ -264,6 +266,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   });
   if (options.watch !== false && builds instanceof BuildKeeper) builds.watch();
+  // An SQLite state's checkpoints (their fsyncs) in a thread, not in the commit of a request's count.
+  const checkpoints = gate?.store instanceof SqliteStore ? StateCheckpoints.start(gate.store, log) : undefined;
   state.phase = 'serving';
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -285,6 +289,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           live.close();
           errors.close();
           sendWatch.close();
+          void checkpoints?.close();
           if (queryPool instanceof QueryPool) void queryPool.close();
           resolve();
         });

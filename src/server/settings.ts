@@ -242,7 +242,7 @@ export const SERVE_SETTINGS: readonly Setting[] = [
     env: 'HCAS_LOOPBACK_UNMETERED',
     shown: 'false',
     description:
-      "serve callers without a key on this machine (loopback, not through a proxy) uncounted, with the anonymous tier's endpoints: npm start's, for its owner exploring with curl; never on a server behind a proxy you do not control",
+      "serve callers without a key on this machine (loopback, not through a proxy) uncounted, with every endpoint (the top plan's): npm start's, for its owner exploring with curl; never on a server behind a proxy you do not control",
     default: () => false,
     parse: parseBoolean,
   },

@@ -50,6 +50,9 @@ export function createHttpServer(
     headersTimeout: limits.headersMs,
     requestTimeout: limits.requestMs,
     connectionsCheckingInterval: limits.checkIntervalMs,
+    // HTTP/1.1 without Host is answered by the server (request-headers.ts), in the API's error shape and with
+    // the rate-limit headers, not by Node's bare 400.
+    requireHostHeader: false,
   };
   const server = http.createServer(options, handle);
   guard?.attach(server);
@@ -65,32 +68,49 @@ export function createHttpServer(
       socket.destroy();
       return;
     }
-    const [code, message] = describe(error);
-    const body = Buffer.from(`${JSON.stringify(errorBody(code, message))}\n`);
     // The parser failed, but a HEAD request line may have been read: its answer has no body.
     const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-    const write = (headers: Record<string, string>) => {
-      if (!socket.writable) return;
-      const lines = Object.entries({
-        'Content-Type': JSON_TYPE,
-        'Content-Length': String(body.length),
-        ...COMMON_HEADERS,
-        ...headers,
-        Connection: 'close',
-      });
-      const status = ERROR_STATUS[code];
-      const statusAndHeaders = Buffer.from(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`,
-        'latin1',
-      );
-      socket.end(head ? statusAndHeaders : Buffer.concat([statusAndHeaders, body]));
-    };
-    if (!extraHeaders) return write({});
-    Promise.resolve()
-      .then(() => extraHeaders(socket))
-      .then(write, () => write({}));
+    answerRaw(socket, ...describe(error), head, extraHeaders);
+  });
+  // CONNECT asks for a tunnel, which Node hands over as a bare socket (without a listener: closed unanswered).
+  server.on('connect', (_request: http.IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => {});
+    const message = 'CONNECT asks for a tunnel, and this server is not a proxy; send GET, HEAD or OPTIONS with a path under /api/v1/';
+    answerRaw(socket, 'bad_request', message, false, extraHeaders);
   });
   return server;
+}
+
+/**
+ * Writes an error answer straight to a socket the HTTP server no longer answers on (a request it could not
+ * parse, a CONNECT): the status line, the usual headers and the rate-limit headers of the client's
+ * anonymous window, the JSON body (none for HEAD), then the connection is closed.
+ */
+function answerRaw(socket: Duplex, code: ErrorCode, message: string, head: boolean, extraHeaders?: ParserErrorHeaders): void {
+  const body = Buffer.from(`${JSON.stringify(errorBody(code, message))}\n`);
+  const write = (headers: Record<string, string>) => {
+    if (!socket.writable) return;
+    const lines = Object.entries({
+      'Content-Type': JSON_TYPE,
+      'Content-Length': String(body.length),
+      ...COMMON_HEADERS,
+      ...headers,
+      Connection: 'close',
+    });
+    const status = ERROR_STATUS[code];
+    const statusAndHeaders = Buffer.from(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`,
+      'latin1',
+    );
+    socket.end(head ? statusAndHeaders : Buffer.concat([statusAndHeaders, body]));
+  };
+  if (!extraHeaders) {
+    write({});
+    return;
+  }
+  Promise.resolve()
+    .then(() => extraHeaders(socket))
+    .then(write, () => write({}));
 }
 
 function describe(error: NodeJS.ErrnoException): [ErrorCode, string] {

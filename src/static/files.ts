@@ -52,19 +52,19 @@ export class AnswerWriter {
     } else {
       writeFileSync(target, body);
     }
-    files.push(describe(relative, body));
+    files.push(describeFile(relative, body));
     if (!compressible) return { files, state };
     for (const { coding, suffix } of CODINGS) {
       const from = old === undefined ? undefined : `${old}${suffix}`;
       if (state === 'unchanged' && from !== undefined && exists(from)) {
         linkOrCopy(from, `${target}${suffix}`);
-        files.push(describe(`${relative}${suffix}`, readFileSync(from)));
+        files.push(describeFile(`${relative}${suffix}`, readFileSync(from)));
         continue;
       }
       // On this thread: for bodies of a few kilobytes, zlib's thread pool costs more than it saves.
       const packed = compressSync(body, coding);
       writeFileSync(`${target}${suffix}`, packed);
-      files.push(describe(`${relative}${suffix}`, packed));
+      files.push(describeFile(`${relative}${suffix}`, packed));
     }
     return { files, state };
   }
@@ -77,7 +77,8 @@ export class AnswerWriter {
   }
 }
 
-function describe(relative: string, bytes: Buffer): WrittenFile {
+/** The manifest's line of a file: its path in the export, size and SHA-256. */
+export function describeFile(relative: string, bytes: Buffer): WrittenFile {
   return { path: relative, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 

@@ -16,12 +16,16 @@ export interface ManifestHeader {
   exported_at: string;
   index_name: string;
   providers: boolean;
+  /** The plan whose answers callers without a key get, which is what was written; null with `paid_answers`. */
   plan: string | null;
+  /** True when the paid plans' answers were written too (`--publish-paid-answers`): anyone can read them. */
+  paid_answers: boolean;
   /** When an answer of the export changes by itself (the next scheduled blog post): export again then. */
   valid_until: string | null;
   previous_build_id: string | null;
   totals: Record<string, number>;
   routes: Array<{ path: string; answers: number; not_found: number; headers: Record<string, string> }>;
+  /** The routes left to the server, and why: they need parameters or differ by caller, or are paid. */
   server_only: Array<{ path: string; reason: string }>;
 }
 

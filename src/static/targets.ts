@@ -2,6 +2,7 @@ import { FixableError } from '../../core/errors.ts';
 import { WIDGET_SCRIPT_PATH } from '../../core/widget.ts';
 import { ALL_ROUTES } from '../api/index.ts';
 import { API_BASE } from '../api/paths.ts';
+import type { AccessTable } from '../auth/access.ts';
 import { patternCovers } from '../auth/plans.ts';
 import { DATA_PATHS } from '../map/files.ts';
 import { PAGE_FILES } from '../map/page.ts';
@@ -110,24 +111,45 @@ export function fileOf(url: string, indexName: string): string {
 }
 
 /**
+ * Why the export leaves a route to the server under the plans in force, or undefined when callers without a
+ * key may read it there anyway (an open route, or one of the anonymous tier's plan). Files are served to anyone
+ * who reaches them, with no key asked and no quota counted, so a paid answer in the export is given away.
+ */
+export function paidReason(access: AccessTable, routePath: string): string | undefined {
+  const route = access.of(routePath);
+  if (route === undefined) throw new Error(`${routePath} is not in the route table of the plans' access`);
+  const { planSet } = access;
+  if (route.open || route.plans.has(planSet.anonymous.access.id)) return undefined;
+  return `a paid endpoint (${route.cheapest?.name ?? 'no plan'} and up, ${planSet.name}): callers without a key get 403 from the server; --publish-paid-answers would give it to anyone who can reach the files`;
+}
+
+/**
  * The routes `--endpoints` names, in the plan files' pattern language (`widget-score/*`, `health-scores/:zip/`,
- * `/widget/*`; relative to /api/v1/ unless they start with /). A pattern that names no route the export
- * writes is refused, saying why (the route is left to the server, or needs --providers).
+ * `/widget/*`; relative to /api/v1/ unless they start with /), or as the API root and openapi.json write path
+ * parameters (`health-scores/{zip}/`). A pattern that names no route the export writes is refused, saying why
+ * (the route is left to the server, or needs --providers).
  */
 export function endpointFilter(patterns: readonly string[], providers: boolean): (routePath: string) => boolean {
+  const planPatterns = patterns.map(planPattern);
   const covers = (pattern: string, routePath: string) => patternCovers(pattern, routePath, API_BASE);
-  for (const pattern of patterns) {
+  for (const [i, pattern] of planPatterns.entries()) {
     const written = STATIC_ROUTES.filter((route) => covers(pattern, route.path));
     if (written.some((route) => providers || !route.providers)) continue;
-    if (written.length > 0) throw new FixableError(`--endpoints ${pattern} names providers' profiles alone: add --providers`);
+    const shown = patterns[i];
+    if (written.length > 0) throw new FixableError(`--endpoints ${shown} names providers' profiles alone: add --providers`);
     const left = Object.entries(SERVER_ONLY).find(([routePath]) => covers(pattern, routePath));
     throw new FixableError(
       left
-        ? `--endpoints ${pattern} names no route the export writes: ${left[0]} is left to the server (${left[1]})`
-        : `--endpoints ${pattern} names no route: give route paths relative to ${API_BASE}, such as widget-score/* or health-scores/:zip/ (hcas get openapi.json lists them)`,
+        ? `--endpoints ${shown} names no route the export writes: ${left[0]} is left to the server (${left[1]})`
+        : `--endpoints ${shown} names no route: give route paths relative to ${API_BASE}, such as widget-score/* or health-scores/{zip}/ (hcas get /api/v1/ lists them)`,
     );
   }
-  return (routePath) => patterns.some((pattern) => covers(pattern, routePath));
+  return (routePath) => planPatterns.some((pattern) => covers(pattern, routePath));
+}
+
+/** A route pattern as the plan files write it: `{zip}` (the API root's and openapi.json's way) becomes `:zip`. */
+function planPattern(pattern: string): string {
+  return pattern.replace(/\{(\w+)\}/g, ':$1');
 }
 
 /**

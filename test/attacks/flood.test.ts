@@ -19,10 +19,11 @@ import { nationalCopy, othersCores, tally } from './helpers.ts';
  * client reading one cached ZIP from p99 0.9 ms to p99 1,136 ms: every such query ran on the event loop,
  * 23-115 ms each, with no bound on how many. Here every list and search endpoint is flooded at a fixed
  * rate (open loop, twice the audit's) from twelve addresses within their quotas and a Business key, while a
- * keyed client reads a cached ZIP at a fixed rate: its p99 must stay under 50 ms, and every flood request
- * gets an answer (an answer, a 404 past the last page, or a 503 with Retry-After when the query workers are
- * full). The machine is shared: the client is also timed just before and just after the flood, and an
- * attempt whose quiet moments were not quiet (other processes holding the cores) is measured again.
+ * keyed client reads a cached ZIP at a fixed rate: its p99 during the flood must stay within
+ * `FLOOD_ALLOWANCE_MS` of its p99 in the quiet moments just before and after it (the same run, the same
+ * machine: no absolute time is judged), and every flood request gets an answer (an answer, a 404 past the
+ * last page, or a 503 with Retry-After when the query workers are full). An attempt whose quiet moments were
+ * not quiet (other processes holding the cores) is measured again.
  *
  * Where this user may raise a process's priority (root, as CI runs), the test file runs beside the others
  * (vitest.config.ts): its process, and so the server it starts, runs above them (test/helpers/priority.ts),
@@ -114,6 +115,13 @@ async function attempt(network: string) {
   };
 }
 
+/**
+ * What the flood may add to the keyed client's p99 over its quiet p99: the work of answering a flood beside it
+ * on two cores (16 against 6 ms on a quiet machine). The flaw this guards against added a second (1,136 ms).
+ */
+const FLOOD_ALLOWANCE_MS = 40;
+const withinAllowance = (summary: { idle: { p99: number }; flood: { p99: number } }) =>
+  summary.flood.p99 < summary.idle.p99 + FLOOD_ALLOWANCE_MS;
 /** An idle p99 above this means the machine is too busy (other processes) for the flood's p99 to say anything. */
 const QUIET_IDLE_P99_MS = 20;
 /**
@@ -124,7 +132,7 @@ const QUIET_IDLE_P99_MS = 20;
 const BUSY_OTHERS_CORES = 0.5;
 
 describe('a flood of uncached list and search requests', { timeout: 180_000 }, () => {
-  it('leaves a keyed client reading a cached ZIP under 50 ms at p99, and every flood request is answered', async () => {
+  it('leaves a keyed client reading a cached ZIP within 40 ms of its quiet p99, and every flood request is answered', async () => {
     expect((await request(url, '/api/v1/health-scores/10001/', { headers: { 'X-API-Key': reader } })).status).toBe(200);
     // Up to three attempts, each from addresses of its own (their quotas are per day): a machine busy with
     // other work (a slow idle phase, or other processes holding the cores during the attempt) is measured
@@ -148,11 +156,11 @@ describe('a flood of uncached list and search requests', { timeout: 180_000 }, (
       );
       conclusive =
         result.summary.idle.p99 < QUIET_IDLE_P99_MS && (measured.othersCores <= BUSY_OTHERS_CORES || restorePriority !== undefined);
-      if (result.summary.flood.p99 < 50 || conclusive) break;
+      if (withinAllowance(result.summary) || conclusive) break;
     }
     const { during, flooded, summary } = result!;
     expect(during.every((l) => l.status === 200)).toBe(true);
-    if (summary.flood.p99 >= 50 && !conclusive) {
+    if (!withinAllowance(summary) && !conclusive) {
       // Other processes held the cores in every attempt: the latency says nothing about the server. Said loudly;
       // under CI=true (a machine of its own) it is a failure, never a silent pass.
       const line = '!'.repeat(100);
@@ -161,7 +169,7 @@ describe('a flood of uncached list and search requests', { timeout: 180_000 }, (
       );
       expect(process.env.CI, 'CI=true: the flood must be measured on a quiet machine').not.toBe('true');
     } else {
-      expect(summary.flood.p99, JSON.stringify(summaries)).toBeLessThan(50);
+      expect(summary.flood.p99, JSON.stringify(summaries)).toBeLessThan(summary.idle.p99 + FLOOD_ALLOWANCE_MS);
     }
     // Every flood request was answered; a refusal says when to come back.
     expect(flooded.filter((l) => l.status === 0 || l.status >= 500).every((l) => l.status === 503 && l.retryAfter !== undefined)).toBe(

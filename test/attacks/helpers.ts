@@ -147,7 +147,7 @@ export function nationalCopy(fixture: string, to: string): string {
     CREATE TEMP TABLE base AS SELECT row_number() OVER (ORDER BY zip_code) AS r, * FROM zips;
     INSERT INTO zips SELECT printf('%05d', 30000 + c.value * 300 + b.r), state, state_name, city, county_fips, cbsa_code, urban_rural_code,
       latitude + c.value * 0.001, longitude, land_sqmi, population, kd_index + 100000 * c.value, small_population, road_times, imputed,
-      point_source, gazetteer_latitude, gazetteer_longitude
+      point_source, gazetteer_latitude, gazetteer_longitude, clinician_basis
       FROM base b, ${copies} c;
     INSERT INTO health_scores (zip_code, score_type_id, state, healthscore, people_score, provider_score, hospital_score, travel_score, label, grade, color, prevalence_used)
       SELECT printf('%05d', 30000 + c.value * 300 + b.r), h.score_type_id, h.state, (h.healthscore + c.value) % 101, h.people_score, h.provider_score,

@@ -8,7 +8,8 @@ import KDBush from 'kdbush';
 import { createIndexes, createSchema } from '../../pipeline/store/schema.ts';
 import { bandFor } from '../../pipeline/config/bands.ts';
 import { composite } from '../../pipeline/score/composite.ts';
-import { SCORE_TYPES, SMALL_POPULATION } from '../../pipeline/config/scoring.ts';
+import { ESTIMATED_FROM, SCORE_TYPES, SMALL_POPULATION } from '../../pipeline/config/scoring.ts';
+import { CATEGORY_NAMES } from '../../pipeline/config/specialties.ts';
 import { ACCESS_FIXTURE_SOURCES, writeAccessFixture } from './fixture-access.ts';
 import { DIRECTORY_FIXTURE_SOURCES, indexDirectory, writeDirectoryRows } from './fixture-directory.ts';
 import { lastingTempDir } from './run-temp.ts';
@@ -112,12 +113,18 @@ export function fixtureZips(): ZipCode[] {
   return chosen.sort((a, b) => (a.zip < b.zip ? -1 : 1));
 }
 
+/** Where each clinician category comes from in the fixture's ZIPs, as in the real-data build (core/clinician-basis.ts letters). */
+const FIXTURE_BASIS = CATEGORY_NAMES.map((c) =>
+  ['primary_care', 'behavioral_health', 'dentistry'].includes(c) ? 'c' : c === 'obgyn' ? 'r' : ESTIMATED_FROM[c] ? 'e' : '-',
+).join('');
+const uncounted = (i: number) => i % 50 === 49;
+
 /** Writes a fixture database of `zips` (the fixture's own by default; all US ZIPs make a national-size file for benchmarks). */
 export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): void {
   const random = seeded(20240102);
   const db = new Database(file);
   createSchema(db);
-  const insertZip = db.prepare('INSERT INTO zips VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insertZip = db.prepare('INSERT INTO zips VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
   const insertScore = db.prepare('INSERT INTO health_scores VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)');
   const insertType = db.prepare('INSERT INTO score_types VALUES (?,?,?,?)');
   const states = new Map<string, { sum: number; count: number; population: number }>();
@@ -148,12 +155,16 @@ export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): voi
         i % 25 === 24 ? 'gazetteer_internal' : 'hud_residential',
         i % 25 === 24 ? zip.latitude : zip.latitude + 0.01,
         zip.longitude,
+        // As the real-data build: counted categories, estimated specialists, the OB/GYN roster; every 50th ZIP
+        // has no source at all (as Puerto Rico): its score has no provider component.
+        uncounted(i) ? '-'.repeat(CATEGORY_NAMES.length) : FIXTURE_BASIS,
       );
       // A base per ZIP and component noise spread composites over every band, as real scores are.
       const base = random() * 100;
       for (const type of SCORE_TYPES) {
         const component = () => Math.max(0, Math.min(100, Math.round(base + (random() - 0.5) * 40)));
-        const [people, provider, hospital, travel] = [component(), component(), component(), component()];
+        const [people, counted, hospital, travel] = [component(), component(), component(), component()];
+        const provider = uncounted(i) ? null : counted;
         const healthscore = composite({ people, provider, hospital, travel });
         const band = bandFor(healthscore);
         // The fixture's PLACES file has DIABETES and COPD only (fixtureQuality), present for all but the census-less ZIPs.
@@ -278,6 +289,11 @@ export function writeFixture(file: string, zips: ZipCode[] = fixtureZips()): voi
         })),
         small_population_threshold: SMALL_POPULATION,
         road_times_zips: Math.ceil(zips.length / 2),
+        clinicians: {
+          categories: CATEGORY_NAMES,
+          score_types: Object.fromEntries(SCORE_TYPES.map((type) => [type.id, type.providers])),
+          sources: {},
+        },
       },
     };
     const insertMeta = db.prepare('INSERT INTO meta VALUES (?, ?)');

@@ -465,6 +465,11 @@ export function mirroredSources(dir: string, base: string, committed: string): {
     acs_internet: 'acs_zcta',
     zip_residents_point: 'zip_residents_point',
     reference_tract_centres: 'tract_population_centre',
+    chr_primary_care_physicians: 'clinician_counts',
+    chr_mental_health_providers: 'clinician_counts',
+    chr_primary_care_np_pa: 'clinician_counts',
+    chr_dentists: 'clinician_counts',
+    dartmouth_tract_physicians: 'clinician_counts',
   };
   const bundle = {
     name: 'stand-in bundle',

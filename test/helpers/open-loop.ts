@@ -6,6 +6,8 @@ export interface Shot {
   headers?: Record<string, string>;
   /** The connections it goes out on (a client's keep-alive agent); default: a fresh connection. */
   agent?: http.Agent;
+  /** The server it goes to, when not the load's `base` (a load spread over replicas). */
+  base?: string;
 }
 
 /** What one request of the load got: its status (0: a network error) and its latency from when it was due, in ms. */
@@ -38,9 +40,9 @@ export async function openLoop(base: string, perSecond: number, count: number, s
   return Promise.all(landed);
 }
 
-function send(base: string, { path, headers, agent }: Shot, dueMs: number): Promise<Landed> {
+function send(base: string, { path, headers, agent, ...shot }: Shot, dueMs: number): Promise<Landed> {
   return new Promise((resolve) => {
-    const req = http.get(`${base}${path}`, { headers, agent: agent ?? false }, (res) => {
+    const req = http.get(`${shot.base ?? base}${path}`, { headers, agent: agent ?? false }, (res) => {
       res.resume();
       res.on('end', () =>
         resolve({ status: res.statusCode ?? 0, latencyMs: performance.now() - dueMs, retryAfter: res.headers['retry-after'] }),

@@ -61,7 +61,7 @@ export async function cachedQuickStart(): Promise<QuickStart> {
   const lines = terminalLines(run.stdout);
   const wrote = lines.findIndex((line) => /^wrote \d+ synthetic providers to /.test(line));
   const [, providers, national] =
-    /^wrote (\d+) synthetic providers to .* of the ([\d,]+) the documented densities/.exec(lines[wrote]) ?? [];
+    /^wrote (\d+) synthetic providers to .* of the ([\d,]+) the real counts and documented densities/.exec(lines[wrote]) ?? [];
   if (providers === undefined) throw new Error(`hcas sample printed no summary line:\n${lines.join('\n')}`);
   const distApiDir = path.join(dir, 'dist-api');
   return {

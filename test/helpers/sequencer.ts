@@ -25,12 +25,16 @@ const BUILDS = [
  * left to the end, one of them ran on after the others were done, with the cores idle.
  */
 const LONG = [
+  'test/attacks/fair-queues.test.ts', // 35 (measured alone), three floods of 10 s
+  'test/attacks/worker-death.test.ts', // 30 (alone), three clusters, workers killed
   'test/attacks/flood.test.ts', // 22, a fifth of a core: where it runs beside the others (vitest.config.ts)
   'test/attacks/memory.test.ts', // 20
   'test/auth-processes.test.ts', // 19
   'test/attacks/revocation.test.ts', // 15
+  'test/attacks/paused-store.test.ts', // 12 (alone), timed: beside the others as the flood test is
   'test/widget-browser.test.ts', // 15
   'test/static-export.test.ts', // 13
+  'test/static-preview.test.ts', // 13
   'test/attacks/stalled-readers.test.ts', // 13
   'test/attacks/smaller-items.test.ts', // 13
   'test/deploy-nginx.test.ts', // 13

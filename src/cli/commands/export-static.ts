@@ -1,9 +1,10 @@
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { CommandIo } from '../../../core/command.ts';
 import { PACKAGE_ROOT } from '../../../core/package.ts';
 import { countProgress, formatBytes, LOG_FORMAT_HELP, progressMode } from '../../../core/progress.ts';
-import { API_BASE, ALL_ROUTES } from '../../api/index.ts';
+import { ALL_ROUTES } from '../../api/index.ts';
+import type { AccessTable } from '../../auth/access.ts';
 import { exportStatic, type StaticExportSummary } from '../../static/export.ts';
 import { endpointFilter, takesQuery } from '../../static/targets.ts';
 import { DB_HELP, openApi } from '../api-client.ts';
@@ -17,8 +18,10 @@ interface ExportStaticOptions {
   db?: string;
   out?: string;
   providers?: boolean;
-  plan?: string;
+  publishPaidAnswers?: boolean;
   plans?: string;
+  /** Hidden: the old way to ask for the anonymous tier (see checkPlan). */
+  plan?: string;
   endpoints?: string;
   /** False with --no-lists. */
   lists: boolean;
@@ -32,14 +35,21 @@ export function registerExportStatic(program: Command, io: CommandIo): void {
   program
     .command('export-static')
     .description(
-      'Write every answer that takes no query parameter as a file, byte for byte what the server sends, for nginx or a static host',
+      'Write every answer that callers without a key may read and that takes no query parameter as a file, byte for byte what the server sends, for nginx or a static host',
     )
     .option('--out <folder>', `the export's folder, replaced as a whole (default: ${DEFAULT_STATIC_FOLDER} in the hcas folder)`)
     .option('--db <file>', DB_HELP)
     .option('--providers', "also every provider's profile (one file each: 4 million at national scale)")
-    .option('--plan <id>', 'only the endpoints this plan opens (and the open ones), e.g. free: what callers without a key get')
-    .option('--endpoints <patterns>', 'only these endpoints, as plan files name them: widget-score/*,/widget/* (comma-separated)')
-    .option('--plans <a|b|file>', 'the plan file of --plan: preset a (default, or $HCAS_PLANS), preset b, or a JSON file')
+    .option(
+      '--publish-paid-answers',
+      "also the paid plans' endpoints, given to anyone who can reach the files (no key, no quota); by default they stay with the server",
+    )
+    .option(
+      '--plans <a|b|file>',
+      'the plan file that says what callers without a key may read: preset a (default, or $HCAS_PLANS), preset b, or a JSON file',
+    )
+    .addOption(new Option('--plan <id>').hideHelp())
+    .option('--endpoints <patterns>', "only these endpoints, as the API root names them: 'widget-score/{zip}/,/widget/*' (comma-separated)")
     .option('--no-lists', "leave out the lists' first pages (and the GeoJSON): for a host that ignores query strings")
     .option(
       '--index-name <name>',
@@ -52,28 +62,32 @@ export function registerExportStatic(program: Command, io: CommandIo): void {
       'after',
       [
         '',
-        'Without options: every answer of the build into dist-api/static (the default build: about 220,000 answers,',
-        'a minute or two). Each answer is a file at its path (api/v1/health-scores/10001/index.json answers',
-        '/api/v1/health-scores/10001/) with .gz and .br beside it (1 KB and larger, as the server compresses), and',
-        "hcas-manifest.json lists every file's size and SHA-256. An answer the previous export in the folder already",
-        'had is kept as it was (a hard link), so rsync and aws s3 sync upload only what changed.',
-        'deploy/nginx/static.conf serves the folder and hands every other request (query strings, API keys) to the',
-        'replicas. Answers from files are not metered: --plan free keeps the paid endpoints with the replicas.',
+        'Without options: every answer of the build that callers without a key may read (the open routes and the Free',
+        "plan's under plan list A: about 143,000 answers of the default build, a minute or two) into dist-api/static.",
+        'Each answer is a file at its path (api/v1/health-scores/10001/index.json answers /api/v1/health-scores/10001/)',
+        'with .gz and .br beside it (1 KB and larger, as the server compresses); _headers gives Netlify and Cloudflare',
+        "Pages the server's headers, and hcas-manifest.json lists every file's size and SHA-256. An answer the previous",
+        'export in the folder already had is kept as it was (a hard link), so rsync and aws s3 sync upload only what',
+        'changed. Files are read by anyone, with no key and no quota: the paid endpoints (all-scores, census, the',
+        'rankings, GeoJSON under plan list A) stay with the server, which asks for a key, unless --publish-paid-answers.',
+        'deploy/nginx/static.conf serves the folder and hands every other request to the replicas; hcas preview serves',
+        'it on this machine as a static host would.',
         '',
         'Examples:',
-        "  hcas export-static --endpoints 'states/,score-types/,rankings/*,blog/*' --out /tmp/hcas-reference",
-        "  hcas export-static --plan free --endpoints 'states/,rankings/*' --out /tmp/hcas-free   # states/ alone: rankings are paid",
-        '  jq -c .totals /tmp/hcas-reference/hcas-manifest.json',
+        "  hcas export-static --endpoints 'states/,score-types/,blog/*,widget-score/{zip}/' --out hcas-reference",
+        "  hcas export-static --publish-paid-answers --endpoints 'rankings/*' --out hcas-rankings   # paid, for anyone",
+        '  jq -c .totals hcas-reference/hcas-manifest.json',
       ].join('\n'),
     )
     .action(async (options: ExportStaticOptions) => {
       const mode = progressMode(options);
-      if (options.plans !== undefined && options.plan === undefined)
-        throw new CliError('--plans chooses the plan file of --plan: add --plan ID, or leave out --plans');
       if (!/^[^/\\]+$/.test(options.indexName) || options.indexName.startsWith('.'))
         throw new CliError(`--index-name must be a file name such as index.json or index.html, got ${options.indexName}`);
+      if (options.plans !== undefined && options.publishPaidAnswers)
+        throw new CliError("--plans has no effect with --publish-paid-answers, which writes every plan's endpoints: leave one out");
+      const access = accessFor({ plans: options.plans }, io.env, ALL_ROUTES);
+      if (options.plan !== undefined) checkPlan(options.plan, options.publishPaidAnswers === true, access);
       const filters = [
-        options.plan === undefined ? undefined : planFilter(options.plan, options.plans, io.env),
         options.endpoints === undefined ? undefined : endpointFilter(patternList(options.endpoints), options.providers === true),
         options.lists ? undefined : (routePath: string) => !takesQuery(routePath),
       ].filter((filter) => filter !== undefined);
@@ -86,8 +100,9 @@ export function registerExportStatic(program: Command, io: CommandIo): void {
           out: options.out ?? path.join(PACKAGE_ROOT, DEFAULT_STATIC_FOLDER),
           indexName: options.indexName,
           providers: options.providers === true,
+          access,
+          paidAnswers: options.publishPaidAnswers === true,
           routeFilter: (routePath) => filters.every((filter) => filter(routePath)),
-          plan: options.plan,
           progress: countProgress('answers', { mode, stream: io.stderr }),
         });
         report(summary, mode === 'json', io);
@@ -97,16 +112,23 @@ export function registerExportStatic(program: Command, io: CommandIo): void {
     });
 }
 
-/** The routes a plan of the plan file opens, the open ones included (the API root, openapi.json, the widget's script). */
-function planFilter(planId: string, plans: string | undefined, env: NodeJS.ProcessEnv): (routePath: string) => boolean {
-  const access = accessFor({ plans }, env, ALL_ROUTES);
-  const known = access.planSet.plans.map((plan) => plan.id);
-  if (!known.includes(planId)) throw new CliError(`--plan must be one of ${known.join(', ')} (${access.planSet.source}), got ${planId}`);
-  return (routePath) => {
-    const route = access.of(routePath);
-    if (route === undefined) throw new Error(`${routePath} is not in the route table (${API_BASE})`);
-    return route.open || route.plans.has(planId);
-  };
+/**
+ * `--plan ID` chose the plan whose endpoints were written when the export wrote every endpoint by default. The
+ * plan of callers without a key (`--plan free`, the old README's advice) is what the export now writes anyway,
+ * so it is accepted; a paid plan would give its answers to anyone, so it is refused, naming the flag that says so.
+ */
+function checkPlan(planId: string, paidAnswers: boolean, access: AccessTable): void {
+  const { planSet } = access;
+  const anonymous = planSet.anonymous.access;
+  const plan = planSet.plans.find((candidate) => candidate.id === planId);
+  if (plan === undefined)
+    throw new CliError(`--plan must be one of ${planSet.plans.map((p) => p.id).join(', ')} (${planSet.source}), got ${planId}`);
+  if (plan === anonymous && !paidAnswers) return;
+  throw new CliError(
+    plan === anonymous
+      ? `--plan ${planId} and --publish-paid-answers contradict each other: leave out --plan, which only names what the export writes without --publish-paid-answers`
+      : `--plan ${planId} would give ${plan.name} answers to anyone who can reach the files: say so with --publish-paid-answers (and --endpoints to choose them); without it the export writes what callers without a key may read (${anonymous.name})`,
+  );
 }
 
 /** `a/, b/*` as patterns; an empty list is a usage error. */
@@ -121,13 +143,18 @@ function patternList(text: string): string[] {
 
 /** The closing line: what was written, what changed since the previous export, what stays with the server. */
 function report(summary: StaticExportSummary, json: boolean, io: CommandIo): void {
-  const { out, buildId, answers, files, bytes, unchanged, changed, added, removed, notFound, validUntil, seconds } = summary;
+  const { out, buildId, answers, files, bytes, unchanged, changed, added, removed, notFound, paidLeft, validUntil, seconds } = summary;
   const shown = path.relative(process.cwd(), out).startsWith('..') ? out : path.relative(process.cwd(), out) || '.';
+  const count = (n: number) => n.toLocaleString('en-US');
+  const paid =
+    paidLeft === 0
+      ? ''
+      : `; ${count(paidLeft)} paid endpoint${paidLeft === 1 ? ' is' : 's are'} left to the server, which asks for a key (--publish-paid-answers gives them to anyone)`;
   const text = [
-    `exported ${answers.toLocaleString('en-US')} answer${answers === 1 ? '' : 's'} of build ${buildId} into ${shown} in ${seconds.toFixed(1)} s:`,
-    `${files.toLocaleString('en-US')} files, ${formatBytes(bytes)} with the .gz and .br;`,
-    `${unchanged.toLocaleString('en-US')} unchanged since the previous export, ${changed.toLocaleString('en-US')} changed, ${added.toLocaleString('en-US')} added, ${removed.toLocaleString('en-US')} files removed;`,
-    `${notFound.toLocaleString('en-US')} paths answer 404 and are left to the server`,
+    `exported ${count(answers)} answer${answers === 1 ? '' : 's'} of build ${buildId} into ${shown} in ${seconds.toFixed(1)} s:`,
+    `${count(files)} files, ${formatBytes(bytes)} with the .gz and .br;`,
+    `${count(unchanged)} unchanged since the previous export, ${count(changed)} changed, ${count(added)} added, ${count(removed)} files removed;`,
+    `${count(notFound)} paths answer 404 and are left to the server${paid}`,
   ].join(' ');
   const expires = validUntil === null ? '' : `; the blog's answers change at ${validUntil} (a scheduled post): export again then`;
   if (!json) {
@@ -146,6 +173,7 @@ function report(summary: StaticExportSummary, json: boolean, io: CommandIo): voi
     added,
     removed,
     not_found: notFound,
+    paid_left: paidLeft,
     valid_until: validUntil,
     seconds,
   };

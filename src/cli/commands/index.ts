@@ -17,6 +17,7 @@ export const API_COMMANDS: readonly CommandEntry[] = [
   { names: ['compare'], load: async () => (await import('./compare.ts')).registerCompare },
   { names: ['export'], load: async () => (await import('./export.ts')).registerExport },
   { names: ['export-static'], load: async () => (await import('./export-static.ts')).registerExportStatic },
+  { names: ['preview'], load: async () => (await import('./preview.ts')).registerPreview },
   { names: ['keys'], load: async () => (await import('./keys.ts')).registerKeys },
   { names: ['providers', 'provider'], load: async () => (await import('./providers.ts')).registerProviders },
   { names: ['facilities', 'facility'], load: async () => (await import('./facilities.ts')).registerFacilities },

@@ -118,6 +118,7 @@ export function registerServe(program: Command, io: CommandIo): void {
             watch: options.watch,
             snapshotDir,
             metrics: options.metrics,
+            sendTimeoutMs: server.timeouts.sendMs,
           });
           if (code !== 0) throw new CliError('the server stopped because its workers kept failing', code);
           return;

@@ -97,6 +97,7 @@ function text(meta: Meta, report: Report): string {
     `validation of build ${meta.build_id} (${meta.dataset?.name ?? 'unnamed dataset'})\n\n${checks}${notes ? `\nnotes:\n${notes}` : ''}` +
     `\nresidents per band (ranked ZIPs):\n${bands}\npopulation-weighted means by NCHS urban-rural class:\n${classes}\nrank correlations:\n${correlations}` +
     residentsText(report) +
+    cliniciansText(report) +
     (meta.provider_coverage ? `\nprovider component: ${meta.provider_coverage.status}. ${meta.provider_coverage.note}\n` : '')
   );
 }
@@ -179,6 +180,7 @@ export function markdown(meta: Meta, report: Report): string {
       : 'No exception.',
     '',
     ...residentsMarkdown(report, rows),
+    ...cliniciansMarkdown(report, rows),
     ...(meta.provider_coverage
       ? ['## Provider component', '', `${meta.provider_coverage.status}: ${meta.provider_coverage.note}`, '']
       : []),
@@ -321,4 +323,89 @@ function residentsMarkdown(report: Report, rows: Rows): string[] {
     );
   }
   return lines;
+}
+
+/** The clinician supply against the count files, as rows: per category, the known counties, per NCHS class. */
+function clinicianRows(clinicians: NonNullable<Report['clinicians']>) {
+  return {
+    supply: clinicians.supply.map((s) => ({
+      category: s.category.replace(/_/g, ' '),
+      build: s.buildPer100k,
+      files: s.filesPer100k,
+      counties: `${thousands(s.withinTolerance)} of ${thousands(s.counties)}`,
+      median: `${s.medianDifferencePct}%`,
+      p90: `${s.p90DifferencePct}%`,
+    })),
+    known: clinicians.known.map((k) => ({
+      county: k.name,
+      expect: k.expect,
+      provider: k.provider,
+      percentile: k.percentile,
+      why: k.why,
+    })),
+    classes: clinicians.urbanRural.map((c) => ({ class: `${c.code} ${NCHS[c.code]}`, zips: thousands(c.zips), provider: c.provider })),
+  };
+}
+
+function cliniciansText(report: Report): string {
+  const clinicians = report.clinicians;
+  if (!clinicians) return '';
+  const { supply, known, classes } = clinicianRows(clinicians);
+  return (
+    `
+clinicians per 100,000 residents, the build against its count files (counties of 10,000+ residents):
+${table(supply, [
+  { key: 'category' },
+  { key: 'build' },
+  { key: 'files' },
+  { key: 'counties', heading: 'counties within tolerance' },
+  { key: 'median', heading: 'median difference' },
+  { key: 'p90', heading: '90th percentile' },
+])}` +
+    (clinicians.ranking
+      ? `the provider component against the published ratios: Spearman ${clinicians.ranking.rho} over ${thousands(clinicians.ranking.counties)} counties
+`
+      : '') +
+    `known counties (provider component, county mean; percentile among counties):
+${table(known, [
+  { key: 'county' },
+  { key: 'expect' },
+  { key: 'provider' },
+  { key: 'percentile' },
+  { key: 'why' },
+])}provider component by NCHS urban-rural class:
+${table(classes, [{ key: 'class' }, { key: 'zips' }, { key: 'provider' }])}`
+  );
+}
+
+function cliniciansMarkdown(report: Report, rows: Rows): string[] {
+  const clinicians = report.clinicians;
+  if (!clinicians) return [];
+  const { supply, known, classes } = clinicianRows(clinicians);
+  return [
+    '## Clinicians against the count files',
+    '',
+    'Clinicians per 100,000 residents in the build beside its count files, nationally and county by county (counties of 10,000+',
+    'residents; a ZIP counts in the county holding most of its residents, and holds clinicians of each county it spans):',
+    '',
+    rows(
+      ['category', 'build', 'files', 'counties within tolerance', 'median difference', '90th percentile'],
+      supply.map((r) => [r.category, r.build, r.files, r.counties, r.median, r.p90]),
+    ),
+    '',
+    clinicians.ranking
+      ? `The counties' provider component against their published ratios: Spearman ${clinicians.ranking.rho} over ${thousands(clinicians.ranking.counties)} counties.`
+      : 'No county has every counted category: the provider component is not ranked against published ratios.',
+    '',
+    rows(
+      ['county', 'expected', 'provider component', 'percentile', 'why'],
+      known.map((k) => [k.county, k.expect, k.provider, k.percentile, k.why]),
+    ),
+    '',
+    rows(
+      ['NCHS class', 'ZIPs', 'provider component'],
+      classes.map((c) => [c.class, c.zips, c.provider]),
+    ),
+    '',
+  ];
 }

@@ -1,10 +1,12 @@
 /**
  * The map's data files (src/map/files.ts writes them): fetched from beside the page, checked to be of one
- * build, and decoded from their columns into typed arrays.
+ * build, and read: the metadata and the counties as JSON, the files of the national view as binary columns
+ * (columns.js), which are typed arrays as they come.
  */
+import { readColumns } from './columns.js';
 
 /** The layout of the data files this page reads (DATA_FORMAT in src/map/files.ts). */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** Thrown when a file is of another build than the page's metadata: the server switched builds between two requests. */
 export class BuildChanged extends Error {}
@@ -16,9 +18,10 @@ const TRIES = 7;
 export const waiting = { say: (_seconds) => {} };
 
 /**
- * The JSON of one data file, relative to the page; `build` is the build the page shows (undefined for the
- * metadata itself). A busy server's 502, 503 or 504 and a dropped connection are tried again after its
- * Retry-After, else 1, 2, 4 ... seconds: the files are made on their first request, which a loaded server may refuse.
+ * One data file, relative to the page: a `.bin` file's header fields and columns, else the JSON; `build` is the
+ * build the page shows (undefined for the metadata itself). A busy server's 502, 503 or 504 and a dropped
+ * connection are tried again after its Retry-After, else 1, 2, 4 ... seconds: the files are made on their first
+ * request, which a loaded server may refuse.
  */
 export async function fetchData(path, build) {
   let response;
@@ -37,7 +40,7 @@ export async function fetchData(path, build) {
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   }
   if (!response.ok) throw new Error(`${path} answered ${response.status}`);
-  const file = await response.json();
+  const file = path.endsWith('.bin') ? readColumns(await response.arrayBuffer(), path) : await response.json();
   if (file.format !== FORMAT)
     throw new Error(`${path} is of data format ${file.format}; this page reads format ${FORMAT}: reload the page`);
   if (build !== undefined && file.build_id !== build) throw new BuildChanged(`${path} is of build ${file.build_id}, not ${build}`);
@@ -55,51 +58,54 @@ function undelta(column, Type) {
   return out;
 }
 
-/** The ZIP codes' columns: codes, frame points, state and county indexes, residents and cities. */
+/**
+ * The ZIP codes' columns: frame points, state and county indexes, residents, and (made when first read: the
+ * first paint needs neither) the codes and cities as strings.
+ */
 export function decodeZips(file, grid) {
-  const count = file.zip.length;
-  const numbers = undelta(file.zip, Int32Array);
-  const x = undelta(file.x, Float32Array);
-  const y = undelta(file.y, Float32Array);
+  const { columns } = file;
+  const count = columns.zip.length;
+  const x = undelta(columns.x, Float32Array);
+  const y = undelta(columns.y, Float32Array);
   for (let i = 0; i < count; i++) {
     x[i] /= grid;
     y[i] /= grid;
   }
-  const zip = new Array(count);
-  const city = new Array(count);
-  let next = 0;
-  for (let i = 0; i < count; i++) {
-    zip[i] = String(numbers[i]).padStart(5, '0');
-    // A city is a back-reference to the last ZIP code of the same city, or 0 for the next new name.
-    city[i] = file.city[i] === 0 ? file.cities[next++] : city[i - file.city[i]];
-  }
+  let zip;
+  let city;
   return {
     count,
-    zip,
     x,
     y,
-    state: Int16Array.from(file.state),
-    county: Int32Array.from(file.county),
-    residents: Float64Array.from(file.residents),
-    city,
+    state: columns.state,
+    county: columns.county,
+    residents: columns.residents,
+    get zip() {
+      zip ??= Array.from(undelta(columns.zip, Int32Array), (number) => String(number).padStart(5, '0'));
+      return zip;
+    },
+    get city() {
+      city ??= cities(columns.city, file.cities);
+      return city;
+    },
   };
 }
 
-/** One score type's columns; -1 stands for no score (null in the file). */
+/** Each ZIP code's city: a back-reference to the last ZIP code of the same city, or 0 for the next new name. */
+function cities(references, names) {
+  const city = new Array(references.length);
+  let next = 0;
+  for (let i = 0; i < references.length; i++) city[i] = references[i] === 0 ? names[next++] : city[i - references[i]];
+  return city;
+}
+
+/** One score type's columns (Int8Array each); -1 stands for no score. */
 export function decodeScores(file) {
-  const column = (values) => Int8Array.from(values, (value) => (value === null ? -1 : value));
-  return {
-    score: column(file.score),
-    people: column(file.people),
-    provider: column(file.provider),
-    hospital: column(file.hospital),
-    travel: column(file.travel),
-    counties: column(file.counties),
-    states: column(file.states),
-  };
+  const { score, people, provider, hospital, travel, counties, states } = file.columns;
+  return { score, people, provider, hospital, travel, counties, states };
 }
 
-/** Each county's code, name and state (the first two digits of its code). */
+/** Each county's code, name and rings (arc indexes into the outlines' arcs). */
 export function decodeCounties(file) {
   return { fips: file.fips, names: file.names, rings: file.rings };
 }

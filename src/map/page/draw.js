@@ -202,8 +202,14 @@ function squares(ctx, { x, y, order, colors }, view, r) {
   ctx.restore();
 }
 
+/** Canvases the highlight has drawn on: until then they are clear, and need no 2D context of their own yet. */
+const highlighted = new WeakSet();
+
 /** Rings the ZIP code or county the pointer is on, on the overlay canvas above the map. */
 export function highlight(canvas, view, target) {
+  // The first paint has nothing to ring: making the overlay's context then cost 25-100 ms at load 10-15.
+  if (!target && !highlighted.has(canvas)) return;
+  highlighted.add(canvas);
   const ctx = canvas.getContext('2d');
   const ratio = window.devicePixelRatio || 1;
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);

@@ -3,20 +3,39 @@
  * polygons, and a grid index that finds the ZIP code nearest the pointer without walking all of them.
  */
 
-/** Each arc as a flat Float32Array [x0, y0, x1, y1, ...] in frame units (the file delta-codes them on a grid). */
-export function decodeArcs(arcs, grid) {
-  return arcs.map((arc) => {
-    const line = new Float32Array(arc.length);
+/**
+ * Each arc as a flat Float32Array [x0, y0, x1, y1, ...] in frame units, a view into one array of them all:
+ * `arcs` is every arc's points in turn, each arc delta-coded on the grid, `counts` how many points each has.
+ */
+export function decodeArcs(arcs, counts, grid) {
+  const points = new Float32Array(arcs.length);
+  const lines = new Array(counts.length);
+  let at = 0;
+  for (let a = 0; a < counts.length; a++) {
+    const end = at + 2 * counts[a];
     let x = 0;
     let y = 0;
-    for (let i = 0; i < arc.length; i += 2) {
-      x += arc[i];
-      y += arc[i + 1];
-      line[i] = x / grid;
-      line[i + 1] = y / grid;
+    for (let i = at; i < end; i += 2) {
+      x += arcs[i];
+      y += arcs[i + 1];
+      points[i] = x / grid;
+      points[i + 1] = y / grid;
     }
-    return line;
-  });
+    lines[a] = points.subarray(at, end);
+    at = end;
+  }
+  return lines;
+}
+
+/** Splits a flat list of arc indexes into rings of `counts[r]` arcs each. */
+export function splitRings(arcs, counts) {
+  const rings = new Array(counts.length);
+  let at = 0;
+  for (let r = 0; r < counts.length; r++) {
+    rings[r] = arcs.subarray(at, at + counts[r]);
+    at += counts[r];
+  }
+  return rings;
 }
 
 /** A Path2D of the arcs `indexes`, each an open line. */

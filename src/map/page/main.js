@@ -5,7 +5,7 @@
  */
 import { BuildChanged, decodeCounties, decodeScores, decodeZips, fetchData, waiting } from './data.js';
 import { dotRadius, highlight, paint } from './draw.js';
-import { addRings, decodeArcs, linesPath, MAX_ZOOM, PointIndex, View } from './geometry.js';
+import { addRings, decodeArcs, linesPath, MAX_ZOOM, PointIndex, splitRings, View } from './geometry.js';
 import { countyTip, renderBuild, renderLegend, renderTable, zipTip } from './panels.js';
 import { lowerBound, Places, searchBox } from './search.js';
 
@@ -85,7 +85,7 @@ async function start(retried = false) {
 async function load() {
   // The score type the URL asks for, fetched beside the metadata (its slug is checked against it after).
   const asked = new URLSearchParams(location.hash.slice(1)).get('score') ?? 'overall';
-  const early = /^[a-z0-9-]{1,40}$/.test(asked) ? fetchData(`data/scores/${asked}/`).catch(() => null) : Promise.resolve(null);
+  const early = /^[a-z0-9-]{1,40}$/.test(asked) ? fetchData(`data/scores/${asked}/scores.bin`).catch(() => null) : Promise.resolve(null);
   const meta = await fetchData('data/');
   app.meta = meta;
   readFragment();
@@ -101,14 +101,20 @@ async function load() {
     fetchData(meta.files.zips, meta.build_id),
   ]);
   performance.mark('map-fetched');
-  app.lines = decodeArcs(outlines.arcs, outlines.grid);
+  const { columns } = outlines;
+  app.lines = decodeArcs(columns.arcs, columns.arc_points, outlines.grid);
   const land = new Path2D();
-  addRings(land, app.lines, outlines.land);
+  addRings(land, app.lines, splitRings(columns.land, columns.land_rings));
+  let countyLines;
   app.shapes = {
     land,
-    counties: linesPath(app.lines, outlines.borders.county),
-    states: linesPath(app.lines, outlines.borders.state),
-    outline: linesPath(app.lines, outlines.borders.outline),
+    // The county borders only show zoomed in (draw.js): made when first painted, not before the first paint.
+    get counties() {
+      countyLines ??= linesPath(app.lines, columns.county);
+      return countyLines;
+    },
+    states: linesPath(app.lines, columns.state),
+    outline: linesPath(app.lines, columns.outline),
   };
   app.zips = decodeZips(zipsFile, meta.grid);
   app.palette = paletteOf(meta.bands);

@@ -4,7 +4,16 @@
  * attributes: the page's policy allows neither), colours set through the CSSOM.
  */
 
-const number = new Intl.NumberFormat('en-US');
+/**
+ * Numbers with thousands separators. Made on first use (a tooltip, the table): making an Intl formatter loads
+ * the browser's locale data, which took 60-300 ms of the first paint at load 10-15 (bench/map.ts).
+ */
+const number = {
+  format(value) {
+    this.formatter ??= new Intl.NumberFormat('en-US');
+    return this.formatter.format(value);
+  },
+};
 
 /** An element with text or children. */
 export function el(tag, attributes = {}, children = []) {
