@@ -4,7 +4,8 @@
  * neighbours) between the values as the caller spells them for matching (a search key, lower case), or, for
  * a valid value that starts with the text given word by word (`cardio` for `cardiology`) or holds it as words
  * (`diabetes` in `type 1 diabetes`), nearly none; a misspelt start counts as its own distance and a half
- * (`critical acess` for `critical access hospital`).
+ * (`critical acess` for `critical access hospital`); another ending of the same stem, one edit (`cardiologist`
+ * for `cardiology`: three edits, where `audiologist` is two).
  */
 
 /** A valid value, how it is matched, and how it is shown. */
@@ -32,7 +33,11 @@ export function nearest(key: string, candidates: readonly Candidate[], limit = M
       ? 0.5
       : ` ${candidate.key} `.includes(` ${key} `)
         ? 0.75
-        : Math.min(editDistance(key, candidate.key, allowed), 0.5 + editDistance(key, leadingWords(candidate.key, key), allowed));
+        : Math.min(
+            editDistance(key, candidate.key, allowed),
+            0.5 + editDistance(key, leadingWords(candidate.key, key), allowed),
+            sameStem(key, candidate.key) ? 1 : Infinity,
+          );
     if (distance <= allowed) scored.push({ shown: candidate.shown, distance, at });
   });
   scored.sort((a, b) => a.distance - b.distance || a.at - b.at);
@@ -43,6 +48,14 @@ export function nearest(key: string, candidates: readonly Candidate[], limit = M
 export function didYouMean(key: string, candidates: readonly Candidate[]): string {
   const found = nearest(key, candidates);
   return found.length === 0 ? '' : ` (did you mean ${found.join(', ')}?)`;
+}
+
+/** True when `a` and `b` share at least three quarters of the shorter one from their start, and four letters. */
+function sameStem(a: string, b: string): boolean {
+  const shorter = Math.min(a.length, b.length);
+  let shared = 0;
+  while (shared < shorter && a[shared] === b[shared]) shared++;
+  return shared >= 4 && shared >= 0.75 * shorter;
 }
 
 /** As many words of `text` as `key` has (`critical access` of `critical access hospital` for `critical acess`). */
