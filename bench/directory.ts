@@ -145,6 +145,15 @@ function scenariosFor(file: string): Scenario[] {
       if (typeof page.count !== 'number' || !Array.isArray(page.results))
         throw new Error(`not a page: ${JSON.stringify(body).slice(0, 200)}`);
     };
+    // The places with the most providers, by their ZCTA's list.
+    const dense = top('zcta', 6);
+    const isNear = (radius: number) => (body: unknown, path: string) => {
+      isPage(body);
+      const miles = (body as { results: Array<{ distance_miles?: number }> }).results.map((r) => r.distance_miles);
+      if (miles.some((m) => m === undefined || m > radius))
+        throw new Error(`${path}: a record without distance_miles or beyond ${radius} miles`);
+      if (!path.includes('sort=') && miles.some((m, i) => i > 0 && m! < miles[i - 1]!)) throw new Error(`${path}: not nearest first`);
+    };
     const isList = (max: number) => (body: unknown) => {
       if (!Array.isArray(body) || body.length > max) throw new Error(`not a list of at most ${max}: ${JSON.stringify(body).slice(0, 200)}`);
     };
@@ -214,6 +223,50 @@ function scenariosFor(file: string): Scenario[] {
           ...facilityWords.map((w) => `/api/v1/facilities/?search=${enc(w)}`),
           ...facilityWords.slice(0, 10).map((w) => `/api/v1/facilities/?search=${enc(w.slice(0, 3))}&type=hospital&state=${states[0]}`),
           '/api/v1/facilities/?type=hospital&emergency=true&min_rating=4',
+        ],
+        check: isPage,
+      },
+      {
+        name: 'providers/?near= (10 and 25 miles of the busiest places)',
+        paths: providers(
+          dense.flatMap((z) => [`near=${z}`, `near=${z}&radius=25`, `near=${z}&radius=25&specialty=${enc(specialties[0])}`]),
+        ),
+        check: isNear(25),
+      },
+      {
+        name: 'providers/?near=&radius=100 (busiest places)',
+        paths: providers(dense.slice(0, 3).flatMap((z) => [`near=${z}&radius=100`, `near=${z}&radius=100&sort=-last_name&page=50`])),
+        check: isNear(100),
+      },
+      {
+        name: 'providers/ sort=-last_name (filters, deep page)',
+        paths: providers([
+          'sort=-last_name',
+          `sort=-last_name&page=${DEEP}`,
+          ...states.slice(0, 4).map((s) => `state=${s}&sort=-last_name`),
+          ...prefixes.slice(0, 4).map((p) => `name=${enc(p)}&sort=-last_name`),
+          ...specialties.slice(0, 4).map((p) => `specialty=${enc(p)}&sort=-last_name&page=3`),
+        ]),
+        check: isPage,
+      },
+      {
+        name: 'facilities/ sort=-facility_rating (filters)',
+        paths: [
+          '/api/v1/facilities/?sort=-facility_rating',
+          '/api/v1/facilities/?sort=facility_rating&page=500',
+          ...states.slice(0, 6).map((s) => `/api/v1/facilities/?state=${s}&type=hospital&sort=-facility_rating`),
+        ],
+        check: isPage,
+      },
+      {
+        name: 'health-scores/ and tvi/ sorted, near',
+        paths: [
+          '/api/v1/health-scores/?sort=healthscore',
+          '/api/v1/health-scores/?sort=-population&page=300',
+          ...states.slice(0, 6).map((s) => `/api/v1/health-scores/?state=${s}&sort=healthscore&min_population=1000&page_size=10`),
+          ...dense.slice(0, 4).map((z) => `/api/v1/health-scores/?near=${z}&radius=50&sort=healthscore`),
+          '/api/v1/tvi/top-vulnerable/?sort=-zero_vehicle_pct',
+          ...states.slice(0, 4).map((s) => `/api/v1/tvi/top-vulnerable/?state=${s}&sort=nearest_hospital_miles`),
         ],
         check: isPage,
       },

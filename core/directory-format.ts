@@ -8,8 +8,11 @@
  * joined by KEY_SEPARATOR, which no key holds.
  */
 
-/** Kinds of `provider_postings` rows: for each value of a filter, the sorted ranks of the providers it matches. */
-export type PostingKind = 'state' | 'city' | 'zip' | 'specialty';
+/**
+ * Kinds of `provider_postings` rows: for each value of a filter, the sorted ranks of the providers it matches.
+ * `zip` is the practice ZIP code as written; `zcta` the scored ZIP code it lies in, whose point `near=` measures.
+ */
+export type PostingKind = 'state' | 'city' | 'zip' | 'zcta' | 'specialty';
 
 /** Names of the `provider_arrays` rows: the NPI of each rank, and all ranks grouped by first name. */
 export const PROVIDER_ARRAYS = { npiByRank: 'npi_by_rank', firstOrder: 'first_order' } as const;

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../pipeline/run/index.ts';
 import { writeSample } from '../producers/sample/index.ts';
+import { TAXONOMY_BY_CODE } from '../producers/sample/nucc.ts';
 import { WIDGET_SCRIPT_FILE } from '../core/widget.ts';
 import { tempDir } from './helpers/files.ts';
 import { cachedOutput } from './helpers/real-build.ts';
@@ -54,6 +55,24 @@ describe('hcas sample --synthetic-nation && hcas build --manifest raw/manifests/
   it('lands every individual provider (the broken rows come on top of them)', () => {
     const providers = (db.prepare('SELECT COUNT(*) AS n FROM providers').get() as { n: number }).n;
     expect(providers).toBe(sample.providers);
+  });
+
+  it('names each specialty one way: a provider with a NUCC code shows its display name, never a bare specialization', () => {
+    const shown = db
+      .prepare(
+        'SELECT primary_taxonomy AS code, primary_specialty AS specialty, COUNT(*) AS n FROM providers WHERE primary_taxonomy IS NOT NULL GROUP BY 1, 2',
+      )
+      .all() as Array<{ code: string; specialty: string; n: number }>;
+    expect(shown.length).toBeGreaterThan(10);
+    for (const { code, specialty } of shown) {
+      const row = TAXONOMY_BY_CODE.get(code);
+      if (row) expect(specialty, code).toBe(row.displayName);
+    }
+    const names = new Set(shown.map((s) => s.specialty));
+    // "Family" is the specialization of nurse practitioners and psychologists alike; "Family Medicine" a classification.
+    expect(names.has('Family')).toBe(false);
+    expect(names.has('Family Medicine')).toBe(false);
+    expect(names.has('Family Nurse Practitioner') || names.has('Family Medicine Physician')).toBe(true);
   });
 
   it('places specialists in cities: urban ZIPs score higher on providers than rural ones', () => {

@@ -34,7 +34,8 @@ const STREAMING: Array<[string, RegExp]> = [
   ['hcas rankings states', /^rank\tstate\t/],
   ['hcas rankings hospitals', /^rank\tid\t/],
   ["hcas autocomplete 'new'", /^type\tlabel\turl/],
-  ['hcas nearby 10001 --radius 50', /^zip_code\tcity\tstate/],
+  // nearby is the health-scores list near the ZIP code: a score record and its distance per row.
+  ['hcas nearby 10001 --radius 50', /^id\tzip_code\t.*\tdistance_miles\n$/],
   ['hcas census 10001', /^group\tfield\tvalue/],
   ['hcas compare 10001 02801', /^id\tzip_code\t/],
   ['hcas score 10001', /^id\tzip_code\t/],

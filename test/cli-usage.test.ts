@@ -125,7 +125,10 @@ describe('exit codes: 0 ok, 1 not found or empty, 2 usage, 3 data or database', 
     [0, ['score', '10001']],
     [0, ['providers', '--state', 'NY']],
     [1, ['score', '00000']],
-    [1, ['providers', '--state', 'ZZ']],
+    [1, ['providers', '--state', 'WY']],
+    [2, ['providers', '--state', 'ZZ']],
+    [2, ['providers', '--specialty', 'cardiologist']],
+    [2, ['providers', '--desc']],
     [1, ['providers', '--page', '9999']],
     [1, ['get', 'health-scores/00000/']],
     [1, ['nearby', '99950', '--radius', '1']],
@@ -143,10 +146,10 @@ describe('exit codes: 0 ok, 1 not found or empty, 2 usage, 3 data or database', 
   });
 
   it('an empty result still prints its header (or JSON), and says so on stderr', async () => {
-    const [tsv, json] = await Promise.all([run('providers', '--state', 'ZZ'), run('providers', '--state', 'ZZ', '--json')]);
+    const [tsv, json] = await Promise.all([run('providers', '--state', 'WY'), run('providers', '--state', 'WY', '--json')]);
     expect(tsv).toMatchObject({
       code: 1,
-      stdout: 'npi\tfirst_name\tlast_name\tcredential\tgender\tprimary_specialty\ttelehealth\n',
+      stdout: 'npi\tfirst_name\tlast_name\tcredential\tgender\tprimary_specialty\ttelehealth\tcity\tstate\tzip_code\n',
       stderr: 'hcas: no providers match\n',
     });
     expect(JSON.parse(json.stdout)).toMatchObject({ count: 0, results: [] });
@@ -225,7 +228,7 @@ describe('output: a table on a terminal, tab-separated when piped, or as asked',
     const tty = await shell(`script -qec "hcas providers --state NY --page-size 3 --db '${db}'" /dev/null`);
     expect(tty.statuses).toEqual([0]);
     const lines = tty.stdout.split(/\r?\n/);
-    expect(lines[0]).toMatch(/^npi {9}last_name +first_name +credential +gender +primary_specialty +telehealth$/);
+    expect(lines[0]).toMatch(/^npi {9}last_name +first_name +credential +gender +primary_specialty +telehealth +city +state +zip_code$/);
     expect(lines[1]).toMatch(/^-{10} {2}-+/);
     expect(lines[5]).toMatch(/^3 of [\d,]+ matching providers, page 1 of [\d,]+; next: --page 2, every page: --all$/);
   });
@@ -233,7 +236,18 @@ describe('output: a table on a terminal, tab-separated when piped, or as asked',
   it('piped: tab-separated values with a header, every field; the footer goes to stderr', async () => {
     const page = await body('providers/?state=NY');
     const piped = await run('providers', '--state', 'NY');
-    const fields = ['npi', 'first_name', 'last_name', 'credential', 'gender', 'primary_specialty', 'telehealth'];
+    const fields = [
+      'npi',
+      'first_name',
+      'last_name',
+      'credential',
+      'gender',
+      'primary_specialty',
+      'telehealth',
+      'city',
+      'state',
+      'zip_code',
+    ];
     expect(piped.stdout).toBe(
       tsvLine(fields) + page.results.map((r: Record<string, unknown>) => tsvLine(fields.map((f) => r[f]))).join(''),
     );

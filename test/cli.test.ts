@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCORE_RECORD_FIELDS } from '../src/cli/commands/scores.ts';
 import { get, openApi } from '../src/cli/api-client.ts';
 import { csv, table } from '../src/cli/format.ts';
 import type { Api } from '../src/api/index.ts';
@@ -91,11 +92,13 @@ describe('friendly commands', { timeout: 60_000 }, () => {
     expect(score.stderr).toMatch(/^data quality: /);
     expect(scores.stderr).toMatch(/^2 of \d+ matching ZIP codes, page 1 of \d+; next: --page 2, every page: --all\n$/);
     expect(score.stdout.toString()).toMatch(/^field +value\n-+ +-+\nid +1\nzip_code +02801\n/);
-    const nearbyBody = JSON.parse((await get(api, '/api/v1/health-scores/20001/nearby/?radius=2&limit=3')).body.toString());
+    // nearby is the health-scores list near the ZIP code, its first --limit records, every field.
+    const nearbyBody = JSON.parse((await get(api, '/api/v1/health-scores/?near=20001&radius=2&page_size=3')).body.toString());
+    expect(nearbyBody.count).toBeGreaterThan(3);
     expect(nearby.stdout.toString()).toBe(
       csv(
-        nearbyBody,
-        ['zip_code', 'city', 'state', 'distance_miles', 'healthscore', 'label'].map((key) => ({ key })),
+        nearbyBody.results,
+        SCORE_RECORD_FIELDS.map((key) => ({ key })),
       ),
     );
     expect(JSON.parse(scores.stdout.toString())).toEqual(

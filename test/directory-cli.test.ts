@@ -31,7 +31,9 @@ describe('providers, facilities, autocomplete and rankings commands', { timeout:
       hcas('rankings', 'hospitals', '--state', 'ny', '--json', '--db', db),
     ]);
     for (const run of [provider, facilityCsv, suggestions, states, hospitals]) expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(providers.stdout).toMatch(/^npi +last_name +first_name +credential +gender +primary_specialty +telehealth\n/);
+    expect(providers.stdout).toMatch(
+      /^npi +last_name +first_name +credential +gender +primary_specialty +telehealth +city +state +zip_code\n/,
+    );
     // The footer is a note for the person: on stderr, never inside the data.
     expect(providers).toMatchObject({
       code: 0,

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { haversineMiles } from '../core/distance.ts';
 import { searchKey, specialtyKey } from '../core/search-key.ts';
 import { specialtyNames } from '../pipeline/emit/specialty-keys.ts';
 import { TAXONOMY_BY_CODE } from '../producers/sample/nucc.ts';
@@ -105,7 +106,9 @@ function expectedProviders(filter: Record<string, string>): string[] {
     .map((p) => p.npi);
 }
 
-function expectedFacilities(filter: Record<string, string>): number[] {
+function expectedFacilities(filter: Record<string, string>, sort = 'facility_name'): number[] {
+  const descending = sort.startsWith('-');
+  const rating = (f: FacilityRow) => f.facility_rating;
   const search = filter.search === undefined ? undefined : searchKey(filter.search);
   const type = filter.type === undefined ? undefined : searchKey(filter.type);
   return facilities
@@ -120,7 +123,14 @@ function expectedFacilities(filter: Record<string, string>): number[] {
     )
     .sort((a, b) => {
       const [x, y] = [searchKey(a.facility_name), searchKey(b.facility_name)];
-      return x < y ? -1 : x > y ? 1 : a.id - b.id;
+      const byName = x < y ? -1 : x > y ? 1 : 0;
+      if (sort.endsWith('facility_rating') && rating(a) !== rating(b)) {
+        // Unrated last either way.
+        if (rating(a) === null || rating(b) === null) return rating(a) === null ? 1 : -1;
+        return descending ? rating(b)! - rating(a)! : rating(a)! - rating(b)!;
+      }
+      if (sort === '-facility_name' && byName !== 0) return -byName;
+      return byName || a.id - b.id;
     })
     .map((f) => f.id);
 }
@@ -170,7 +180,7 @@ describe('search keys', () => {
 });
 
 describe('providers/ on the fixture: every filter combination against brute force', () => {
-  it('200 seeded random combinations: every result matches, count is exact, order is last name, first name, NPI', async () => {
+  it('200 seeded random combinations: every result matches, count is exact, order is last name, first name, NPI (or its reverse)', async () => {
     const random = seeded(20240808);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
     const sample = () => pick(providers);
@@ -187,12 +197,11 @@ describe('providers/ on the fixture: every filter combination against brute forc
           'oncology',
           'Cardiovascular Disease (Cardiology)',
           'Registered Nurse',
-          'no such specialty',
           'obgyn',
           'Nurse Practitioner',
           sample().primary_specialty || 'x',
         ]),
-      state: () => pick(['ny', 'DE', 'RI', 'dc', 'CA', 'AK', 'ZZ', sample().state]),
+      state: () => pick(['ny', 'DE', 'RI', 'dc', 'CA', 'AK', 'WY', sample().state]),
       city: () => pick(['new york', 'WILMINGTON', 'Providence', 'Nowhere', sample().city]),
       zip: () => pick(['10001', '19901', '02903', '99999', sample().zip_code]),
       name: () =>
@@ -220,9 +229,11 @@ describe('providers/ on the fixture: every filter combination against brute forc
     for (let round = 0; round < 200; round++) {
       const filter: Record<string, string> = {};
       for (const name of names) if (random() < 0.4) filter[name] = values[name]();
+      const sort = pick([undefined, 'last_name', '-last_name']);
       const expected = expectedProviders(filter);
+      if (sort === '-last_name') expected.reverse();
       const pageSize = pick([7, 20, 100]);
-      const url = `/api/v1/providers/?${new URLSearchParams({ ...filter, page_size: String(pageSize) })}`;
+      const url = `/api/v1/providers/?${new URLSearchParams({ ...filter, ...(sort && { sort }), page_size: String(pageSize) })}`;
       if (expected.length > 600) {
         // Large answers: the first and a middle page, not all of them.
         const page = 1 + Math.floor(random() * Math.ceil(expected.length / pageSize));
@@ -297,9 +308,99 @@ describe('providers/ on the fixture: every filter combination against brute forc
     expect(await count('specialty=pediatrics')).toBe(
       providers.filter((p) => p.primary_taxonomy?.startsWith('2080') || p.primary_taxonomy === '363LP0200X').length,
     );
-    expect(await count('specialty=nothing%20like%20this')).toBe(0);
     expect(await count('specialty=cardiology')).toBeGreaterThan(await count('specialty=cardiovascular%20disease'));
   });
+
+  it('a specialty no provider has is a 400 naming the ones meant; every specialty of the build is accepted', async () => {
+    for (const [asked, meant] of [
+      ['cardiologist', 'cardiology'],
+      ['pediatrcs', 'Pediatrics'],
+      ['Family Nurse Practitoner', 'Family Nurse Practitioner'],
+    ]) {
+      const { status, body } = await get(`/api/v1/providers/?specialty=${encodeURIComponent(asked)}`);
+      expect(status, asked).toBe(400);
+      expect(body.error).toBe('invalid_parameter');
+      expect(body.message, asked).toMatch(/^specialty must be a specialty some provider of this build has/);
+      expect(body.message, asked).toMatch(new RegExp(`\\(did you mean [^)]*\\b${meant}\\b[^)]*\\?\\)$`));
+    }
+    expect((await get('/api/v1/providers/?specialty=nothing%20like%20this')).body.message).not.toMatch(/did you mean/);
+    for (const row of api.queries.specialties.all) {
+      expect((await get(`/api/v1/providers/?specialty=${encodeURIComponent(row.specialty)}&page_size=1`)).body.count, row.specialty).toBe(
+        row.providers,
+      );
+    }
+  });
+
+  it('near= and radius=: the providers whose practice ZCTA is within the radius, with distance_miles, in every sort, against brute force', async () => {
+    const db = new Database(await fixtureDb(), { readonly: true });
+    const points = new Map(
+      (
+        db.prepare('SELECT zip_code, latitude, longitude FROM zips').all() as Array<{
+          zip_code: string;
+          latitude: number;
+          longitude: number;
+        }>
+      ).map((z) => [z.zip_code, z]),
+    );
+    const zctaOf = new Map(
+      (db.prepare('SELECT npi, zcta FROM providers').all() as Array<{ npi: string; zcta: string | null }>).map((p) => [p.npi, p.zcta]),
+    );
+    db.close();
+    const random = seeded(20261128);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+    const nameOrder = new Map(expectedProviders({}).map((npi, i) => [npi, i]));
+    for (let round = 0; round < 60; round++) {
+      const near = pick(['10001', '19901', '02903', '20001', pick(providers).zip_code]);
+      const radius = pick([0.5, 2, 10, 25, 100]);
+      const sort = pick([undefined, 'distance_miles', '-distance_miles', 'last_name', '-last_name']);
+      const filter: Record<string, string> = {};
+      if (random() < 0.4) filter.specialty = pick(['cardiology', 'primary care', 'Registered Nurse', 'family']);
+      if (random() < 0.3) filter.name = pick(['s', 'jo', 'smith', 'mary a']);
+      if (random() < 0.2) filter.state = pick(['NY', 'NJ', 'DE']);
+      const from = points.get(near)!;
+      const milesOf = new Map<string, number>();
+      for (const npi of expectedProviders(filter)) {
+        const zcta = zctaOf.get(npi);
+        const to = zcta ? points.get(zcta) : undefined;
+        if (!to) continue;
+        const miles = haversineMiles(from.longitude, from.latitude, to.longitude, to.latitude);
+        if (miles <= radius) milesOf.set(npi, miles);
+      }
+      const zcta = (npi: string) => zctaOf.get(npi)!;
+      const byName = (a: string, b: string) => nameOrder.get(a)! - nameOrder.get(b)!;
+      const expected = [...milesOf.keys()].sort((a, b) => {
+        if (sort === undefined || sort === 'distance_miles')
+          return milesOf.get(a)! - milesOf.get(b)! || zcta(a).localeCompare(zcta(b)) || byName(a, b);
+        if (sort === '-distance_miles') return milesOf.get(b)! - milesOf.get(a)! || zcta(a).localeCompare(zcta(b)) || byName(a, b);
+        return sort === 'last_name' ? byName(a, b) : byName(b, a);
+      });
+      const url = `/api/v1/providers/?${new URLSearchParams({ ...filter, near, radius: String(radius), ...(sort && { sort }), page_size: String(pick([9, 100])) })}`;
+      const { count, results } = await everyPage(url);
+      expect(count, url).toBe(expected.length);
+      expect(
+        results.map((r) => r.npi),
+        url,
+      ).toEqual(expected);
+      for (const r of results) expect(r.distance_miles, `${url} ${r.npi}`).toBe(Math.round(milesOf.get(r.npi)! * 100) / 100);
+    }
+    const refused = await get('/api/v1/providers/?sort=distance_miles');
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/give near=ZIP too/);
+    expect((await get('/api/v1/providers/?near=99999')).status).toBe(404);
+    const { body: plain } = await get('/api/v1/providers/?page_size=1');
+    expect(Object.keys(plain.results[0])).toEqual([
+      'npi',
+      'first_name',
+      'last_name',
+      'credential',
+      'gender',
+      'primary_specialty',
+      'telehealth',
+      'city',
+      'state',
+      'zip_code',
+    ]);
+  }, 120_000);
 
   it('deep pages cost the same: the last page of everyone', async () => {
     const { body: first } = await get('/api/v1/providers/?page_size=100');
@@ -318,7 +419,7 @@ describe('providers/ on the fixture: every filter combination against brute forc
       npi: KNOWN_NPI,
       first_name: 'Jane',
       last_name: 'Doe',
-      primary_specialty: 'Cardiovascular Disease',
+      primary_specialty: 'Cardiovascular Disease Physician',
       residency: null,
     });
     expect(body.facility_names.length).toBe(2);
@@ -329,21 +430,13 @@ describe('providers/ on the fixture: every filter combination against brute forc
 });
 
 describe('facilities/ on the fixture: every filter combination against brute force', () => {
-  it('200 seeded random combinations', async () => {
+  it('200 seeded random combinations, in every sort', async () => {
     const random = seeded(20240909);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
     const values = {
       type: () =>
-        pick([
-          'hospital',
-          'Hospitals',
-          'acute care hospital',
-          'HEALTH CENTER',
-          "children's hospital",
-          'Critical Access Hospital',
-          'spaceport',
-        ]),
-      state: () => pick(['NY', 'de', 'RI', 'CA', 'DC', 'ZZ']),
+        pick(['hospital', 'Hospitals', 'acute care hospital', 'HEALTH CENTER', "children's hospital", 'Critical Access Hospital']),
+      state: () => pick(['NY', 'de', 'RI', 'CA', 'DC', 'WY']),
       emergency: () => pick(['true', 'false']),
       min_rating: () => pick(['1', '3', '4', '5']),
       search: () => pick(['mercy', 'St. Mary', 'saint', 'hopital', 'Hôpital', 'center', 'e', 'zzz', "joseph's", 'medical center']),
@@ -352,8 +445,9 @@ describe('facilities/ on the fixture: every filter combination against brute for
     for (let round = 0; round < 200; round++) {
       const filter: Record<string, string> = {};
       for (const name of names) if (random() < 0.4) filter[name] = values[name]();
-      const expected = expectedFacilities(filter);
-      const url = `/api/v1/facilities/?${new URLSearchParams({ ...filter, page_size: String(pick([9, 100])) })}`;
+      const sort = pick(['facility_name', '-facility_name', 'facility_rating', '-facility_rating']);
+      const expected = expectedFacilities(filter, sort);
+      const url = `/api/v1/facilities/?${new URLSearchParams({ ...filter, sort, page_size: String(pick([9, 100])) })}`;
       const { count, results } = await everyPage(url);
       expect(count, url).toBe(expected.length);
       expect(
@@ -362,6 +456,20 @@ describe('facilities/ on the fixture: every filter combination against brute for
       ).toEqual(expected);
     }
   }, 60_000);
+
+  it('a facility type the build lacks is a 400 that lists the types and names the one meant', async () => {
+    const { status, body } = await get('/api/v1/facilities/?type=critical%20acess%20hospital');
+    expect(status).toBe(400);
+    expect(body.error).toBe('invalid_parameter');
+    expect(body.message).toMatch(
+      /^type must be hospital \(every hospital type\) or a facility type of this build: .*Critical Access Hospital/,
+    );
+    expect(body.message).toMatch(/\(did you mean Critical Access Hospital\?\)$/);
+    expect((await get('/api/v1/facilities/?type=spaceport')).body.message).not.toMatch(/did you mean/);
+    for (const type of ['hospital', 'Hospitals', 'CRITICAL ACCESS HOSPITAL', 'health-center']) {
+      expect((await get(`/api/v1/facilities/?type=${encodeURIComponent(type)}`)).status, type).toBe(200);
+    }
+  });
 
   it('facility name words for autocomplete: names starting with the text first, then later words, against brute force', () => {
     const index = api.queries.facilities.index;

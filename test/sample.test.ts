@@ -106,7 +106,8 @@ describe('the sample geography', () => {
     for (const miles of [10, 12, 25, 400])
       for (const z of places)
         expect(indices(geo.within(z.lon, z.lat, miles)), `${z.code} ${miles}`).toEqual(indices(geo.nearest(z.lon, z.lat, Infinity, miles)));
-  });
+    // 1,400 sorted searches over 33,791 ZCTAs: about 2 s alone, over 5 s on a loaded 2-core machine.
+  }, 30_000);
 });
 
 describe('npiCheckDigit', () => {

@@ -12,12 +12,15 @@ export interface ProviderRows {
   state: Uint32Array;
   city: Uint32Array;
   zip: Uint32Array;
+  /** The ZIP code (ZCTA) each practice ZIP lies in, the place `near=` measures from. */
+  zcta: Uint32Array;
   group: Uint32Array;
   lastKeys: string[];
   firstKeys: string[];
   stateKeys: string[];
   cityKeys: string[];
   zipKeys: string[];
+  zctaKeys: string[];
   /** Specialty names of each taxonomy group (distinct primary taxonomy and specialty text). */
   groupNames: SpecialtyName[][];
 }
@@ -94,7 +97,7 @@ const READ_BATCH_ROWS = 65_536;
 /** Every provider of the providers table as small integers, with the distinct keys they refer to. */
 export function readProviders(
   db: Database.Database,
-  taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization'>>,
+  taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization' | 'displayName'>>,
 ): ProviderRows {
   const total = db.prepare('SELECT COUNT(*) FROM providers').pluck().get() as number;
   const maxRowid = db.prepare('SELECT ifnull(MAX(rowid), 0) FROM providers').pluck().get() as number;
@@ -105,29 +108,32 @@ export function readProviders(
     state: new Uint32Array(total),
     city: new Uint32Array(total),
     zip: new Uint32Array(total),
+    zcta: new Uint32Array(total),
     group: new Uint32Array(total),
   };
   const last = new Interner(searchKey);
   const first = new Interner(searchKey);
   const city = new Interner(searchKey);
   const groups = new Interner((g) => g);
-  // State and ZIP are fixed-width and read from character codes, without a string or a map lookup per row.
+  // State, ZIP and ZCTA are fixed-width and read from character codes, without a string or a map lookup per row.
   const stateKeys: string[] = [];
   const stateIdOfCode = new Int32Array(0x10000).fill(-1);
-  const zipKeys: string[] = [];
-  const zipIdOfNumber = new Int32Array(100_001).fill(-1);
+  const zips = new ZipInterner();
+  const zctas = new ZipInterner();
   // Text columns are joined with U+001F, which no name, city or specialty contains (a miscount below would say so).
   // The columns are NOT NULL but primary_taxonomy (a NULL would drop out of group_concat and fail the counts below).
   const batch = db
     .prepare(`SELECT COUNT(*), group_concat(npi, ''), group_concat(last_name, char(31)), group_concat(first_name, char(31)),
       group_concat(substr(state || '  ', 1, 2), ''), group_concat(city, char(31)), group_concat(substr(zip_code || '-----', 1, 5), ''),
+      group_concat(substr(ifnull(zcta, '') || '-----', 1, 5), ''),
       group_concat(ifnull(primary_taxonomy, '') || char(30) || primary_specialty, char(31))
     FROM providers WHERE rowid > ? AND rowid <= ?`)
     .raw();
   let i = 0;
   for (let from = 0; from < maxRowid; from += READ_BATCH_ROWS) {
-    const [count, npis, lasts, firsts, states, cities, zips, groupTexts] = batch.get(from, from + READ_BATCH_ROWS) as [
+    const [count, npis, lasts, firsts, states, cities, zipTexts, zctaTexts, groupTexts] = batch.get(from, from + READ_BATCH_ROWS) as [
       number,
+      string,
       string,
       string,
       string,
@@ -145,7 +151,13 @@ export function readProviders(
       city.internAll(cities, 31, rows.city, i),
       groups.internAll(groupTexts, 31, rows.group, i),
     ];
-    if (counts.some((n) => n !== count) || npis.length !== 10 * count || states.length !== 2 * count || zips.length !== 5 * count) {
+    if (
+      counts.some((n) => n !== count) ||
+      npis.length !== 10 * count ||
+      states.length !== 2 * count ||
+      zipTexts.length !== 5 * count ||
+      zctaTexts.length !== 5 * count
+    ) {
       throw new Error(
         `providers rows ${from + 1}-${from + READ_BATCH_ROWS}: a value contains the control character U+001F, or an NPI is not 10 digits; the directory cannot be built`,
       );
@@ -166,14 +178,8 @@ export function readProviders(
         stateIdOfCode[code] = stateId;
       }
       rows.state[i] = stateId;
-      const number = zipNumberAt(zips, 5 * k);
-      const zipNumber = number < 0 ? 100_000 : number; // 100000: no usable ZIP
-      let zipId = zipIdOfNumber[zipNumber];
-      if (zipId < 0) {
-        zipId = zipIdOfNumber[zipNumber] = zipKeys.length;
-        zipKeys.push(zipNumber === 100_000 ? '' : zips.slice(5 * k, 5 * k + 5));
-      }
-      rows.zip[i] = zipId;
+      rows.zip[i] = zips.idAt(zipTexts, 5 * k);
+      rows.zcta[i] = zctas.idAt(zctaTexts, 5 * k);
     }
   }
   if (i !== total) throw new Error(`providers has ${total} rows but ${i} were read`);
@@ -181,5 +187,32 @@ export function readProviders(
     const [code, text] = g.split('\x1e');
     return specialtyNames(code || null, text, taxonomy);
   });
-  return { ...rows, lastKeys: last.keys, firstKeys: first.keys, stateKeys, cityKeys: city.keys, zipKeys, groupNames };
+  return {
+    ...rows,
+    lastKeys: last.keys,
+    firstKeys: first.keys,
+    stateKeys,
+    cityKeys: city.keys,
+    zipKeys: zips.keys,
+    zctaKeys: zctas.keys,
+    groupNames,
+  };
+}
+
+/** Ids of five-digit codes read from character codes, without a string or a map lookup per row; '' is the key of no usable code. */
+class ZipInterner {
+  readonly keys: string[] = [];
+  private readonly idOfNumber = new Int32Array(100_001).fill(-1);
+
+  /** The id of the code at `at` in `text`. */
+  idAt(text: string, at: number): number {
+    const read = zipNumberAt(text, at);
+    const number = read < 0 ? 100_000 : read; // 100000: no usable code
+    let id = this.idOfNumber[number];
+    if (id < 0) {
+      id = this.idOfNumber[number] = this.keys.length;
+      this.keys.push(number === 100_000 ? '' : text.slice(at, at + 5));
+    }
+    return id;
+  }
 }

@@ -21,7 +21,7 @@ import type { SpecialtyName } from './specialty-keys.ts';
  */
 export function emitDirectory(
   db: Database.Database,
-  taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization'>>,
+  taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization' | 'displayName'>>,
   log: (line: string) => void = () => {},
 ): DirectoryStats {
   const started = Date.now();
@@ -80,6 +80,7 @@ export function emitDirectory(
     postings('state', rows.stateKeys, rows.state);
     postings('city', rows.cityKeys, rows.city);
     postings('zip', rows.zipKeys, rows.zip);
+    postings('zcta', rows.zctaKeys, rows.zcta);
 
     // Specialties: a provider is in the list of each name its taxonomy group answers to.
     const { keys: specialtyKeys, names: specialtyInfo, ofGroup } = specialtyIndex(rows.groupNames);
@@ -113,6 +114,7 @@ export function emitDirectory(
     states: rows.stateKeys.length,
     cities: rows.cityKeys.length,
     zips: rows.zipKeys.length,
+    zctas: rows.zctaKeys.length,
     specialty_groups: rows.groupNames.length,
     read_seconds: (read - started) / 1000,
     order_seconds: (ordered - read) / 1000,
@@ -131,6 +133,7 @@ export interface DirectoryStats {
   states: number;
   cities: number;
   zips: number;
+  zctas: number;
   specialty_groups: number;
   read_seconds: number;
   order_seconds: number;

@@ -1,4 +1,4 @@
-import type { TaxonomyRow } from '../layouts/providers.ts';
+import { specialtyOfTaxonomy, type TaxonomyRow } from '../layouts/providers.ts';
 import { CATEGORIES, CATEGORY_NAMES, categoriesOfTaxonomy, type Category } from '../config/specialties.ts';
 import { specialtyKey } from '../../core/search-key.ts';
 
@@ -33,7 +33,7 @@ export const SPECIALTY_ALIASES: Readonly<Record<string, Category>> = {
 };
 
 /** Where a specialty key comes from, for the `provider_specialties` table. */
-export type SpecialtySource = 'nucc_classification' | 'nucc_specialization' | 'cms_specialty' | 'alias';
+export type SpecialtySource = 'nucc_display_name' | 'nucc_classification' | 'nucc_specialization' | 'cms_specialty' | 'alias';
 
 /** One value `specialty=` accepts: its key, the name it was first seen with, and where it comes from. */
 export interface SpecialtyName {
@@ -51,14 +51,14 @@ for (const [alias, category] of Object.entries(SPECIALTY_ALIASES)) {
 const CMS_KEYS = new Map(CATEGORY_NAMES.map((c) => [c, new Set((CATEGORIES[c].cms as readonly string[]).map(specialtyKey))]));
 
 /**
- * The specialty names one provider answers to: the NUCC classification and specialization of its primary
- * taxonomy code, or, without a known code, its CMS specialty text; plus the aliases of the categories that
- * code or text falls in.
+ * The specialty names one provider answers to: the name its record shows (the NUCC display name of its primary
+ * taxonomy code, specialtyOfTaxonomy), the code's classification and specialization, or, without a known
+ * code, its CMS specialty text; plus the aliases of the categories that code or text falls in.
  */
 export function specialtyNames(
   taxonomyCode: string | null,
   specialtyText: string,
-  taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization'>>,
+  taxonomy: ReadonlyMap<string, Pick<TaxonomyRow, 'classification' | 'specialization' | 'displayName'>>,
 ): SpecialtyName[] {
   const names: SpecialtyName[] = [];
   const add = (name: string, source: SpecialtySource) => {
@@ -68,6 +68,7 @@ export function specialtyNames(
   const row = taxonomyCode ? taxonomy.get(taxonomyCode) : undefined;
   let categories: Category[];
   if (row) {
+    add(specialtyOfTaxonomy(row), 'nucc_display_name');
     add(row.classification, 'nucc_classification');
     if (row.specialization) add(row.specialization, 'nucc_specialization');
     categories = categoriesOfTaxonomy(taxonomyCode);

@@ -230,7 +230,14 @@ export const nuccTaxonomy: Layout<TaxonomyRow> = {
   },
 };
 
-/** The specialty a provider's primary NUCC code names: its specialization, or its classification when it has none. */
-export function specialtyOfTaxonomy(row: Pick<TaxonomyRow, 'classification' | 'specialization'>): string {
-  return row.specialization || row.classification;
+/**
+ * The specialty a provider's primary NUCC code names: the code set's Display Name, its one name for the code
+ * ("Family Nurse Practitioner", "Family Medicine Physician"). A specialization alone is not a specialty's name:
+ * "Family" is the family specialization of nurse practitioners and of psychologists alike, and "Pediatrics"
+ * both a nurse practitioner's specialization and a physician's classification. A code set without display
+ * names (before 2019) gets the specialization with its classification, "Family (Nurse Practitioner)".
+ */
+export function specialtyOfTaxonomy(row: Pick<TaxonomyRow, 'classification' | 'specialization' | 'displayName'>): string {
+  if (row.displayName) return row.displayName;
+  return row.specialization ? `${row.specialization} (${row.classification})` : row.classification;
 }

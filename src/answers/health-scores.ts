@@ -1,31 +1,43 @@
-import { arrayOf, described, record, refTo, type Infer } from '../http/json-schema.ts';
+import { arrayOf, described, nullable, record, refTo, withOptional, type Infer } from '../http/json-schema.ts';
 import { color, DataQuality, integer, number, providerScore, score, stateCode, string, zipCode } from './fields.ts';
 
 /** A health score record (interface specification 2.2), with what it rests on (data_quality). */
-export const HealthScoreRecord = record(
+export const HealthScoreRecord = withOptional(
+  record(
+    {
+      id: integer,
+      zip_code: zipCode,
+      state: stateCode,
+      state_name: string,
+      city: string,
+      latitude: described(
+        number,
+        "Where the ZIP's residents live: the mean point of its residential addresses (data_quality.location says when it is the middle of its area instead).",
+      ),
+      longitude: described(number, 'See latitude.'),
+      population: described(
+        nullable({ type: 'integer', minimum: 0 }),
+        "The ZIP's residents (ACS total population); null when the ACS suppressed it.",
+      ),
+      healthscore: score,
+      people_score: score,
+      provider_score: providerScore,
+      hospital_score: score,
+      travel_score: score,
+      label: string,
+      grade: string,
+      color,
+      score_type: string,
+      data_quality: refTo('DataQuality', DataQuality),
+    },
+    'A health score record (interface specification 2.2), with what it rests on (data_quality).',
+  ),
   {
-    id: integer,
-    zip_code: zipCode,
-    state: stateCode,
-    state_name: string,
-    city: string,
-    latitude: described(
-      number,
-      "Where the ZIP's residents live: the mean point of its residential addresses (data_quality.location says when it is the middle of its area instead).",
+    distance_miles: described(
+      { type: 'number', minimum: 0 },
+      'In a list asked with near=: great-circle miles from that ZIP code (2 decimals); absent otherwise.',
     ),
-    longitude: described(number, 'See latitude.'),
-    healthscore: score,
-    people_score: score,
-    provider_score: providerScore,
-    hospital_score: score,
-    travel_score: score,
-    label: string,
-    grade: string,
-    color,
-    score_type: string,
-    data_quality: refTo('DataQuality', DataQuality),
   },
-  'A health score record (interface specification 2.2), with what it rests on (data_quality).',
 );
 export type HealthScoreRecord = Infer<typeof HealthScoreRecord>;
 

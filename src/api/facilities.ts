@@ -5,7 +5,8 @@ import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagina
 import { boolean, param, plainInteger } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
-import { MAX_TEXT_CHARACTERS, state, text } from './params.ts';
+import { buildValue, MAX_TEXT_CHARACTERS, sortParam, state, text } from './params.ts';
+import { FACILITY_SORT_KEYS, HOSPITAL_GROUP } from '../query/facilities.ts';
 import { API_BASE } from './paths.ts';
 
 /** A facility id, path segment of `facilities/{id}/`. */
@@ -14,12 +15,20 @@ const facilityId = plainInteger('a facility id, an integer of 1 or more', (id) =
   minimum: 1,
 });
 
-/** A facility type, or `hospital` for every hospital type. */
-const facilityType = text(
-  `a facility type of 1 to ${MAX_TEXT_CHARACTERS} characters, such as hospital or Critical Access Hospital`,
-  true,
-  false,
+/**
+ * A facility type of the build (any case, accents and punctuation), or `hospital` (`hospitals`) for every
+ * hospital type; any other value is a 400 that lists them and names the one it may mean.
+ */
+const facilityType = buildValue(
+  `${HOSPITAL_GROUP} (every hospital type) or a facility type of the build (facilities/ answers show them), any case`,
   searchKey,
+  {
+    has: (key, queries) =>
+      key === HOSPITAL_GROUP || key === `${HOSPITAL_GROUP}s` || queries.facilities.types.some((type) => searchKey(type) === key),
+    candidates: (queries) => [HOSPITAL_GROUP, ...queries.facilities.types].map((type) => ({ key: searchKey(type), shown: type })),
+    accepts: (queries) =>
+      `${HOSPITAL_GROUP} (every hospital type) or a facility type of this build: ${queries.facilities.types.join(', ')} (any case)`,
+  },
 );
 
 /** Text the facility name contains. */
@@ -37,15 +46,24 @@ const minRating = param(
   },
 );
 
-const facilitiesQuery = { type: facilityType, state, emergency: boolean, min_rating: minRating, search, page, page_size: pageSize };
+const facilitiesQuery = {
+  type: facilityType,
+  state,
+  emergency: boolean,
+  min_rating: minRating,
+  search,
+  sort: sortParam(FACILITY_SORT_KEYS, 'facility_name, then id'),
+  page,
+  page_size: pageSize,
+};
 
 const facilityPath = { id: facilityId };
 
-/** `facilities/`: a page of facility summaries, filtered, by name then id. */
+/** `facilities/`: a page of facility summaries, filtered, in the order of `sort` (default: by name), ties by name then id. */
 function listFacilities({ query, queries, url }: Context<NoParams, typeof facilitiesQuery>): HandlerResult {
   const filter = { type: query.type, state: query.state, emergency: query.emergency, minRating: query.min_rating, search: query.search };
   const offset = (query.page - 1) * query.page_size;
-  const { count, results } = queries.facilities.list(filter, offset, query.page_size);
+  const { count, results } = queries.facilities.list(filter, offset, query.page_size, query.sort);
   const window = pageWindow(count, query.page, query.page_size);
   return ok(envelope(url, window, count, results));
 }
@@ -60,7 +78,7 @@ function getFacility({ params, queries }: Context<typeof facilityPath, NoParams>
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}facilities/`,
-    summary: 'Facility summaries filtered by type, state, emergency services, minimum rating and name, by name then id',
+    summary: 'Facility summaries filtered by type, state, emergency services, minimum rating and name, by name or rating',
     pathParams: NO_PARAMS,
     query: facilitiesQuery,
     response: { description: 'A page of facility summaries', schema: envelopeOf(FacilitySummary, 'The pagination envelope (2.1).') },

@@ -4,11 +4,14 @@ import { GeoJsonCollection, HealthScoreRecord, NearbyEntry, ScoreSummary } from 
 import { withZipLookup } from '../answers/zip-lookup.ts';
 import { arrayOf, ref, type JsonSchema } from '../http/json-schema.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
-import { integer, param } from '../http/params.ts';
+import { integer } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route, type RouteTag } from '../http/route.ts';
 import { yieldToEventLoop } from '../http/work.ts';
 import type { Context } from './context.ts';
-import { city, scoreType, state, zip } from './params.ts';
+import { nearPlaces, nearQuery, sortOrNear } from './near.ts';
+import { city, DEFAULT_RADIUS_MILES, radiusMiles, scoreType, sortParam, state, zip } from './params.ts';
+import { SCORE_SORT_KEYS } from '../query/health-scores.ts';
+import { DISTANCE_KEY } from '../query/zip-list.ts';
 import { API_BASE } from './paths.ts';
 import { answeringZipAliases, pointingAtZipAliases } from './zip-lookup.ts';
 
@@ -25,40 +28,52 @@ export const zipPath = { zip };
 /** A score 0-100, inclusive bound of a range filter. */
 const scoreBound = integer(0, 100, undefined);
 
-const listQuery = { state, city, min_score: scoreBound, max_score: scoreBound, score_type: scoreType, page, page_size: pageSize };
+/** Fewest residents of a listed ZIP code. */
+const minPopulation = integer(0, 10_000_000, undefined);
+
+/** What health-scores/ sorts by: the record's fields (ties by ZIP code), and the distance from near=. */
+export const SCORE_LIST_SORTS = [...SCORE_SORT_KEYS, DISTANCE_KEY];
+
+const listQuery = {
+  state,
+  city,
+  min_score: scoreBound,
+  max_score: scoreBound,
+  min_population: minPopulation,
+  score_type: scoreType,
+  ...nearQuery,
+  sort: sortParam(SCORE_LIST_SORTS, 'zip_code, or distance_miles with near'),
+  page,
+  page_size: pageSize,
+};
 
 const geojsonQuery = { state, min_score: scoreBound };
 
-export const MAX_RADIUS_MILES = 100;
+const nearbyQuery = { radius: radiusMiles(DEFAULT_RADIUS_MILES), limit: integer(1, 50, 10) };
 
-/** Search radius in miles: a decimal number greater than 0 and at most 100, default 10. */
-const radiusMiles = param(
-  `a number of miles greater than 0 and at most ${MAX_RADIUS_MILES}`,
-  (raw) => {
-    const value = /^\d{1,6}(\.\d{1,6})?$|^\.\d{1,6}$/.test(raw) ? Number(raw) : NaN;
-    return value > 0 && value <= MAX_RADIUS_MILES ? value : undefined;
-  },
-  10,
-  { type: 'number', exclusiveMinimum: 0, maximum: MAX_RADIUS_MILES, default: 10 },
-);
-
-const nearbyQuery = { radius: radiusMiles, limit: integer(1, 50, 10) };
-
-/** `health-scores/`: a page of records of one score type, filtered, ordered by ZIP code ascending. */
+/**
+ * `health-scores/`: a page of records of one score type, filtered, in the order of `sort` (default: ZIP code,
+ * or nearest first with `near`), ties by ZIP code.
+ */
 function listHealthScores({ query, queries, url }: Context<NoParams, typeof listQuery>): HandlerResult {
   if (query.min_score !== undefined && query.max_score !== undefined && query.min_score > query.max_score) {
     throw invalidParameter(`min_score must be at most max_score, got min_score ${query.min_score} and max_score ${query.max_score}`);
   }
+  const near = nearPlaces(queries, query);
   const filter = {
     scoreTypeId: query.score_type,
     state: query.state,
     city: query.city,
     minScore: query.min_score,
     maxScore: query.max_score,
+    minPopulation: query.min_population,
+    near,
   };
-  const count = queries.healthScores.count(filter);
-  const window = pageWindow(count, query.page, query.page_size);
-  return ok(envelope(url, window, count, queries.healthScores.page(filter, window.pageSize, window.offset)));
+  const sort = sortOrNear(query.sort, near, { key: 'zip_code', descending: false });
+  const offset = (query.page - 1) * query.page_size;
+  // The count and the page come from one pass; a page past the last one is then a 404.
+  const { count, results } = queries.healthScores.list(filter, sort, offset, query.page_size);
+  return ok(envelope(url, pageWindow(count, query.page, query.page_size), count, results));
 }
 
 /** Points per slice of the GeoJSON answer: each slice is about 10 ms of work, then other requests run. */
@@ -132,7 +147,7 @@ const noScoreFor = 'no health score for the ZIP code';
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}health-scores/`,
-    summary: 'Health score records of one score type, filtered by state, city and score range, by ZIP code',
+    summary: 'Health score records of one score type, filtered by state, city, score range, residents and distance, sorted',
     tag,
     pathParams: NO_PARAMS,
     query: listQuery,

@@ -4,9 +4,11 @@ import { notFound } from '../http/errors.ts';
 import { ProviderProfile, ProviderSummary } from '../answers/providers.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
 import { param } from '../http/params.ts';
+import { PROVIDER_OWN_ORDER, PROVIDER_SORT_KEYS } from '../query/providers.ts';
+import { nearPlaces, nearQuery, sortOrNear } from './near.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
-import { city, MAX_TEXT_CHARACTERS, state, text, zipFilter } from './params.ts';
+import { buildValue, city, MAX_TEXT_CHARACTERS, sortParam, state, text, zipFilter } from './params.ts';
 import { API_BASE } from './paths.ts';
 
 /** A 10-digit NPI with a valid check digit (Luhn over `80840` + the NPI), path segment of `providers/{npi}/`. */
@@ -16,13 +18,19 @@ const npi = param('a 10-digit NPI with a valid check digit', (raw) => (npiIsVali
   description: 'Luhn check digit over the prefix 80840 and the first 9 digits',
 });
 
-/** A specialty name or alias; an unknown one matches nothing (200, empty), it is not an error. */
-const specialty = text(
-  `a specialty name of 1 to ${MAX_TEXT_CHARACTERS} characters, such as Cardiovascular Disease or cardiology`,
-  true,
-  false,
-  specialtyKey,
-);
+/** What `specialty` accepts, in words: the values are the build's (hundreds nationally), so where they are. */
+export const SPECIALTY_ACCEPTS =
+  'a specialty some provider of this build has, any case: a NUCC name such as Cardiovascular Disease or Family Nurse Practitioner, a CMS specialty, or an alias such as cardiology or primary care (docs/api.md, "Specialties")';
+
+/**
+ * A specialty name or alias that some provider of the build answers to (any case, accents and punctuation);
+ * any other value is a 400 naming the specialties it may mean, most providers first.
+ */
+const specialty = buildValue(SPECIALTY_ACCEPTS, specialtyKey, {
+  has: (key, queries) => queries.specialties.has(key),
+  candidates: (queries) => queries.specialties.all.map((row) => ({ key: row.key, shown: row.specialty })),
+  accepts: () => SPECIALTY_ACCEPTS,
+});
 
 /** The start of a first or last name. */
 const name = text(
@@ -32,16 +40,31 @@ const name = text(
   searchKey,
 );
 
-const providersQuery = { specialty, state, city, zip: zipFilter, name, page, page_size: pageSize };
+const providersQuery = {
+  specialty,
+  state,
+  city,
+  zip: zipFilter,
+  name,
+  ...nearQuery,
+  sort: sortParam(PROVIDER_SORT_KEYS, 'last_name (then first name, NPI), or distance_miles with near'),
+  page,
+  page_size: pageSize,
+};
 
 const npiPath = { npi };
 
-/** `providers/`: a page of provider summaries, filtered, in directory order (last name, first name, NPI). */
+/**
+ * `providers/`: a page of provider summaries, filtered, in the order of `sort` (default: directory order, last
+ * name, first name, NPI; nearest first with `near`, each record with its `distance_miles`).
+ */
 function listProviders({ query, queries, url }: Context<NoParams, typeof providersQuery>): HandlerResult {
   const filter = { specialty: query.specialty, state: query.state, city: query.city, zip: query.zip, name: query.name };
+  const near = nearPlaces(queries, query);
+  const sort = sortOrNear(query.sort, near, PROVIDER_OWN_ORDER);
   const offset = (query.page - 1) * query.page_size;
   // The count and the page come from one search; a page past the last one is then a 404.
-  const { count, results } = queries.providers.list(filter, offset, query.page_size);
+  const { count, results } = queries.providers.list(filter, offset, query.page_size, sort, near);
   const window = pageWindow(count, query.page, query.page_size);
   return ok(envelope(url, window, count, results));
 }
@@ -56,7 +79,7 @@ function getProvider({ params, queries }: Context<typeof npiPath, NoParams>): Ha
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}providers/`,
-    summary: 'Provider (clinician) summaries filtered by specialty, state, city, ZIP and name prefix, by last name, first name, NPI',
+    summary: 'Provider (clinician) summaries filtered by specialty, state, city, ZIP, name prefix and distance from a ZIP code, sorted',
     pathParams: NO_PARAMS,
     query: providersQuery,
     response: { description: 'A page of provider summaries', schema: envelopeOf(ProviderSummary, 'The pagination envelope (2.1).') },

@@ -7,7 +7,8 @@ import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagina
 import { integer, param } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
-import { state, zip } from './params.ts';
+import { sortParam, state, zip } from './params.ts';
+import { TVI_OWN_ORDER, TVI_SORT_KEYS } from '../query/tvi.ts';
 import { API_BASE } from './paths.ts';
 import { answeringZipAliases } from './zip-lookup.ts';
 
@@ -33,7 +34,7 @@ const tier = param(
   { type: 'string', enum: TIER_NAMES },
 );
 
-const topVulnerableQuery = { state, tier, page, page_size: pageSize };
+const topVulnerableQuery = { state, tier, sort: sortParam(TVI_SORT_KEYS, '-tvi_score, most vulnerable first'), page, page_size: pageSize };
 
 export const MAX_RANKING_LIMIT = 1000;
 const rankingsQuery = { limit: integer(1, MAX_RANKING_LIMIT, 100) };
@@ -45,12 +46,16 @@ function getTvi({ params, queries }: Context<typeof tviPath, NoParams>): Handler
   return ok(found);
 }
 
-/** `tvi/top-vulnerable/`: a page of ZIPs, highest `tvi_score` first, ties by ZIP code. */
+/** `tvi/top-vulnerable/`: a page of ranked ZIPs in the order of `sort` (default: highest `tvi_score` first), ties by ZIP code. */
 function listTopVulnerable({ query, queries, url }: Context<NoParams, typeof topVulnerableQuery>): HandlerResult {
-  const filter = { state: query.state, tier: query.tier };
-  const count = queries.tvi.count(filter);
-  const window = pageWindow(count, query.page, query.page_size);
-  return ok(envelope(url, window, count, queries.tvi.page(filter, window.pageSize, window.offset)));
+  const offset = (query.page - 1) * query.page_size;
+  const { count, results } = queries.tvi.list(
+    { state: query.state, tier: query.tier },
+    query.sort ?? TVI_OWN_ORDER,
+    offset,
+    query.page_size,
+  );
+  return ok(envelope(url, pageWindow(count, query.page, query.page_size), count, results));
 }
 
 /** `tvi/rankings/`: the `limit` most vulnerable metro/micro areas and ZIPs, each ranked from 1. */
@@ -68,12 +73,12 @@ export const schemas: Record<string, JsonSchema> = {
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}tvi/top-vulnerable/`,
-    summary: 'ZIP codes by Transportation Vulnerability Index, most vulnerable first, filtered by state and tier',
+    summary: 'ZIP codes by Transportation Vulnerability Index, most vulnerable first (or sorted), filtered by state and tier',
     tag,
     pathParams: NO_PARAMS,
     query: topVulnerableQuery,
     response: {
-      description: 'A page of TVI list entries, highest tvi_score first, ties by ZIP code',
+      description: 'A page of TVI list entries, highest tvi_score first unless sort says otherwise, ties by ZIP code',
       schema: envelopeOf(ref('TviListEntry')),
     },
     handle: listTopVulnerable,

@@ -59,6 +59,13 @@ export async function getJson<T>(api: Api, path: string, options: Record<string,
 /** The CliError of an API error answer, its parameter names translated to the command's options. */
 export function apiError(status: number, apiMessage: string | undefined, options: Record<string, string>): CliError {
   let message = apiMessage ?? `the API answered ${status}`;
-  for (const [param, flag] of Object.entries(options)) message = message.replace(new RegExp(`\\b${param}\\b`, 'g'), flag);
+  // A parameter is named where it starts a clause, follows a word that points at one, or is given a value
+  // (`state must be ...`, `give near=ZIP`, `at most max_score`); in prose (`a USPS state code`) it stays a word.
+  for (const [param, flag] of Object.entries(options)) {
+    message = message.replace(
+      new RegExp(`(^|[;,(] |\\b(?:give|and|most|least|than) )${param}\\b|\\b${param}(?==)`, 'g'),
+      (_, before) => `${before ?? ''}${flag}`,
+    );
+  }
   return new CliError(message, exitCodeOfStatus(status));
 }

@@ -21,9 +21,32 @@ export interface ListSpec {
   tableColumns: readonly Column[];
   /** Every field of a record, in the API's order: the columns of TSV and CSV, and what --fields may name. */
   fields: readonly string[];
+  /** How errors name a parameter that no option of the same name gives (`near`: the ZIP argument). */
+  flagNames?: Readonly<Record<string, string>>;
 }
 
-export type ListOptions = OutputFlags & { db?: string; all?: boolean } & Record<string, unknown>;
+export type ListOptions = OutputFlags & { db?: string; all?: boolean; sort?: string; desc?: boolean } & Record<string, unknown>;
+
+/** Fields a record has only in a list asked near a place: a column of files only when `--near` is given. */
+const NEAR_ONLY_FIELDS = ['distance_miles'];
+
+/**
+ * Adds `--sort FIELD` and `--desc` for a list's sort keys (the API's `sort`, `-FIELD` when descending), with
+ * the keys and the default order in the help.
+ */
+export function sortOptions(command: Command, keys: readonly string[], defaultOrder: string): Command {
+  return command
+    .option('--sort <field>', `order by one of ${keys.join(', ')} (default: ${defaultOrder}); ties by the default order`)
+    .option('--desc', 'with --sort: descending, highest (or last) first; rows without a value stay last');
+}
+
+/** The API's `sort` of `--sort` and `--desc`: `-healthscore` for `--sort healthscore --desc`. */
+function sortOf(options: ListOptions): string | undefined {
+  if (options.desc && options.sort === undefined)
+    throw new CliError('--desc reverses --sort: give --sort FIELD too (--help lists the fields)');
+  if (options.sort === undefined) return undefined;
+  return options.desc && !options.sort.startsWith('-') ? `-${options.sort}` : options.sort;
+}
 
 /**
  * The fields of the answer `schema` (src/answers) in a presentation order of their own: checked when the
@@ -72,8 +95,13 @@ export function listQuery(
 }
 
 /** The columns of a format: the table's own unless `--fields` names others; files get every field. */
-function columnsFor(spec: ListSpec, format: Format, fields: string | undefined): Column[] {
-  return pickColumns(fields, spec.fields, format === 'table' ? spec.tableColumns : spec.fields.map((key) => ({ key })));
+function columnsFor(spec: ListSpec, format: Format, options: ListOptions): Column[] {
+  const near = options.near !== undefined;
+  const files = spec.fields.filter((key) => near || !NEAR_ONLY_FIELDS.includes(key)).map((key) => ({ key }));
+  const table = near
+    ? [...spec.tableColumns, ...NEAR_ONLY_FIELDS.filter((key) => spec.fields.includes(key)).map((key) => ({ key }))]
+    : spec.tableColumns;
+  return pickColumns(options.fields, spec.fields, format === 'table' ? table : files);
 }
 
 /**
@@ -84,14 +112,18 @@ export async function runPagedList(io: CommandIo, spec: ListSpec, options: ListO
   if (options.all && (options.page !== undefined || options.pageSize !== undefined)) {
     throw new CliError(`--all prints every page: leave out ${options.page !== undefined ? '--page' : '--page-size'}`);
   }
+  const limit = limitOf(options);
   const format = chooseFormat(options, io, { streaming: Boolean(options.all) });
-  const columns = columnsFor(spec, format, options.fields);
-  const { path, query, flags } = listQuery(spec.path, spec.parameters, options);
+  const columns = columnsFor(spec, format, options);
+  const sort = sortOf(options);
+  const listed = listQuery(spec.path, spec.parameters, sort === undefined ? options : { ...options, sort });
+  const { path, query } = listed;
+  const flags = { ...listed.flags, ...spec.flagNames };
   const writer = new RowWriter(io.stdout, format, columns, options.fields !== undefined);
   const api = openApi(options.db, io.env);
   try {
-    if (options.all) {
-      const count = await writeAllPages(api, spec.path, query, flags, writer);
+    if (options.all || limit !== undefined) {
+      const count = await writeAllPages(api, spec.path, query, flags, writer, limit);
       await writer.end();
       if (count === 0) throw notFound(`no ${spec.noun[1]} match`);
       return;
@@ -120,16 +152,35 @@ async function writeAllPages(
   query: URLSearchParams,
   names: Record<string, string>,
   writer: RowWriter,
+  limit = Infinity,
 ): Promise<number> {
-  query.set('page_size', String(MAX_PAGE_SIZE));
+  query.set('page_size', String(Math.min(MAX_PAGE_SIZE, limit)));
   let count = 0;
+  let written = 0;
   for (let page = 1; ; page++) {
     query.set('page', String(page));
     const envelope = await getJson<Envelope<Record<string, unknown>>>(api, `${path}?${query}`, names);
     count = envelope.count;
-    await writer.write(envelope.results);
-    if (!envelope.next) return count;
+    const rows = envelope.results.slice(0, limit - written);
+    await writer.write(rows);
+    written += rows.length;
+    if (!envelope.next || written >= limit) return count;
   }
+}
+
+/** `--limit N` (a command that has it): the first N records, read page after page; undefined without it. */
+function limitOf(options: ListOptions): number | undefined {
+  if (options.limit === undefined) return undefined;
+  const limit = String(options.limit);
+  if (!/^[1-9][0-9]{0,6}$/.test(limit)) throw new CliError(`--limit must be a whole number of records from 1, got ${limit}`);
+  for (const [flag, given] of [
+    ['--all', options.all],
+    ['--page', options.page],
+    ['--page-size', options.pageSize],
+  ] as const) {
+    if (given !== undefined) throw new CliError(`--limit reads the first records page after page: leave out ${flag}`);
+  }
+  return Number(limit);
 }
 
 /** `20 of 36,646 matching providers, page 1 of 1,833; next: --page 2, every page: --all` */

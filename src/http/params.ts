@@ -33,10 +33,13 @@ export type ParamValues<S extends ParamSpecs> = { [K in keyof S]: S[K] extends P
  */
 export const IGNORED_QUERY: ParamSpecs = Object.freeze({});
 
-/** The 400 for a value outside what the parameter accepts: `page_size must be an integer from 1 to 100, got 500`. */
-export function mustBe(name: string, accepts: string, raw: string): Error {
+/**
+ * The 400 for a value outside what the parameter accepts: `page_size must be an integer from 1 to 100, got 500`;
+ * `hint` follows it (` (did you mean cardiology?)`, suggest.ts).
+ */
+export function mustBe(name: string, accepts: string, raw: string, hint = ''): Error {
   const shown = raw === '' ? 'an empty value' : raw.length > 40 ? `${raw.slice(0, 40)}...` : raw;
-  return invalidParameter(`${name} must be ${accepts}, got ${shown}`);
+  return invalidParameter(`${name} must be ${accepts}, got ${shown}${hint}`);
 }
 
 /** The canonical text of a parameter's value (see Param.canonical). */

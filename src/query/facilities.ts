@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { decodeUint32, FACILITY_INDEX, KEY_SEPARATOR, stateNumber } from '../../core/directory-format.ts';
 import { PREFIX_END, searchKey } from '../../core/search-key.ts';
 import type { FacilityDetail, FacilitySummary, HospitalRanking } from '../answers/facilities.ts';
+import { ListOrders, type SortOrder } from './list-order.ts';
 
 /** Filters of the facilities list; absent fields do not filter. */
 export interface FacilityFilter {
@@ -13,6 +14,15 @@ export interface FacilityFilter {
   /** Text the facility name contains (any case, accents and punctuation ignored). */
   search?: string;
 }
+
+/**
+ * The keys the facilities list sorts by, each a field of its summaries: the name (the list's own order, ties
+ * by id) and the CMS star rating (unrated last either way), ties by name then id.
+ */
+export const FACILITY_SORT_KEYS = ['facility_name', 'facility_rating'] as const;
+
+/** The facilities list's own order. */
+export const FACILITY_OWN_ORDER: SortOrder = { key: 'facility_name', descending: false };
 
 /** The one facility type that is not a hospital: HRSA health center sites (pipeline/layouts/facilities.ts). */
 export const HEALTH_CENTER_TYPE = 'Health Center';
@@ -29,6 +39,7 @@ const SUMMARY_COLUMNS = `id, facility_name, facility_type, city_name, state_name
  */
 export class FacilityQueries {
   private loaded: FacilityIndex | undefined;
+  private typeNames: string[] | undefined;
   private readonly summary: Database.Statement;
   private readonly detailRow: Database.Statement;
   private readonly rankedRows: Database.Statement;
@@ -47,15 +58,21 @@ export class FacilityQueries {
       FROM facilities WHERE facility_rating IS NOT NULL AND facility_type <> ?`);
   }
 
+  /** Every facility type of the build, by name (read on first use). */
+  get types(): readonly string[] {
+    this.typeNames ??= this.db.prepare('SELECT DISTINCT facility_type FROM facilities ORDER BY facility_type').pluck().all() as string[];
+    return this.typeNames;
+  }
+
   /** The facility index, loaded on first use. */
   get index(): FacilityIndex {
     this.loaded ??= FacilityIndex.load(this.db);
     return this.loaded;
   }
 
-  /** The count of matching facilities and the summaries of one window, by name then id. */
-  list(filter: FacilityFilter, offset: number, limit: number): { count: number; results: FacilitySummary[] } {
-    const { count, ids } = this.index.search(filter, offset, limit);
+  /** The count of matching facilities and the summaries of one window, in the order of `sort` (ties by name then id). */
+  list(filter: FacilityFilter, offset: number, limit: number, sort = FACILITY_OWN_ORDER): { count: number; results: FacilitySummary[] } {
+    const { count, ids } = this.index.search(filter, offset, limit, sort);
     return { count, results: ids.map((id) => summaryOf(this.summary.get(id) as SummaryRow)) };
   }
 
@@ -153,6 +170,7 @@ export class FacilityIndex {
   private readonly states: Uint32Array;
   private readonly emergency: Uint32Array;
   private readonly ratings: Uint32Array;
+  private readonly orders: ListOrders;
 
   private constructor(
     ids: Uint32Array,
@@ -173,6 +191,13 @@ export class FacilityIndex {
     this.names = text === '' ? [] : text.split(KEY_SEPARATOR);
     this.starts = new Uint32Array(this.names.length);
     for (let i = 1; i < this.names.length; i++) this.starts[i] = this.starts[i - 1] + this.names[i - 1].length + 1;
+    // A name's value is the position of its first facility, so facilities of one name tie (and go by id).
+    const nameValue = new Float64Array(this.names.length);
+    for (let i = 1; i < nameValue.length; i++) nameValue[i] = this.names[i] === this.names[i - 1] ? nameValue[i - 1] : i;
+    this.orders = new ListOrders({
+      facility_name: nameValue,
+      facility_rating: Float64Array.from(ratings, (rating) => (rating === 0 ? NaN : rating)),
+    });
   }
 
   static load(db: Database.Database): FacilityIndex {
@@ -195,26 +220,46 @@ export class FacilityIndex {
     );
   }
 
-  /** The exact count of matching facilities and the ids of one window. */
-  search(filter: FacilityFilter, offset: number, limit: number): { count: number; ids: number[] } {
+  /**
+   * The exact count of matching facilities and the ids of one window, in the order of `sort`: the list's own
+   * order is walked as it is; another order walks every facility in it, or, under a filter, puts the matches
+   * in it (at most the 85,000 facilities, one sort of their numbers).
+   */
+  search(filter: FacilityFilter, offset: number, limit: number, sort = FACILITY_OWN_ORDER): { count: number; ids: number[] } {
     const types = this.typeSet(filter.type);
     if (types && !types.some(Boolean)) return { count: 0, ids: [] };
     // With a search text, only the names containing it are visited (one indexOf pass over all names).
     const candidates = filter.search === undefined ? undefined : this.containing(searchKey(filter.search));
     const state = filter.state === undefined ? undefined : stateNumber(filter.state);
+    const passes = (i: number) =>
+      !(types && !types[this.typeIds[i]]) &&
+      !(state !== undefined && this.states[i] !== state) &&
+      !(filter.emergency !== undefined && (this.emergency[i] === 1) !== filter.emergency) &&
+      !(filter.minRating !== undefined && this.ratings[i] < filter.minRating);
+    const own = sort.key === FACILITY_OWN_ORDER.key && !sort.descending;
+    const unfiltered =
+      candidates === undefined &&
+      types === undefined &&
+      state === undefined &&
+      filter.emergency === undefined &&
+      filter.minRating === undefined;
+    if (!own && unfiltered) {
+      const order = this.orders.order(sort);
+      return { count: order.length, ids: Array.from(order.subarray(offset, offset + limit), (i) => this.ids[i]) };
+    }
     const total = candidates ? candidates.length : this.ids.length;
+    const matches: number[] = [];
     const ids: number[] = [];
     let count = 0;
     for (let c = 0; c < total; c++) {
       const i = candidates ? candidates[c] : c;
-      if (types && !types[this.typeIds[i]]) continue;
-      if (state !== undefined && this.states[i] !== state) continue;
-      if (filter.emergency !== undefined && (this.emergency[i] === 1) !== filter.emergency) continue;
-      if (filter.minRating !== undefined && this.ratings[i] < filter.minRating) continue;
-      if (count >= offset && ids.length < limit) ids.push(this.ids[i]);
+      if (!passes(i)) continue;
+      if (!own) matches.push(i);
+      else if (count >= offset && ids.length < limit) ids.push(this.ids[i]);
       count++;
     }
-    return { count, ids };
+    if (own) return { count, ids };
+    return { count, ids: Array.from(this.orders.sorted(matches, sort).subarray(offset, offset + limit), (i) => this.ids[i]) };
   }
 
   /** Positions (list order) of the names that contain a key. */

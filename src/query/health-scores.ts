@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import { QUALITY_COLUMNS, type DataQualityCatalog, type QualityColumns } from './data-quality.ts';
+import type { SortOrder } from './list-order.ts';
+import { roundMiles } from './nearby.ts';
 import { ScoreListIndex, type ScoreFilter } from './score-lists.ts';
 import type { HealthScoreRecord, ScoreSummary } from '../answers/health-scores.ts';
 
@@ -7,18 +9,19 @@ import type { HealthScoreRecord, ScoreSummary } from '../answers/health-scores.t
 export type ScorePoint = Pick<HealthScoreRecord, 'zip_code' | 'latitude' | 'longitude' | 'healthscore' | 'label' | 'color'>;
 
 export type { ScoreFilter } from './score-lists.ts';
+export { SCORE_SORT_KEYS } from './score-lists.ts';
 
-const RECORD_COLUMNS = `h.id, h.zip_code, z.state, z.state_name, z.city, z.latitude, z.longitude, h.healthscore,
+const RECORD_COLUMNS = `h.id, h.zip_code, z.state, z.state_name, z.city, z.latitude, z.longitude, z.population, h.healthscore,
   h.people_score, h.provider_score, h.hospital_score, h.travel_score, h.label, h.grade, h.color, t.name AS score_type, ${QUALITY_COLUMNS}`;
 
-type RecordRow = Omit<HealthScoreRecord, 'data_quality'> & QualityColumns;
+type RecordRow = Omit<HealthScoreRecord, 'data_quality' | 'distance_miles'> & QualityColumns;
 const RECORD_FROM = `health_scores h JOIN zips z ON z.zip_code = h.zip_code JOIN score_types t ON t.id = h.score_type_id`;
 
 /**
  * The SQL of the health-score endpoints. Fixed statements are prepared in the constructor; filtered ones are
  * prepared on first use of each combination of filters (at most 4) and reused after that. Counts and pages of
- * the list come from the list index (score-lists.ts), so a deep page or a rare filter costs what a first
- * page does; the page's records are then read by their ZIP codes.
+ * the list come from the list index (score-lists.ts), so a deep page, a rare filter or any sort costs what a
+ * first page does; the page's records are then read by their ZIP codes (lookups in the unique index).
  */
 export class HealthScoreQueries {
   private readonly one: Database.Statement;
@@ -37,7 +40,7 @@ export class HealthScoreQueries {
     this.summaries = db.prepare(`SELECT h.zip_code, h.healthscore, h.label, h.grade, t.name AS score_type
       FROM health_scores h JOIN score_types t ON t.id = h.score_type_id WHERE h.zip_code = ? ORDER BY h.score_type_id`);
     this.records = db.prepare(
-      `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE h.score_type_id = ? AND h.zip_code IN (SELECT value FROM json_each(?)) ORDER BY h.zip_code`,
+      `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE h.score_type_id = ? AND h.zip_code IN (SELECT value FROM json_each(?))`,
     );
     this.lists = new ScoreListIndex(db);
   }
@@ -53,16 +56,19 @@ export class HealthScoreQueries {
     return this.summaries.all(zipCode) as ScoreSummary[];
   }
 
-  /** How many records match the filter. */
-  count(filter: ScoreFilter): number {
-    return this.lists.count(filter);
-  }
-
-  /** One page of matching records, ordered by ZIP code. */
-  page(filter: ScoreFilter, limit: number, offset: number): HealthScoreRecord[] {
-    const zips = this.lists.page(filter, limit, offset);
-    if (zips.length === 0) return [];
-    return (this.records.all(filter.scoreTypeId, JSON.stringify(zips)) as RecordRow[]).map((row) => this.quality.publish(row));
+  /**
+   * How many records match the filter, and the records of one window in the order of `sort` (ties by ZIP
+   * code); under `near`, each with its `distance_miles` (2 decimals).
+   */
+  list(filter: ScoreFilter, sort: SortOrder, offset: number, limit: number): { count: number; results: HealthScoreRecord[] } {
+    const { count, zips, miles } = this.lists.select(filter, sort, offset, limit);
+    if (zips.length === 0) return { count, results: [] };
+    const byZip = new Map((this.records.all(filter.scoreTypeId, JSON.stringify(zips)) as RecordRow[]).map((row) => [row.zip_code, row]));
+    const results = zips.map((zip, i) => {
+      const record = this.quality.publish(byZip.get(zip)!);
+      return miles ? { ...record, distance_miles: roundMiles(miles[i]) } : record;
+    });
+    return { count, results };
   }
 
   /**

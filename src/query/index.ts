@@ -15,6 +15,7 @@ import { ProviderQueries } from './providers.ts';
 import type { StateRanking, StateRecord } from '../answers/reference.ts';
 import { stateRankings } from './rankings.ts';
 import { listStates, ScoreTypeCatalog } from './reference.ts';
+import { SpecialtyCatalog } from './specialties.ts';
 import { TviQueries } from './tvi.ts';
 import { ZipAliasQueries } from './zip-aliases.ts';
 
@@ -34,6 +35,7 @@ export class Queries {
   readonly blog: BlogQueries;
   readonly exports: ExportQueries;
   readonly providers: ProviderQueries;
+  readonly specialties: SpecialtyCatalog;
   readonly facilities: FacilityQueries;
   readonly autocomplete: AutocompleteQueries;
   readonly stateRankings: readonly StateRanking[];
@@ -56,6 +58,7 @@ export class Queries {
     this.blog = new BlogQueries(db);
     this.exports = new ExportQueries(db, this.dataQuality);
     this.providers = new ProviderQueries(db);
+    this.specialties = new SpecialtyCatalog(db);
     this.facilities = new FacilityQueries(db);
     this.autocomplete = new AutocompleteQueries(db, this.providers, this.facilities);
     this.stateRankings = stateRankings(db);

@@ -18,6 +18,12 @@ interface ZipPoint {
   label: string | null;
 }
 
+/** The ZIP codes within a distance of a place, nearest first, ties by ZIP code, with their distances in miles. */
+export interface NearPlaces {
+  zipNumbers: Int32Array;
+  miles: Float64Array;
+}
+
 /**
  * Nearest-ZIP search over the build's KD-tree (`kdtree` row 'zips', points in `zips.kd_index` order) with the
  * overall score of every ZIP held in memory. Loaded once per build, on the first nearby request.
@@ -53,6 +59,34 @@ export class NearbyIndex {
     return new NearbyIndex(index, points);
   }
 
+  /** True when the build has a point for the ZIP code (a ZCTA, scored or not). */
+  has(zipCode: string): boolean {
+    return this.byZip.has(zipCode);
+  }
+
+  /**
+   * Every ZIP (scored or not) whose point is within `radiusMiles` of a ZIP's, the ZIP itself first (0 miles),
+   * nearest first, ties by ZIP code: what `near=` filters and orders lists by. Undefined when the build has no
+   * point for the ZIP.
+   */
+  within(zipCode: string, radiusMiles: number): NearPlaces | undefined {
+    const targetId = this.byZip.get(zipCode);
+    if (targetId === undefined) return undefined;
+    const target = this.points[targetId];
+    const found = around(this.index, target.longitude, target.latitude, Infinity, radiusMiles * KM_PER_MILE * SEARCH_SLACK)
+      .map((id) => ({ point: this.points[id], miles: this.milesBetween(target, this.points[id]) }))
+      .filter(({ miles }) => miles <= radiusMiles)
+      .sort((a, b) => a.miles - b.miles || (a.point.zip_code < b.point.zip_code ? -1 : 1));
+    return {
+      zipNumbers: Int32Array.from(found, ({ point }) => Number(point.zip_code)),
+      miles: Float64Array.from(found, ({ miles }) => miles),
+    };
+  }
+
+  private milesBetween(from: ZipPoint, to: ZipPoint): number {
+    return haversineMiles(from.longitude, from.latitude, to.longitude, to.latitude);
+  }
+
   /**
    * Scored ZIPs within `radiusMiles` of a ZIP, nearest first, ties by ZIP code, at most `limit`, the ZIP itself
    * excluded. Undefined when the ZIP has no score.
@@ -85,7 +119,12 @@ export class NearbyIndex {
         state: point.state,
         healthscore: point.healthscore as number,
         label: point.label as string,
-        distance_miles: Math.round(miles * 100) / 100,
+        distance_miles: roundMiles(miles),
       }));
   }
+}
+
+/** Miles as the API writes them: 2 decimals. */
+export function roundMiles(miles: number): number {
+  return Math.round(miles * 100) / 100;
 }

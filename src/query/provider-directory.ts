@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { decodeUint32, PROVIDER_ARRAYS, type PostingKind } from '../../core/directory-format.ts';
 import { PREFIX_END, searchKey, specialtyKey } from '../../core/search-key.ts';
+import type { NearPlaces } from './nearby.ts';
 import { bitmapOf, intersectAll, lowerBound, mergeRuns, mergeSorted, unionWithInterval, withBitmap, type RankSet } from './rank-sets.ts';
 
 /** Filters of the providers list, as sent (the directory normalises them); absent fields do not filter. */
@@ -109,6 +110,130 @@ export class ProviderDirectory {
     const matched = sets.length === 1 ? sets[0] : this.cached(`and\u0000${keys.join('\u0000')}`, () => ({ ranks: intersectAll(sets) }))!;
     const ranks = name ? this.filterByName(matched, name) : matched.ranks;
     return { count: ranks.length, ranks: ranks.subarray(offset, offset + limit) };
+  }
+
+  /**
+   * `search` in either direction of directory order: descending is the same matches read from the end (the
+   * count first, then the window counted back from it), so a page costs what the ascending page would.
+   */
+  searchInOrder(filter: ProviderFilter, offset: number, limit: number, descending: boolean): { count: number; ranks: Uint32Array } {
+    if (!descending) return this.search(filter, offset, limit);
+    const { count } = this.search(filter, 0, 0);
+    const end = Math.max(0, count - offset);
+    const from = Math.max(0, end - limit);
+    return {
+      count,
+      ranks: this.search(filter, from, end - from)
+        .ranks.slice()
+        .reverse(),
+    };
+  }
+
+  /**
+   * The providers matching a filter whose practice ZIP code lies in one of the places near a ZIP code (the
+   * posting lists of those ZCTAs, nearest place first), with the miles of each: the exact count, and one window
+   * in the order asked: by distance (nearest or farthest place first, places of one distance by ZIP code, each
+   * place's providers in directory order) or directory order (ascending or descending). Costs time in
+   * proportion to the providers of the places, never to all providers; a page by distance with no other filter
+   * only counts the places' lists and reads the page.
+   */
+  searchNear(
+    filter: ProviderFilter,
+    near: NearPlaces,
+    offset: number,
+    limit: number,
+    order: 'distance' | '-distance' | 'name' | '-name',
+  ): { count: number; ranks: Uint32Array; miles: Float64Array } {
+    // Every provider of the places, nearest place first, ranks ascending within each place.
+    const lists: Uint32Array[] = [];
+    const listMiles: number[] = [];
+    let total = 0;
+    for (let i = 0; i < near.zipNumbers.length; i++) {
+      const list = this.postingList('zcta', String(near.zipNumbers[i]).padStart(5, '0'));
+      if (!list) continue;
+      lists.push(list.ranks);
+      listMiles.push(near.miles[i]);
+      total += list.ranks.length;
+    }
+    const sets: RankSet[] = [];
+    for (const [kind, key] of this.listKeys(filter)) {
+      const set = this.postingList(kind, key);
+      if (!set) return { count: 0, ranks: new Uint32Array(0), miles: new Float64Array(0) };
+      sets.push(set);
+    }
+    const name = filter.name === undefined ? undefined : this.nameMatch(searchKey(filter.name));
+    // By distance without a name, each provider of the places is tested against the other filters where it
+    // stands (a bit, or a search of a short list), and no set of the places' providers is made or sorted: a
+    // million ranks within 100 miles of Manhattan in a synthetic nation.
+    let matched: Uint32Array | undefined;
+    let keep: Uint32Array | undefined;
+    if ((order === 'distance' || order === '-distance') && !name) {
+      if (sets.length > 0) {
+        keep = new Uint32Array((this.size + 31) >>> 5);
+        let n = 0;
+        for (const list of lists) {
+          for (let i = 0; i < list.length; i++) {
+            const r = list[i];
+            if (sets.every((set) => (set.bits ? (set.bits[r >>> 5] & (1 << (r & 31))) !== 0 : set.ranks[lowerBound(set.ranks, r)] === r))) {
+              keep[r >>> 5] |= 1 << (r & 31);
+              n++;
+            }
+          }
+        }
+        total = n;
+      }
+    } else {
+      // The same providers in rank order (each is in one place), to intersect with the other filters.
+      const all = new Uint32Array(total);
+      for (let l = 0, n = 0; l < lists.length; n += lists[l].length, l++) all.set(lists[l], n);
+      const nearSet = withBitmap(all.sort(), this.size);
+      const matchedSet: RankSet = sets.length === 0 ? nearSet : withBitmap(intersectAll([nearSet, ...sets]), this.size);
+      matched = name ? this.filterByName(matchedSet, name) : matchedSet.ranks;
+    }
+    const count = matched ? matched.length : total;
+    if (order === 'distance' || order === '-distance') {
+      // The places nearest (or farthest) first, each place's providers in directory order, keeping the matches.
+      if (matched) keep = bitmapOf(matched, this.size);
+      const ranks = new Uint32Array(Math.min(limit, Math.max(0, count - offset)));
+      const miles = new Float64Array(ranks.length);
+      // Farthest first keeps places of one distance by ZIP code, as every list's ties go.
+      const places = Array.from(lists.keys());
+      if (order === '-distance') places.sort((a, b) => listMiles[b] - listMiles[a] || a - b);
+      let seen = 0;
+      let n = 0;
+      for (let p = 0; p < places.length && n < ranks.length; p++) {
+        const place = places[p];
+        const list = lists[place];
+        if (!keep && seen + list.length <= offset) {
+          seen += list.length;
+          continue;
+        }
+        for (let i = 0; i < list.length && n < ranks.length; i++) {
+          const r = list[i];
+          if (keep && !(keep[r >>> 5] & (1 << (r & 31)))) continue;
+          if (seen++ < offset) continue;
+          ranks[n] = r;
+          miles[n++] = listMiles[place];
+        }
+      }
+      return { count, ranks, miles };
+    }
+    const from = order === 'name' ? Math.min(offset, count) : Math.max(0, count - offset - limit);
+    const to = order === 'name' ? Math.min(count, offset + limit) : Math.max(0, count - offset);
+    const ranks = matched!.slice(from, to);
+    if (order === '-name') ranks.reverse();
+    // Each rank's miles: its place's, found in one pass over the places' lists.
+    const at = new Map(Array.from(ranks, (r, i) => [r, i]));
+    const miles = new Float64Array(ranks.length);
+    for (let l = 0; l < lists.length && at.size > 0; l++) {
+      for (let i = 0; i < lists[l].length; i++) {
+        const window = at.get(lists[l][i]);
+        if (window === undefined) continue;
+        miles[window] = listMiles[l];
+        at.delete(lists[l][i]);
+      }
+    }
+    return { count, ranks, miles };
   }
 
   /** The first `limit` ranks whose first or last name starts with a search key (for autocomplete). */

@@ -1,6 +1,19 @@
 import type Database from 'better-sqlite3';
 import { ProviderDirectory, type ProviderFilter } from './provider-directory.ts';
 import type { ProviderProfile, ProviderSummary } from '../answers/providers.ts';
+import type { SortOrder } from './list-order.ts';
+import { roundMiles, type NearPlaces } from './nearby.ts';
+import { DISTANCE_KEY } from './zip-list.ts';
+
+/**
+ * The keys the providers list sorts by: `last_name` is directory order (last name, first name, NPI, on search
+ * keys), `distance_miles` the distance of the practice from `near` (ties by directory order). Both are orders
+ * the directory holds (ranks, and the places' posting lists nearest first), so no sort runs per request.
+ */
+export const PROVIDER_SORT_KEYS = ['last_name', DISTANCE_KEY] as const;
+
+/** The providers list's own order. */
+export const PROVIDER_OWN_ORDER: SortOrder = { key: 'last_name', descending: false };
 
 /** A provider as an autocomplete label needs it. */
 export interface ProviderLabel {
@@ -13,7 +26,7 @@ export interface ProviderLabel {
   state: string;
 }
 
-const SUMMARY_COLUMNS = 'npi, first_name, last_name, credential, gender, primary_specialty, telehealth';
+const SUMMARY_COLUMNS = 'npi, first_name, last_name, credential, gender, primary_specialty, telehealth, city, state, zip_code';
 
 /**
  * The providers endpoints: the directory index finds and counts, the providers table (by its NPI index)
@@ -44,10 +57,31 @@ export class ProviderQueries {
     return this.directoryIndex;
   }
 
-  /** The count of matching providers and the summaries of one window, in directory order (last name, first name, NPI). */
-  list(filter: ProviderFilter, offset: number, limit: number): { count: number; results: ProviderSummary[] } {
-    const { count, ranks } = this.directory.search(filter, offset, limit);
-    return { count, results: this.directory.npis(ranks).map((npi) => summaryOf(this.summary.get(npi) as SummaryRow)) };
+  /**
+   * The count of matching providers and the summaries of one window, in the order of `sort` (default:
+   * directory order, last name, first name, NPI); with `near`, only those practising in its places, each with
+   * its `distance_miles`. A sort by distance needs `near` (the API refuses it without).
+   */
+  list(
+    filter: ProviderFilter,
+    offset: number,
+    limit: number,
+    sort: SortOrder = PROVIDER_OWN_ORDER,
+    near?: NearPlaces,
+  ): { count: number; results: ProviderSummary[] } {
+    if (near === undefined) {
+      if (sort.key === DISTANCE_KEY) throw new Error('a providers list sorts by distance only near a place');
+      const { count, ranks } = this.directory.searchInOrder(filter, offset, limit, sort.descending);
+      return { count, results: this.summaries(ranks) };
+    }
+    const order = `${sort.descending ? '-' : ''}${sort.key === DISTANCE_KEY ? 'distance' : 'name'}` as const;
+    const { count, ranks, miles } = this.directory.searchNear(filter, near, offset, limit, order);
+    const results = this.summaries(ranks).map((summary, i) => ({ ...summary, distance_miles: roundMiles(miles[i]) }));
+    return { count, results };
+  }
+
+  private summaries(ranks: Uint32Array): ProviderSummary[] {
+    return this.directory.npis(ranks).map((npi) => summaryOf(this.summary.get(npi) as SummaryRow));
   }
 
   /** How many providers match, without fetching any record. */
@@ -88,5 +122,8 @@ function summaryOf(row: SummaryRow): ProviderSummary {
     gender: row.gender,
     primary_specialty: row.primary_specialty,
     telehealth: row.telehealth === 1,
+    city: row.city,
+    state: row.state,
+    zip_code: row.zip_code,
   };
 }

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { searchKey } from '../../core/search-key.ts';
-import { lowerBound } from './rank-sets.ts';
+import type { SortOrder } from './list-order.ts';
+import type { NearPlaces } from './nearby.ts';
+import { ZipList, type NearPositions, type ZipListWindow } from './zip-list.ts';
 
 /** Filters of the health-scores list; absent fields do not filter. Scores are inclusive bounds. */
 export interface ScoreFilter {
@@ -10,17 +12,33 @@ export interface ScoreFilter {
   city?: string;
   minScore?: number;
   maxScore?: number;
+  /** Fewest residents (ZIPs whose population the ACS suppressed never match a bound). */
+  minPopulation?: number;
+  /** Only the ZIPs within a distance of a place, with their miles. */
+  near?: NearPlaces;
 }
 
 /**
- * One score type's records in ZIP order, as columns, with the positions of each state, and of each city as
- * one array: the positions grouped by city id (`cityOrder`), city `c`'s from `cityStart[c]` to
- * `cityStart[c + 1]` (a typed array per city would cost an object each, for some 25,000 cities per type).
+ * The keys the health-scores list sorts by: each a column of the record (population: the ZIP's residents),
+ * ties by ZIP code. ZIP code is the default; `distance_miles` (from `near=`) is the distance module's.
  */
-interface TypeColumns {
-  zipNumbers: Int32Array;
-  scores: Uint8Array;
-  byState: Map<string, Uint32Array>;
+export const SCORE_SORT_KEYS = [
+  'zip_code',
+  'healthscore',
+  'population',
+  'people_score',
+  'provider_score',
+  'hospital_score',
+  'travel_score',
+] as const;
+
+/** The row's columns as the list index reads them, in SCORE_SORT_KEYS order after the ZIP and state. */
+type ScoreRow = [zip: string, state: string, healthscore: number, population: number | null, ...components: Array<number | null>];
+
+/** One score type's list, with the positions of each city as one array: city `c`'s from `cityStart[c]` to `cityStart[c + 1]`. */
+interface TypeList {
+  list: ZipList;
+  population: Float64Array;
   cityOrder: Uint32Array;
   cityStart: Uint32Array;
 }
@@ -34,112 +52,106 @@ interface Cities {
 
 /**
  * The index of the health-scores list: for each score type, every scored ZIP in ZIP order with its score,
- * and the positions of the ZIPs of each state and each city (by search key). A count or a page of any
- * filter reads the smallest of those position lists (a city: a few dozen ZIPs; a state: at most a few
- * thousand; no place filter: every ZIP of the type) and tests the score in memory: bounded by the ZIPs of
- * one score type (about 34,000 national: under a millisecond), never a scan of SQLite rows, whatever the
- * page. Read from SQLite the first time a score type is listed (40 to 140 ms national on a busy 2-core machine,
- * the cities' keys included; about 0.5 MB per type, and 2 MB once for the cities). Measured: 1,000 national pages of 100 deep in a score range
- * in 90 ms, where SQLite's sort took 45-115 ms for each.
+ * residents and components (zip-list.ts), and the positions of the ZIPs of each state and each city (by search
+ * key). A count or a page of any filter and sort reads the smallest of those position lists (a city: a few
+ * dozen ZIPs; a state: at most a few thousand; the ZIPs near a place; no place filter: every ZIP of the type
+ * in the sort's order) and tests the rest in memory: bounded by the ZIPs of one score type (about 34,000
+ * national: under a millisecond), never a scan of SQLite rows, whatever the page. Read from SQLite the first
+ * time a score type is listed (40 to 140 ms national on a busy 2-core machine, the cities' keys included; about
+ * 1 MB per type, and 2 MB once for the cities); each sort's order is made on its first use. Measured: 1,000
+ * national pages of 100 deep in a score range in 90 ms, where SQLite's sort took 45-115 ms for each.
  */
 export class ScoreListIndex {
-  private readonly types = new Map<number, TypeColumns>();
+  private readonly types = new Map<number, TypeList>();
   private readonly rows: Database.Statement;
   private readonly zipRows: Database.Statement;
   private cities: Cities | undefined;
 
   constructor(db: Database.Database) {
-    this.rows = db.prepare('SELECT zip_code, state, healthscore FROM health_scores WHERE score_type_id = ? ORDER BY zip_code').raw();
+    this.rows = db
+      .prepare(
+        `SELECT h.zip_code, h.state, h.healthscore, z.population, h.people_score, h.provider_score, h.hospital_score, h.travel_score
+        FROM health_scores h LEFT JOIN zips z ON z.zip_code = h.zip_code WHERE h.score_type_id = ? ORDER BY h.zip_code`,
+      )
+      .raw();
     this.zipRows = db.prepare('SELECT zip_code, city FROM zips').raw();
+  }
+
+  /** How many records match, and the ZIP codes of one window of them in the order of `sort` (with their miles under `near`). */
+  select(filter: ScoreFilter, sort: SortOrder, offset: number, limit: number): { count: number; zips: string[]; miles?: number[] } {
+    const type = this.typeList(filter.scoreTypeId);
+    const { list } = type;
+    const places: Uint32Array[] = [];
+    if (filter.state !== undefined) places.push(list.byState.get(filter.state) ?? EMPTY);
+    if (filter.city !== undefined) places.push(this.inCity(type, searchKey(filter.city)));
+    const { minPopulation } = filter;
+    const window: ZipListWindow = list.select(
+      {
+        places,
+        near: filter.near && nearPositions(list, filter.near),
+        minScore: filter.minScore,
+        maxScore: filter.maxScore,
+        also: minPopulation === undefined ? undefined : (p) => type.population[p] >= minPopulation,
+      },
+      sort,
+      offset,
+      limit,
+    );
+    return { count: window.count, zips: window.positions.map((p) => list.zipCode(p)), ...(window.miles && { miles: window.miles }) };
   }
 
   /** How many records match. */
   count(filter: ScoreFilter): number {
-    let n = 0;
-    this.visit(filter, () => {
-      n++;
-      return true;
-    });
-    return n;
+    return this.select(filter, { key: 'zip_code', descending: false }, 0, 0).count;
   }
 
   /** The ZIP codes of one page of matching records, in ZIP order. */
   page(filter: ScoreFilter, limit: number, offset: number): string[] {
-    const zips: string[] = [];
-    if (limit <= 0) return zips;
-    const { zipNumbers } = this.columns(filter.scoreTypeId);
-    let seen = 0;
-    this.visit(filter, (position) => {
-      if (seen++ < offset) return true;
-      zips.push(String(zipNumbers[position]).padStart(5, '0'));
-      return zips.length < limit;
-    });
-    return zips;
+    return this.select(filter, { key: 'zip_code', descending: false }, offset, limit).zips;
   }
 
-  /** Calls `each` with the position of every match, in ZIP order, until it returns false. */
-  private visit(filter: ScoreFilter, each: (position: number) => boolean): void {
-    const columns = this.columns(filter.scoreTypeId);
-    const { scores } = columns;
-    const min = filter.minScore ?? 0;
-    const max = filter.maxScore ?? 100;
-    const inState = filter.state === undefined ? undefined : (columns.byState.get(filter.state) ?? EMPTY);
-    const inCity = filter.city === undefined ? undefined : this.inCity(columns, searchKey(filter.city));
-    if (inState === undefined && inCity === undefined) {
-      for (let p = 0; p < scores.length; p++) if (scores[p] >= min && scores[p] <= max && !each(p)) return;
-      return;
+  private typeList(scoreTypeId: number): TypeList {
+    let type = this.types.get(scoreTypeId);
+    if (type === undefined) {
+      type = this.read(scoreTypeId);
+      this.types.set(scoreTypeId, type);
     }
-    // The shorter list is walked; the other place filter is tested by a search in its (sorted) list.
-    const [walk, other] =
-      inCity === undefined || (inState !== undefined && inState.length < inCity.length) ? [inState!, inCity] : [inCity, inState];
-    for (let i = 0; i < walk.length; i++) {
-      const p = walk[i];
-      if (scores[p] < min || scores[p] > max) continue;
-      if (other !== undefined && !contains(other, p)) continue;
-      if (!each(p)) return;
-    }
-  }
-
-  private columns(scoreTypeId: number): TypeColumns {
-    let columns = this.types.get(scoreTypeId);
-    if (columns === undefined) {
-      columns = this.read(scoreTypeId);
-      this.types.set(scoreTypeId, columns);
-    }
-    return columns;
+    return type;
   }
 
   /** The positions of a city's ZIPs (a view of `cityOrder`), ascending. */
-  private inCity(columns: TypeColumns, key: string): Uint32Array {
+  private inCity(type: TypeList, key: string): Uint32Array {
     const id = this.citiesOfZips().idOfKey.get(key);
-    return id === undefined ? EMPTY : columns.cityOrder.subarray(columns.cityStart[id], columns.cityStart[id + 1]);
+    return id === undefined ? EMPTY : type.cityOrder.subarray(type.cityStart[id], type.cityStart[id + 1]);
   }
 
-  private read(scoreTypeId: number): TypeColumns {
+  private read(scoreTypeId: number): TypeList {
     const { idOfKey, idOfZip } = this.citiesOfZips();
-    const rows = this.rows.all(scoreTypeId) as Array<[string, string, number]>;
-    const zipNumbers = new Int32Array(rows.length);
+    const rows = this.rows.all(scoreTypeId) as ScoreRow[];
+    const zipNumbers = new Uint32Array(rows.length);
     const scores = new Uint8Array(rows.length);
+    const states = new Array<string>(rows.length);
+    const columns = Object.fromEntries(SCORE_SORT_KEYS.map((key) => [key, new Float64Array(rows.length)]));
     const cityOf = new Int32Array(rows.length);
-    const states = new Map<string, number[]>();
     // Counting sort by city: the size of each city, then each position in its place (ascending within a city).
     const cityStart = new Uint32Array(idOfKey.size + 1);
-    rows.forEach(([zip, state, score], position) => {
-      const number = Number(zip);
+    rows.forEach((row, position) => {
+      const number = Number(row[0]);
       zipNumbers[position] = number;
-      scores[position] = score;
+      states[position] = row[1];
+      scores[position] = row[2];
+      columns.zip_code[position] = number;
+      // The columns after the ZIP code, in the row's order: healthscore, population, the four components.
+      for (let k = 1; k < SCORE_SORT_KEYS.length; k++) columns[SCORE_SORT_KEYS[k]][position] = (row[k + 1] as number | null) ?? NaN;
       cityOf[position] = idOfZip[number];
       if (cityOf[position] >= 0) cityStart[cityOf[position] + 1]++;
-      const list = states.get(state);
-      if (list) list.push(position);
-      else states.set(state, [position]);
     });
     for (let c = 0; c < idOfKey.size; c++) cityStart[c + 1] += cityStart[c];
     const cityOrder = new Uint32Array(cityStart[idOfKey.size]);
     const next = cityStart.slice(0, idOfKey.size);
     for (let p = 0; p < rows.length; p++) if (cityOf[p] >= 0) cityOrder[next[cityOf[p]]++] = p;
-    const byState = new Map([...states].map(([state, list]) => [state, Uint32Array.from(list)]));
-    return { zipNumbers, scores, byState, cityOrder, cityStart };
+    const list = new ZipList(zipNumbers, scores, states, columns, 'zip_code');
+    return { list, population: columns.population, cityOrder, cityStart };
   }
 
   private citiesOfZips(): Cities {
@@ -166,10 +178,18 @@ export class ScoreListIndex {
   }
 }
 
-const EMPTY = new Uint32Array(0);
-
-/** True when the ascending `sorted` holds `value`. */
-function contains(sorted: Uint32Array, value: number): boolean {
-  const at = lowerBound(sorted, value);
-  return at < sorted.length && sorted[at] === value;
+/** The places near a point as positions of a list: those the list has, in the same order. */
+export function nearPositions(list: ZipList, near: NearPlaces): NearPositions {
+  const positions: number[] = [];
+  const miles: number[] = [];
+  for (let i = 0; i < near.zipNumbers.length; i++) {
+    const p = list.positionOf(near.zipNumbers[i]);
+    if (p >= 0) {
+      positions.push(p);
+      miles.push(near.miles[i]);
+    }
+  }
+  return { positions: Uint32Array.from(positions), miles: Float64Array.from(miles) };
 }
+
+const EMPTY = new Uint32Array(0);

@@ -87,6 +87,9 @@ export const BAD_VALUES: Record<string, string[]> = {
   min_rating: ['0', '6', '4.5', 'x', ''],
   search: ['', '%20%20', '%F0%9F%98%80', 'x'.repeat(101)],
   q: ['', '%20%20', 'x'.repeat(101)],
+  min_population: ['-1', '1.5', 'abc', ''],
+  near: ['1234', 'abcde', '1000%20', ''],
+  sort: ['', 'nonsense', '-', '--zip_code', 'zip_code,-zip_code'],
 };
 
 /** Bad values that differ on one route (a parameter name with other bounds there), by route path and name. */

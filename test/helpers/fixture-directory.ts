@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { emitDirectory } from '../../pipeline/emit/directory.ts';
+import { specialtyOfTaxonomy } from '../../pipeline/layouts/providers.ts';
 import { npiCheckDigit } from '../../core/npi.ts';
 import { TAXONOMY_BY_CODE } from '../../producers/sample/nucc.ts';
 import { seeded } from './seeded.ts';
@@ -25,6 +26,7 @@ export const DIRECTORY_FIXTURE_SOURCES = [
   'core/npi.ts',
   'pipeline/emit/specialty-keys.ts',
   'pipeline/config/specialties.ts',
+  'pipeline/layouts/providers.ts',
   'producers/sample/nucc.ts',
 ];
 
@@ -190,7 +192,8 @@ export function writeDirectoryRows(db: Database.Database, zips: readonly Zip[], 
     const zip = i === 0 ? (providerZips.find((z) => z.zip === '10001') ?? randomZip) : randomZip;
     const code = weighted(CODES);
     const row = code ? TAXONOMY_BY_CODE.get(code) : undefined;
-    const specialty = row ? row.specialization || row.classification : code ? '' : pick(CMS_SPECIALTIES);
+    // The name the build shows (pipeline/ingest): the code's display name, or the CMS text without a code.
+    const specialty = row ? specialtyOfTaxonomy(row) : code ? '' : pick(CMS_SPECIALTIES);
     const npi = i === 0 ? KNOWN_NPI : npiOf(167_000_000 + i * 37);
     const [first, last] = i === 0 ? ['Jane', 'Doe'] : [pick(FIRST_NAMES), pick(LAST_NAMES)];
     const affiliations = i === 0 ? facilityNames.slice(0, 2) : random() < 0.4 ? [pick(facilityNames)] : [];
@@ -201,7 +204,7 @@ export function writeDirectoryRows(db: Database.Database, zips: readonly Zip[], 
       i === 0 ? 'MD' : pick(CREDENTIALS),
       i === 0 ? 'F' : pick(['M', 'F', '']),
       i === 0 ? '207RC0000X' : code,
-      i === 0 ? 'Cardiovascular Disease' : specialty,
+      i === 0 ? specialtyOfTaxonomy(TAXONOMY_BY_CODE.get('207RC0000X')!) : specialty,
       random() < 0.25 ? 1 : 0,
       `${1 + Math.floor(random() * 900)} Main St`,
       random() < 0.2 ? zip.city.toUpperCase() : zip.city,

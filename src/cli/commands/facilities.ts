@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { FacilitySummary, type FacilityDetail } from '../../answers/facilities.ts';
 import { fieldsOf } from '../../http/json-schema.ts';
 import { DB_HELP, getJson, openApi } from '../api-client.ts';
-import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
+import { FACILITY_SORT_KEYS } from '../../query/facilities.ts';
+import { listOptions, runPagedList, sortOptions, type ListOptions, type ListSpec } from '../listing.ts';
 import { chooseFormat, outputOptions, printRecord, type OutputFlags } from '../output.ts';
 
 /** A facility's columns on a terminal (the hospital ranking prints the same, after its rank). */
@@ -26,6 +27,7 @@ const FACILITIES: ListSpec = {
     emergency: 'emergency',
     minRating: 'min_rating',
     search: 'search',
+    sort: 'sort',
     page: 'page',
     pageSize: 'page_size',
   },
@@ -38,15 +40,19 @@ export function registerFacilities(program: Command, io: CommandIo): void {
   const list = program
     .command('facilities')
     .description('List facilities by type, state, emergency services, minimum rating and name, a page at a time or --all')
-    .option('--type <type>', 'facility type (any case), or hospital for every hospital type')
-    .option('--state <code>', 'two-letter state code')
+    .option(
+      '--type <type>',
+      'facility type of the build (any case), or hospital for every hospital type; a type it lacks is refused with the list of its types',
+    )
+    .option('--state <code>', 'two-letter state code, any case (hcas states lists those with data)')
     .option('--emergency [bool]', 'with emergency services (true, false, 1 or 0; alone: true)')
     .option('--min-rating <n>', 'lowest CMS star rating, 1-5')
     .option('--search <text>', 'text the facility name contains');
+  sortOptions(list, FACILITY_SORT_KEYS, 'facility_name, then id');
   listOptions(list, { paged: true })
     .addHelpText(
       'after',
-      '\nExamples:\n  hcas facilities --state CA --type hospital --emergency\n  hcas facilities --search mercy --min-rating 4 --csv\n  hcas facilities --type hospital --all --fields id,facility_name,state_code > hospitals.tsv',
+      '\nExamples:\n  hcas facilities --state CA --type hospital --emergency\n  hcas facilities --state NM --type hospital --sort facility_rating --desc\n  hcas facilities --search mercy --min-rating 4 --csv\n  hcas facilities --type hospital --all --fields id,facility_name,state_code > hospitals.tsv',
     )
     .action((options: ListOptions) => runPagedList(io, FACILITIES, options));
 

@@ -1,34 +1,44 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import { NearbyEntry } from '../../answers/health-scores.ts';
-import { getJson, openApi } from '../api-client.ts';
-import { fieldsInOrder, listOptions, printList, type ListOptions } from '../listing.ts';
+import { listOptions, runPagedList, sortOptions, type ListOptions, type ListSpec } from '../listing.ts';
+import { SCORE_LIST_SORT_KEYS, SCORE_RECORD_FIELDS } from './scores.ts';
 
-/** The distance beside the place, before its score. */
-const FIELDS = fieldsInOrder(NearbyEntry, ['zip_code', 'city', 'state', 'distance_miles', 'healthscore', 'label']);
-const NEARBY = { noun: ['ZIP code', 'ZIP codes'] as [string, string], tableColumns: FIELDS.map((key) => ({ key })), fields: FIELDS };
+/**
+ * The scored ZIP codes around a ZIP code: the health-scores list asked `near` it, so it pages like every other
+ * list (`--page`, `--page-size`, `--all`) and has every field of a score record; `--limit N` reads the first N.
+ */
+const NEARBY: ListSpec = {
+  path: 'health-scores/',
+  noun: ['ZIP code', 'ZIP codes'],
+  parameters: { near: 'near', radius: 'radius', scoreType: 'score_type', sort: 'sort', page: 'page', pageSize: 'page_size' },
+  tableColumns: [{ key: 'zip_code' }, { key: 'city' }, { key: 'state' }, { key: 'healthscore' }, { key: 'label' }, { key: 'population' }],
+  fields: SCORE_RECORD_FIELDS,
+  flagNames: { near: 'the ZIP argument' },
+};
 
-/** `hcas nearby ZIP`: scored ZIPs around a ZIP, nearest first. */
+/** `hcas nearby ZIP`: scored ZIPs around a ZIP, nearest first, the ZIP itself first at 0 miles. */
 export function registerNearby(program: Command, io: CommandIo): void {
   const command = program
     .command('nearby')
-    .description('List the scored ZIP codes nearest to a ZIP code (great-circle miles), nearest first')
-    .argument('<zip>', '5-digit ZIP code (or ZIP+4)')
+    .description('List the scored ZIP codes within a radius of a ZIP code (great-circle miles), nearest first, a page at a time or --all')
+    .argument('<zip>', '5-digit ZIP code (or ZIP+4); it is listed first, at 0 miles, when it has a score')
     .option('--radius <miles>', 'search radius in miles, at most 100 (default 10)')
-    .option('--limit <n>', 'at most this many ZIP codes, 1-50 (default 10)');
-  listOptions(command)
-    .addHelpText('after', '\nExamples:\n  hcas nearby 10001\n  hcas nearby 10001 --radius 25 --limit 10 --csv')
-    .action(async (zip: string, options: ListOptions & { radius?: string; limit?: string }) => {
-      const query = new URLSearchParams();
-      if (options.radius !== undefined) query.set('radius', options.radius);
-      if (options.limit !== undefined) query.set('limit', options.limit);
-      const api = openApi(options.db, io.env);
-      try {
-        const path = `health-scores/${encodeURIComponent(zip)}/nearby/${query.size ? `?${query}` : ''}`;
-        const entries = await getJson<NearbyEntry[]>(api, path, { zip: 'the ZIP argument', radius: '--radius', limit: '--limit' });
-        await printList(io, NEARBY, entries as unknown as Array<Record<string, unknown>>, options);
-      } finally {
-        api.retire();
-      }
-    });
+    .option('--score-type <id|slug>', 'score type id (1-11) or slug, e.g. asthma (default: overall; hcas score-types lists them)')
+    .option('--limit <n>', 'the nearest N ZIP codes, read page after page (any number)');
+  sortOptions(command, SCORE_LIST_SORT_KEYS, 'distance_miles, nearest first');
+  listOptions(command, { paged: true })
+    .addHelpText(
+      'after',
+      [
+        '',
+        'The same list as hcas scores --near ZIP (API: health-scores/?near=ZIP&radius=MILES).',
+        '',
+        'Examples:',
+        '  hcas nearby 10001',
+        '  hcas nearby 10001 --radius 25 --limit 80 --csv',
+        '  hcas nearby 87102 --radius 50 --sort healthscore --page-size 10',
+        '  hcas nearby 87102 --radius 100 --all --fields zip_code,distance_miles,healthscore,population > around-abq.tsv',
+      ].join('\n'),
+    )
+    .action((zip: string, options: ListOptions) => runPagedList(io, NEARBY, { ...options, near: zip }));
 }

@@ -3,13 +3,25 @@ import type { Command } from 'commander';
 import { ProviderSummary, type ProviderProfile } from '../../answers/providers.ts';
 import { fieldsOf } from '../../http/json-schema.ts';
 import { DB_HELP, getJson, openApi } from '../api-client.ts';
-import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
+import { PROVIDER_SORT_KEYS } from '../../query/providers.ts';
+import { listOptions, runPagedList, sortOptions, type ListOptions, type ListSpec } from '../listing.ts';
 import { chooseFormat, outputOptions, printRecord, type OutputFlags } from '../output.ts';
 
 const PROVIDERS: ListSpec = {
   path: 'providers/',
   noun: ['provider', 'providers'],
-  parameters: { specialty: 'specialty', state: 'state', city: 'city', zip: 'zip', name: 'name', page: 'page', pageSize: 'page_size' },
+  parameters: {
+    specialty: 'specialty',
+    state: 'state',
+    city: 'city',
+    zip: 'zip',
+    name: 'name',
+    near: 'near',
+    radius: 'radius',
+    sort: 'sort',
+    page: 'page',
+    pageSize: 'page_size',
+  },
   tableColumns: [
     { key: 'npi' },
     { key: 'last_name' },
@@ -18,6 +30,9 @@ const PROVIDERS: ListSpec = {
     { key: 'gender' },
     { key: 'primary_specialty' },
     { key: 'telehealth' },
+    { key: 'city' },
+    { key: 'state' },
+    { key: 'zip_code' },
   ],
   fields: fieldsOf(ProviderSummary),
 };
@@ -26,12 +41,18 @@ const PROVIDERS: ListSpec = {
 export function registerProviders(program: Command, io: CommandIo): void {
   const list = program
     .command('providers')
-    .description('List providers (clinicians) by specialty, state, city, ZIP and name prefix, a page at a time or --all')
-    .option('--specialty <name>', 'NUCC classification or specialization, CMS specialty, or an alias such as cardiology')
-    .option('--state <code>', 'two-letter state code')
-    .option('--city <name>', 'city name (any case)')
-    .option('--zip <zip>', '5-digit practice ZIP code')
-    .option('--name <prefix>', 'start of the first or last name (any case)');
+    .description('List providers (clinicians) by specialty, state, city, ZIP, name prefix and distance, sorted, a page at a time or --all')
+    .option(
+      '--specialty <name>',
+      'a specialty some provider has, any case: NUCC name (Cardiovascular Disease, Family Nurse Practitioner), CMS specialty, or an alias (cardiology, primary care, obgyn, oncology, orthopedics, geriatrics); the full list: docs/api.md, "Specialties"',
+    )
+    .option('--state <code>', 'two-letter state code, any case (hcas states lists those with data)')
+    .option('--city <name>', 'practice city name (any case)')
+    .option('--zip <zip>', '5-digit practice ZIP code, exactly (for a place and its surroundings: --near)')
+    .option('--name <prefix>', 'start of the first or last name (any case)')
+    .option('--near <zip>', 'only providers practising within --radius miles of this ZIP code, nearest first, with distance_miles')
+    .option('--radius <miles>', 'with --near: miles, at most 100 (default 10)');
+  sortOptions(list, PROVIDER_SORT_KEYS, 'last_name (then first name, NPI), or distance_miles with --near');
   listOptions(list, { paged: true })
     .addHelpText(
       'after',
@@ -39,6 +60,7 @@ export function registerProviders(program: Command, io: CommandIo): void {
         '',
         'Examples:',
         '  hcas providers --state NY --specialty Cardiology',
+        '  hcas providers --near 87102 --radius 15 --specialty cardiology',
         '  hcas providers --state NY --specialty cardiology --page 2',
         '  hcas providers --zip 10001 --csv',
         '  hcas providers --state RI --all --ndjson > ri-providers.ndjson',

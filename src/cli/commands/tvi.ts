@@ -4,19 +4,28 @@ import { TviListEntry, type TviRecord } from '../../answers/tvi.ts';
 import { fieldsOf } from '../../http/json-schema.ts';
 import { getJson, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
-import { listOptions, runPagedList, type ListOptions, type ListSpec } from '../listing.ts';
+import { TVI_SORT_KEYS } from '../../query/tvi.ts';
+import { listOptions, runPagedList, sortOptions, type ListOptions, type ListSpec } from '../listing.ts';
 import { chooseFormat, printRecord } from '../output.ts';
 
 const FIELDS = fieldsOf(TviListEntry);
 const TOP: ListSpec = {
   path: 'tvi/top-vulnerable/',
   noun: ['ZIP code', 'ZIP codes'],
-  parameters: { state: 'state', tier: 'tier', page: 'page', pageSize: 'page_size' },
+  parameters: { state: 'state', tier: 'tier', sort: 'sort', page: 'page', pageSize: 'page_size' },
   tableColumns: FIELDS.map((key) => ({ key })),
   fields: FIELDS,
 };
 /** The options that only the --top list takes, as commander names them and as typed. */
-const TOP_ONLY: Record<string, string> = { state: '--state', tier: '--tier', page: '--page', pageSize: '--page-size', all: '--all' };
+const TOP_ONLY: Record<string, string> = {
+  state: '--state',
+  tier: '--tier',
+  sort: '--sort',
+  desc: '--desc',
+  page: '--page',
+  pageSize: '--page-size',
+  all: '--all',
+};
 
 /** `hcas tvi ZIP`: one ZIP's Transportation Vulnerability Index; `hcas tvi --top`: the most vulnerable ZIPs. */
 export function registerTvi(program: Command, io: CommandIo): void {
@@ -25,12 +34,13 @@ export function registerTvi(program: Command, io: CommandIo): void {
     .description('Show the Transportation Vulnerability Index of a ZIP code, or with --top the most vulnerable ZIP codes')
     .argument('[zip]', '5-digit ZIP code (or ZIP+4)')
     .option('--top', 'list ZIP codes by TVI, most vulnerable first')
-    .option('--state <code>', 'with --top: two-letter state code')
+    .option('--state <code>', 'with --top: two-letter state code, any case (hcas states lists those with data)')
     .option('--tier <name>', 'with --top: CRITICAL, HIGH, MODERATE, LOW or MINIMAL');
+  sortOptions(command, TVI_SORT_KEYS, '-tvi_score, most vulnerable first');
   listOptions(command, { paged: true })
     .addHelpText(
       'after',
-      '\nExamples:\n  hcas tvi 10001\n  hcas tvi --top --state NY --tier critical --csv > ny-critical.csv\n  hcas tvi --top --all --ndjson > tvi.ndjson',
+      '\nExamples:\n  hcas tvi 10001\n  hcas tvi --top --state NY --tier critical --csv > ny-critical.csv\n  hcas tvi --top --state NM --sort zero_vehicle_pct --desc --page-size 10\n  hcas tvi --top --all --ndjson > tvi.ndjson',
     )
     .action(async (zip: string | undefined, options: ListOptions & { top?: boolean }) => {
       if (zip !== undefined && options.top) {
