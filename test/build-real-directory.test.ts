@@ -85,7 +85,8 @@ describe.skipIf(!haveData)('providers, facilities, autocomplete and rankings ove
     // The alias: the cardiology category's codes, clinicians known only from Doctors and Clinicians by their CMS
     // specialty (in both spellings CMS has used), and NUCC's own "Cardiology" specialization (1835C0206X,
     // pharmacists: shown by its display name, Cardiology Pharmacist).
-    const cardiology = sql<number>(`SELECT COUNT(*) FROM providers WHERE primary_taxonomy IN ('207RC0000X', '207RI0011X', '207RC0001X', '1835C0206X')
+    const cardiology =
+      sql<number>(`SELECT COUNT(*) FROM providers WHERE primary_taxonomy IN ('207RC0000X', '207RI0011X', '207RC0001X', '1835C0206X')
       OR (primary_taxonomy IS NULL AND lower(primary_specialty) IN ('cardiovascular disease (cardiology)', 'cardiovascular disease cardiology', 'interventional cardiology', 'cardiology'))`);
     expect(await count('specialty=cardiology')).toBe(cardiology);
   });
