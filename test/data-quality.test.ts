@@ -85,6 +85,8 @@ describe('data_quality.clinicians: where each category of the score type comes f
     ]);
     expect(quality.components.provider).toBe('estimated');
     expect(quality.note).toMatch(/No count of cardiology clinicians is known: they are estimated/);
+    // Categories in words, as a sentence says them: not "No count of dentistry, cardiology clinicians".
+    expect(measured.of({ ...row, _basis: 'cee' }).note).toMatch(/^No count of dental or cardiology clinicians is known/);
   });
 
   it('is measured where every category is counted, and names a category no source counts', () => {

@@ -183,18 +183,31 @@ export class DataQualityCatalog {
   }
 }
 
+/** A clinician category as the word before "clinicians" (pediatric clinicians, not pediatrics clinicians). */
+const CLINICIAN_WORDS: Record<string, string> = {
+  primary_care: 'primary care',
+  behavioral_health: 'behavioral health',
+  dentistry: 'dental',
+  obgyn: 'OB/GYN',
+  pediatrics: 'pediatric',
+  cardiology: 'cardiology',
+};
+
+/** `a`, `a or b`, `a, b or c`. */
+const eitherOf = (words: string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`);
+
 /** What the categories without a count of their own rest on, in words. */
 function clinicianNotes(clinicians: DataQuality['clinicians']): string[] {
-  const named = (basis: ClinicianBasis) => clinicians.filter((c) => c.basis === basis).map((c) => c.category.replace(/_/g, ' '));
+  const named = (basis: ClinicianBasis) =>
+    eitherOf(clinicians.filter((c) => c.basis === basis).map((c) => CLINICIAN_WORDS[c.category] ?? c.category.replace(/_/g, ' ')));
   const notes: string[] = [];
   const estimated = named('estimate');
-  if (estimated.length)
+  if (estimated)
     notes.push(
-      `No count of ${estimated.join(', ')} clinicians is known: they are estimated as a national share of the physicians counted here (docs/METHODOLOGY.md, "Provider").`,
+      `No count of ${estimated} clinicians is known: they are estimated as a national share of the physicians counted here (docs/METHODOLOGY.md, "Provider").`,
     );
   const none = named('none');
-  if (none.length)
-    notes.push(`No source counts ${none.join(', ')} clinicians here, so the provider component weighs the other categories.`);
+  if (none) notes.push(`No source counts ${none} clinicians here, so the provider component weighs the other categories.`);
   return notes;
 }
 
