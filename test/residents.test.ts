@@ -97,6 +97,29 @@ describe("choosing each ZCTA's point", () => {
     );
     expect(withdrawn.find((w) => w.line === 5)!.reason).toMatch(/^ZIP 10008 is not a ZCTA/);
   });
+
+  it("keeps HUD's point where the internal point is the one astray: far from every tract centre of the home county, HUD's among them", () => {
+    // 2020's ZCTA 99503 (midtown Anchorage, 12,944 residents) holds land in Bethel Census Area, and its internal
+    // point lies there, 278 miles west; HUD's point is 0.4 miles from an Anchorage tract centre of population.
+    const anchorage = new Map([['99503', zcta('99503', 62.043689, -158.174466, 20.679)]]);
+    const hud = new Map([['99503', point('99503', 61.190525892, -149.89591864, 7)]]);
+    const tractCentres = [
+      [61.1894, -149.8877],
+      [61.2176, -149.8584],
+    ];
+    const miles = (_zcta: string, lon: number, lat: number) =>
+      Math.min(...tractCentres.map(([tlat, tlon]) => haversineMiles(lon, lat, tlon!, tlat!)));
+    const astray = chooseResidentsPoints(anchorage, hud, miles);
+    expect(astray.chosen.get('99503')).toEqual({ latitude: 61.190525892, longitude: -149.89591864, source: 'hud_residential' });
+    expect(astray.withdrawn).toEqual([]);
+    // Without tract centres, or with HUD's point as far from them as the internal point, the rule stands.
+    expect(chooseResidentsPoints(anchorage, hud).chosen.get('99503')!.source).toBe('gazetteer_internal');
+    expect(chooseResidentsPoints(anchorage, hud, () => 40).chosen.get('99503')!.source).toBe('gazetteer_internal');
+    // The rural-route ZIP: its internal point lies in town, among the county's residents; HUD's is not taken.
+    expect(chooseResidentsPoints(zctas, points, (_z, lon) => (lon === -78.6 ? 0.5 : 3)).chosen.get('28331')!.source).toBe(
+      'gazetteer_internal',
+    );
+  });
 });
 
 /** A ZIP place for the reach tests: residents at (lat, lon), the middle of its area elsewhere when asked. */

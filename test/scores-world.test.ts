@@ -357,6 +357,22 @@ describe('scores that match the world (real-data build)', () => {
     expect(zips.find((z) => z.zip_code === '96910')!.point_source).toBe('gazetteer_internal');
   });
 
+  it('places a ZCTA whose internal point lies in a far-off piece of it at its residents (midtown Anchorage, Fairbanks)', () => {
+    // 2020's ZCTA 99503 holds land in Bethel Census Area and 99701 land far outside Fairbanks: their internal
+    // points lie 278 and 184 miles from the towns, where HUD's points and the census tract centres are.
+    const point = db.prepare('SELECT latitude, longitude, point_source FROM zips WHERE zip_code = ?');
+    for (const [zip, town] of [
+      ['99503', [61.1905, -149.8959]], // midtown Anchorage, 2 miles from Providence Alaska Medical Center
+      ['99701', [64.8378, -147.7164]], // downtown Fairbanks, beside Fairbanks Memorial Hospital
+    ] as const) {
+      const at = point.get(zip) as { latitude: number; longitude: number; point_source: string };
+      expect(at.point_source, zip).toBe('hud_residential');
+      expect(miles(at.latitude, at.longitude, town[0], town[1]), zip).toBeLessThan(3);
+      expect(byZip.get(zip)!.hospital_score, zip).toBeGreaterThanOrEqual(70);
+      expect(byZip.get(zip)!.label, zip).not.toBe('Healthcare Desert');
+    }
+  });
+
   it('gives a town with its own emergency hospital the hospital component it has (Jackson WY, Elko NV, Taos NM: 55 or more)', () => {
     for (const zip of ['83001', '89801', '87571']) {
       expect(byZip.get(zip)!.hospital_score, zip).toBeGreaterThanOrEqual(55);

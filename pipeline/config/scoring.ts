@@ -194,9 +194,13 @@ export interface TimeBenchmark {
  * within `radii` times the radius of a disc with the ZCTA's land area, plus `miles`, of the ZCTA's internal
  * point; else at the internal point (docs/METHODOLOGY.md, "Where residents are"). Generous on purpose: a ZCTA
  * is often long and thin (the Florida Keys, a valley) and its residents at one end; the rule only catches
- * points in the wrong place altogether (HUD's Guam rows, a few Alaska ZIPs 200-600 miles from their ZCTA).
+ * points in the wrong place altogether (HUD's Guam rows, rural route ZIPs around a small town's ZCTA).
+ * Unless the internal point is the one astray: a ZCTA with a far-off piece (2020's 99503, midtown Anchorage,
+ * holds land in Bethel Census Area) can have its internal point there. HUD's point is then kept when the
+ * internal point lies over `strayMiles` from every 2020 tract centre of population of the ZIP's home county
+ * and HUD's within `amongMiles` of one (where the census counted its residents).
  */
-export const RESIDENTS_POINT_TOLERANCE = { radii: 3, miles: 10 } as const;
+export const RESIDENTS_POINT_TOLERANCE = { radii: 3, miles: 10, strayMiles: 25, amongMiles: 5 } as const;
 
 /** No trip to care is shorter than this: a care point at or next to a ZIP's residents' point is a short drive away. */
 export const MIN_TRIP_MILES = 0.25;

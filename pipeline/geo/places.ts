@@ -1,8 +1,10 @@
+import { haversineMiles } from '../../core/distance.ts';
 import type { Ingested } from '../ingest/ingested.ts';
 import type { ZipCountyRow } from '../layouts/crosswalks.ts';
 import { PointIndex } from './point-index.ts';
 import { countyFor2023Tables } from './connecticut.ts';
-import { chooseResidentsPoints, type PointSource, type PointWithdrawal } from './residents.ts';
+import { COUNTY_SUCCESSORS } from './counties.ts';
+import { chooseResidentsPoints, type MilesFromResidents, type PointSource, type PointWithdrawal } from './residents.ts';
 import { STATE_BY_FIPS, STATE_NAMES } from './states.ts';
 
 /** A scored ZIP code (a ZCTA) with everything geographic the scores and the API need. */
@@ -50,12 +52,14 @@ export function assemblePlaces(data: Ingested): { places: ZipPlace[]; index: Poi
     zips.push(row.zip);
     zipsByZcta.set(row.zcta, zips);
   }
-  const { chosen, withdrawn } = chooseResidentsPoints(data.zctas, data.residentsPoints);
+  const postalOf = (zcta: string) => data.zipToZcta.get(zcta) ?? postalByZcta.get(zcta) ?? data.zipCity.get(zcta);
+  const homes = new Map(zctas.map((z) => [z.zcta, homeCounty(z.zcta, zipsByZcta.get(z.zcta) ?? [], data, postalOf(z.zcta)?.state)]));
+  const { chosen, withdrawn } = chooseResidentsPoints(data.zctas, data.residentsPoints, milesFromCountyResidents(homes, data.tractCentres));
   const stats: PlaceStats = { cityFrom: {}, stateFrom: {}, pointFrom: {} };
   const count = (record: Record<string, number>, key: string) => (record[key] = (record[key] ?? 0) + 1);
   const places: ZipPlace[] = zctas.map((z) => {
-    const postal = data.zipToZcta.get(z.zcta) ?? postalByZcta.get(z.zcta) ?? data.zipCity.get(z.zcta);
-    const home = homeCounty(z.zcta, zipsByZcta.get(z.zcta) ?? [], data, postal?.state);
+    const postal = postalOf(z.zcta);
+    const home = homes.get(z.zcta) ?? null;
     const state = home?.state ?? postal?.state ?? '';
     count(stats.stateFrom, home ? home.rule : postal ? 'postal' : 'nearest');
     count(stats.cityFrom, postal ? 'postal' : 'nearest');
@@ -86,6 +90,31 @@ export function assemblePlaces(data: Ingested): { places: ZipPlace[]; index: Poi
   );
   fillFromNearest(places, index);
   return { places, index, stats, withdrawn };
+}
+
+/**
+ * Miles from a point to the nearest 2020 tract centre of population of a ZCTA's home county (its tracts under
+ * the county's current codes, where it was renamed or split since HUD's crosswalk; tracts of no residents left
+ * out), null without either.
+ */
+function milesFromCountyResidents(
+  homes: Map<string, { countyFips: string } | null>,
+  tractCentres: Ingested['tractCentres'],
+): MilesFromResidents {
+  const byCounty = new Map<string, Ingested['tractCentres']>();
+  for (const row of tractCentres) {
+    if (row.population === 0) continue;
+    const county = row.tract.slice(0, 5);
+    const tracts = byCounty.get(county);
+    if (tracts) tracts.push(row);
+    else byCounty.set(county, [row]);
+  }
+  return (zcta, longitude, latitude) => {
+    const county = homes.get(zcta)?.countyFips;
+    const tracts = county ? [county, ...(COUNTY_SUCCESSORS[county] ?? [])].flatMap((code) => byCounty.get(code) ?? []) : [];
+    if (tracts.length === 0) return null;
+    return Math.min(...tracts.map((t) => haversineMiles(longitude, latitude, t.longitude, t.latitude)));
+  };
 }
 
 /**
