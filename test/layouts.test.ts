@@ -9,7 +9,7 @@ import type { SourceSpec } from '../pipeline/config/manifest.ts';
 import { npiIsValid } from '../core/npi.ts';
 import { zip5 } from '../pipeline/layouts/values.ts';
 import { countSourceOptions } from '../pipeline/layouts/clinician-counts.ts';
-import { traumaLevel } from '../pipeline/layouts/facilities.ts';
+import { facilityTypeName, traumaLevel } from '../pipeline/layouts/facilities.ts';
 import { NPPES_COLUMNS } from '../pipeline/layouts/nppes-columns.ts';
 import { tempDir, writeInput } from './helpers/files.ts';
 import { seeded } from './helpers/seeded.ts';
@@ -339,6 +339,43 @@ describe('the layout list (a new layout goes in layouts/index.ts and ingest/inge
       for (const provider of ['nppes', 'nppes_flat', 'doctors_clinicians'])
         expect(at(before), `${before} before ${provider}`).toBeLessThan(at(provider));
     expect(LAYOUT_ORDER).toHaveLength(LAYOUTS.size);
+  });
+});
+
+describe('facilityTypeName', () => {
+  it('gives each hospital type one name whichever file it comes from (CMS, HIFLD, CovidCareMap, the real 2020 values)', () => {
+    const cms = ['Acute Care Hospitals', 'Critical Access Hospitals', 'Psychiatric', 'Acute Care - Veterans Administration', 'Childrens'];
+    const hifld = ['GENERAL ACUTE CARE', 'CRITICAL ACCESS', 'PSYCHIATRIC', 'LONG TERM CARE', 'REHABILITATION', 'MILITARY', 'SPECIAL'];
+    const named = [
+      ...cms,
+      'Rural Emergency Hospital',
+      'Acute Care - Department of Defense',
+      'Long-term',
+      ...hifld,
+      'CHILDREN',
+      'WOMEN',
+      'CHRONIC DISEASE',
+    ].map(facilityTypeName);
+    expect(new Set(named)).toEqual(
+      new Set([
+        'Acute Care Hospital',
+        'Critical Access Hospital',
+        'Psychiatric Hospital',
+        'Acute Care - Veterans Administration',
+        "Children's Hospital",
+        'Rural Emergency Hospital',
+        'Acute Care - Department of Defense',
+        'Long-Term Care Hospital',
+        'Rehabilitation Hospital',
+        'Military Hospital',
+        'Specialty Hospital',
+        "Women's Hospital",
+        'Chronic Disease Hospital',
+      ]),
+    );
+    // A name is its own name, and a type no file has used keeps its words.
+    for (const name of named) expect(facilityTypeName(name)).toBe(name);
+    expect(facilityTypeName('CANCER CENTER')).toBe('Cancer Center');
   });
 });
 

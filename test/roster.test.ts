@@ -107,7 +107,7 @@ describe('the hospital roster', () => {
       ['Corporal Michael J Crescenz VA Medical Center', 'Acute Care - Veterans Administration', 'cms+hifld'],
       // Two records of one hospital at one point are one hospital: a long-term care hospital by its CCN
       // range, though HIFLD calls it general acute care.
-      ['Kindred Hospital Reno', 'Long Term Care', 'hifld+covidcaremap'],
+      ['Kindred Hospital Reno', 'Long-Term Care Hospital', 'hifld+covidcaremap'],
     ]);
     expect(stats.roster).toEqual({ cms: 2, open_hifld_not_in_cms: 1 });
     expect(stats.joined).toEqual({ by_name_nearby: 2, duplicate_record: 2 });

@@ -75,9 +75,9 @@ export function cmsListsCcnType(ccn: string): boolean {
 
 /** CCN serial ranges that fix a hospital's type whatever a source's TYPE column says (HIFLD calls many long-term acute care hospitals "General Acute Care"). */
 const TYPE_OF_SERIAL: Array<[number, number, string]> = [
-  [2000, 2299, 'Long Term Care'],
-  [3025, 3099, 'Rehabilitation'],
-  [4000, 4499, 'Psychiatric'],
+  [2000, 2299, 'Long-Term Care Hospital'],
+  [3025, 3099, 'Rehabilitation Hospital'],
+  [4000, 4499, 'Psychiatric Hospital'],
 ];
 
 function typeFromCcn(ccn: string | null): string | null {

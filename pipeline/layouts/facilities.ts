@@ -69,15 +69,36 @@ function beds(value: string, field: string): number | null {
   return count === null || count <= 0 ? null : Math.round(count);
 }
 
-const CMS_TYPE_NAMES: Record<string, string> = {
+/**
+ * One name per hospital type, whichever file's vocabulary a row comes in: CMS writes "Acute Care Hospitals",
+ * "Childrens", "Long-term"; HIFLD and CovidCareMap "GENERAL ACUTE CARE", "CHILDREN", "LONG TERM CARE". A
+ * merged roster listing both "Critical Access" and "Critical Access Hospital" would split every count and
+ * filter by type in two. Keys are lower case; a type not listed keeps its own words.
+ */
+const FACILITY_TYPE_NAMES: Record<string, string> = {
   'acute care hospitals': 'Acute Care Hospital',
+  'general acute care': 'Acute Care Hospital',
   'critical access hospitals': 'Critical Access Hospital',
+  'critical access': 'Critical Access Hospital',
   childrens: "Children's Hospital",
+  children: "Children's Hospital",
   psychiatric: 'Psychiatric Hospital',
+  'long-term': 'Long-Term Care Hospital',
+  'long term care': 'Long-Term Care Hospital',
+  rehabilitation: 'Rehabilitation Hospital',
+  military: 'Military Hospital',
+  women: "Women's Hospital",
+  special: 'Specialty Hospital',
+  'chronic disease': 'Chronic Disease Hospital',
   'acute care - veterans administration': 'Acute Care - Veterans Administration',
   'acute care - department of defense': 'Acute Care - Department of Defense',
   'rural emergency hospital': 'Rural Emergency Hospital',
 };
+
+/** A source's hospital type under its one name (`FACILITY_TYPE_NAMES`), else in display case. */
+export function facilityTypeName(type: string): string {
+  return FACILITY_TYPE_NAMES[type.trim().toLowerCase()] ?? displayName(type);
+}
 
 export const cmsHospitals: Layout<FacilityRow> = {
   name: 'cms_hospitals',
@@ -105,7 +126,7 @@ export const cmsHospitals: Layout<FacilityRow> = {
       source: 'cms',
       ccn,
       name: requiredName(read('name')),
-      type: CMS_TYPE_NAMES[type.toLowerCase()] ?? displayName(type),
+      type: facilityTypeName(type),
       address: displayName(read('address')),
       city: displayName(read('city')),
       state: stateCode(read('state'), 'State'),
@@ -153,7 +174,7 @@ export const hifldHospitals: Layout<FacilityRow> = {
       ccn: null,
       hifldId: hifldId(read('id')),
       name: requiredName(read('name')),
-      type: displayName(read('type')),
+      type: facilityTypeName(read('type')),
       address: displayName(read('address')),
       city: displayName(read('city')),
       state: stateCode(read('state'), 'STATE'),
@@ -198,7 +219,7 @@ export const covidcaremapHospitals: Layout<FacilityRow> = {
       ccn: isMissing(ccn) ? null : ccn.padStart(6, '0'),
       hifldId: hifldId(read('hifld_id')),
       name: requiredName(read('name')),
-      type: displayName(read('type')),
+      type: facilityTypeName(read('type')),
       address: displayName(read('address')),
       city: displayName(read('city')),
       state: stateCode(read('state'), 'State'),

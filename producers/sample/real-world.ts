@@ -43,6 +43,23 @@ export interface RealFiles {
 }
 
 const FACILITY_LAYOUTS = ['cms_hospitals', 'hifld_hospitals', 'covidcaremap_hospitals', 'hrsa_sites'];
+/** The roster's hospital types in HIFLD's TYPE vocabulary (VA hospitals are general acute care there, Defense's military). */
+const HIFLD_TYPES: Record<string, string> = {
+  'Acute Care Hospital': 'GENERAL ACUTE CARE',
+  'Acute Care - Veterans Administration': 'GENERAL ACUTE CARE',
+  'Acute Care - Department of Defense': 'MILITARY',
+  'Critical Access Hospital': 'CRITICAL ACCESS',
+  "Children's Hospital": 'CHILDREN',
+  'Psychiatric Hospital': 'PSYCHIATRIC',
+  'Long-Term Care Hospital': 'LONG TERM CARE',
+  'Rehabilitation Hospital': 'REHABILITATION',
+  'Military Hospital': 'MILITARY',
+  "Women's Hospital": 'WOMEN',
+  'Specialty Hospital': 'SPECIAL',
+  'Chronic Disease Hospital': 'CHRONIC DISEASE',
+};
+
+/** The roster's hospital types CMS's Hospital General Information file lists, in its own words. */
 const CMS_TYPES: Record<string, CmsHospitalType> = {
   'Acute Care Hospital': 'Acute Care Hospitals',
   'Critical Access Hospital': 'Critical Access Hospitals',
@@ -130,9 +147,9 @@ function realFacilities(roster: Facility[], geo: Geography, zctaOf: (zip: string
       continue;
     }
     hospitals.push({
-      cmsType: CMS_TYPES[f.type],
+      cmsType: f.sources.includes('cms') ? CMS_TYPES[f.type] : undefined,
       ccn: f.ccn ?? '',
-      hifldType: f.type.toUpperCase(),
+      hifldType: HIFLD_TYPES[f.type] ?? f.type.toUpperCase(),
       inHifld: f.sources.includes('hifld'),
       name: f.name.toUpperCase(),
       address: f.address.toUpperCase(),
