@@ -469,6 +469,13 @@ describe('facilities/ on the fixture: every filter combination against brute for
     for (const type of ['hospital', 'Hospitals', 'CRITICAL ACCESS HOSPITAL', 'health-center']) {
       expect((await get(`/api/v1/facilities/?type=${encodeURIComponent(type)}`)).status, type).toBe(200);
     }
+    // A type without its last word Hospital, or in the plural, as HIFLD and CMS write them: the same facilities.
+    const ids = async (type: string) =>
+      (await get(`/api/v1/facilities/?type=${encodeURIComponent(type)}&page_size=100`)).body.results.map((f: { id: number }) => f.id);
+    const critical = await ids('Critical Access Hospital');
+    expect(critical.length).toBeGreaterThan(0);
+    for (const type of ['critical access', 'Critical Access Hospitals']) expect(await ids(type), type).toEqual(critical);
+    expect((await get('/api/v1/facilities/?type=critical')).status).toBe(400);
   });
 
   it('facility name words for autocomplete: names starting with the text first, then later words, against brute force', () => {

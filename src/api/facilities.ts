@@ -6,7 +6,7 @@ import { boolean, param, plainInteger } from '../http/params.ts';
 import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { buildValue, MAX_TEXT_CHARACTERS, sortParam, state, text } from './params.ts';
-import { FACILITY_SORT_KEYS, HOSPITAL_GROUP } from '../query/facilities.ts';
+import { FACILITY_SORT_KEYS, HOSPITAL_GROUP, namesType } from '../query/facilities.ts';
 import { API_BASE } from './paths.ts';
 
 /** A facility id, path segment of `facilities/{id}/`. */
@@ -20,11 +20,11 @@ const facilityId = plainInteger('a facility id, an integer of 1 or more', (id) =
  * hospital type; any other value is a 400 that lists them and names the one it may mean.
  */
 const facilityType = buildValue(
-  `${HOSPITAL_GROUP} (every hospital type) or a facility type of the build (facilities/ answers show them), any case`,
+  `${HOSPITAL_GROUP} (every hospital type) or a facility type of the build (facilities/ answers show them; the last word Hospital may be left out), any case`,
   searchKey,
   {
     has: (key, queries) =>
-      key === HOSPITAL_GROUP || key === `${HOSPITAL_GROUP}s` || queries.facilities.types.some((type) => searchKey(type) === key),
+      key === HOSPITAL_GROUP || key === `${HOSPITAL_GROUP}s` || queries.facilities.types.some((type) => namesType(searchKey(type), key)),
     candidates: (queries) => [HOSPITAL_GROUP, ...queries.facilities.types].map((type) => ({ key: searchKey(type), shown: type })),
     accepts: (queries) =>
       `${HOSPITAL_GROUP} (every hospital type) or a facility type of this build: ${queries.facilities.types.join(', ')} (any case)`,

@@ -303,8 +303,17 @@ export class FacilityIndex {
     const key = searchKey(type);
     const healthCenter = searchKey(HEALTH_CENTER_TYPE);
     const group = key === HOSPITAL_GROUP || key === `${HOSPITAL_GROUP}s`;
-    return this.typeKeys.map((t) => (group ? t !== healthCenter : t === key));
+    return this.typeKeys.map((t) => (group ? t !== healthCenter : namesType(t, key)));
   }
+}
+
+/**
+ * True when a search key names a facility type (its search key): the type itself, or the type without its last
+ * word "hospital" (`psychiatric` and `critical access hospitals` for Psychiatric Hospital and Critical Access
+ * Hospital, as HIFLD and CMS name them).
+ */
+export function namesType(typeKey: string, key: string): boolean {
+  return typeKey === key || typeKey === `${key} ${HOSPITAL_GROUP}` || `${typeKey}s` === key;
 }
 
 /** The number of values at most `value` in an ascending array. */
