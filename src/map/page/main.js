@@ -118,6 +118,7 @@ async function load() {
   };
   app.zips = decodeZips(zipsFile, meta.grid);
   app.palette = paletteOf(meta.bands);
+  app.gradeOfScore = gradesOfScores(app.palette);
   app.view = new View(meta.frame);
   placeFragment();
   fillControls(meta);
@@ -136,16 +137,25 @@ function paletteOf(bands) {
   return grades;
 }
 
+/** The palette's index of a score's grade (-1 for no score): a table of the 101 scores, made with the palette. */
 function gradeIndexOf(score) {
-  if (score < 0) return -1;
-  return app.palette.findIndex((grade) => score >= grade.min && score <= grade.max);
+  return score < 0 ? -1 : app.gradeOfScore[score];
+}
+
+/** Each score 0-100's grade index in `palette` (a score outside every grade: -1). */
+function gradesOfScores(palette) {
+  const table = new Int8Array(101).fill(-1);
+  for (let score = 0; score <= 100; score++) table[score] = palette.findIndex((grade) => score >= grade.min && score <= grade.max);
+  return table;
 }
 
 function fillControls(meta) {
   const types = $('score-type');
   types.replaceChildren(...meta.score_types.map((type) => new Option(type.name, type.slug)));
   const states = $('state');
-  const sorted = [...meta.states].sort((a, b) => a.name.localeCompare(b.name));
+  // By code point, not localeCompare: the names are plain ASCII, and a collator's first use loads the browser's
+  // locale data before the first paint (30 ms of it, bench/map.ts).
+  const sorted = [...meta.states].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   states.append(...sorted.map((state) => new Option(`${state.name} (${state.code})`, state.code)));
 }
 
@@ -225,9 +235,14 @@ async function show({ fit = false, first = false } = {}) {
 function byResidents() {
   if (!app.byResidents) {
     // Residents and index in one number, sorted as numbers: no comparison function to call 500,000 times.
-    const keys = Float64Array.from(app.zips.residents, (residents, i) => residents * 65536 + i);
+    // Plain loops, not Float64Array.from's callback: the first paint runs this once, before the JIT warms up.
+    const { residents, count } = app.zips;
+    const keys = new Float64Array(count);
+    for (let i = 0; i < count; i++) keys[i] = residents[i] * 65536 + i;
     keys.sort();
-    app.byResidents = Int32Array.from(keys, (key) => key % 65536);
+    const order = new Int32Array(count);
+    for (let i = 0; i < count; i++) order[i] = keys[i] % 65536;
+    app.byResidents = order;
   }
   return app.byResidents;
 }
@@ -253,19 +268,25 @@ function sceneOf(scores, areas) {
     scene.noScore = shown(-1) ? noScore : null;
     return scene;
   }
-  const order = [];
-  const colors = new Array(app.zips.count).fill(null);
+  // Typed arrays and a grade index per dot, not a colour string: the first paint builds this once, cold.
+  const paintOrder = byResidents();
+  const order = new Int32Array(paintOrder.length);
+  const grades = new Int8Array(app.zips.count).fill(-1);
   const none = [];
-  for (const i of byResidents()) {
+  const shownGrade = app.palette.map((_, g) => shown(g));
+  let dots = 0;
+  for (let k = 0; k < paintOrder.length; k++) {
+    const i = paintOrder[k];
     const g = gradeIndexOf(scores.score[i]);
-    if (!shown(g)) continue;
-    if (g < 0) none.push(i);
-    else {
-      order.push(i);
-      colors[i] = app.palette[g].color;
+    if (g < 0) {
+      if (shown(-1)) none.push(i);
+    } else if (shownGrade[g]) {
+      order[dots++] = i;
+      grades[i] = g;
     }
   }
-  scene.dots = { x: app.zips.x, y: app.zips.y, order, colors, none };
+  const colors = app.palette.map((grade) => grade.color);
+  scene.dots = { x: app.zips.x, y: app.zips.y, order: order.subarray(0, dots), grades, colors, none };
   return scene;
 }
 
