@@ -10,6 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { serveArgs } from '../test/helpers/process.ts';
 import Database from 'better-sqlite3';
+import { median } from '../core/numbers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = 32;
@@ -126,11 +127,6 @@ export interface Measured {
 
 /** The median of each measure over the rounds (failures are summed). */
 export function medians(runs: Measured[]): Measured {
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const middle = sorted.length >> 1;
-    return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-  };
   return {
     rps: median(runs.map((r) => r.rps)),
     p50: median(runs.map((r) => r.p50)),

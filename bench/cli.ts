@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fmt, printTable } from './api.ts';
+import { median } from '../core/numbers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HCAS = path.join(ROOT, 'bin/hcas.js');
@@ -59,12 +60,6 @@ function run(contender: Contender): { ms: number; stdout: string } {
   const started = process.hrtime.bigint();
   const stdout = execFileSync(process.execPath, contender.args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   return { ms: Number(process.hrtime.bigint() - started) / 1e6, stdout };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function expectField(stdout: string, field: string): void {

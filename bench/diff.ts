@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fmt, printTable } from './api.ts';
 import { measure, type Run } from './build.ts';
+import { median } from '../core/numbers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HCAS = path.join(ROOT, 'bin/hcas.js');
@@ -61,7 +62,6 @@ export async function benchDiff(options: { old?: string; new?: string; rounds?: 
     for (const c of contenders) c.check(measure(c.command, c.args, {}, c.status).stdout);
     const runs = new Map<Contender, Run[]>(contenders.map((c) => [c, []]));
     for (let round = 0; round < rounds; round++) for (const c of contenders) runs.get(c)!.push(measure(c.command, c.args, {}, c.status));
-    const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
     const base = median(runs.get(contenders.at(-1)!)!.map((r) => r.seconds));
     const rows = contenders.map((c) => {
       const seconds = median(runs.get(c)!.map((r) => r.seconds));

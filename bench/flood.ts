@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
-import { median } from '../src/diff/stats.ts';
+import { median } from '../core/numbers.ts';
 import { anonymousFloodPath, openLoop, percentile, type Landed } from '../test/helpers/open-loop.ts';
 import { RAISE_STEPS, raisePriority } from '../test/helpers/priority.ts';
 import { serveArgs } from '../test/helpers/process.ts';

@@ -27,6 +27,7 @@ import { readColumns } from '../src/map/page/columns.js';
 import { launchChromium } from '../test/helpers/browser.ts';
 import { request } from '../test/helpers/http.ts';
 import { printTable } from './api.ts';
+import { median } from '../core/numbers.ts';
 
 const BUDGET_KB = 700;
 const PAINT_TARGET_MS = 500;
@@ -189,10 +190,6 @@ function checkData([metaPath, outlinesPath, zipsPath, scoresPath]: string[], bod
     if (2 * points !== outlines.column('arcs').length)
       fail(`${outlinesPath} counts ${points} points in ${outlines.column('arcs').length} numbers`);
   }
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
 
 function spread(values: number[]): string {

@@ -16,7 +16,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, write
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { BARE_SERVER, fetchBody, fmt, medians, printTable, sampleZips, type Measured } from './api.ts';
-import { median } from '../src/diff/stats.ts';
+import { median } from '../core/numbers.ts';
 import { benchRequestCosts } from './request-costs.ts';
 import { runWrk, runWrkTogether, WRK } from './wrk.ts';
 

@@ -17,6 +17,7 @@ import { fetchBody, fmt, medians, printTable, sampleZips, startProcess, type Mea
 import { measure } from './build.ts';
 import { processTree } from './replicas.ts';
 import { runWrk, WRK, type WrkTarget } from './wrk.ts';
+import { median } from '../core/numbers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HCAS = path.join(ROOT, 'bin/hcas.js');
@@ -207,11 +208,10 @@ async function throughput(db: string, exportDir: string, dir: string, seconds: n
       `wrk -t1 -c32; ${rounds} rounds of ${roundSeconds} s alternating after 1 s warm-up; medians. One hcas worker; nginx with 1 worker process.`,
     );
     const report = (name: string, ratios: number[]) => {
-      const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
       console.log(
-        `${name}, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median.toFixed(2)}x (expected >= ${TARGET_RATIO}x)`,
+        `${name}, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}x (expected >= ${TARGET_RATIO}x)`,
       );
-      return median;
+      return median(ratios);
     };
     const plain = report('nginx (plain HTTP) from the export / hcas serve', plainRatios);
     const behindEdge = report('nginx (TLS) from the export / nginx (TLS) -> hcas serve', edgeRatios);

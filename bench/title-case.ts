@@ -9,6 +9,7 @@ import { displayName } from '../pipeline/layouts/values.ts';
 import { FEMALE_NAMES, LAST_NAMES, MALE_NAMES, STREET_TYPES, STREETS } from '../producers/sample/names.ts';
 import { Rng } from '../producers/sample/prng.ts';
 import { fmt, printTable } from './api.ts';
+import { median } from '../core/numbers.ts';
 
 /** Cities as the federal files print them, the acronyms and Mc names of issue 28 among them. */
 const CITIES = [
@@ -47,8 +48,6 @@ function timeMs(names: readonly string[], transform: (text: string) => string): 
   if (length === 0) throw new Error('nothing was transformed');
   return ms;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Runs the benchmark and prints its table. */
 export function benchTitleCase(options: { names?: number; rounds?: number } = {}): void {

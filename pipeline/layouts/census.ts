@@ -2,6 +2,7 @@ import { CENSUS_MEASURES } from '../../core/census-measures.ts';
 import { BuildError } from '../base/errors.ts';
 import type { Layout } from './types.ts';
 import { optionalNumber, requiredNumber, requiredPoint, zip5 } from './values.ts';
+import { round } from '../../core/numbers.ts';
 
 /** A ZCTA of the Census Gazetteer: the set of ZIP codes we score, with their internal points. */
 export interface GazetteerRow {
@@ -79,9 +80,4 @@ export function acsMeasures(columns: Record<string, string>, sourceKey: string):
     }
   }
   return measures;
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }

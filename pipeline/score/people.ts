@@ -1,7 +1,7 @@
 import type { SourcedValue } from '../ingest/ingested.ts';
 import type { ZipPlace } from '../geo/places.ts';
 import { NEED_MEASURES, PREVALENCE_NEED, PREVALENCE_WEIGHT, SCORE_TYPES, type ScoreTypeSpec } from '../config/scoring.ts';
-import { median } from './scale.ts';
+import { median } from '../../core/numbers.ts';
 
 /** Social need per ZIP, and which PLACES measures this build has (a measure no ZIP has a value for is absent). */
 export interface Need {

@@ -1,6 +1,7 @@
 import type { ZipPlace } from '../geo/places.ts';
 import { COVERAGE, EXPECTED_DENSITY } from '../config/scoring.ts';
 import { CATEGORY_NAMES, type Category } from '../config/specialties.ts';
+import { round } from '../../core/numbers.ts';
 
 /** Observed against expected clinicians per 100,000 residents. */
 export interface Density {
@@ -23,13 +24,12 @@ export interface RosterCoverage {
   states: Record<string, Density & { population: number }>;
 }
 
-const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 /** Clinicians per 100,000 residents of a category against its expected national density. */
 export function densityOf(count: number, residents: number, category: Category): Density {
   const observed = residents > 0 ? (100_000 * count) / residents : 0;
-  return { observed: round(observed), expected: EXPECTED_DENSITY[category], share: round(observed / EXPECTED_DENSITY[category], 3) };
+  return { observed: round(observed, 2), expected: EXPECTED_DENSITY[category], share: round(observed / EXPECTED_DENSITY[category], 3) };
 }
 
 /**

@@ -7,6 +7,7 @@ import { logScore } from '../score/scale.ts';
 import type { PlacedCounts } from '../supply/index.ts';
 import { quantile, spearman, weightedMean } from './stats.ts';
 import { KNOWN_COUNTIES, VALIDATION_TARGETS as T } from './targets.ts';
+import { round } from '../../core/numbers.ts';
 
 /**
  * The provider component against the count files a build was given, as a health-services researcher reads
@@ -233,8 +234,4 @@ function clinicianChecks(report: ClinicianValidation): Check[] {
 
 function nationalAgrees(s: ClinicianValidation['supply'][number]): boolean {
   return Math.abs(s.buildPer100k - s.filesPer100k) <= T.clinicianNationalTolerance * s.filesPer100k;
-}
-
-function round(x: number, digits: number): number {
-  return Number(x.toFixed(digits));
 }

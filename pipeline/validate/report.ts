@@ -2,6 +2,7 @@ import { BANDS, bandFor } from '../config/bands.ts';
 import type { Check, ClinicianValidation, DriveTimeCalibration, ResidentsPointReport, ValidationReport } from '../../core/validation.ts';
 import { spearman, weightedMean } from './stats.ts';
 import { ACADEMIC_MEDICAL_CENTRES, VALIDATION_TARGETS as T } from './targets.ts';
+import { round } from '../../core/numbers.ts';
 
 /** What the report reads of one ZIP: its overall scores and the independent measures beside them. */
 export interface ValidationZip {
@@ -31,7 +32,6 @@ export interface ValidationZip {
   residentialState: string | null;
 }
 
-const round = (x: number, digits = 1) => Number(x.toFixed(digits));
 const percent = (share: number) => `${round(share * 100, 2)}%`;
 
 /**
@@ -76,6 +76,7 @@ export function validationReport(
             members.map((z) => z[field]),
             weights,
           ) ?? NaN,
+          1,
         );
       return {
         code,

@@ -4,9 +4,11 @@ import { PointIndex } from '../geo/point-index.ts';
 import { censusRegion } from '../geo/states.ts';
 import type { TractCentreRow } from '../layouts/residents.ts';
 import { densityClass, describesResidents, minutesPerStraightMile, residentsOffsetMiles, type RoadTable } from '../score/road-times.ts';
-import { median, quantile } from './stats.ts';
+import { quantile } from './stats.ts';
+import { finiteOrNull, median, round } from '../../core/numbers.ts';
 
-const round = (x: number, digits = 1) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : null);
+/** A figure of the report: one decimal unless said, null where there is no value. */
+const reported = (x: number, digits = 1) => finiteOrNull(round(x, digits));
 
 /** ZIPs of at least this many residents count in the comparison with the tract centres of population. */
 const TRACT_CHECK_MIN_POPULATION = 1_000;
@@ -24,11 +26,11 @@ export function residentsPointReport(places: ZipPlace[], tractCentres: TractCent
   for (const place of places) sources[place.pointSource] = (sources[place.pointSource] ?? 0) + 1;
   const moved = places.filter((p) => p.pointSource === 'hud_residential').map((p) => residentsOffsetMiles(p));
   const offsetMiles = {
-    p50: round(quantile(moved, 0.5)),
-    p75: round(quantile(moved, 0.75)),
-    p90: round(quantile(moved, 0.9)),
-    p99: round(quantile(moved, 0.99)),
-    max: round(quantile(moved, 1)),
+    p50: reported(quantile(moved, 0.5)),
+    p75: reported(quantile(moved, 0.75)),
+    p90: reported(quantile(moved, 0.9)),
+    p99: reported(quantile(moved, 0.99)),
+    max: reported(quantile(moved, 1)),
   };
   if (tractCentres.length === 0) return { sources, offsetMiles, tractCentres: null };
 
@@ -55,8 +57,8 @@ export function residentsPointReport(places: ZipPlace[], tractCentres: TractCent
       city: c.place.city,
       state: c.place.state,
       population: c.place.population ?? 0,
-      residentsMiles: round(c.residents)!,
-      gazetteerMiles: round(c.gazetteer)!,
+      residentsMiles: reported(c.residents)!,
+      gazetteerMiles: reported(c.gazetteer)!,
     }));
   return {
     sources,
@@ -64,8 +66,8 @@ export function residentsPointReport(places: ZipPlace[], tractCentres: TractCent
     tractCentres: {
       zips: compared.length,
       minPopulation: TRACT_CHECK_MIN_POPULATION,
-      residentsMiles: { p50: round(median(residents), 2), p90: round(quantile(residents, 0.9), 2) },
-      gazetteerMiles: { p50: round(median(gazetteer), 2), p90: round(quantile(gazetteer, 0.9), 2) },
+      residentsMiles: { p50: reported(median(residents), 2), p90: reported(quantile(residents, 0.9), 2) },
+      gazetteerMiles: { p50: reported(median(gazetteer), 2), p90: reported(quantile(gazetteer, 0.9), 2) },
       emptyLandMiles: EMPTY_LAND_MILES,
       emptyLand,
     },
@@ -93,10 +95,10 @@ export function driveTimeCalibration(
   });
   const summarise = (group: typeof pairs) => ({
     zips: group.length,
-    tableMinutesPerMile: round(median(group.map((p) => p.tableMinutes / p.miles)), 2),
-    medianAbsoluteMinutes: round(median(group.map((p) => Math.abs(p.estimate - p.tableMinutes)))),
-    medianAbsolutePct: round(median(group.map((p) => (100 * Math.abs(p.estimate - p.tableMinutes)) / p.tableMinutes))),
-    medianBiasPct: round(median(group.map((p) => (100 * (p.estimate - p.tableMinutes)) / p.tableMinutes))),
+    tableMinutesPerMile: reported(median(group.map((p) => p.tableMinutes / p.miles)), 2),
+    medianAbsoluteMinutes: reported(median(group.map((p) => Math.abs(p.estimate - p.tableMinutes)))),
+    medianAbsolutePct: reported(median(group.map((p) => (100 * Math.abs(p.estimate - p.tableMinutes)) / p.tableMinutes))),
+    medianBiasPct: reported(median(group.map((p) => (100 * (p.estimate - p.tableMinutes)) / p.tableMinutes))),
   });
   const groups = <K extends string | number>(key: (place: ZipPlace) => K | null) => {
     const byKey = new Map<K, typeof pairs>();

@@ -54,8 +54,3 @@ export function quantile(values: ArrayLike<number>, q: number): number {
   const high = Math.min(low + 1, sorted.length - 1);
   return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
 }
-
-/** The median of the values; NaN when there are none. */
-export function median(values: ArrayLike<number>): number {
-  return quantile(values, 0.5);
-}

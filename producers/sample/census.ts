@@ -96,7 +96,8 @@ function suppressionChance(population: number): number {
 /** The API row (all strings) of one ZCTA, with suppression sentinels applied. */
 function acsRow(code: string, d: Demographics, rng: Rng): string[] {
   const p = suppressionChance(d.population);
-  const median = (value: number, top: number, bottom = 0) =>
+  // A median of the ACS table (income, rent, age): top- and bottom-coded as the Census Bureau does, sometimes suppressed.
+  const coded = (value: number, top: number, bottom = 0) =>
     rng.chance(p) ? CANNOT_COMPUTE : String(value >= top ? top : value <= bottom ? bottom : value);
   // Percentages have denominators, so they exist whenever people do; a few are "(X)" for small areas.
   const share = (value: number) =>
@@ -107,7 +108,7 @@ function acsRow(code: string, d: Demographics, rng: Rng): string[] {
     String(d.population),
     d.population === 0 || (d.population < 30 && rng.chance(0.5)) ? CANNOT_COMPUTE : d.medianAge.toFixed(1),
     share(d.pct65),
-    median(d.medianIncome, INCOME_TOP, 2499),
+    coded(d.medianIncome, INCOME_TOP, 2499),
     share(d.poverty),
     share(d.uninsured),
     share(d.privateIns),
@@ -118,7 +119,7 @@ function acsRow(code: string, d: Demographics, rng: Rng): string[] {
     String(d.housingUnits),
     noHouseholds ? CANNOT_COMPUTE : d.ownerPct.toFixed(1),
     noHouseholds ? CANNOT_COMPUTE : (100 - d.ownerPct).toFixed(1),
-    median(d.homeValue, HOME_VALUE_TOP, HOME_VALUE_BOTTOM),
+    coded(d.homeValue, HOME_VALUE_TOP, HOME_VALUE_BOTTOM),
     share(d.white),
     share(d.black),
     share(d.asian),

@@ -240,8 +240,8 @@ function countyOrder(world: PlanWorld): Array<{ county: string; to: string }> {
 
 /** A group's clinicians per county at the fraction, rounded in one run over the counties. */
 function roundCounties(base: Base, order: ReadonlyArray<{ county: string }>, fraction: number, rng: Rng): Map<string, number> {
-  const round = rounding(rng.next());
-  return new Map(order.map(({ county }) => [county, round((base.byCounty.get(county) ?? 0) * fraction)]));
+  const systematic = rounding(rng.next());
+  return new Map(order.map(({ county }) => [county, systematic((base.byCounty.get(county) ?? 0) * fraction)]));
 }
 
 interface Deck {
@@ -356,13 +356,13 @@ function split(n: number, weights: readonly number[], rng: Rng, caps?: readonly 
   while (left > 0) {
     const total = sum(open);
     if (!(total > 0)) break;
-    const round = rounding(rng.next());
+    const systematic = rounding(rng.next());
     let last = open.length - 1;
     while (!(open[last] > 0)) last--;
     let given = 0;
     for (let i = 0; i <= last; i++) {
       if (!(open[i] > 0)) continue;
-      const k = i === last ? left - given : round((left * open[i]) / total);
+      const k = i === last ? left - given : systematic((left * open[i]) / total);
       parts[i] += caps ? Math.min(k, caps[i] - parts[i]) : k;
       given += k;
     }

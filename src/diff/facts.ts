@@ -1,10 +1,12 @@
+import { round } from '../../core/numbers.ts';
 import { haversineMiles } from '../../core/distance.ts';
 import { type FacilityRecord, placeOf } from './facilities.ts';
 import type { Pairs } from './pairs.ts';
 import type { FactChange } from './report.ts';
 import { ACCESS_COLUMNS, censusValue, MOBILITY_MEASURES } from './snapshot.ts';
 
-const round = (x: unknown) => (typeof x === 'number' ? Math.round(x * 100) / 100 : x === undefined ? null : (x as string | null));
+/** A fact's value as the report shows it: numbers to two decimals, text as it is, nothing as null. */
+const shown = (x: unknown) => (typeof x === 'number' ? round(x, 2) : x === undefined ? null : (x as string | null));
 
 /**
  * The input facts of one ZIP that differ between the builds, in the order a reader checks them: residents and
@@ -22,13 +24,13 @@ export function zipFacts(
   const [a, b] = [pairs.old, pairs.current];
   const facts: FactChange[] = [];
   const add = (fact: string, x: unknown, y: unknown) => {
-    const [old, now] = [round(x), round(y)];
+    const [old, now] = [shown(x), shown(y)];
     if (old !== now && !(Number.isNaN(old) && Number.isNaN(now))) facts.push({ fact, old: nanToNull(old), new: nanToNull(now) });
   };
   add('residents', a.zips.population[i], b.zips.population[j]);
   add('small_population', a.zips.smallPopulation[i], b.zips.smallPopulation[j]);
   const moved = haversineMiles(a.zips.longitude[i], a.zips.latitude[i], b.zips.longitude[j], b.zips.latitude[j]);
-  if (moved >= 0.01) facts.push({ fact: 'residents_point_moved_miles', old: null, new: Math.round(moved * 100) / 100 });
+  if (moved >= 0.01) facts.push({ fact: 'residents_point_moved_miles', old: null, new: round(moved, 2) });
   for (const [column, values] of b.zips.extra) add(`zips.${column}`, a.zips.extra.get(column)?.[i], values[j]);
   for (const measure of [...needMeasures, ...MOBILITY_MEASURES])
     add(measure, censusValue(a, measure, i).value, censusValue(b, measure, j).value);

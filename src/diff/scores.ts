@@ -1,6 +1,10 @@
 import { changed, COMPONENTS, delta, type Pairs, same, typeValues, type TypeValues } from './pairs.ts';
 import type { ScoresPart, ScoreTypeLine, ShiftRow } from './report.ts';
-import { mean, median, round } from './stats.ts';
+import { finiteOrNull, median, round } from '../../core/numbers.ts';
+import { mean } from './stats.ts';
+
+/** A figure of the report at `digits` decimals, null where there is none (JSON has no NaN). */
+const figure = (x: number, digits: number) => finiteOrNull(round(x, digits));
 
 /** The scores part, and the positions of the ZIPs whose score of the chosen type changed (for the causes). */
 export interface ScoreComparison {
@@ -61,7 +65,7 @@ export function compareScores(pairs: Pairs, typeId: number): ScoreComparison {
         compared: residents,
         in_moved_zips: movedResidents,
         band_moved: bandResidents,
-        band_moved_share: residents > 0 ? (round(bandResidents / residents, 6) ?? 0) : 0,
+        band_moved_share: residents > 0 ? (figure(bandResidents / residents, 6) ?? 0) : 0,
       },
       bands: bandOrder(pairs),
       band_moves: [...bands.values()].sort((a, b) => b.residents - a.residents || b.zips - a.zips),
@@ -109,14 +113,14 @@ function shiftRow(pairs: Pairs, state: string | null, members: number[], values:
     }
   }
   const averages = [pairs.old.stateAverages, pairs.current.stateAverages];
-  const component = (c: (typeof COMPONENTS)[number]) => (absent.has(c) ? null : round(mean(parts[c]), 2));
+  const component = (c: (typeof COMPONENTS)[number]) => (absent.has(c) ? null : figure(mean(parts[c]), 2));
   return {
     state,
     zips: members.length,
     moved: movedShifts.length,
-    mean: round(mean(shifts), 2),
-    residents_mean: round(mean(shifts, weights), 2),
-    median_moved: round(median(movedShifts), 2),
+    mean: figure(mean(shifts), 2),
+    residents_mean: figure(mean(shifts, weights), 2),
+    median_moved: figure(median(movedShifts), 2),
     largest: movedShifts.length ? movedShifts.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a)) : shifts.length ? 0 : null,
     components: {
       people: component('people'),
@@ -178,11 +182,11 @@ function typeLine(pairs: Pairs, t: Pairs['types'][number]): ScoreTypeLine {
     slug: t.slug,
     changed: changedZips,
     moved,
-    mean: round(sum / Math.max(1, pairs.compared.length), 2),
+    mean: figure(sum / Math.max(1, pairs.compared.length), 2),
     largest,
     largest_component: largestComponent,
     component_in_one_build: inOneBuild,
     band_moved_zips: bandZips,
-    band_moved_share: residents > 0 ? (round(bandResidents / residents, 6) ?? 0) : 0,
+    band_moved_share: residents > 0 ? (figure(bandResidents / residents, 6) ?? 0) : 0,
   };
 }

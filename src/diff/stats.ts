@@ -10,21 +10,6 @@ export function mean(values: readonly number[], weights?: readonly number[]): nu
   return total > 0 ? sum / total : Number.NaN;
 }
 
-/** Median of the values; NaN when there are none. */
-export function median(values: readonly number[]): number {
-  if (!values.length) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** Rounded to `digits` decimals; null for NaN or an infinity (JSON has no such numbers). */
-export function round(x: number, digits: number): number | null {
-  if (!Number.isFinite(x)) return null;
-  const scale = 10 ** digits;
-  return Math.round(x * scale) / scale;
-}
-
 /**
  * A number as people read it: thousands separated by commas, at most `decimals` decimals, trailing zeros
  * dropped (`1234567.5` -> `1,234,567.5`). `toLocaleString` says the same but costs about 40 µs a call, and a

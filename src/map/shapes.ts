@@ -187,10 +187,10 @@ function boundsOf(arcIndexes: readonly number[], points: ReadonlyArray<readonly 
       bottom = Math.max(bottom, y);
     }
   }
-  const round = (value: number) => Math.round(value * GRID) / GRID;
+  const snap = (value: number) => Math.round(value * GRID) / GRID;
   return [
-    [round(left), round(top)],
-    [round(right), round(bottom)],
+    [snap(left), snap(top)],
+    [snap(right), snap(bottom)],
   ];
 }
 
