@@ -2,7 +2,7 @@
  * CLI startup benchmark: one-shot commands (a process started, one answer printed, exit) against
  * `node -e 0`, the least a Node process can cost on this machine. The runs alternate, so load from other
  * work hits every contender alike; medians are compared. Each command's output is checked before it is timed.
- * Target: every one-shot command within 3x of `node -e 0`. Stand-alone: node bin/run-ts.js bench/cli.ts --db FILE [--runs N]
+ * Target: every one-shot command within 2.5x of `node -e 0` (issue 45; it was 3x). Stand-alone: node bin/run-ts.js bench/cli.ts --db FILE [--runs N]
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { median } from '../core/numbers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HCAS = path.join(ROOT, 'bin/hcas.js');
-const TARGET_RATIO = 3;
+const TARGET_RATIO = 2.5;
 
 interface Contender {
   name: string;
