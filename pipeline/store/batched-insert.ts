@@ -1,13 +1,13 @@
 import type Database from 'better-sqlite3';
 
-/** Rows per INSERT statement: 8 and 16 measured alike (2.7-3.4 µs a NPPES row), 4 was slower, 32 and 64 no faster. */
+/** Rows per INSERT statement: 8 and 16 measured alike, 4 was slower, 32 and 64 no faster (bench/nppes-ingest.ts). */
 const ROWS_PER_STATEMENT = 16;
 
 /**
  * Inserts rows into one table several at a time, with one `INSERT ... VALUES (...), (...), ...` statement.
- * Each statement run has a fixed cost (the call into SQLite, the step, the reset, the result object):
- * for 300,000 parsed NPPES rows, one row a statement took 3.4-4.2 µs a row, sixteen 2.7-3.4 µs. Inside the
- * threaded ingest the gain is smaller than the machine's noise; measured alone it is steady.
+ * Each statement run has a fixed cost (the call into SQLite, the step, the reset, the result object), shared
+ * by the rows of one statement: about a fifth less a row measured alone (bench/nppes-ingest.ts); inside the
+ * threaded ingest the gain is smaller than the machine's noise.
  *
  * Rows keep their order, so their row ids are the same as one insert a row would give. Rows wait in
  * memory until a statement is full: call `flush` before anything reads the table or commits.

@@ -12,8 +12,8 @@ export function mean(values: readonly number[], weights?: readonly number[]): nu
 
 /**
  * A number as people read it: thousands separated by commas, at most `decimals` decimals, trailing zeros
- * dropped (`1234567.5` -> `1,234,567.5`). `toLocaleString` says the same but costs about 40 µs a call, and a
- * national diff names hundreds of thousands of numbers.
+ * dropped (`1234567.5` -> `1,234,567.5`). `toLocaleString` says the same through the locale machinery, many
+ * times slower a call, and a national diff names hundreds of thousands of numbers (bench/diff.ts).
  */
 export function readable(x: number, decimals = 2): string {
   if (!Number.isFinite(x)) return String(x);

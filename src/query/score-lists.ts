@@ -56,10 +56,10 @@ interface Cities {
  * key). A count or a page of any filter and sort reads the smallest of those position lists (a city: a few
  * dozen ZIPs; a state: at most a few thousand; the ZIPs near a place; no place filter: every ZIP of the type
  * in the sort's order) and tests the rest in memory: bounded by the ZIPs of one score type (about 34,000
- * national: under a millisecond), never a scan of SQLite rows, whatever the page. Read from SQLite the first
- * time a score type is listed (40 to 140 ms national on a busy 2-core machine, the cities' keys included; about
- * 1 MB per type, and 2 MB once for the cities); each sort's order is made on its first use. Measured: 1,000
- * national pages of 100 deep in a score range in 90 ms, where SQLite's sort took 45-115 ms for each.
+ * national), never a scan of SQLite rows, whatever the page: a deep page costs what the first does, where
+ * SQLite's sort costs each page a national sort (bench/directory.ts, "health-scores/ and tvi/ sorted"). Read
+ * from SQLite the first time a score type is listed (about 1 MB per type, and 2 MB once for the cities' keys);
+ * each sort's order is made on its first use.
  */
 export class ScoreListIndex {
   private readonly types = new Map<number, TypeList>();

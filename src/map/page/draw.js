@@ -211,7 +211,7 @@ const highlighted = new WeakSet();
 
 /** Rings the ZIP code or county the pointer is on, on the overlay canvas above the map. */
 export function highlight(canvas, view, target) {
-  // The first paint has nothing to ring: making the overlay's context then cost 25-100 ms at load 10-15.
+  // The first paint has nothing to ring, and making the overlay's context then delays it (bench/map.ts).
   if (!target && !highlighted.has(canvas)) return;
   highlighted.add(canvas);
   const ctx = canvas.getContext('2d');

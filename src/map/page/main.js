@@ -154,7 +154,7 @@ function fillControls(meta) {
   types.replaceChildren(...meta.score_types.map((type) => new Option(type.name, type.slug)));
   const states = $('state');
   // By code point, not localeCompare: the names are plain ASCII, and a collator's first use loads the browser's
-  // locale data before the first paint (30 ms of it, bench/map.ts).
+  // locale data before the first paint (bench/map.ts).
   const sorted = [...meta.states].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   states.append(...sorted.map((state) => new Option(`${state.name} (${state.code})`, state.code)));
 }

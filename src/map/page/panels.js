@@ -6,7 +6,7 @@
 
 /**
  * Numbers with thousands separators. Made on first use (a tooltip, the table): making an Intl formatter loads
- * the browser's locale data, which took 60-300 ms of the first paint at load 10-15 (bench/map.ts).
+ * the browser's locale data, a large part of the first paint on a loaded machine (bench/map.ts).
  */
 const number = {
   format(value) {
