@@ -133,17 +133,12 @@ export function snapshot(label: string, rows: number, bytes: number, seconds: nu
 
 /** `nppes  1,234,567 rows  2.1 GB at 180 MB/s  [#####     ] 45%  ETA 0:23` (a bar) or the same as a log line. */
 export function formatProgress(s: ProgressSnapshot, bar: boolean): string {
-  const parts = [
-    `${s.label}`,
-    `${s.rows.toLocaleString('en-US')} rows`,
-    `${megabytes(s.bytes)} at ${(s.bytesPerSecond / 1e6).toFixed(0)} MB/s`,
-  ];
-  if (s.fraction !== null) {
-    const percent = `${Math.floor(s.fraction * 100)}%`;
-    parts.push(bar ? `${drawBar(s.fraction)} ${percent}` : `${percent} of the file`);
-    parts.push(`ETA ${clock(s.etaSeconds!)}`);
-  }
-  return joined(parts, bar);
+  const rows = `${s.rows.toLocaleString('en-US')} rows`;
+  const read = `${megabytes(s.bytes)} at ${(s.bytesPerSecond / 1e6).toFixed(0)} MB/s`;
+  return progressLine(
+    { label: s.label, amounts: [rows, read], fraction: s.fraction, percentOf: ' of the file', etaSeconds: s.etaSeconds },
+    bar,
+  );
 }
 
 // ---- Downloads: bytes of a file of known or unknown size (hcas fetch). ----
@@ -190,15 +185,7 @@ export interface ByteSnapshot {
 /** `nppes  512 MB of 1.2 GB  [########            ] 43%  40 MB/s  ETA 0:17`, or the same as a log line. */
 export function formatByteProgress(s: ByteSnapshot, bar: boolean): string {
   const rate = s.seconds > 0 ? s.sessionBytes / s.seconds : 0;
-  const parts = [s.label, s.total === null ? formatBytes(s.bytes) : `${formatBytes(s.bytes)} of ${formatBytes(s.total)}`];
-  if (s.total !== null && s.total > 0) {
-    const fraction = Math.min(1, s.bytes / s.total);
-    const percent = `${Math.floor(fraction * 100)}%`;
-    parts.push(bar ? `${drawBar(fraction)} ${percent}` : percent);
-  }
-  parts.push(`${formatBytes(rate)}/s`);
-  if (s.total !== null && rate > 0) parts.push(`ETA ${clock((s.total - s.bytes) / rate)}`);
-  return joined(parts, bar);
+  return amountLine(s.label, s.bytes, s.total, rate, (n) => formatBytes(n), bar);
 }
 
 // ---- Counted work: records of a known or unknown total (hcas sample, hcas export). ----
@@ -238,18 +225,7 @@ export interface CountSnapshot {
 export function formatCountProgress(s: CountSnapshot, bar: boolean): string {
   const rate = s.seconds > 0 ? s.count / s.seconds : 0;
   const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
-  const parts = [
-    s.label,
-    s.total === null ? `${thousands(s.count)} ${s.unit}` : `${thousands(s.count)} of ${thousands(s.total)} ${s.unit}`,
-  ];
-  if (s.total !== null && s.total > 0) {
-    const fraction = Math.min(1, s.count / s.total);
-    const percent = `${Math.floor(fraction * 100)}%`;
-    parts.push(bar ? `${drawBar(fraction)} ${percent}` : percent);
-  }
-  parts.push(`${thousands(rate)}/s`);
-  if (s.total !== null && rate > 0) parts.push(`ETA ${clock(Math.max(0, s.total - s.count) / rate)}`);
-  return joined(parts, bar);
+  return amountLine(s.label, s.count, s.total, rate, thousands, bar, ` ${s.unit}`);
 }
 
 // ---- Shared pieces ----
@@ -267,8 +243,43 @@ function reading<S extends object>(s: S, format: (s: S, bar: boolean) => string)
   };
 }
 
-function joined(parts: string[], bar: boolean): string {
+/** What one progress line says: the task, its amounts so far, the share done, the rate, the time left. */
+interface Line {
+  label: string;
+  amounts: string[];
+  /** The share done (0..1), null when unknown. */
+  fraction: number | null;
+  /** Said after the percentage in a log line (` of the file`). */
+  percentOf?: string;
+  rate?: string;
+  etaSeconds: number | null;
+}
+
+/** The one renderer of every progress line: parts two spaces apart with a bar, or a comma-separated log line. */
+function progressLine({ label, amounts, fraction, percentOf = '', rate, etaSeconds }: Line, bar: boolean): string {
+  const parts = [label, ...amounts];
+  if (fraction !== null) {
+    const percent = `${Math.floor(fraction * 100)}%`;
+    parts.push(bar ? `${drawBar(fraction)} ${percent}` : `${percent}${percentOf}`);
+  }
+  if (rate !== undefined) parts.push(rate);
+  if (etaSeconds !== null) parts.push(`ETA ${clock(etaSeconds)}`);
   return bar ? `  ${parts.join('  ')}` : `  ${parts.join(', ')}`;
+}
+
+/** An amount done of a total (when known) at a rate per second, each amount written by `show`. */
+function amountLine(label: string, done: number, total: number | null, rate: number, show: (n: number) => string, bar: boolean, unit = '') {
+  const known = total !== null && total > 0;
+  return progressLine(
+    {
+      label,
+      amounts: [total === null ? `${show(done)}${unit}` : `${show(done)} of ${show(total)}${unit}`],
+      fraction: known ? Math.min(1, done / total) : null,
+      rate: `${show(rate)}/s`,
+      etaSeconds: total !== null && rate > 0 ? Math.max(0, total - done) / rate : null,
+    },
+    bar,
+  );
 }
 
 function drawBar(fraction: number): string {
