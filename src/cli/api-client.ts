@@ -44,6 +44,21 @@ export async function get(api: Api, path: string): Promise<ApiResponse> {
   return api.respond(request);
 }
 
+/** Opens the build (`--db`, else HCAS_DB, else the default), hands its API to `use`, and retires it whatever `use` does. */
+export async function withApi<T>(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  use: (api: Api) => Promise<T>,
+  options: ApiOptions = {},
+): Promise<T> {
+  const api = openApi(flag, env, options);
+  try {
+    return await use(api);
+  } finally {
+    api.retire();
+  }
+}
+
 /**
  * The parsed body of a successful GET. Otherwise a CliError with the API's message, its parameter names
  * translated to the command's options (`page_size` -> `--page-size`), exiting as the status says (404: 1,

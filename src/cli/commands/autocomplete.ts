@@ -2,7 +2,7 @@ import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
 import { Suggestion } from '../../answers/autocomplete.ts';
 import { fieldsOf } from '../../http/json-schema.ts';
-import { getJson, openApi } from '../api-client.ts';
+import { getJson, withApi } from '../api-client.ts';
 import { listOptions, printList, type ListOptions } from '../listing.ts';
 
 const FIELDS = fieldsOf(Suggestion);
@@ -21,14 +21,11 @@ export function registerAutocomplete(program: Command, io: CommandIo): void {
   listOptions(command)
     .addHelpText('after', '\nExamples:\n  hcas autocomplete "new yo"\n  hcas autocomplete 100\n  hcas autocomplete "john sm" --json')
     .action(async (text: string, options: ListOptions) => {
-      const api = openApi(options.db, io.env);
-      try {
+      await withApi(options.db, io.env, async (api) => {
         const suggestions = await getJson<Suggestion[]>(api, `autocomplete/?${new URLSearchParams({ q: text })}`, {
           q: 'the text argument',
         });
         await printList(io, SUGGESTIONS, suggestions as unknown as Array<Record<string, unknown>>, options);
-      } finally {
-        api.retire();
-      }
+      });
     });
 }

@@ -1,7 +1,7 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
 import { CENSUS_GROUPS, type CensusSource } from '../../answers/census.ts';
-import { getJson, openApi } from '../api-client.ts';
+import { getJson, withApi } from '../api-client.ts';
 import { json } from '../format.ts';
 import { listOptions, printList, type ListOptions } from '../listing.ts';
 import { chooseFormat, emit, note } from '../output.ts';
@@ -24,8 +24,7 @@ export function registerCensus(program: Command, io: CommandIo): void {
     .addHelpText('after', '\nExamples:\n  hcas census 10001\n  hcas census 10001 --json | jq .income')
     .action(async (zip: string, options: ListOptions) => {
       const format = chooseFormat(options, io);
-      const api = openApi(options.db, io.env);
-      try {
+      await withApi(options.db, io.env, async (api) => {
         const body = await getJson<Record<string, Record<string, unknown>>>(api, `health-scores/${encodeURIComponent(zip)}/census/`, {
           zip: 'the ZIP argument',
         });
@@ -43,8 +42,6 @@ export function registerCensus(program: Command, io: CommandIo): void {
               .map((group) => `${group}: ${sourcesOf(group) || 'no values'}`)
               .join('\n')}`,
           );
-      } finally {
-        api.retire();
-      }
+      });
     });
 }

@@ -1,7 +1,7 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
 import type { HealthScoreRecord } from '../../answers/health-scores.ts';
-import { getJson, openApi } from '../api-client.ts';
+import { getJson, withApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 import { qualityNotes, table } from '../format.ts';
 import { listOptions, printList, type ListOptions } from '../listing.ts';
@@ -29,8 +29,7 @@ export function registerCompare(program: Command, io: CommandIo): void {
       if (zips.length < 2 || zips.length > 10) throw new CliError(`give 2 to 10 ZIP codes to compare, got ${zips.length}`);
       const query = new URLSearchParams({ zips: zips.join(',') });
       if (options.scoreType !== undefined) query.set('score_type', options.scoreType);
-      const api = openApi(options.db, io.env);
-      try {
+      await withApi(options.db, io.env, async (api) => {
         const records = await getJson<HealthScoreRecord[]>(api, `compare/?${query}`, { zips: 'the ZIP codes', score_type: '--score-type' });
         const rows = records as unknown as Array<Record<string, unknown>>;
         if (format !== 'table') return printList(io, RECORDS, rows, options);
@@ -49,8 +48,6 @@ export function registerCompare(program: Command, io: CommandIo): void {
           ),
         );
         for (const line of qualityNotes(records)) note(io, line);
-      } finally {
-        api.retire();
-      }
+      });
     });
 }

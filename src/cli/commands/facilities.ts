@@ -1,11 +1,12 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import { FacilitySummary, type FacilityDetail } from '../../answers/facilities.ts';
+import { FacilitySummary } from '../../answers/facilities.ts';
 import { fieldsOf } from '../../http/json-schema.ts';
-import { DB_HELP, getJson, openApi } from '../api-client.ts';
+import { DB_HELP } from '../api-client.ts';
 import { FACILITY_SORT_KEYS } from '../../query/facilities.ts';
 import { listOptions, runPagedList, sortOptions, type ListOptions, type ListSpec } from '../listing.ts';
-import { chooseFormat, outputOptions, printRecord, type OutputFlags } from '../output.ts';
+import { outputOptions, type OutputFlags } from '../output.ts';
+import { showRecord } from '../record.ts';
 
 /** A facility's columns on a terminal (the hospital ranking prints the same, after its rank). */
 export const FACILITY_COLUMNS = [
@@ -63,16 +64,7 @@ export function registerFacilities(program: Command, io: CommandIo): void {
     .option('--db <file>', DB_HELP);
   outputOptions(one, { json: 'print the facility as JSON' })
     .addHelpText('after', '\nExamples:\n  hcas facility 4202\n  hcas facility 4202 --json')
-    .action(async (id: string, options: OutputFlags & { db?: string }) => {
-      const format = chooseFormat(options, io);
-      const api = openApi(options.db, io.env);
-      try {
-        const detail = await getJson<FacilityDetail & Record<string, unknown>>(api, `facilities/${encodeURIComponent(id)}/`, {
-          id: 'the id argument',
-        });
-        await printRecord(io, detail, format, options.fields);
-      } finally {
-        api.retire();
-      }
-    });
+    .action((id: string, options: OutputFlags & { db?: string }) =>
+      showRecord(io, options, `facilities/${encodeURIComponent(id)}/`, { id: 'the id argument' }),
+    );
 }

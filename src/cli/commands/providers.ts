@@ -1,11 +1,12 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import { ProviderSummary, type ProviderProfile } from '../../answers/providers.ts';
+import { ProviderSummary } from '../../answers/providers.ts';
 import { fieldsOf } from '../../http/json-schema.ts';
-import { DB_HELP, getJson, openApi } from '../api-client.ts';
+import { DB_HELP } from '../api-client.ts';
 import { PROVIDER_SORT_KEYS } from '../../query/providers.ts';
 import { listOptions, runPagedList, sortOptions, type ListOptions, type ListSpec } from '../listing.ts';
-import { chooseFormat, outputOptions, printRecord, type OutputFlags } from '../output.ts';
+import { outputOptions, type OutputFlags } from '../output.ts';
+import { showRecord } from '../record.ts';
 
 const PROVIDERS: ListSpec = {
   path: 'providers/',
@@ -75,16 +76,7 @@ export function registerProviders(program: Command, io: CommandIo): void {
     .option('--db <file>', DB_HELP);
   outputOptions(one, { json: 'print the profile as JSON' })
     .addHelpText('after', '\nExamples:\n  hcas provider 1842868568\n  hcas provider 1842868568 --json')
-    .action(async (npi: string, options: OutputFlags & { db?: string }) => {
-      const format = chooseFormat(options, io);
-      const api = openApi(options.db, io.env);
-      try {
-        const profile = await getJson<ProviderProfile & Record<string, unknown>>(api, `providers/${encodeURIComponent(npi)}/`, {
-          npi: 'the NPI argument',
-        });
-        await printRecord(io, profile, format, options.fields);
-      } finally {
-        api.retire();
-      }
-    });
+    .action((npi: string, options: OutputFlags & { db?: string }) =>
+      showRecord(io, options, `providers/${encodeURIComponent(npi)}/`, { npi: 'the NPI argument' }),
+    );
 }

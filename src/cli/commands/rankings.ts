@@ -1,6 +1,6 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import { getJson, openApi } from '../api-client.ts';
+import { getJson, withApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 import { HospitalRanking } from '../../answers/facilities.ts';
 import { StateRanking } from '../../answers/reference.ts';
@@ -58,12 +58,9 @@ export function registerRankings(program: Command, io: CommandIo): void {
       if (kind === 'states' && options.state !== undefined)
         throw new CliError('--state applies to hospitals only: hcas rankings hospitals --state TX');
       const query = options.state === undefined ? '' : `?${new URLSearchParams({ state: options.state })}`;
-      const api = openApi(options.db, io.env);
-      try {
+      await withApi(options.db, io.env, async (api) => {
         const rows = await getJson<Array<Record<string, unknown>>>(api, `rankings/${kind}/${query}`, { state: '--state' });
         await printList(io, KINDS[kind], rows, options);
-      } finally {
-        api.retire();
-      }
+      });
     });
 }

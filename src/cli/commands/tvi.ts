@@ -1,12 +1,11 @@
 import type { CommandIo } from '../../../core/command.ts';
 import type { Command } from 'commander';
-import { TviListEntry, type TviRecord } from '../../answers/tvi.ts';
+import { TviListEntry } from '../../answers/tvi.ts';
 import { fieldsOf } from '../../http/json-schema.ts';
-import { getJson, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
 import { TVI_SORT_KEYS } from '../../query/tvi.ts';
 import { listOptions, runPagedList, sortOptions, type ListOptions, type ListSpec } from '../listing.ts';
-import { chooseFormat, printRecord } from '../output.ts';
+import { showRecord } from '../record.ts';
 
 const FIELDS = fieldsOf(TviListEntry);
 const TOP: ListSpec = {
@@ -57,15 +56,6 @@ export function registerTvi(program: Command, io: CommandIo): void {
         throw new CliError(
           `${listOnly.join(' and ')} ${listOnly.length === 1 ? 'applies' : 'apply'} to the --top list only, not to one ZIP code: hcas tvi --top ${listOnly.join(' ')} ...`,
         );
-      const format = chooseFormat(options, io);
-      const api = openApi(options.db, io.env);
-      try {
-        const record = await getJson<TviRecord & Record<string, unknown>>(api, `tvi/${encodeURIComponent(zip)}/`, {
-          zip: 'the ZIP argument',
-        });
-        await printRecord(io, record, format, options.fields);
-      } finally {
-        api.retire();
-      }
+      return showRecord(io, options, `tvi/${encodeURIComponent(zip)}/`, { zip: 'the ZIP argument' });
     });
 }
