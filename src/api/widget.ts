@@ -9,6 +9,7 @@ import { zip } from './params.ts';
 import { API_BASE } from './paths.ts';
 import { widgetSummary } from './widget-summary.ts';
 import { answeringZipAliases } from './zip-lookup.ts';
+import { COMPONENTS, type Component, componentColumn } from '../../core/components.ts';
 
 const tag = { name: 'Widget', description: 'The compact score the embeddable widget shows (CORS-enabled, cacheable for 24 hours).' };
 
@@ -51,7 +52,7 @@ function getWidgetScore({ params, queries, features }: Context<typeof widgetPath
         ? { id: access.nearest_hospital_id, name: access.nearest_hospital_name ?? '', distance_miles: nearestMiles }
         : null,
     within_10_miles: { hospitals, primary_care_clinicians: clinicians },
-    components: { people: found.people_score, provider: found.provider_score, hospital: found.hospital_score, travel: found.travel_score },
+    components: Object.fromEntries(COMPONENTS.map((c) => [c, found[componentColumn(c)]])) as Record<Component, number | null>,
     data_quality: found.data_quality,
     report_url: `${API_BASE}health-scores/${found.zip_code}/`,
     map_url: `${MAP_PATH}#zip=${found.zip_code}`,

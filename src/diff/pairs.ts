@@ -1,7 +1,9 @@
 import type { Snapshot } from './snapshot.ts';
 
 /** The components of a score, in the order reports list them. */
-export const COMPONENTS = ['people', 'provider', 'hospital', 'travel'] as const;
+import { COMPONENTS } from '../../core/components.ts';
+
+export { COMPONENTS };
 export type Component = (typeof COMPONENTS)[number];
 
 /**

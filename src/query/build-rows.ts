@@ -1,4 +1,5 @@
 import type { BuildFile } from './build-file.ts';
+import { COMPONENT_COLUMNS } from '../../core/components.ts';
 
 /** Columns of one table read whole: each named column's values in row order. */
 export type ColumnValues = Map<string, unknown[]>;
@@ -48,7 +49,7 @@ export interface ScoreRows {
   labels: string[];
 }
 
-const SCORE_FIELDS = ['healthscore', 'people_score', 'provider_score', 'hospital_score', 'travel_score'] as const;
+const SCORE_FIELDS = ['healthscore', ...COMPONENT_COLUMNS] as const;
 
 /** Every `health_scores` row, laid out by score type and by the ZIP positions of `zipIndex`. */
 export function readScores(build: BuildFile, zipIndex: ReadonlyMap<string, number>): ScoreRows {

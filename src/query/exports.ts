@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { DataQualityCatalog } from './data-quality.ts';
+import { COMPONENT_COLUMNS } from '../../core/components.ts';
 
 /** How a column's SQL value is published: booleans are stored 0/1, `json` columns hold JSON text. */
 export type ExportKind = 'text' | 'integer' | 'number' | 'boolean' | 'json';
@@ -81,8 +82,8 @@ function healthScoresTable(quality: DataQualityCatalog | null): ExportTable {
       column('score_type', 'text'),
       column('data_quality', 'json'),
     ],
-    select: `h.id, h.zip_code, z.state, z.state_name, z.city, z.latitude, z.longitude, h.healthscore, h.people_score, h.provider_score,
-      h.hospital_score, h.travel_score, h.label, h.grade, h.color, t.name, ${dataQuality}`,
+    select: `h.id, h.zip_code, z.state, z.state_name, z.city, z.latitude, z.longitude, h.healthscore,
+      ${COMPONENT_COLUMNS.map((c) => `h.${c}`).join(', ')}, h.label, h.grade, h.color, t.name, ${dataQuality}`,
     from: 'health_scores h JOIN zips z ON z.zip_code = h.zip_code JOIN score_types t ON t.id = h.score_type_id',
     key: 'h.zip_code',
     start: '',

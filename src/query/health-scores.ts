@@ -4,6 +4,7 @@ import type { SortOrder } from './list-order.ts';
 import { roundMiles } from './nearby.ts';
 import { ScoreListIndex, type ScoreFilter } from './score-lists.ts';
 import type { HealthScoreRecord, ScoreSummary } from '../answers/health-scores.ts';
+import { COMPONENT_COLUMNS } from '../../core/components.ts';
 
 /** A ZIP's point and overall score, for GeoJSON. */
 export type ScorePoint = Pick<HealthScoreRecord, 'zip_code' | 'latitude' | 'longitude' | 'healthscore' | 'label' | 'color'>;
@@ -12,7 +13,7 @@ export type { ScoreFilter } from './score-lists.ts';
 export { SCORE_SORT_KEYS } from './score-lists.ts';
 
 const RECORD_COLUMNS = `h.id, h.zip_code, z.state, z.state_name, z.city, z.latitude, z.longitude, z.population, h.healthscore,
-  h.people_score, h.provider_score, h.hospital_score, h.travel_score, h.label, h.grade, h.color, t.name AS score_type, ${QUALITY_COLUMNS}`;
+  ${COMPONENT_COLUMNS.map((c) => `h.${c}`).join(', ')}, h.label, h.grade, h.color, t.name AS score_type, ${QUALITY_COLUMNS}`;
 
 type RecordRow = Omit<HealthScoreRecord, 'data_quality' | 'distance_miles'> & QualityColumns;
 const RECORD_FROM = `health_scores h JOIN zips z ON z.zip_code = h.zip_code JOIN score_types t ON t.id = h.score_type_id`;

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { COMPONENT_COLUMNS } from '../../core/components.ts';
 
 /** One ZIP code as the map draws it: where its residents live, its place and its residents. */
 export interface MapZipRow {
@@ -52,7 +53,7 @@ export class MapQueries {
   scores(scoreTypeId: number): MapScoreRow[] {
     return this.db
       .prepare(
-        `SELECT zip_code, healthscore, people_score, provider_score, hospital_score, travel_score
+        `SELECT zip_code, healthscore, ${COMPONENT_COLUMNS.join(', ')}
          FROM health_scores WHERE score_type_id = ? ORDER BY zip_code`,
       )
       .all(scoreTypeId) as MapScoreRow[];

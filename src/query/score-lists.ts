@@ -3,6 +3,7 @@ import { searchKey } from '../../core/search-key.ts';
 import type { SortOrder } from './list-order.ts';
 import type { NearPlaces } from './nearby.ts';
 import { ZipList, type NearPositions, type ZipListWindow } from './zip-list.ts';
+import { COMPONENT_COLUMNS } from '../../core/components.ts';
 
 /** Filters of the health-scores list; absent fields do not filter. Scores are inclusive bounds. */
 export interface ScoreFilter {
@@ -22,15 +23,7 @@ export interface ScoreFilter {
  * The keys the health-scores list sorts by: each a column of the record (population: the ZIP's residents),
  * ties by ZIP code. ZIP code is the default; `distance_miles` (from `near=`) is the distance module's.
  */
-export const SCORE_SORT_KEYS = [
-  'zip_code',
-  'healthscore',
-  'population',
-  'people_score',
-  'provider_score',
-  'hospital_score',
-  'travel_score',
-] as const;
+export const SCORE_SORT_KEYS = ['zip_code', 'healthscore', 'population', ...COMPONENT_COLUMNS] as const;
 
 /** The row's columns as the list index reads them, in SCORE_SORT_KEYS order after the ZIP and state. */
 type ScoreRow = [zip: string, state: string, healthscore: number, population: number | null, ...components: Array<number | null>];
@@ -70,7 +63,7 @@ export class ScoreListIndex {
   constructor(db: Database.Database) {
     this.rows = db
       .prepare(
-        `SELECT h.zip_code, h.state, h.healthscore, z.population, h.people_score, h.provider_score, h.hospital_score, h.travel_score
+        `SELECT h.zip_code, h.state, h.healthscore, z.population, ${COMPONENT_COLUMNS.map((c) => `h.${c}`).join(', ')}
         FROM health_scores h LEFT JOIN zips z ON z.zip_code = h.zip_code WHERE h.score_type_id = ? ORDER BY h.zip_code`,
       )
       .raw();

@@ -7,8 +7,9 @@ import { qualityNotes, table } from '../format.ts';
 import { listOptions, printList, type ListOptions } from '../listing.ts';
 import { chooseFormat, emit, note, pickColumns } from '../output.ts';
 import { SCORE_RECORD_FIELDS } from './scores.ts';
+import { COMPONENT_COLUMNS } from '../../../core/components.ts';
 
-const SHOWN = ['healthscore', 'grade', 'label', 'people_score', 'provider_score', 'hospital_score', 'travel_score', 'city', 'state'];
+const SHOWN = ['healthscore', 'grade', 'label', ...COMPONENT_COLUMNS, 'city', 'state'];
 const RECORDS = {
   noun: ['ZIP code', 'ZIP codes'] as [string, string],
   tableColumns: ['zip_code', ...SHOWN].map((key) => ({ key })),

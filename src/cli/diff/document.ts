@@ -2,6 +2,7 @@ import type { DiffReport } from '../../diff/index.ts';
 import type { FactChange, ShiftRow, ZipChange } from '../../diff/report.ts';
 import type { Block } from './render.ts';
 import { buildsBlocks, count, plain, share, signed, value } from './builds-blocks.ts';
+import { COMPONENTS } from '../../../core/components.ts';
 
 /** The report as blocks, in its three parts and the verdict; the terminal and `--markdown` print the same blocks. */
 export function diffDocument(report: DiffReport): Block[] {
@@ -160,7 +161,7 @@ function whyBlocks(report: DiffReport): Block[] {
 
 function zipItem(z: ZipChange): { text: string; sub: string[] } {
   const score = (side: ZipChange['old']) => (side ? `${value(side.healthscore)} ${side.label}` : 'none');
-  const parts = (['people', 'provider', 'hospital', 'travel'] as const).map((c) => {
+  const parts = COMPONENTS.map((c) => {
     const [a, b] = [z.old?.[c] ?? null, z.new?.[c] ?? null];
     return a === b ? null : `${c} ${value(a)} → ${value(b)}`;
   });

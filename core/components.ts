@@ -1,0 +1,16 @@
+/**
+ * The four components of every score (docs/METHODOLOGY.md), in the order answers, tables, the map and reports
+ * show them; each is a 0-100 column `COMPONENT_score` of `health_scores` and a field of the same name in score
+ * records. Which scoring constants move which component is written beside the constants
+ * (`pipeline/config/scoring.ts`, read by `hcas diff`).
+ */
+export const COMPONENTS = ['people', 'provider', 'hospital', 'travel'] as const;
+export type Component = (typeof COMPONENTS)[number];
+
+/** A component's column and record field: `people_score`. */
+export function componentColumn<C extends Component>(component: C): `${C}_score` {
+  return `${component}_score`;
+}
+
+/** The components' columns in their order: `people_score, provider_score, hospital_score, travel_score`. */
+export const COMPONENT_COLUMNS = COMPONENTS.map(componentColumn);
