@@ -67,6 +67,14 @@ export function registerKeys(program: Command, io: CommandIo): void {
       ].join('\n'),
     );
 
+  registerCreate(keys, io);
+  registerList(keys, io);
+  registerRevoke(keys, io);
+  registerUsage(keys, io);
+}
+
+/** `hcas keys create`: a new key on a plan, printed once (only its hash is stored). */
+function registerCreate(keys: Command, io: CommandIo): void {
   limitsOptions(keys.command('create').description('Create a key on a plan and print it (once: only its hash is stored)'))
     .requiredOption('--plan <id>', 'plan id from the plan file, e.g. free, professional, business, enterprise')
     .requiredOption('--name <text>', 'who the key is for, e.g. "Acme Realty"')
@@ -114,7 +122,10 @@ export function registerKeys(program: Command, io: CommandIo): void {
         );
       }
     });
+}
 
+/** `hcas keys list`: every key, never the key itself. */
+function registerList(keys: Command, io: CommandIo): void {
   const list = limitsOptions(keys.command('list').description('List keys: id, name, plan, created, revoked, last 4 characters'), {
     plans: false,
   });
@@ -130,7 +141,10 @@ export function registerKeys(program: Command, io: CommandIo): void {
     const table = chooseFormat(options, io) === 'table';
     await printList(io, spec, table ? rows.map((row) => ({ ...row, limits: limitsText(row) })) : rows, options as ListOptions);
   });
+}
 
+/** `hcas keys revoke ID`: servers refuse the key within 5 seconds. */
+function registerRevoke(keys: Command, io: CommandIo): void {
   limitsOptions(keys.command('revoke').description('Revoke a key: servers refuse it within 5 seconds'), { plans: false })
     .argument('<id>', 'key id, as `hcas keys list` shows it')
     .option('--json', 'print JSON')
@@ -144,7 +158,10 @@ export function registerKeys(program: Command, io: CommandIo): void {
         () => `revoked key ${revoked.id} (${revoked.name}) at ${revoked.revokedAt}; servers refuse it within 5 seconds\n`,
       );
     });
+}
 
+/** `hcas keys usage ID`: a key's calls in its current window, its limit and when the window resets. */
+function registerUsage(keys: Command, io: CommandIo): void {
   outputOptions(
     limitsOptions(keys.command('usage').description("A key's calls in its current window, its limit and when the window resets")),
   )
