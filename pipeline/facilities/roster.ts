@@ -101,93 +101,143 @@ export function buildRoster(
   rows: SourcedFacilityRow[],
   options: RosterOptions,
 ): { facilities: Facility[]; withdrawn: Withdrawn[]; stats: RosterStats } {
-  const facilities: Facility[] = [];
-  const withdrawn: Withdrawn[] = [];
-  const stats: RosterStats = {
-    input_records: rows.length,
-    facilities: 0,
-    hospitals: 0,
-    health_center_sites: 0,
-    roster: {},
-    joined: {},
-    excluded: {},
-    emergency_inferred: {},
-  };
-  const bump = (record: Record<string, number>, key: string) => (record[key] = (record[key] ?? 0) + 1);
-  const exclude = (row: SourcedFacilityRow, reason: string, group: string) => {
-    withdrawn.push({ origin: row.origin, reason, kind: 'excluded' });
-    bump(stats.excluded, group);
-  };
-  const add = (row: SourcedFacilityRow, rosterSource: string): Facility => {
-    const facility = create(row, facilities.length + 1);
-    facilities.push(facility);
-    bump(stats.roster, rosterSource);
-    return facility;
-  };
-  const join = (facility: Facility, row: SourcedFacilityRow, rule: string) => {
-    absorb(facility, row);
-    bump(stats.joined, rule);
-  };
-  const bySource = (source: FacilityRow['source']) => rows.filter((r) => r.source === source);
+  const roster = new Roster(rows);
+  const byCcn = cmsHospitals(roster);
+  const { candidates } = hifldJoins(roster, covidCareMapJoins(roster, byCcn));
+  const added = nameJoins(roster, candidates, options);
+  for (const facility of added) facility.type = typeFromCcn(facility.ccn) ?? facility.type;
+  const sites = healthCenterSites(roster);
+  inferEmergency(roster);
+  const { facilities, withdrawn, stats } = roster;
+  stats.facilities = facilities.length;
+  stats.hospitals = facilities.filter((f) => f.isHospital).length;
+  stats.health_center_sites = sites;
+  return { facilities, withdrawn, stats };
+}
 
-  // 1. The CMS roster, one hospital per CCN.
-  const byCcn = new Map<string, Facility>();
-  for (const row of bySource('cms')) {
-    if (byCcn.has(row.ccn!)) {
-      exclude(row, `CCN ${row.ccn} is listed twice; the first row was kept`, 'duplicate_ccn');
-      continue;
-    }
-    byCcn.set(row.ccn!, add(row, 'cms'));
+/** The roster being built: its records, the rows withdrawn, and the counts of how each was placed. */
+class Roster {
+  readonly facilities: Facility[] = [];
+  readonly withdrawn: Withdrawn[] = [];
+  readonly stats: RosterStats;
+  private readonly rows: SourcedFacilityRow[];
+
+  constructor(rows: SourcedFacilityRow[]) {
+    this.rows = rows;
+    this.stats = {
+      input_records: rows.length,
+      facilities: 0,
+      hospitals: 0,
+      health_center_sites: 0,
+      roster: {},
+      joined: {},
+      excluded: {},
+      emergency_inferred: {},
+    };
   }
 
-  // 2. CovidCareMap joins by CCN; a CCN of a CMS-listed type that CMS no longer lists is a closed hospital.
-  const ccmByHifld = new Map<string, { facility: Facility | null; closedReason: string | null }>();
+  bySource(source: FacilityRow['source']): SourcedFacilityRow[] {
+    return this.rows.filter((r) => r.source === source);
+  }
+
+  bump(record: Record<string, number>, key: string): void {
+    record[key] = (record[key] ?? 0) + 1;
+  }
+
+  exclude(row: SourcedFacilityRow, reason: string, group: string): void {
+    this.withdrawn.push({ origin: row.origin, reason, kind: 'excluded' });
+    this.bump(this.stats.excluded, group);
+  }
+
+  add(row: SourcedFacilityRow, rosterSource: string): Facility {
+    const facility = create(row, this.facilities.length + 1);
+    this.facilities.push(facility);
+    this.bump(this.stats.roster, rosterSource);
+    return facility;
+  }
+
+  join(facility: Facility, row: SourcedFacilityRow, rule: string): void {
+    absorb(facility, row);
+    this.bump(this.stats.joined, rule);
+  }
+}
+
+/** What a CovidCareMap row with a HIFLD.ID came to: the hospital it joined, or why it is closed. */
+type CovidCareMapOutcome = { facility: Facility | null; closedReason: string | null };
+
+/** 1. The CMS roster, one hospital per CCN. */
+function cmsHospitals(roster: Roster): Map<string, Facility> {
+  const byCcn = new Map<string, Facility>();
+  for (const row of roster.bySource('cms')) {
+    if (byCcn.has(row.ccn!)) {
+      roster.exclude(row, `CCN ${row.ccn} is listed twice; the first row was kept`, 'duplicate_ccn');
+      continue;
+    }
+    byCcn.set(row.ccn!, roster.add(row, 'cms'));
+  }
+  return byCcn;
+}
+
+/** 2. CovidCareMap joins by CCN; a CCN of a CMS-listed type that CMS no longer lists is a closed hospital. */
+function covidCareMapJoins(roster: Roster, byCcn: Map<string, Facility>) {
+  const byHifld = new Map<string, CovidCareMapOutcome>();
   const unlinked: SourcedFacilityRow[] = [];
-  for (const row of bySource('covidcaremap')) {
+  for (const row of roster.bySource('covidcaremap')) {
     const listed = row.ccn ? byCcn.get(row.ccn) : undefined;
-    let outcome: { facility: Facility | null; closedReason: string | null } = { facility: null, closedReason: null };
+    let outcome: CovidCareMapOutcome = { facility: null, closedReason: null };
     if (listed) {
-      join(listed, row, 'covidcaremap_by_ccn');
+      roster.join(listed, row, 'covidcaremap_by_ccn');
       outcome = { facility: listed, closedReason: null };
     } else if (row.ccn && byCcn.size > 0 && cmsListsCcnType(row.ccn)) {
       outcome.closedReason = `CCN ${row.ccn} is not in the current CMS hospital list: closed, or no longer certified under it`;
-      exclude(row, outcome.closedReason, 'ccn_not_in_current_cms');
+      roster.exclude(row, outcome.closedReason, 'ccn_not_in_current_cms');
     } else {
       unlinked.push(row);
     }
-    if (row.hifldId) ccmByHifld.set(row.hifldId, outcome);
+    if (row.hifldId) byHifld.set(row.hifldId, outcome);
   }
+  return { byHifld, unlinked };
+}
 
-  // 3. HIFLD joins through CovidCareMap's HIFLD.ID; closed hospitals are out.
+/**
+ * 3. HIFLD joins through CovidCareMap's HIFLD.ID; closed hospitals are out. What joins nothing is a candidate
+ * (with its CovidCareMap partner, when it has one) for the name match; CovidCareMap rows with no CCN match and
+ * no open HIFLD partner are left out: nothing says they are open.
+ */
+function hifldJoins(roster: Roster, covidCareMap: { byHifld: Map<string, CovidCareMapOutcome>; unlinked: SourcedFacilityRow[] }) {
+  const { byHifld, unlinked } = covidCareMap;
   const pairedCcm = new Map<string, SourcedFacilityRow>();
   for (const row of unlinked) if (row.hifldId) pairedCcm.set(row.hifldId, row);
   const candidates: SourcedFacilityRow[][] = [];
-  for (const row of bySource('hifld')) {
-    const linked = row.hifldId ? ccmByHifld.get(row.hifldId) : undefined;
+  for (const row of roster.bySource('hifld')) {
+    const linked = row.hifldId ? byHifld.get(row.hifldId) : undefined;
     if (row.status === 'closed') {
-      exclude(row, 'hospital STATUS is CLOSED', 'closed_status');
+      roster.exclude(row, 'hospital STATUS is CLOSED', 'closed_status');
       const partner = row.hifldId ? pairedCcm.get(row.hifldId) : undefined;
       if (partner) {
         pairedCcm.delete(row.hifldId!);
-        exclude(partner, `its HIFLD record ${row.hifldId} is CLOSED`, 'closed_status');
+        roster.exclude(partner, `its HIFLD record ${row.hifldId} is CLOSED`, 'closed_status');
       }
     } else if (linked?.facility) {
-      join(linked.facility, row, 'hifld_by_id');
+      roster.join(linked.facility, row, 'hifld_by_id');
     } else if (linked?.closedReason) {
-      exclude(row, linked.closedReason, 'ccn_not_in_current_cms');
+      roster.exclude(row, linked.closedReason, 'ccn_not_in_current_cms');
     } else {
       const partner = row.hifldId ? pairedCcm.get(row.hifldId) : undefined;
       if (partner) pairedCcm.delete(row.hifldId!);
       candidates.push(partner ? [row, partner] : [row]);
     }
   }
-  // CovidCareMap rows with no CCN match and no open HIFLD partner: nothing says they are open.
   for (const row of unlinked) {
     if (row.hifldId && !pairedCcm.has(row.hifldId)) continue; // paired, or excluded with its closed partner
-    exclude(row, 'no CMS certification number in the current CMS list and no open HIFLD record', 'no_open_record');
+    roster.exclude(row, 'no CMS certification number in the current CMS list and no open HIFLD record', 'no_open_record');
   }
+  return { candidates };
+}
 
-  // 4. Unlinked open records join a CMS hospital of an agreeing name nearby, else are added.
+/** 4. Unlinked open records join a CMS hospital of an agreeing name nearby, else are added: the ones added. */
+function nameJoins(roster: Roster, candidates: SourcedFacilityRow[][], options: RosterOptions): Facility[] {
+  const { facilities } = roster;
   const located = facilities.map((f) => locate(f, options));
   const cmsIndex = new PointIndex(
     Float64Array.from(located, (p) => p?.longitude ?? 0),
@@ -207,40 +257,41 @@ export function buildRoster(
       near.find((f) => located[f.id - 1] && f.state === lead.state && sameHospital(f.name, lead.name)) ??
       added.find((f) => f.state === lead.state && nearby(f, lead, 0.1) && sameHospital(f.name, lead.name));
     if (match) {
-      for (const row of group) join(match, row, match.sources.includes('cms') ? 'by_name_nearby' : 'duplicate_record');
+      for (const row of group) roster.join(match, row, match.sources.includes('cms') ? 'by_name_nearby' : 'duplicate_record');
       continue;
     }
-    const facility = add(lead, 'open_hifld_not_in_cms');
+    const facility = roster.add(lead, 'open_hifld_not_in_cms');
     for (const row of group.slice(1)) absorb(facility, row);
     added.push(facility);
   }
+  return added;
+}
 
-  for (const facility of added) facility.type = typeFromCcn(facility.ccn) ?? facility.type;
-
-  // 5. Health centre sites: one per name and point (an organisation runs many sites under one name).
+/** 5. Health centre sites: one per name and point (an organisation runs many sites under one name); their count. */
+function healthCenterSites(roster: Roster): number {
   const sites = new Map<string, Facility>();
-  for (const row of bySource('hrsa')) {
+  for (const row of roster.bySource('hrsa')) {
     const key = `${nameKey(row.name)}|${row.latitude!.toFixed(4)}|${row.longitude!.toFixed(4)}`;
     const site = sites.get(key);
-    if (site) join(site, row, 'health_center_same_site');
-    else sites.set(key, add(row, 'hrsa'));
+    if (site) roster.join(site, row, 'health_center_same_site');
+    else sites.set(key, roster.add(row, 'hrsa'));
   }
+  return sites.size;
+}
 
-  // Every critical access hospital keeps a 24-hour emergency department (a CMS Condition of Participation,
-  // 42 CFR 485.618) and every trauma centre receives emergencies: a file's "no emergency services" for one is wrong.
-  for (const f of facilities) {
+/**
+ * Every critical access hospital keeps a 24-hour emergency department (a CMS Condition of Participation,
+ * 42 CFR 485.618) and every trauma centre receives emergencies: a file's "no emergency services" for one is wrong.
+ */
+function inferEmergency(roster: Roster): void {
+  for (const f of roster.facilities) {
     if (!f.isHospital || f.emergency) continue;
     const rule = CRITICAL_ACCESS.test(f.type) ? 'critical_access' : f.traumaLevel !== null ? 'trauma_centre' : null;
     if (rule) {
       f.emergency = true;
-      bump(stats.emergency_inferred, rule);
+      roster.bump(roster.stats.emergency_inferred, rule);
     }
   }
-
-  stats.facilities = facilities.length;
-  stats.hospitals = facilities.filter((f) => f.isHospital).length;
-  stats.health_center_sites = sites.size;
-  return { facilities, withdrawn, stats };
 }
 
 /** The same hospital by name: agreeing distinctive words, or both a Veterans Affairs centre (VA names vary most). */
