@@ -54,116 +54,152 @@ export async function downloadSource(entry: SourceEntry, context: SourceContext)
     const url = rule ? await discoverUrl(entry, rule, asking, context.sourcesFile, http) : asking;
     asking = url;
     const shown = secret(url);
-    const name = entry.filename ?? safeName(url, `${entry.key}.download`);
     const record = context.fetchLog.records[entry.key];
     const complete = completeFile(record, shown, entry, outDir);
-    if (complete) {
-      await checkColumns(entry, complete.path, context.sourcesFile);
-      context.log(`  ${entry.key.padEnd(26)} up to date (${formatBytes(complete.bytes)}, ${path.relative(outDir, complete.path)})`);
-      return {
-        key: entry.key,
-        path: complete.path,
-        bytes: complete.bytes,
-        sha256: complete.sha256,
-        vintage: record!.vintage,
-        retrievedFrom: retrievedFrom(record!),
-        retrievedAt: record!.download?.retrieved_at ?? '',
-      };
-    }
+    if (complete) return await upToDate(entry, context, record!, complete);
     if (entry.checkLabels) {
       asking = expandEnv(entry.checkLabels.url, env).text;
       await checkLabels(entry, asking, context, http);
       asking = url;
     }
-    let target = path.join(dir, name);
-    let download =
-      record?.url === shown &&
-      record.download &&
-      existsSync(path.join(outDir, record.download.path)) &&
-      statSync(path.join(outDir, record.download.path)).size === record.download.bytes
-        ? record.download
-        : null;
-    if (download) {
-      context.log(`  ${entry.key.padEnd(26)} downloaded earlier: ${download.path}`);
-    } else {
-      const started = Date.now();
-      const result = await downloadFile(url, target, {
-        ...http,
-        progress: context.progress(entry.key),
-        refuseContentType: (type) =>
-          /text\/html/i.test(type) && !/\.html?$/i.test(name)
-            ? `answered with an HTML page (${type}), not the data file${envHint(entry)}`
-            : null,
-      });
-      // A redirect may lead to the file's real name (a catalogue's download link); keep that name.
-      const finalName = safeName(result.finalUrl, name);
-      if (!entry.filename && finalName !== name && /\.[A-Za-z0-9]+$/.test(finalName)) {
-        const renamed = path.join(dir, finalName);
-        renameSync(target, renamed);
-        target = renamed;
-      }
-      const sum = await fileChecksum(target);
-      if (entry.sha256 && sum.sha256 !== entry.sha256.toLowerCase()) {
-        rmSync(target, { force: true });
-        throw new BuildError(
-          `source "${entry.key}": ${shown} gave a file whose SHA-256 is ${sum.sha256}, not the published ${entry.sha256}. The file was deleted; run hcas fetch again. If it differs again, the publisher changed the file: update sources.${entry.key}.sha256 in ${context.sourcesFile} from the publisher's page (${entry.sourceUrl}).`,
-        );
-      }
-      download = {
-        path: path.relative(outDir, target),
-        final_url: secret(result.finalUrl),
-        bytes: sum.bytes,
-        sha256: sum.sha256,
-        published_sha256: entry.sha256 ?? null,
-        etag: result.etag,
-        last_modified: result.lastModified,
-        retrieved_at: context.now().toISOString(),
-      };
-      const seconds = (Date.now() - started) / 1000;
-      context.log(
-        `  ${entry.key.padEnd(26)} downloaded ${formatBytes(sum.bytes)} in ${seconds.toFixed(1)} s${result.resumedFrom > 0 ? ` (resumed at ${formatBytes(result.resumedFrom)})` : ''}${result.attempts > 1 ? ` after ${result.attempts} attempts` : ''}`,
-      );
-    }
-    const superseded = record && record.url !== shown ? record : null;
-    // `{file}`: the name the file has here (a discovered release names its own month or version).
-    const vintage = entry.vintage.replace('{file}', path.basename(download.path));
-    const next: FetchRecord = { url: shown, vintage, download, file: null };
-    context.fetchLog.records[entry.key] = next;
-    writeFetchLog(context.fetchLog);
-
-    const downloaded = path.join(outDir, download.path);
-    const where = `source "${entry.key}"`;
-    const unpacked =
-      entry.unpack?.kind === 'zip_member'
-        ? await unpackZipMember(downloaded, entry.unpack.member, dir, where)
-        : entry.unpack?.kind === 'json_records'
-          ? await jsonRecordsToCsv(downloaded, entry.unpack.path, path.join(dir, entry.unpack.to), where)
-          : { file: downloaded, member: null };
-    await checkColumns(entry, unpacked.file, context.sourcesFile);
-    const sum = unpacked.file === downloaded ? { sha256: download.sha256, bytes: download.bytes } : await fileChecksum(unpacked.file);
-    next.file = { path: path.relative(outDir, unpacked.file), bytes: sum.bytes, sha256: sum.sha256, member: unpacked.member };
-    // The archive has served its purpose (its checksum stays in the log); an unpacked NPPES zip is 1 GB.
-    if (unpacked.file !== downloaded) rmSync(downloaded, { force: true });
-    if (superseded) removeSuperseded(superseded, next, outDir, context.log, entry.key);
-    writeFetchLog(context.fetchLog);
-    if (unpacked.file !== downloaded)
-      context.log(
-        `  ${''.padEnd(26)} unpacked ${unpacked.member ?? path.basename(unpacked.file)} -> ${next.file.path} (${formatBytes(sum.bytes)})`,
-      );
-    return {
-      key: entry.key,
-      path: unpacked.file,
-      bytes: sum.bytes,
-      sha256: sum.sha256,
-      vintage,
-      retrievedFrom: retrievedFrom(next),
-      retrievedAt: download.retrieved_at,
-    };
+    let download = earlierDownload(record, shown, outDir);
+    if (download) context.log(`  ${entry.key.padEnd(26)} downloaded earlier: ${download.path}`);
+    else download = await freshDownload(entry, context, { url, shown, dir, http, secret });
+    return await unpackAndRecord(entry, context, { record, shown, download, dir });
   } catch (error) {
     if (error instanceof HttpError) throw httpFailure(entry, secret(asking), error, context);
     if (error instanceof BuildError) error.message = secret(error.message);
     throw error;
   }
+}
+
+/** A source whose file is here already and complete: checked, logged, and answered from the fetch log. */
+async function upToDate(
+  entry: SourceEntry,
+  context: SourceContext,
+  record: FetchRecord,
+  complete: { path: string; bytes: number; sha256: string },
+): Promise<FetchedFile> {
+  await checkColumns(entry, complete.path, context.sourcesFile);
+  context.log(`  ${entry.key.padEnd(26)} up to date (${formatBytes(complete.bytes)}, ${path.relative(context.outDir, complete.path)})`);
+  return {
+    key: entry.key,
+    path: complete.path,
+    bytes: complete.bytes,
+    sha256: complete.sha256,
+    vintage: record.vintage,
+    retrievedFrom: retrievedFrom(record),
+    retrievedAt: record.download?.retrieved_at ?? '',
+  };
+}
+
+/** The download the log records for the same address, when its file is still here at its size (an unpack failed after it). */
+function earlierDownload(record: FetchRecord | undefined, shown: string, outDir: string): FetchRecord['download'] | null {
+  return record?.url === shown &&
+    record.download &&
+    existsSync(path.join(outDir, record.download.path)) &&
+    statSync(path.join(outDir, record.download.path)).size === record.download.bytes
+    ? record.download
+    : null;
+}
+
+/** Downloads the file (resuming a partial one), keeps a redirect's real name, and checks the published checksum. */
+async function freshDownload(
+  entry: SourceEntry,
+  context: SourceContext,
+  { url, shown, dir, http, secret }: { url: string; shown: string; dir: string; http: HttpOptions; secret: (text: string) => string },
+): Promise<NonNullable<FetchRecord['download']>> {
+  const name = entry.filename ?? safeName(url, `${entry.key}.download`);
+  let target = path.join(dir, name);
+  const started = Date.now();
+  const result = await downloadFile(url, target, {
+    ...http,
+    progress: context.progress(entry.key),
+    refuseContentType: (type) =>
+      /text\/html/i.test(type) && !/\.html?$/i.test(name)
+        ? `answered with an HTML page (${type}), not the data file${envHint(entry)}`
+        : null,
+  });
+  // A redirect may lead to the file's real name (a catalogue's download link); keep that name.
+  const finalName = safeName(result.finalUrl, name);
+  if (!entry.filename && finalName !== name && /\.[A-Za-z0-9]+$/.test(finalName)) {
+    const renamed = path.join(dir, finalName);
+    renameSync(target, renamed);
+    target = renamed;
+  }
+  const sum = await fileChecksum(target);
+  if (entry.sha256 && sum.sha256 !== entry.sha256.toLowerCase()) {
+    rmSync(target, { force: true });
+    throw new BuildError(
+      `source "${entry.key}": ${shown} gave a file whose SHA-256 is ${sum.sha256}, not the published ${entry.sha256}. The file was deleted; run hcas fetch again. If it differs again, the publisher changed the file: update sources.${entry.key}.sha256 in ${context.sourcesFile} from the publisher's page (${entry.sourceUrl}).`,
+    );
+  }
+  const seconds = (Date.now() - started) / 1000;
+  context.log(
+    `  ${entry.key.padEnd(26)} downloaded ${formatBytes(sum.bytes)} in ${seconds.toFixed(1)} s${result.resumedFrom > 0 ? ` (resumed at ${formatBytes(result.resumedFrom)})` : ''}${result.attempts > 1 ? ` after ${result.attempts} attempts` : ''}`,
+  );
+  return {
+    path: path.relative(context.outDir, target),
+    final_url: secret(result.finalUrl),
+    bytes: sum.bytes,
+    sha256: sum.sha256,
+    published_sha256: entry.sha256 ?? null,
+    etag: result.etag,
+    last_modified: result.lastModified,
+    retrieved_at: context.now().toISOString(),
+  };
+}
+
+/**
+ * Records the download in the fetch log, unpacks it where the source says so (a ZIP member, JSON records to
+ * CSV), checks the columns, and removes what it supersedes: the file the build reads.
+ */
+async function unpackAndRecord(
+  entry: SourceEntry,
+  context: SourceContext,
+  {
+    record,
+    shown,
+    download,
+    dir,
+  }: { record: FetchRecord | undefined; shown: string; download: NonNullable<FetchRecord['download']>; dir: string },
+): Promise<FetchedFile> {
+  const { outDir } = context;
+  const superseded = record && record.url !== shown ? record : null;
+  // `{file}`: the name the file has here (a discovered release names its own month or version).
+  const vintage = entry.vintage.replace('{file}', path.basename(download.path));
+  const next: FetchRecord = { url: shown, vintage, download, file: null };
+  context.fetchLog.records[entry.key] = next;
+  writeFetchLog(context.fetchLog);
+
+  const downloaded = path.join(outDir, download.path);
+  const where = `source "${entry.key}"`;
+  const unpacked =
+    entry.unpack?.kind === 'zip_member'
+      ? await unpackZipMember(downloaded, entry.unpack.member, dir, where)
+      : entry.unpack?.kind === 'json_records'
+        ? await jsonRecordsToCsv(downloaded, entry.unpack.path, path.join(dir, entry.unpack.to), where)
+        : { file: downloaded, member: null };
+  await checkColumns(entry, unpacked.file, context.sourcesFile);
+  const sum = unpacked.file === downloaded ? { sha256: download.sha256, bytes: download.bytes } : await fileChecksum(unpacked.file);
+  next.file = { path: path.relative(outDir, unpacked.file), bytes: sum.bytes, sha256: sum.sha256, member: unpacked.member };
+  // The archive has served its purpose (its checksum stays in the log); an unpacked NPPES zip is 1 GB.
+  if (unpacked.file !== downloaded) rmSync(downloaded, { force: true });
+  if (superseded) removeSuperseded(superseded, next, outDir, context.log, entry.key);
+  writeFetchLog(context.fetchLog);
+  if (unpacked.file !== downloaded)
+    context.log(
+      `  ${''.padEnd(26)} unpacked ${unpacked.member ?? path.basename(unpacked.file)} -> ${next.file.path} (${formatBytes(sum.bytes)})`,
+    );
+  return {
+    key: entry.key,
+    path: unpacked.file,
+    bytes: sum.bytes,
+    sha256: sum.sha256,
+    vintage,
+    retrievedFrom: retrievedFrom(next),
+    retrievedAt: download.retrieved_at,
+  };
 }
 
 /** The last segment of a URL's path as a local file name: never a path, never hidden; `fallback` when empty. */
