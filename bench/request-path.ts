@@ -124,7 +124,8 @@ export async function benchRequestPath(options: { db: string; seconds?: number; 
     const bare = await start('bare node:http (1 process, same body)', ['-e', BARE_SERVER], path.join(dir, 'bare.log'), bareEnv);
     contenders.unshift({ ...bare, paths: ['/'] });
     // The same bare server sending every header hcas sends (the API's contract): what the headers alone cost Node.
-    const sent = await fetch(`${defaults.url}${paths[0]}`, { headers });
+    // wrk asks for no content coding: neither does this request (fetch would ask for gzip and br, and get a compressed answer's headers).
+    const sent = await fetch(`${defaults.url}${paths[0]}`, { headers: { ...headers, 'Accept-Encoding': 'identity' } });
     const contractHeaders = Object.fromEntries([...sent.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)));
     const withContract = await start(
       'bare node:http, hcas headers (1 process)',
