@@ -382,7 +382,10 @@ describe('closing the gate while calls counted behind are being written', () => 
       createdAt: '2024-05-01T00:00:00Z',
     });
     const closing = new Gate({ store: slow, access: new AccessTable(plans, ROUTES, API_BASE) });
-    const api = { respond: () => ({ status: 200, headers: {}, body: Buffer.from('{}') }), routeOf: () => undefined };
+    const api = {
+      respond: () => ({ status: 200, headers: {}, body: Buffer.from('{}') }),
+      routeOf: (target: string) => ({ target, route: undefined }),
+    };
     expect((await closing.respond(api, { method: 'GET', url: '/api/v1/states/', headers: { 'x-api-key': key } })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, COUNT_BEHIND_MS + 15)); // the timer has fired; its write waits
     await closing.close();

@@ -1,4 +1,4 @@
-import { internalError, type ApiRequest } from '../http/dispatcher.ts';
+import { internalError, type ApiRequest, type Routed } from '../http/dispatcher.ts';
 import type { ApiError } from '../http/errors.ts';
 import { jsonResponse, type ApiResponse } from '../http/response.ts';
 import type { Route } from '../http/route.ts';
@@ -36,8 +36,8 @@ export { KEY_CACHE_MS, KEY_TRUST_MS, NEW_KEY_WAIT_MS, OUTAGE_TRUST_MS, REVOCATIO
  * which route a request names, so plan access is decided on the dispatcher's own routing.
  */
 export interface Responder {
-  respond(request: ApiRequest): ApiResponse | Promise<ApiResponse>;
-  routeOf(target: string): Route | undefined;
+  respond(request: ApiRequest, routed?: Routed): ApiResponse | Promise<ApiResponse>;
+  routeOf(target: string): Routed;
 }
 
 /**
@@ -225,14 +225,14 @@ export class Gate {
     const headers = request.headers ?? {};
     const address = clientAddress(request.remoteAddress, headers['x-forwarded-for'], this.proxies);
     request.client = address;
-    const route = api.routeOf(request.url);
-    request.route = route?.path;
+    const routed = api.routeOf(request.url);
+    request.route = routed.route?.path;
     if (request.invalid !== undefined) return this.refuse(request, request.invalid, this.anonymous(address));
     const credentials = readCredentials(headers);
     switch (credentials.kind) {
       case 'none':
-        if (this.options.loopbackUnmetered && isLocalCaller(request.remoteAddress, headers)) return this.unmetered(api, request, route);
-        return this.counted(api, request, this.anonymous(address), route);
+        if (this.options.loopbackUnmetered && isLocalCaller(request.remoteAddress, headers)) return this.unmetered(api, request, routed);
+        return this.counted(api, request, this.anonymous(address), routed);
       case 'conflicting':
         return this.refuse(request, conflictingCredentials(), this.anonymous(address));
       case 'malformed':
@@ -240,8 +240,8 @@ export class Gate {
     }
     const found = this.verdicts.lookup(credentials.key, address, this.throttle);
     return found instanceof Promise
-      ? found.then((entry) => this.keyed(api, request, address, entry, route))
-      : this.keyed(api, request, address, found, route);
+      ? found.then((entry) => this.keyed(api, request, address, entry, routed))
+      : this.keyed(api, request, address, found, routed);
   }
 
   /** The rate-limit headers of an address's anonymous bucket, without counting (for errors of the HTTP parser). */
@@ -256,7 +256,7 @@ export class Gate {
     request: GateRequest,
     address: string,
     entry: CachedKey | 'unverified' | 'throttled',
-    route: Route | undefined,
+    routed: Routed,
   ): ApiResponse | Promise<ApiResponse> {
     if (entry === 'throttled') return this.throttled(request, this.anonymous(address));
     if (entry === 'unverified')
@@ -268,7 +268,7 @@ export class Gate {
         const origin = requestOrigin(request.headers ?? {});
         if (!originAllowed(origins, origin)) return this.refuse(request, originNotAllowed(origin), this.anonymous(address));
       }
-      return this.counted(api, request, caller, route);
+      return this.counted(api, request, caller, routed);
     }
     const { key } = entry;
     const why = entry.revoked
@@ -286,18 +286,21 @@ export class Gate {
    * and the static widget script are answered with the caller's headers, uncounted; an unlimited plan's call
    * is answered at once and counted behind.
    */
-  private counted(api: Responder, request: GateRequest, caller: Caller, route: Route | undefined): ApiResponse | Promise<ApiResponse> {
+  private counted(api: Responder, request: GateRequest, caller: Caller, routed: Routed): ApiResponse | Promise<ApiResponse> {
+    const { route } = routed;
     request.plan = caller.anonymous ? 'anonymous' : caller.plan.id;
     request.keyId = caller.keyId;
     const window = this.clock.window(caller.window);
     if (request.method === 'OPTIONS' || route?.asset) {
-      return this.counting.soFar(caller, window).then((calls) => this.answer(api, request, caller, rateHeaders(caller, window, calls)));
+      return this.counting
+        .soFar(caller, window)
+        .then((calls) => this.answer(api, request, caller, rateHeaders(caller, window, calls), routed));
     }
     if (caller.quota === null && this.counting.behindPossible) {
       this.counting.later(caller, window);
       const headers = this.unlimited(caller, window);
       const denied = this.denied(caller, request, route);
-      return denied ? this.error(request, denied, headers) : this.answer(api, request, caller, headers);
+      return denied ? this.error(request, denied, headers) : this.answer(api, request, caller, headers, routed);
     }
     return this.counting.count(caller, window, request.proxyRequestId).then((calls) => {
       const headers = rateHeaders(caller, window, calls);
@@ -308,7 +311,7 @@ export class Gate {
       }
       const denied = this.denied(caller, request, route);
       if (denied) return this.error(request, denied, headers);
-      return this.answer(api, request, caller, headers);
+      return this.answer(api, request, caller, headers, routed);
     });
   }
 
@@ -317,6 +320,7 @@ export class Gate {
     request: GateRequest,
     caller: Caller,
     headers: Record<string, string>,
+    routed: Routed,
   ): ApiResponse | Promise<ApiResponse> {
     const extra = request.responseHeaders;
     const forward: ApiRequest = {
@@ -331,7 +335,7 @@ export class Gate {
       return withHeaders(internalError(request.method), headers, extra);
     };
     try {
-      const response = api.respond(forward);
+      const response = api.respond(forward, routed);
       return response instanceof Promise
         ? response.then((settled) => withHeaders(settled, headers, extra), failed)
         : withHeaders(response, headers, extra);
@@ -384,7 +388,7 @@ export class Gate {
    * A caller on this machine with `--loopback-unmetered`: the server's owner, with the top plan's endpoints and
    * features, unlimited, never counted (what `hcas get` answers from the file, the server answers its owner).
    */
-  private unmetered(api: Responder, request: GateRequest, route: Route | undefined): ApiResponse | Promise<ApiResponse> {
+  private unmetered(api: Responder, request: GateRequest, routed: Routed): ApiResponse | Promise<ApiResponse> {
     const { anonymous, plans } = this.options.access.planSet;
     this.owner ??= {
       subject: 'loopback',
@@ -396,8 +400,8 @@ export class Gate {
     };
     request.plan = 'unmetered';
     const headers = this.unlimited(this.owner, this.clock.window(this.owner.window));
-    const denied = this.denied(this.owner, request, route);
-    return denied ? this.error(request, denied, headers) : this.answer(api, request, this.owner, headers);
+    const denied = this.denied(this.owner, request, routed.route);
+    return denied ? this.error(request, denied, headers) : this.answer(api, request, this.owner, headers, routed);
   }
 
   /** The rate-limit headers of an unlimited caller: the same for every call of a window, so made once. */

@@ -46,6 +46,14 @@ export interface DispatcherOptions<D> {
   queryRunner?: QueryRunner;
 }
 
+/** What `routeOf` found for a request target: its route, and its cached answer when it has one. */
+export interface Routed {
+  target: string;
+  route: Route | undefined;
+  /** The response cache's entry of the target as sent (`respond` answers from it without looking again). */
+  cached?: Representation;
+}
+
 /** A request as parsed: its parameters, and its canonical form (one spelling per value) for the cache and links. */
 interface ParsedRequest {
   params: Record<string, unknown>;
@@ -86,9 +94,6 @@ export class Dispatcher<D = unknown> {
   private readonly close: () => void;
   private readonly workload: Workload;
   private readonly queryRunner: QueryRunner | undefined;
-  /** The target `routeOf` last found in the response cache, and its entry, for the `respond` that follows. */
-  private lastTarget: string | undefined;
-  private lastCached: Representation | undefined;
   private inflight = 0;
   private retired = false;
   private closed = false;
@@ -109,8 +114,8 @@ export class Dispatcher<D = unknown> {
     this.queryRunner = options.queryRunner;
   }
 
-  /** The full response to a request. */
-  respond(request: ApiRequest): ApiResponse | Promise<ApiResponse> {
+  /** The full response to a request; `routed` is what `routeOf` found for its target, when the caller asked (the gate). */
+  respond(request: ApiRequest, routed?: Routed): ApiResponse | Promise<ApiResponse> {
     const { method } = request;
     // Absolute-form targets (`GET http://host/api/v1/...`, RFC 9112 3.2.2) name the same resource.
     const url = request.url.charCodeAt(0) === 0x2f ? request.url : originForm(request.url);
@@ -118,9 +123,7 @@ export class Dispatcher<D = unknown> {
     const features = request.features ?? NO_FEATURES;
     const read = method === 'GET' || method === 'HEAD';
     // The gate's routeOf may have just looked this very target up: its entry is reused, not looked up twice.
-    const looked = request.url === this.lastTarget ? this.lastCached : undefined;
-    this.lastTarget = undefined;
-    this.lastCached = undefined;
+    const looked = routed?.target === request.url ? routed.cached : undefined;
     if (read) {
       // The request as sent, when it (or a request of the same canonical form) was answered before. Only
       // routes whose answer depends on plan features (byFeatures) have entries per feature set: a caller
@@ -197,26 +200,22 @@ export class Dispatcher<D = unknown> {
   /**
    * The route a request target names (absolute form and query string allowed), without answering it: the
    * gate decides plan access by it. Remembered per path, within a memory budget; a path longer than any
-   * request target the API answers is routed but not remembered.
+   * request target the API answers is routed but not remembered. A target answered before is routed by its
+   * cache entry, which comes back with the route for `respond` to answer from.
    */
-  routeOf(target: string): Route | undefined {
+  routeOf(target: string): Routed {
     const url = target.charCodeAt(0) === 0x2f ? target : originForm(target);
-    // A target answered before: its route is its cache entry's, and `respond` will take the entry from here.
     const cached = this.fresh(this.cache.get(url));
-    if (cached?.route !== undefined) {
-      this.lastTarget = target;
-      this.lastCached = cached;
-      return cached.route;
-    }
+    if (cached?.route !== undefined) return { target, route: cached.route, cached };
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
-    if (path.length > MAX_URL_LENGTH) return this.router.match(path)?.route;
+    if (path.length > MAX_URL_LENGTH) return { target, route: this.router.match(path)?.route };
     let route = this.routeOfPath.get(path);
     if (route === undefined) {
       route = this.router.match(path)?.route ?? null;
       this.routeOfPath.set(path, route);
     }
-    return route ?? undefined;
+    return { target, route: route ?? undefined };
   }
 
   /** Read requests answered from the response cache and those that were not, and what the cache holds (for the metrics). */

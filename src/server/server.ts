@@ -130,7 +130,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const finished = (request: GateRequest, requestId: string, status: number, bytes: number, started: number, level: 'info' | 'debug') => {
     const seconds = (performance.now() - started) / 1000;
-    if (!gate && request.route === undefined && level === 'info') request.route = live.current.routeOf(request.url)?.path;
+    if (!gate && request.route === undefined && level === 'info') request.route = live.current.routeOf(request.url).route?.path;
     metrics.record(request.route, status, request.plan ?? NO_PLAN, seconds);
     if (level === 'info' ? !logRequests : !logProbes) return;
     const record: RequestRecord = {

@@ -150,7 +150,10 @@ class SlowLookups extends MemoryStore {
  * last verdict to fall back on was refused. It now waits NEW_KEY_WAIT_MS for the state; 401 only past that.
  */
 describe('a new key while the state answers slowly', () => {
-  const answer = { respond: () => ({ status: 200, headers: {}, body: Buffer.from('{}') }), routeOf: () => undefined };
+  const answer = {
+    respond: () => ({ status: 200, headers: {}, body: Buffer.from('{}') }),
+    routeOf: (target: string) => ({ target, route: undefined }),
+  };
 
   it(`is served when its lookup takes longer than the count wait, and refused only when the state does not answer in ${NEW_KEY_WAIT_MS} ms`, async () => {
     const store = new SlowLookups();

@@ -114,7 +114,10 @@ describe('keys while the state is away', { timeout: 60_000 }, () => {
     const key = generateKey();
     await outage.addKey(hashKey(key), { name: 'clocked', plan: 'professional', hint: keyHint(key), createdAt: '2024-05-15T00:00:00Z' });
     const clocked = new Gate({ store: outage, access: new AccessTable(loadPlans('a'), ROUTES, API_BASE), now: () => nowMs });
-    const api = { respond: () => ({ status: 200, headers: {}, body: Buffer.from('{}') }), routeOf: () => undefined };
+    const api = {
+      respond: () => ({ status: 200, headers: {}, body: Buffer.from('{}') }),
+      routeOf: (target: string) => ({ target, route: undefined }),
+    };
     const ask = async () => (await clocked.respond(api, { method: 'GET', url: '/api/v1/states/', headers: { 'x-api-key': key } })).status;
     try {
       expect(await ask()).toBe(200);
