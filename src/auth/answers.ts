@@ -48,9 +48,9 @@ export function rateHeaders(caller: Caller, window: QuotaWindow, calls: number |
 
 /**
  * The response with `headers` (and `extra`) added. Copied, then assigned: spreading two header objects into
- * a new one is about ten times slower in V8 (microseconds per request on the hot path). Not `{ ...headers }`
- * either: faster in a microbench of one answer's headers (75 against 130 ns), but the server's answers have
- * many header shapes, and its clone then took 435 ns a request against Object.assign's 184 (perf, two workers).
+ * a new one makes V8 build the result's shape key by key on every request. Not `{ ...headers }` either: it is
+ * quick for one shape, but the server's answers have many header shapes, and its clone went megamorphic
+ * where Object.assign did not (bench/request-costs.ts times this step: "rate-limit headers").
  */
 export function withHeaders(response: ApiResponse, headers: Record<string, string>, extra?: Record<string, string>): ApiResponse {
   const merged: Record<string, string | number> = Object.assign({}, response.headers);

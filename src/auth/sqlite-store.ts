@@ -78,7 +78,8 @@ const toKey = (row: KeyRow): StoredKey => ({
  *
  * Counting is exact and never blocks the event loop: the calls of one event-loop turn are counted in one
  * `BEGIN IMMEDIATE` transaction (one upsert per subject, each call answered with its own running total), so
- * a commit's file locks and WAL write (about 25 us here) are shared by the requests that arrived together.
+ * a commit's file locks and WAL write, which cost more than any other step of a request, are shared by the
+ * requests that arrived together.
  * Every request still waits for its own count before it is answered; nothing is counted later or guessed.
  * The writer connection has no busy timeout: when another worker holds the write lock, the batch is retried
  * on the next turns (SQLite's own busy handler would sleep for whole milliseconds with the loop blocked).

@@ -10,8 +10,10 @@ export interface ApiResponse {
   body: Buffer;
   /**
    * `body` as latin1 text (one character a byte), kept with the small cached answers: Node writes a string body
-   * and the headers as one string in one write, where a Buffer body costs a gathered write (`writev`) of two.
-   * Measured with wrk on a bare Node server: about 1.5 us of CPU less a request. The same bytes either way.
+   * and the headers as one string in one write, where a Buffer body costs a gathered write (`writev`) of two,
+   * and the kernel's socket work is most of a request's CPU. The same bytes either way. Kept because the
+   * paired measurement of both forms (bare servers, and hcas, each pair loaded at once) put the Buffer form
+   * above 2% of a request's CPU; see bench/request-path.ts.
    */
   text?: string;
   /**

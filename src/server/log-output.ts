@@ -35,9 +35,9 @@ export interface LogOutput {
  * write whole). Past `maxHeldBytes` lines are dropped, never silently: a `log_lines_dropped` line says how
  * many once the output takes lines again.
  *
- * Not pino's SonicBoom: it did the same at 2.5 to 4 times the CPU per line in this server's pattern
- * (measured: 0.7 to 1.4 us a line against 0.3 for synchronous writes of the same chunks; it measures the
- * byte length of its whole pending buffer on every write). See docs/ARCHITECTURE.md, "Decisions".
+ * Not pino's SonicBoom: it did the same at several times the CPU per line in this server's pattern, because
+ * it measures the byte length of its whole pending buffer on every write (docs/ARCHITECTURE.md, "Decisions";
+ * bench/request-costs.ts times the line "written to a file").
  */
 export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES, flushMs = LOG_FLUSH_MS): LogOutput {
   const writeBytes = isPipe(fd) ? ATOMIC_WRITE_BYTES : FILE_WRITE_BYTES;

@@ -39,9 +39,10 @@ export function requestLineBytes(record: RequestRecord): number {
  * Writes a request's line into `slab` at `at` and returns where it ends: the bytes of `JSON.stringify(record)`
  * and a newline (a test holds them equal over random records), written in one pass without building the line
  * as a string: the fields' order is known, numbers are written digit by digit, and text is escaped only when
- * it needs to be. The log writes one per request: as a string (a rope of some 25 pieces, flattened when the
- * lines are joined, then encoded) it cost the server about 1.4 us of CPU more a request (main thread, wrk
- * with 32 connections). `slab` must have `requestLineBytes(record)` bytes free.
+ * it needs to be. The log writes one per request, and as a string the line is a rope of some 25 pieces,
+ * flattened when the lines are joined, then encoded: work on every request that this pass skips
+ * (bench/request-costs.ts times both, "the line alone" and "JSON.stringify of the record"). `slab` must have
+ * `requestLineBytes(record)` bytes free.
  */
 export function writeRequestLine(slab: Buffer, at: number, record: RequestRecord): number {
   at = head(slab, at, record.time, record.level);

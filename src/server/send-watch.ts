@@ -23,8 +23,8 @@ interface Progress {
  * - one on which no byte was read or written for `sendMs` (an answer that never comes, a stream whose
  *   producer stalled) is cut.
  * Its own timer, because Node's socket timeout skips its first firing while a write is pending (a documented
- * 30 s cut came at 60 s), and refreshes a timer on every read and write of every socket: on the keyed lookup
- * under load that cost about 0.45 us a request (two servers loaded at once, alternating sides). A reset,
+ * 30 s cut came at 60 s), and refreshes a timer on every read and write of every socket, a cost on every
+ * request that one sweep of the connections every `checkMs` does not have (bench/request-path.ts). A reset,
  * because a graceful close of a socket with unsent bytes leaves it orphaned in FIN-WAIT-1, holding up to its
  * send buffer (4 MiB here) for as long as the client stays connected, outside every connection cap. A reset
  * frees it at once (`cut`).

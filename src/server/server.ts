@@ -184,8 +184,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   };
   // Answers ready at once are written together at the end of the event-loop turn, as the ones that wait for
-  // a count are: the server then wakes its clients once per turn rather than once per answer. Measured with
-  // wrk (32 connections, a keyed lookup): about a quarter less CPU per request than writing each at once.
+  // a count are: the server then wakes its clients once per turn rather than once per answer, and the kernel's
+  // loopback work is most of a request's CPU (bench/request-path.ts, the bare server's row).
   let queued: Array<{
     res: ServerResponse;
     response: ApiResponse;
