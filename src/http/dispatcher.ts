@@ -122,8 +122,9 @@ export class Dispatcher<D = unknown> {
     const headers = request.headers ?? {};
     const features = request.features ?? NO_FEATURES;
     const read = method === 'GET' || method === 'HEAD';
-    // The gate's routeOf may have just looked this very target up: its entry is reused, not looked up twice.
-    const looked = routed?.target === request.url ? routed.cached : undefined;
+    // The gate's routeOf has looked this very target up: its entry is reused, not looked up twice (still
+    // fresh: a count may have been waited for since).
+    const looked = routed?.target === request.url ? this.fresh(routed.cached) : undefined;
     if (read) {
       // The request as sent, when it (or a request of the same canonical form) was answered before. Only
       // routes whose answer depends on plan features (byFeatures) have entries per feature set: a caller
