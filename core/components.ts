@@ -14,3 +14,8 @@ export function componentColumn<C extends Component>(component: C): `${C}_score`
 
 /** The components' columns in their order: `people_score, provider_score, hospital_score, travel_score`. */
 export const COMPONENT_COLUMNS = COMPONENTS.map(componentColumn);
+
+/** What a change of a score can be traced to (`hcas diff`): a component, the composite (its weights), or only the band. */
+export type ScorePart = Component | 'composite' | 'band';
+/** Every part, components first. */
+export const SCORE_PARTS: readonly ScorePart[] = [...COMPONENTS, 'composite', 'band'];

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SCORING_CONFIG } from '../pipeline/run/build-id.ts';
 import { differences } from '../src/diff/builds.ts';
-import { type Candidate, CONSTANT_PARTS, rankCauses } from '../src/diff/causes.ts';
+import { CONSTANT_PARTS } from '../pipeline/config/scoring-parts.ts';
+import { type Candidate, rankCauses } from '../src/diff/causes.ts';
 import type { TypeValues } from '../src/diff/pairs.ts';
 import { readable } from '../src/diff/stats.ts';
 
@@ -30,7 +31,7 @@ const moved: TypeValues = {
 describe('hcas diff, the parts', () => {
   it('knows which parts every scoring constant of the pipeline moves (a new one must say, in CONSTANT_PARTS)', () => {
     const unknown = Object.keys(SCORING_CONFIG).filter((name) => !(name in CONSTANT_PARTS));
-    expect(unknown, 'add these to CONSTANT_PARTS in src/diff/causes.ts: the parts of the score each moves').toEqual([]);
+    expect(unknown, 'add these to CONSTANT_PARTS in pipeline/config/scoring-parts.ts: the parts of the score each moves').toEqual([]);
   });
 
   it('ranks causes by the points they account for, then the ZIP’s own inputs, the nearer, the build-wide', () => {

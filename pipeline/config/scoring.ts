@@ -2,7 +2,8 @@ import type { Category } from './specialties.ts';
 
 /**
  * Every number the scores depend on, in one place (and stored in `meta.scoring` of each build).
- * docs/METHODOLOGY.md explains each choice.
+ * docs/METHODOLOGY.md explains each choice; scoring-parts.ts, beside this file, which parts of the score each
+ * one moves (a new constant does not compile without its parts there).
  */
 
 /** E2SFCA distance steps [maxMiles, weight] (Luo & Qi's 1.00 / 0.68 / 0.22 weights over three zones). */

@@ -1,7 +1,8 @@
 import type { Candidate } from './causes.ts';
 import { facilityLabel, fieldsOf, type RosterChange } from './facilities.ts';
 import type { ChangedInputs } from './inputs.ts';
-import { type Component, type Pairs, same, type TypeValues } from './pairs.ts';
+import type { Component } from '../../core/components.ts';
+import { type Pairs, same, type TypeValues } from './pairs.ts';
 import { censusValue, MOBILITY_MEASURES } from './snapshot.ts';
 import { readable } from './stats.ts';
 

@@ -1,10 +1,8 @@
-import type { Component, TypeValues } from './pairs.ts';
-import { COMPONENTS, delta } from './pairs.ts';
+import { partsOf } from '../../pipeline/config/scoring-parts.ts';
+import { SCORE_PARTS, type ScorePart } from '../../core/components.ts';
+import type { TypeValues } from './pairs.ts';
+import { delta } from './pairs.ts';
 import type { BuildsPart, CauseKind, CauseLine, CauseRef } from './report.ts';
-
-/** What a cause can move: a component, the composite (its weights), or only the band (the band table). */
-export type Part = Component | 'composite' | 'band';
-const EVERY_PART: readonly Part[] = [...COMPONENTS, 'composite', 'band'];
 
 /** One possible cause of one ZIP's change. */
 export interface Candidate {
@@ -20,66 +18,15 @@ export interface Candidate {
   label: () => string;
   /** What it says for this ZIP, made only when shown. */
   text: () => string;
-  affects: readonly Part[];
+  affects: readonly ScorePart[];
   /** How far the changed input is from the ZIP (0 for its own inputs and build-wide causes). */
   miles: number;
 }
 
-/**
- * Which parts each scoring constant of `meta.scoring` moves. A constant not listed (one added since) may move
- * anything: it is offered only where nothing recorded explains a ZIP (fallbackCauses), never ahead of a known input.
- */
-export const CONSTANT_PARTS: Readonly<Record<string, readonly Part[]>> = {
-  COMPOSITE_WEIGHTS: ['composite'],
-  PEOPLE_FLOOR: ['composite'],
-  bands: ['band'],
-  BEDS_BENCHMARK: ['hospital'],
-  HOSPITAL_WEIGHTS: ['hospital'],
-  HOSPITAL_STEPS: ['hospital'],
-  MAJOR_HOSPITAL: ['hospital', 'travel'],
-  RATING_RADIUS_MILES: ['hospital'],
-  DEFAULT_BEDS: ['hospital'],
-  STAFFED_PER_LICENSED_BED: ['hospital'],
-  CARE_MINUTES: ['hospital', 'travel'],
-  SPECIALIST_MINUTES: ['hospital', 'travel'],
-  MINUTES_PER_STRAIGHT_MILE: ['hospital', 'travel'],
-  MINUTES_PER_STRAIGHT_MILE_BY_DENSITY: ['hospital', 'travel'],
-  ROAD_TABLE_DESCRIBES_RESIDENTS: ['hospital', 'travel'],
-  SAME_TRIP_MILES: ['hospital', 'travel'],
-  MIN_TRIP_MILES: ['provider', 'hospital', 'travel'],
-  RESIDENTS_POINT_TOLERANCE: ['provider', 'hospital', 'travel'],
-  GENERAL_HOSPITAL_TYPES: ['hospital', 'travel'],
-  EMERGENCY_ONLY_TYPES: ['hospital', 'travel'],
-  FACILITY_MATCH_MILES: ['hospital', 'travel'],
-  EXPECTED_DENSITY: ['provider'],
-  PROVIDER_BENCHMARKS: ['provider'],
-  PROVIDER_BENCHMARK_SPAN: ['provider'],
-  PROVIDER_STEPS: ['provider'],
-  HEALTH_CENTER_CLINICIANS: ['provider'],
-  NP_PA_PRIMARY_CARE_WEIGHT: ['provider', 'travel'],
-  ESTIMATED_FROM: ['provider', 'travel', 'composite'],
-  PROVIDER_MIN_SOURCED_WEIGHT: ['provider', 'composite'],
-  PLACE_OF_CARE_MIN_CLINICIANS: ['travel'],
-  LOCAL_CARE_CATEGORIES: ['travel'],
-  COVERAGE: ['provider', 'travel', 'composite'],
-  NETWORK_MAX_MILES: ['provider', 'hospital', 'travel'],
-  TRAVEL_WEIGHTS: ['travel'],
-  MOBILITY: ['travel'],
-  SMALL_POPULATION: ['travel'],
-  NEED_MEASURES: ['people'],
-  PREVALENCE_NEED: ['people'],
-  PREVALENCE_WEIGHT: ['people'],
-  SCORE_TYPES: ['people', 'provider', 'travel'],
-  // The TVI is not a score this report compares.
-  TVI_WEIGHTS: [],
-  TVI_HEALTH_MEASURES: [],
-  tvi_tiers: [],
-};
-
 const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** A build-wide cause: one input, the same words for every ZIP (`line`, when given, is the summary's longer sentence). */
-function buildWide(id: string, kind: CauseKind, text: string, affects: readonly Part[], line = text): Candidate {
+function buildWide(id: string, kind: CauseKind, text: string, affects: readonly ScorePart[], line = text): Candidate {
   return { id, kind, group: id, groupText: line, input: id, label: () => line, text: () => text, affects, miles: 0 };
 }
 
@@ -98,7 +45,7 @@ function changedConstants(builds: BuildsPart): Map<string, string[]> {
 const listLeaves = (leaves: string[]) => leaves.slice(0, 3).join('; ') + (leaves.length > 3 ? `; and ${leaves.length - 3} more` : '');
 
 /** A changed constant: its values in the summary line, its name alone in each ZIP's list (added when it is new). */
-function constantCause(name: string, leaves: string[], affects: readonly Part[]): Candidate {
+function constantCause(name: string, leaves: string[], affects: readonly ScorePart[]): Candidate {
   const added = leaves.length === 1 && leaves[0].startsWith('null → ');
   const line = added
     ? `scoring constant ${name} added: ${leaves[0].slice('null → '.length)}`
@@ -110,7 +57,7 @@ function constantCause(name: string, leaves: string[], affects: readonly Part[])
 export function globalCauses(builds: BuildsPart): Candidate[] {
   const out: Candidate[] = [];
   for (const [name, leaves] of changedConstants(builds)) {
-    const affects = CONSTANT_PARTS[name];
+    const affects = partsOf(name);
     if (affects?.length) out.push(constantCause(name, leaves, affects));
   }
   const setting = (path: string) => builds.settings.find((c) => c.path === path);
@@ -142,7 +89,7 @@ export function globalCauses(builds: BuildsPart): Candidate[] {
  * nothing known when the build ids are the same.
  */
 export function fallbackCauses(builds: BuildsPart, old: Record<string, unknown>, current: Record<string, unknown>): Candidate[] {
-  const make = (id: string, kind: CauseKind, text: string) => buildWide(id, kind, text, EVERY_PART);
+  const make = (id: string, kind: CauseKind, text: string) => buildWide(id, kind, text, SCORE_PARTS);
   if (old.build_id === current.build_id)
     return [
       make(
@@ -152,7 +99,7 @@ export function fallbackCauses(builds: BuildsPart, old: Record<string, unknown>,
       ),
     ];
   const out: Candidate[] = [];
-  for (const [name, leaves] of changedConstants(builds)) if (!(name in CONSTANT_PARTS)) out.push(constantCause(name, leaves, EVERY_PART));
+  for (const [name, leaves] of changedConstants(builds)) if (!partsOf(name)) out.push(constantCause(name, leaves, SCORE_PARTS));
   const keys = builds.sources.map((s) => s.key);
   if (keys.length)
     out.push(

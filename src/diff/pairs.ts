@@ -1,11 +1,5 @@
 import type { Snapshot } from './snapshot.ts';
 
-/** The components of a score, in the order reports list them. */
-import { COMPONENTS } from '../../core/components.ts';
-
-export { COMPONENTS };
-export type Component = (typeof COMPONENTS)[number];
-
 /**
  * The two builds side by side: every ZIP code of either, in code order, with its position in each build (-1
  * where that build has no such ZIP), and the score type positions both builds have.

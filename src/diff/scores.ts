@@ -1,4 +1,5 @@
-import { changed, COMPONENTS, delta, type Pairs, same, typeValues, type TypeValues } from './pairs.ts';
+import { COMPONENTS } from '../../core/components.ts';
+import { changed, delta, type Pairs, same, typeValues, type TypeValues } from './pairs.ts';
 import type { ScoresPart, ScoreTypeLine, ShiftRow } from './report.ts';
 import { finiteOrNull, median, round } from '../../core/numbers.ts';
 import { mean } from './stats.ts';
