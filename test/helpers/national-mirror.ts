@@ -441,36 +441,18 @@ export function mirroredSources(dir: string, base: string, committed: string): {
   mkdirSync(path.join(dir, 'public'), { recursive: true });
   const sourcesFile = path.join(dir, 'national', 'sources.json');
   writeFileSync(sourcesFile, text);
-  const layouts: Record<string, string> = {
-    zip_zcta: 'zip_zcta',
-    zip_city: 'zip_city',
-    zip_county: 'zip_county',
-    zcta_county: 'zcta_county',
-    county_cbsa: 'county_cbsa',
-    county_urban_rural: 'county_urban_rural',
-    zip_ruca: 'zip_ruca',
-    hifld_hospitals: 'hifld_hospitals',
-    covidcaremap_hospitals: 'covidcaremap_hospitals',
-    hospital_drive_times: 'drive_times',
-    health_center_drive_times: 'drive_times',
-    reference_hospital_access: 'drive_times',
-    reference_svi: 'svi_zcta',
-    acs_population_income: 'acs_zcta',
-    acs_population_2021: 'acs_zcta',
-    acs_demographics: 'acs_zcta',
-    acs_economics: 'acs_zcta',
-    acs_housing: 'acs_zcta',
-    acs_insurance: 'acs_zcta',
-    acs_commuting: 'acs_zcta',
-    acs_internet: 'acs_zcta',
-    zip_residents_point: 'zip_residents_point',
-    reference_tract_centres: 'tract_population_centre',
-    chr_primary_care_physicians: 'clinician_counts',
-    chr_mental_health_providers: 'clinician_counts',
-    chr_primary_care_np_pa: 'clinician_counts',
-    chr_dentists: 'clinician_counts',
-    dartmouth_tract_physicians: 'clinician_counts',
-  };
+  // The stand-in holds the bundled sources the national list falls back to, each with the layout the bundle's
+  // own manifest gives it: the layouts are written once, in raw/manifests/public.json.
+  const fallbacks = Object.values<Record<string, any>>(list.sources).flatMap((spec) =>
+    spec.fallback
+      ? [{ manifest: path.resolve(path.dirname(committed), spec.fallback.manifest), keys: spec.fallback.keys as string[] }]
+      : [],
+  );
+  const layouts: Record<string, string> = {};
+  for (const { manifest, keys } of fallbacks) {
+    const bundled = JSON.parse(readFileSync(manifest, 'utf8')).sources as Record<string, { layout: string }>;
+    for (const key of keys) layouts[key] = bundled[key].layout;
+  }
   const bundle = {
     name: 'stand-in bundle',
     root: '../public',
