@@ -60,7 +60,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}blog/:slug/`,
-    inline: true,
+    kind: 'lookup',
     summary: 'One published blog post with its HTML body',
     tag,
     pathParams: blogPath,

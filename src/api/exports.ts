@@ -155,7 +155,7 @@ export const schemas: Record<string, JsonSchema> = {
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}exports/health-scores/`,
-    streamed: true,
+    kind: 'stream',
     summary: 'Every health score record of one score type as streamed CSV or NDJSON',
     tag,
     pathParams: NO_PARAMS,
@@ -165,7 +165,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}exports/providers/`,
-    streamed: true,
+    kind: 'stream',
     summary: 'Every provider (clinician) record as streamed CSV or NDJSON',
     tag,
     pathParams: NO_PARAMS,
@@ -175,7 +175,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}exports/facilities/`,
-    streamed: true,
+    kind: 'stream',
     summary: 'Every facility record as streamed CSV or NDJSON',
     tag,
     pathParams: NO_PARAMS,

@@ -86,7 +86,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}facilities/:id/`,
-    inline: true,
+    kind: 'lookup',
     summary: 'The detail of one facility: address, phone, website, staffed beds and affiliated clinicians',
     pathParams: facilityPath,
     query: NO_PARAMS,

@@ -166,7 +166,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}health-scores/:zip/`,
-    inline: true,
+    kind: 'lookup',
     summary: 'The overall health score record of one ZIP code',
     tag,
     pathParams: zipPath,
@@ -176,7 +176,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}health-scores/:zip/all-scores/`,
-    inline: true,
+    kind: 'lookup',
     summary: 'The 11 score types of one ZIP code, in score type id order',
     tag,
     pathParams: zipPath,

@@ -25,8 +25,7 @@ const PAGE_HEADERS = { 'Content-Security-Policy': MAP_CSP, 'Referrer-Policy': 'n
 const pageRoutes: Route[] = PAGE_FILES.map(({ path, file, type }) =>
   route({
     path,
-    inline: true,
-    asset: true,
+    kind: 'asset',
     summary: `The map's ${file}`,
     pathParams: NO_PARAMS,
     query: IGNORED_QUERY,
@@ -41,8 +40,7 @@ const pageRoutes: Route[] = PAGE_FILES.map(({ path, file, type }) =>
 function dataRoute(path: string, summary: string, make: (map: BuildMap) => object): Route {
   return route({
     path,
-    asset: true,
-    inline: true,
+    kind: 'asset',
     heavy: true,
     summary,
     pathParams: NO_PARAMS,
@@ -66,8 +64,7 @@ export const routes: readonly Route[] = [
   dataRoute(DATA_PATHS.zips, "The map's ZIP codes: points, states, counties, residents, cities", zipsFile),
   route({
     path: DATA_PATHS.scores.replace('{slug}', ':type'),
-    asset: true,
-    inline: true,
+    kind: 'asset',
     heavy: true,
     summary: "The map's scores of one score type, with the county and state means",
     pathParams: scoresPath,

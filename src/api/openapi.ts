@@ -78,7 +78,7 @@ export function withOpenApi(routes: readonly Route[], schemas: Record<string, Js
     route({
       // The one path without a trailing slash: a document name, as OpenAPI tooling expects it.
       path: `${API_BASE}openapi.json`,
-      inline: true,
+      kind: 'lookup',
       summary: 'This API as an OpenAPI 3.1 document, generated from the route table',
       tag: REFERENCE_TAG,
       pathParams: NO_PARAMS,

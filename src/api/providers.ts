@@ -87,7 +87,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}providers/:npi/`,
-    inline: true,
+    kind: 'lookup',
     summary: 'The profile of one provider by NPI: summary, medical school, graduation year, facility affiliations',
     pathParams: npiPath,
     query: NO_PARAMS,

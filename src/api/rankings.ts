@@ -28,7 +28,7 @@ const HOSPITAL_RANKINGS = arrayOf(HospitalRanking);
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}rankings/states/`,
-    inline: true,
+    kind: 'lookup',
     summary: 'States by average overall health score, highest first',
     pathParams: NO_PARAMS,
     query: NO_PARAMS,

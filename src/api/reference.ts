@@ -37,7 +37,7 @@ export const schemas: Record<string, JsonSchema> = { ScoreType, StateRecord, Met
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}score-types/`,
-    inline: true,
+    kind: 'lookup',
     summary: 'The 11 score types: id, name, description',
     tag,
     pathParams: NO_PARAMS,
@@ -47,7 +47,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}states/`,
-    inline: true,
+    kind: 'lookup',
     summary: 'Every state with scored ZIP codes, its ZIP count and average overall score',
     tag,
     pathParams: NO_PARAMS,
@@ -57,7 +57,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}meta/`,
-    inline: true,
+    kind: 'lookup',
     summary: 'The dataset build: id, time, sources with vintages and row counts, reconciliation',
     tag,
     pathParams: NO_PARAMS,

@@ -39,7 +39,7 @@ export function rootRoutes(listed: () => readonly Route[]): { api: Route; site: 
   };
   const api = route({
     path: API_BASE,
-    inline: true,
+    kind: 'lookup',
     summary: 'The API root: every endpoint, the OpenAPI document, the docs and the build served',
     tag: REFERENCE_TAG,
     pathParams: NO_PARAMS,
@@ -51,7 +51,7 @@ export function rootRoutes(listed: () => readonly Route[]): { api: Route; site: 
   // so not in openapi.json (as the widget's script).
   const site = route({
     path: '/',
-    inline: true,
+    kind: 'lookup',
     summary: 'The API root, at the site root',
     pathParams: NO_PARAMS,
     query: NO_PARAMS,

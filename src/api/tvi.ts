@@ -94,7 +94,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}tvi/:zip/`,
-    inline: true,
+    kind: 'lookup',
     summary: 'The Transportation Vulnerability Index of one ZIP code: score, tier and five sub-scores',
     tag,
     pathParams: tviPath,

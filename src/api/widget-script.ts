@@ -35,11 +35,10 @@ function getWidgetScript(): HandlerResult {
 export const routes: readonly Route[] = [
   route({
     path: WIDGET_SCRIPT_PATH,
-    inline: true,
     summary: "The widget's embed script (browser JavaScript)",
     pathParams: NO_PARAMS,
     query: IGNORED_QUERY,
-    asset: true,
+    kind: 'asset',
     handle: getWidgetScript,
   }),
 ];

@@ -76,9 +76,9 @@ export interface RouteTag {
   description: string;
 }
 
-/** One endpoint. `path` uses `:name` for path parameters and ends in `/` (a file name for documents). */
+/** What every endpoint declares. `path` uses `:name` for path parameters and ends in `/` (a file name for documents). */
 // biome-ignore lint/suspicious/noExplicitAny: see HandlerContext.
-export interface Route<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs = ParamSpecs, D = any> {
+interface RouteBase<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs = ParamSpecs, D = any> {
   path: string;
   /** One line for docs and `--help`. */
   summary: string;
@@ -88,35 +88,64 @@ export interface Route<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs =
   query: Q;
   /** The 200 answer for `openapi.json`; every API route needs one (test/openapi.test.ts). */
   response?: ResponseDoc;
-  /** What a page loads (the widget's embed script, the map's page and data files): metering leaves it out, so a page never loses it to a quota. */
-  asset?: boolean;
-  /**
-   * An answer read by key from an index, of bounded size whatever the parameters (one record, a small
-   * reference list, a static file): made on the event loop. Every other route, on a server with query
-   * workers, is made in one of them, so no parameters can make it hold the event loop (the dispatcher's
-   * `queryRunner`); without workers (`hcas get`) it is made here too.
-   */
-  inline?: boolean;
-  /** Its body is streamed as the client reads it (bulk exports), a batch per event-loop turn: made here, never in a query worker. */
-  streamed?: boolean;
-  /**
-   * An answer that takes long to make (the GeoJSON of every ZIP): it runs through the process's WorkQueue,
-   * one at a time, identical requests share one computation, and its handler yields between slices.
-   */
-  heavy?: boolean;
-  /**
-   * Its answer depends on the caller's plan features (the white-label widget): it is cached per feature set,
-   * and only such a route's handler is told the features (every other sees none), so no answer made for
-   * one plan is served to another.
-   */
-  byFeatures?: boolean;
   handle(context: HandlerContext<ParamValues<P>, ParamValues<Q>, D>): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult>;
 }
 
-/** Declares a route with its handler type-checked against its parameter specs. */
+/**
+ * How a route's answer is made and served: only the combinations that exist, one `kind` each.
+ *
+ * - `query` (the default): made, on a server with query workers, in one of them, so no parameters can make
+ *   it hold the event loop (the dispatcher's `queryRunner`); without workers (`hcas get`) it is made here.
+ *   `heavy`: it takes long to make (the GeoJSON of every ZIP): it runs through the process's WorkQueue, one at
+ *   a time, identical requests share one computation, and its handler yields between slices.
+ * - `lookup`: an answer read by key from an index, of bounded size whatever the parameters (one record, a
+ *   small reference list, a static file): made on the event loop. `byFeatures`: its answer depends on the
+ *   caller's plan features (the white-label widget): it is cached per feature set, and only such a route's
+ *   handler is told the features (every other sees none), so no answer made for one plan is served to another.
+ * - `asset`: what a page loads (the widget's embed script, the map's page and data files): made on the event
+ *   loop, and metering leaves it out, so a page never loses it to a quota. `heavy` as above (the map's data).
+ * - `stream`: its body is streamed as the client reads it (bulk exports), a batch per event-loop turn: made
+ *   here, never in a query worker.
+ */
+export type RouteKind =
+  | { kind?: 'query'; heavy?: true }
+  | { kind: 'lookup'; byFeatures?: true }
+  | { kind: 'asset'; heavy?: true }
+  | { kind: 'stream' };
+
+/** An endpoint as a module declares it: the base and one of the kinds. */
 // biome-ignore lint/suspicious/noExplicitAny: see HandlerContext.
-export function route<P extends ParamSpecs, Q extends ParamSpecs, D = any>(definition: Route<P, Q, D>): Route {
-  return definition as unknown as Route;
+export type RouteDefinition<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs = ParamSpecs, D = any> = RouteBase<P, Q, D> & RouteKind;
+
+/** One endpoint of the route table: its declaration, with what its kind means for the dispatcher and the gate. */
+// biome-ignore lint/suspicious/noExplicitAny: see HandlerContext.
+export interface Route<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs = ParamSpecs, D = any> extends RouteBase<P, Q, D> {
+  kind: NonNullable<RouteKind['kind']>;
+  /** Made on the event loop (`lookup`, `asset`), never in a query worker. */
+  readonly inline: boolean;
+  /** Left out of metering (`asset`). */
+  readonly asset: boolean;
+  /** Streamed (`stream`). */
+  readonly streamed: boolean;
+  /** Made through the work queue (`heavy`). */
+  readonly heavy: boolean;
+  /** Cached per feature set, its handler told the features (`byFeatures`). */
+  readonly byFeatures: boolean;
+}
+
+/** Declares a route with its handler type-checked against its parameter specs; its kind's flags are set once here. */
+// biome-ignore lint/suspicious/noExplicitAny: see HandlerContext.
+export function route<P extends ParamSpecs, Q extends ParamSpecs, D = any>(definition: RouteDefinition<P, Q, D>): Route {
+  const kind = definition.kind ?? 'query';
+  return {
+    ...definition,
+    kind,
+    inline: kind === 'lookup' || kind === 'asset',
+    asset: kind === 'asset',
+    streamed: kind === 'stream',
+    heavy: 'heavy' in definition && definition.heavy === true,
+    byFeatures: 'byFeatures' in definition && definition.byFeatures === true,
+  } as unknown as Route;
 }
 
 /** The specs of an endpoint without parameters. */

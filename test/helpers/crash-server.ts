@@ -11,7 +11,7 @@ export const CRASH_KEY = `hcas_live_${'C'.repeat(32)}`;
 
 const crash = route({
   path: '/api/v1/test/crash/',
-  inline: true,
+  kind: 'lookup',
   summary: 'Test only: answers, then throws an uncaught exception 20 ms later',
   pathParams: NO_PARAMS,
   query: NO_PARAMS,
