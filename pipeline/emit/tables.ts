@@ -8,6 +8,7 @@ import { bandFor } from '../config/bands.ts';
 import { BatchedInsert } from '../store/batched-insert.ts';
 import { SCORE_TYPES } from '../config/scoring.ts';
 import type { ZipScores } from '../score/index.ts';
+import { COMPONENTS } from '../../core/components.ts';
 import { tviTier } from '../../core/tvi-tiers.ts';
 import type { TviRecord } from '../score/tvi.ts';
 
@@ -29,7 +30,7 @@ export function emitScores(
   clinicianBasis: string[] | null,
 ): void {
   const insertZip = batchedInsert(db, 'zips', 19);
-  const insertScore = batchedInsert(db, 'health_scores', 13);
+  const insertScore = batchedInsert(db, 'health_scores', 9 + COMPONENTS.length);
   const insertAccess = batchedInsert(db, 'zip_access', 12);
   const insertType = db.prepare('INSERT INTO score_types VALUES (?,?,?,?)');
   const finite = (x: number) => (Number.isFinite(x) ? x : null);
@@ -68,10 +69,7 @@ export function emitScores(
           type.id,
           p.state,
           s.healthscore,
-          s.people,
-          s.provider,
-          s.hospital,
-          s.travel,
+          ...COMPONENTS.map((c) => s[c]),
           band.label,
           band.grade,
           band.color,

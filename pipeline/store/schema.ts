@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { COMPONENTS, componentColumn, isNullable } from '../../core/components.ts';
 
 /**
  * The tables of `dist-api/hcas.sqlite` that the API reads (docs/schema.md describes each column).
@@ -16,8 +17,8 @@ CREATE TABLE zips (
 ) WITHOUT ROWID;
 CREATE TABLE health_scores (
   id INTEGER PRIMARY KEY, zip_code TEXT NOT NULL, score_type_id INTEGER NOT NULL, state TEXT NOT NULL,
-  healthscore INTEGER NOT NULL, people_score INTEGER NOT NULL, provider_score INTEGER,
-  hospital_score INTEGER NOT NULL, travel_score INTEGER NOT NULL, label TEXT NOT NULL, grade TEXT NOT NULL, color TEXT NOT NULL,
+  healthscore INTEGER NOT NULL,
+  ${COMPONENTS.map((c) => `${componentColumn(c)} INTEGER${isNullable(c) ? '' : ' NOT NULL'}`).join(', ')}, label TEXT NOT NULL, grade TEXT NOT NULL, color TEXT NOT NULL,
   prevalence_used INTEGER NOT NULL
 );
 CREATE TABLE states (

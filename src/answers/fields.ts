@@ -1,4 +1,5 @@
 import { CLINICIAN_BASES } from '../../core/clinician-basis.ts';
+import { COMPONENTS, componentColumn, isNullable, type Component, type NullableComponent } from '../../core/components.ts';
 import { arrayOf, described, nullable, record, type Infer } from '../http/json-schema.ts';
 
 /**
@@ -23,6 +24,15 @@ export const nullableCount = nullable({ type: 'integer', minimum: 0 });
 
 /** The provider component: null when the build publishes none (partial provider coverage; data_quality says why). */
 export const providerScore = nullable(score);
+
+/** Each component's score under its column (`people_score`, ...), in the components' order (core/components.ts). */
+export const componentColumnScores = Object.fromEntries(
+  COMPONENTS.map((c) => [componentColumn(c), isNullable(c) ? providerScore : score]),
+) as { [C in Component as `${C}_score`]: C extends NullableComponent ? typeof providerScore : typeof score };
+/** Each component's score under its name (`people`, ...), in the components' order (the widget's `components`). */
+export const componentScores = Object.fromEntries(COMPONENTS.map((c) => [c, isNullable(c) ? providerScore : score])) as {
+  [C in Component]: C extends NullableComponent ? typeof providerScore : typeof score;
+};
 
 /** What a score rests on (decisions.md, "Scores"; docs/api.md, "Data quality"). */
 export const DataQuality = record(

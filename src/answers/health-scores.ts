@@ -1,5 +1,5 @@
 import { arrayOf, described, nullable, record, refTo, withOptional, type Infer } from '../http/json-schema.ts';
-import { color, DataQuality, integer, number, providerScore, score, stateCode, string, zipCode } from './fields.ts';
+import { color, componentColumnScores, DataQuality, integer, number, score, stateCode, string, zipCode } from './fields.ts';
 
 /** A health score record (interface specification 2.2), with what it rests on (data_quality). */
 export const HealthScoreRecord = withOptional(
@@ -20,10 +20,7 @@ export const HealthScoreRecord = withOptional(
         "The ZIP's residents (ACS total population); null when the ACS suppressed it.",
       ),
       healthscore: score,
-      people_score: score,
-      provider_score: providerScore,
-      hospital_score: score,
-      travel_score: score,
+      ...componentColumnScores,
       label: string,
       grade: string,
       color,

@@ -1,5 +1,5 @@
 import { record, refTo, type Infer } from '../http/json-schema.ts';
-import { color, DataQuality, integer, nullableCount, providerScore, score, stateCode, string, zipCode } from './fields.ts';
+import { color, componentScores, DataQuality, integer, nullableCount, score, stateCode, string, zipCode } from './fields.ts';
 
 /** The overall score as the embeddable widget shows it (`widget-score/{zip}/`). */
 export const WidgetScore = record(
@@ -16,7 +16,7 @@ export const WidgetScore = record(
       oneOf: [record({ id: integer, name: string, distance_miles: { type: 'number', minimum: 0 } }), { type: 'null' }],
     },
     within_10_miles: record({ hospitals: { type: 'integer', minimum: 0 }, primary_care_clinicians: nullableCount }),
-    components: record({ people: score, provider: providerScore, hospital: score, travel: score }),
+    components: record(componentScores),
     data_quality: refTo('DataQuality', DataQuality),
     report_url: { type: 'string', description: 'Path of the full score record, relative to this server.' },
     map_url: { type: 'string', description: 'Path of the map opened at this ZIP code (/map/#zip=...), relative to this server.' },

@@ -1,4 +1,5 @@
 import type { Snapshot } from './snapshot.ts';
+import { perComponent, type Component } from '../../core/components.ts';
 
 /**
  * The two builds side by side: every ZIP code of either, in code order, with its position in each build (-1
@@ -46,14 +47,7 @@ export class Pairs {
 }
 
 /** One score type's values of a compared ZIP in both builds. */
-export interface TypeValues {
-  healthscore: [number, number];
-  people: [number, number];
-  provider: [number, number];
-  hospital: [number, number];
-  travel: [number, number];
-  label: [string, string];
-}
+export type TypeValues = { [C in Component | 'healthscore']: [number, number] } & { label: [string, string] };
 
 /** The values of score type `t` (a `Pairs.types` entry) for ZIP position `p`; NaN where a build has none. */
 export function typeValues(pairs: Pairs, t: Pairs['types'][number], p: number): TypeValues {
@@ -65,10 +59,7 @@ export function typeValues(pairs: Pairs, t: Pairs['types'][number], p: number): 
   ];
   return {
     healthscore: pick(a.healthscore, b.healthscore),
-    people: pick(a.people, b.people),
-    provider: pick(a.provider, b.provider),
-    hospital: pick(a.hospital, b.hospital),
-    travel: pick(a.travel, b.travel),
+    ...perComponent((c) => pick(a[c], b[c])),
     label: [i >= 0 ? a.labels[a.label[t.old][i]] : '', j >= 0 ? b.labels[b.label[t.new][j]] : ''],
   };
 }

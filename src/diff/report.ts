@@ -1,3 +1,5 @@
+import type { Component } from '../../core/components.ts';
+
 /**
  * The report of `hcas diff OLD NEW`, as `--json` prints it (docs/DIFF.md documents every field; a test holds
  * the two together). Field names are snake_case like the API's; "old" and "new" are the two builds.
@@ -85,7 +87,7 @@ export interface ShiftRow {
   median_moved: number | null;
   largest: number | null;
   /** Mean shift per component; null where a build lacks the component. */
-  components: { people: number | null; provider: number | null; hospital: number | null; travel: number | null };
+  components: Record<Component, number | null>;
   /** The state's published average (`states` table) before and after; null nationally or when a build lacks it. */
   average: { old: number | null; new: number | null };
 }
@@ -162,20 +164,13 @@ export interface ZipChange {
   old: ScoreFacts | null;
   new: ScoreFacts | null;
   shift: number | null;
-  deltas: { people: number | null; provider: number | null; hospital: number | null; travel: number | null };
+  deltas: Record<Component, number | null>;
   /** Most explaining first. */
   causes: CauseRef[];
   facts: FactChange[];
 }
 
-export interface ScoreFacts {
-  healthscore: number | null;
-  label: string;
-  people: number | null;
-  provider: number | null;
-  hospital: number | null;
-  travel: number | null;
-}
+export type ScoreFacts = { [C in Component | 'healthscore']: number | null } & { label: string };
 
 export interface FactChange {
   fact: string;

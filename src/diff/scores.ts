@@ -1,4 +1,4 @@
-import { COMPONENTS } from '../../core/components.ts';
+import { COMPONENTS, perComponent } from '../../core/components.ts';
 import { changed, delta, type Pairs, same, typeValues, type TypeValues } from './pairs.ts';
 import type { ScoresPart, ScoreTypeLine, ShiftRow } from './report.ts';
 import { finiteOrNull, median, round } from '../../core/numbers.ts';
@@ -123,12 +123,7 @@ function shiftRow(pairs: Pairs, state: string | null, members: number[], values:
     residents_mean: figure(mean(shifts, weights), 2),
     median_moved: figure(median(movedShifts), 2),
     largest: movedShifts.length ? movedShifts.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a)) : shifts.length ? 0 : null,
-    components: {
-      people: component('people'),
-      provider: component('provider'),
-      hospital: component('hospital'),
-      travel: component('travel'),
-    },
+    components: perComponent(component),
     average: {
       old: state && averages[0] ? (averages[0].get(state) ?? null) : null,
       new: state && averages[1] ? (averages[1].get(state) ?? null) : null,

@@ -1,3 +1,4 @@
+import { perComponent } from '../../core/components.ts';
 import { type Candidate, causeRef } from './causes.ts';
 import { delta, type Pairs, type TypeValues } from './pairs.ts';
 import type { FactChange, ProviderCounts, ScoreFacts, ZipChange } from './report.ts';
@@ -32,10 +33,7 @@ export function zipChange(pairs: Pairs, p: number, v: TypeValues, causes: readon
   const side = (k: 0 | 1): ScoreFacts => ({
     healthscore: finite(v.healthscore[k]),
     label: v.label[k],
-    people: finite(v.people[k]),
-    provider: finite(v.provider[k]),
-    hospital: finite(v.hospital[k]),
-    travel: finite(v.travel[k]),
+    ...perComponent((c) => finite(v[c][k])),
   });
   return {
     zip: pairs.zips[p],
@@ -45,7 +43,7 @@ export function zipChange(pairs: Pairs, p: number, v: TypeValues, causes: readon
     old: side(0),
     new: side(1),
     shift: delta(v.healthscore),
-    deltas: { people: delta(v.people), provider: delta(v.provider), hospital: delta(v.hospital), travel: delta(v.travel) },
+    deltas: perComponent((c) => delta(v[c])),
     causes: causes.slice(0, CAUSES_PER_ZIP).map(causeRef),
     facts,
   };

@@ -1,5 +1,5 @@
 import type { BuildFile } from './build-file.ts';
-import { COMPONENT_COLUMNS } from '../../core/components.ts';
+import { COMPONENT_COLUMNS, COMPONENTS, perComponent, type Component } from '../../core/components.ts';
 
 /** Columns of one table read whole: each named column's values in row order. */
 export type ColumnValues = Map<string, unknown[]>;
@@ -37,17 +37,12 @@ export function readColumns(build: BuildFile, table: string, columns: readonly s
  * One build's scores: per score type (in `types` order), one value per ZIP of `zipIndex`; NaN where absent or
  * null. Float32 holds the integer scores exactly in half the memory (11 types x 5 fields x 33,791 ZIPs).
  */
-export interface ScoreRows {
+export type ScoreRows = { [C in Component | 'healthscore']: Float32Array[] } & {
   types: Array<{ id: number; slug: string; name: string }>;
-  healthscore: Float32Array[];
-  people: Float32Array[];
-  provider: Float32Array[];
-  hospital: Float32Array[];
-  travel: Float32Array[];
   /** Band label per type and ZIP, as an index into `labels` (0, the empty string, where the ZIP has no row of that type). */
   label: Uint8Array[];
   labels: string[];
-}
+};
 
 const SCORE_FIELDS = ['healthscore', ...COMPONENT_COLUMNS] as const;
 
@@ -64,14 +59,11 @@ export function readScores(build: BuildFile, zipIndex: ReadonlyMap<string, numbe
   const rows: ScoreRows = {
     types,
     healthscore: fill(),
-    people: fill(),
-    provider: fill(),
-    hospital: fill(),
-    travel: fill(),
+    ...perComponent(fill),
     label: types.map(() => new Uint8Array(size)),
     labels: [''],
   };
-  const fields = [rows.healthscore, rows.people, rows.provider, rows.hospital, rows.travel];
+  const fields = [rows.healthscore, ...COMPONENTS.map((c) => rows[c])];
   const columns = SCORE_FIELDS.map((column) => (build.has('health_scores', column) ? quote(column) : 'NULL'));
   const label = build.has('health_scores', 'label') ? 'label' : "''";
   const statement = build.db

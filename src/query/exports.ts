@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { DataQualityCatalog } from './data-quality.ts';
-import { COMPONENT_COLUMNS } from '../../core/components.ts';
+import { COMPONENT_COLUMNS, COMPONENTS, componentColumn, isNullable } from '../../core/components.ts';
 
 /** How a column's SQL value is published: booleans are stored 0/1, `json` columns hold JSON text. */
 export type ExportKind = 'text' | 'integer' | 'number' | 'boolean' | 'json';
@@ -72,10 +72,7 @@ function healthScoresTable(quality: DataQualityCatalog | null): ExportTable {
       column('latitude', 'number'),
       column('longitude', 'number'),
       column('healthscore', 'integer'),
-      column('people_score', 'integer'),
-      column('provider_score', 'integer', true),
-      column('hospital_score', 'integer'),
-      column('travel_score', 'integer'),
+      ...COMPONENTS.map((c) => column(componentColumn(c), 'integer', isNullable(c))),
       column('label', 'text'),
       column('grade', 'text'),
       column('color', 'text'),

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { COMPONENT_COLUMNS } from '../../core/components.ts';
+import { COMPONENT_COLUMNS, type Component, type NullableComponent } from '../../core/components.ts';
 
 /** One ZIP code as the map draws it: where its residents live, its place and its residents. */
 export interface MapZipRow {
@@ -14,14 +14,9 @@ export interface MapZipRow {
 }
 
 /** One ZIP code's score of one type and its four components (provider null where the build has none). */
-export interface MapScoreRow {
-  zip_code: string;
-  healthscore: number;
-  people_score: number;
-  provider_score: number | null;
-  hospital_score: number;
-  travel_score: number;
-}
+export type MapScoreRow = { zip_code: string; healthscore: number } & {
+  [C in Component as `${C}_score`]: C extends NullableComponent ? number | null : number;
+};
 
 /** One row of the band table: the lowest score of a grade, its label and colour (pipeline/config/bands.ts, as the build stored it). */
 export interface MapBandRow {

@@ -2,7 +2,7 @@ import type { DiffReport } from '../../diff/index.ts';
 import type { FactChange, ShiftRow, ZipChange } from '../../diff/report.ts';
 import type { Block } from './render.ts';
 import { buildsBlocks, count, plain, share, signed, value } from './builds-blocks.ts';
-import { COMPONENTS } from '../../../core/components.ts';
+import { COMPONENTS, perComponent } from '../../../core/components.ts';
 
 /** The report as blocks, in its three parts and the verdict; the terminal and `--markdown` print the same blocks. */
 export function diffDocument(report: DiffReport): Block[] {
@@ -97,10 +97,7 @@ const SHIFT_COLUMNS = [
   { key: 'median', heading: 'median moved', right: true },
   { key: 'weighted', heading: 'residents mean', right: true },
   { key: 'largest', right: true },
-  { key: 'people', right: true },
-  { key: 'provider', right: true },
-  { key: 'hospital', right: true },
-  { key: 'travel', right: true },
+  ...COMPONENTS.map((key) => ({ key, right: true })),
   { key: 'average', heading: 'state average', right: true },
 ];
 
@@ -114,10 +111,7 @@ function shiftCells(area: string, row: ShiftRow): Record<string, unknown> {
     median: signed(row.median_moved),
     weighted: signed(row.residents_mean),
     largest: signed(row.largest),
-    people: component(row.components.people),
-    provider: component(row.components.provider),
-    hospital: component(row.components.hospital),
-    travel: component(row.components.travel),
+    ...perComponent((c) => component(row.components[c])),
     average: row.average.old === null && row.average.new === null ? '' : `${value(row.average.old)} → ${value(row.average.new)}`,
   };
 }
