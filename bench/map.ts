@@ -12,7 +12,7 @@
  * Before timing, the data files are checked: of one build, one row per ZIP code in the ZIP codes' and the
  * scores' files, every arc's points in the outlines. The paint rounds wait for the page over a bare CDP call,
  * not playwright's page functions, whose injected script would run on the page's thread while it loads (it
- * did: 60-100 ms of a 1.4 s paint at load 10). The file paths come from src/map/files.ts, so the same bench
+ * did: 60-100 ms of a 1.4 s paint at load 10). The file paths come from src/map/data-paths.ts, so the same bench
  * runs on an older checkout for a before-and-after (JSON or binary files alike).
  * Stand-alone: node bin/run-ts.js bench/map.ts --db FILE [--rounds N]
  */
@@ -20,7 +20,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { startServer } from '../src/server/server.ts';
-import { DATA_PATHS } from '../src/map/files.ts';
+import { DATA_PATHS } from '../src/map/data-paths.ts';
 import { PAGE_FILES } from '../src/map/page.ts';
 // @ts-expect-error: the page's plain JavaScript, read here as the page reads the files.
 import { readColumns } from '../src/map/page/columns.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCORE_RECORD_FIELDS } from '../src/cli/commands/scores.ts';
 import { get, openApi } from '../src/cli/api-client.ts';
 import { csv, table } from '../src/cli/format.ts';
-import type { Api } from '../src/api/index.ts';
+import { ALL_ROUTES, type Api } from '../src/api/index.ts';
 import { startServer, type RunningServer } from '../src/server/server.ts';
 import { ROUTE_EXAMPLES } from './helpers/examples.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
@@ -27,7 +27,7 @@ let api: Api;
 beforeAll(async () => {
   db = await fixtureDb();
   server = await startServer({ db, port: 0, host: '127.0.0.1', quiet: true, watch: false, log: () => {} });
-  api = openApi(db, process.env);
+  api = openApi(db, process.env, ALL_ROUTES);
 });
 afterAll(async () => {
   api.retire();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, openApi } from '../src/cli/api-client.ts';
 import { csv } from '../src/cli/format.ts';
-import type { Api } from '../src/api/index.ts';
+import { ALL_ROUTES, type Api } from '../src/api/index.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { KNOWN_NPI } from './helpers/fixture-directory.ts';
 import { hcas as runHcas } from './helpers/cli.ts';
@@ -14,7 +14,7 @@ let api: Api;
 const body = async (url: string) => JSON.parse((await get(api, url)).body.toString('utf8'));
 beforeAll(async () => {
   db = await fixtureDb();
-  api = openApi(db, process.env);
+  api = openApi(db, process.env, ALL_ROUTES);
 });
 afterAll(() => api.retire());
 

@@ -1,10 +1,6 @@
-import type Database from 'better-sqlite3';
-import { Dispatcher, type DispatcherOptions } from '../http/dispatcher.ts';
 import type { JsonSchema } from '../http/json-schema.ts';
 import type { Route } from '../http/route.ts';
-import type { QueryRunner } from '../http/work.ts';
-import { openReadOnly } from '../query/database.ts';
-import { Queries } from '../query/index.ts';
+import { RoutedApi, type RoutedApiOptions, withQueries } from './api.ts';
 import * as autocomplete from './autocomplete.ts';
 import * as blog from './blog.ts';
 import * as census from './census.ts';
@@ -61,45 +57,15 @@ export const ROUTES: readonly Route[] = withOpenApi(
 /** Everything a server answers: the JSON API, its root at the site's root, the widget's embed script and the map. */
 export const ALL_ROUTES: readonly Route[] = [...ROUTES, ROOT.site, ...widgetScript.routes, ...map.routes];
 
-export interface ApiOptions extends Omit<DispatcherOptions<Queries>, 'routes' | 'data' | 'dataTag' | 'close' | 'queryRunner'> {
+export interface ApiOptions extends Omit<RoutedApiOptions, 'routes'> {
   /** The route table (default ALL_ROUTES); tests add routes to it. */
   routes?: readonly Route[];
-  /** Query workers (the server's): each build gets its runner, so lists and searches are made off the event loop. */
-  queryPool?: { forBuild(file: string, buildId: string): QueryRunner };
 }
 
-/**
- * The API over one build of the database: the route table answered from the build's queries. Its ETags
- * derive from the build id, and retiring it closes the database once its requests are done.
- */
-export class Api extends Dispatcher<Queries> {
-  readonly queries: Queries;
-  readonly buildId: string;
-  /** The build's read-only handle; closed once the API is retired and its requests are done. */
-  readonly db: Database.Database;
-
-  private constructor(db: Database.Database, queries: Queries, options: ApiOptions) {
-    super({
-      ...options,
-      routes: options.routes ?? ALL_ROUTES,
-      data: queries,
-      dataTag: queries.meta.build_id,
-      close: () => db.close(),
-      queryRunner: options.queryPool?.forBuild(db.name, queries.meta.build_id),
-    });
-    this.db = db;
-    this.queries = queries;
-    this.buildId = queries.meta.build_id;
-  }
-
+/** The API over one build of the database, answering every route (ALL_ROUTES) unless told otherwise. */
+export class Api extends RoutedApi {
   /** Opens a database file read-only; throws when it is missing or not an API database. */
-  static open(file: string, options: ApiOptions = {}): Api {
-    const db = openReadOnly(file);
-    try {
-      return new Api(db, new Queries(db), options);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
+  static override open(file: string, options: ApiOptions = {}): Api {
+    return withQueries(file, (db, queries) => new Api(db, queries, { ...options, routes: options.routes ?? ALL_ROUTES }));
   }
 }

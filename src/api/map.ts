@@ -1,8 +1,8 @@
 import { packageVersion } from '../../core/package.ts';
 import { IGNORED_QUERY } from '../http/params.ts';
 import { NO_PARAMS, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
-import { type BuildMap, buildMap } from '../map/data.ts';
-import { BINARY_TYPE, countiesFile, DATA_PATHS, metaFile, outlinesFile, scoresFile, zipsFile } from '../map/files.ts';
+import type { BuildMap } from '../map/data.ts';
+import { BINARY_TYPE, DATA_PATHS } from '../map/data-paths.ts';
 import { MAP_CSP, PAGE_FILES, pageFile } from '../map/page.ts';
 import type { Context } from './context.ts';
 import { scoreType } from './params.ts';
@@ -36,8 +36,18 @@ const pageRoutes: Route[] = PAGE_FILES.map(({ path, file, type }) =>
   }),
 );
 
+/**
+ * The code that makes the data files (d3-geo, topojson, the build's shapes), loaded at the first data request:
+ * a one-shot `hcas get` of another path never loads it (bench/cli.ts).
+ */
+type MapFiles = typeof import('../map/files.ts');
+async function mapOf(queries: Context<NoParams, NoParams>['queries']): Promise<{ map: BuildMap; files: MapFiles }> {
+  const [{ buildMap }, files] = await Promise.all([import('../map/data.ts'), import('../map/files.ts')]);
+  return { map: await buildMap(queries), files };
+}
+
 /** A data file of the map: made from the build once (see above), then cached by the dispatcher. */
-function dataRoute(path: string, summary: string, make: (map: BuildMap) => object): Route {
+function dataRoute(path: string, summary: string, make: (files: MapFiles, map: BuildMap) => object): Route {
   return route({
     path,
     kind: 'asset',
@@ -45,7 +55,10 @@ function dataRoute(path: string, summary: string, make: (map: BuildMap) => objec
     summary,
     pathParams: NO_PARAMS,
     query: IGNORED_QUERY,
-    handle: async ({ queries }: Context<NoParams, NoParams>): Promise<HandlerResult> => dataAnswer(make(await buildMap(queries))),
+    handle: async ({ queries }: Context<NoParams, NoParams>): Promise<HandlerResult> => {
+      const { map, files } = await mapOf(queries);
+      return dataAnswer(make(files, map));
+    },
   });
 }
 
@@ -58,10 +71,12 @@ const scoresPath = { type: scoreType };
 
 export const routes: readonly Route[] = [
   ...pageRoutes,
-  dataRoute(DATA_PATHS.meta, "The map's build, bands, score types, states and insets", (map) => metaFile(map, packageVersion())),
-  dataRoute(DATA_PATHS.outlines, "The map's borders: the nation, the states, the counties", outlinesFile),
-  dataRoute(DATA_PATHS.counties, "The map's counties: codes, names and rings", countiesFile),
-  dataRoute(DATA_PATHS.zips, "The map's ZIP codes: points, states, counties, residents, cities", zipsFile),
+  dataRoute(DATA_PATHS.meta, "The map's build, bands, score types, states and insets", (files, map) =>
+    files.metaFile(map, packageVersion()),
+  ),
+  dataRoute(DATA_PATHS.outlines, "The map's borders: the nation, the states, the counties", (files, map) => files.outlinesFile(map)),
+  dataRoute(DATA_PATHS.counties, "The map's counties: codes, names and rings", (files, map) => files.countiesFile(map)),
+  dataRoute(DATA_PATHS.zips, "The map's ZIP codes: points, states, counties, residents, cities", (files, map) => files.zipsFile(map)),
   route({
     path: DATA_PATHS.scores.replace('{slug}', ':type'),
     kind: 'asset',
@@ -70,8 +85,8 @@ export const routes: readonly Route[] = [
     pathParams: scoresPath,
     query: IGNORED_QUERY,
     handle: async ({ params, queries }: Context<typeof scoresPath, NoParams>): Promise<HandlerResult> => {
-      const map = await buildMap(queries);
-      return dataAnswer(scoresFile(map, params.type, await map.scores(params.type)));
+      const { map, files } = await mapOf(queries);
+      return dataAnswer(files.scoresFile(map, params.type, await map.scores(params.type)));
     },
   }),
 ];

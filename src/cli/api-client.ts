@@ -1,15 +1,24 @@
-import { Api, API_BASE, type ApiOptions } from '../api/index.ts';
+import { RoutedApi, type RoutedApiOptions } from '../api/api.ts';
+import { API_BASE } from '../api/paths.ts';
 import type { ApiRequest } from '../http/dispatcher.ts';
+import type { Route } from '../http/route.ts';
 import type { ApiResponse } from '../http/response.ts';
 import { DEFAULT_DATABASE, databaseFile } from '../../core/dataset.ts';
 import { absentDatabase } from './absent-database.ts';
 import { CliError, dataError, exitCodeOfStatus, withRebuildAdvice } from './errors.ts';
 
 /**
- * Opens the database of a command (`--db`, else `$HCAS_DB`, else the default beside the package); a missing
- * file or a non-API file is a data error (exit 3) that names the fix.
+ * Opens the database of a command (`--db`, else `$HCAS_DB`, else the default beside the package) over the
+ * routes the command reads: a one-shot lookup names its endpoint group's (`hcas score`: src/api/health-scores),
+ * so it loads that group's code alone; a command that may read any passes ALL_ROUTES (src/api/index.ts). A
+ * missing file or a non-API file is a data error (exit 3) that names the fix.
  */
-export function openApi(flag: string | undefined, env: NodeJS.ProcessEnv, options: ApiOptions = {}): Api {
+export function openApi(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  routes: readonly Route[],
+  options: Omit<RoutedApiOptions, 'routes'> = {},
+): RoutedApi {
   const file = databaseFile(flag, env);
   const absent = absentDatabase(file);
   if (absent?.missing) {
@@ -19,7 +28,7 @@ export function openApi(flag: string | undefined, env: NodeJS.ProcessEnv, option
   }
   if (absent) throw dataError(absent.why);
   try {
-    return Api.open(file, options);
+    return RoutedApi.open(file, { ...options, routes });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw dataError(withRebuildAdvice(`cannot read ${file} as an hcas database: ${reason}`));
@@ -39,19 +48,22 @@ export function requestTarget(path: string): string {
 }
 
 /** The response the server would send to a GET of `path`. */
-export async function get(api: Api, path: string): Promise<ApiResponse> {
+export async function get(api: RoutedApi, path: string): Promise<ApiResponse> {
   const request: ApiRequest = { method: 'GET', url: requestTarget(path) };
   return api.respond(request);
 }
 
-/** Opens the build (`--db`, else HCAS_DB, else the default), hands its API to `use`, and retires it whatever `use` does. */
+/**
+ * Opens the build (`--db`, else HCAS_DB, else the default) over `routes` (see openApi), hands its API to `use`,
+ * and retires it whatever `use` does.
+ */
 export async function withApi<T>(
   flag: string | undefined,
   env: NodeJS.ProcessEnv,
-  use: (api: Api) => Promise<T>,
-  options: ApiOptions = {},
+  routes: readonly Route[],
+  use: (api: RoutedApi) => Promise<T>,
 ): Promise<T> {
-  const api = openApi(flag, env, options);
+  const api = openApi(flag, env, routes);
   try {
     return await use(api);
   } finally {
@@ -64,7 +76,7 @@ export async function withApi<T>(
  * translated to the command's options (`page_size` -> `--page-size`), exiting as the status says (404: 1,
  * 400: 2).
  */
-export async function getJson<T>(api: Api, path: string, options: Record<string, string> = {}): Promise<T> {
+export async function getJson<T>(api: RoutedApi, path: string, options: Record<string, string> = {}): Promise<T> {
   const response = await get(api, path);
   const body = JSON.parse(response.body.toString('utf8')) as T & { message?: string };
   if (response.status !== 200) throw apiError(response.status, body.message, options);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandIo } from '../../core/command.ts';
 import { fieldsOf, type JsonSchema } from '../http/json-schema.ts';
-import type { Api } from '../api/index.ts';
+import type { RoutedApi } from '../api/api.ts';
 import type { Envelope } from '../http/pagination.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../http/pagination.ts';
 import { DB_HELP, getJson, openApi } from './api-client.ts';
@@ -120,7 +120,10 @@ export async function runPagedList(io: CommandIo, spec: ListSpec, options: ListO
   const { path, query } = listed;
   const flags = { ...listed.flags, ...spec.flagNames };
   const writer = new RowWriter(io.stdout, format, columns, options.fields !== undefined);
-  const api = openApi(options.db, io.env);
+  // Loaded here, not at the top: the record commands beside the list commands (`hcas provider NPI`) then load
+  // only their own endpoint group (bench/cli.ts).
+  const { ALL_ROUTES } = await import('../api/index.ts');
+  const api = openApi(options.db, io.env, ALL_ROUTES);
   try {
     if (options.all || limit !== undefined) {
       const count = await writeAllPages(api, spec.path, query, flags, writer, limit);
@@ -147,7 +150,7 @@ export async function runPagedList(io: CommandIo, spec: ListSpec, options: ListO
 
 /** Streams every page of a list through `writer`; returns how many records there were. */
 async function writeAllPages(
-  api: Api,
+  api: RoutedApi,
   path: string,
   query: URLSearchParams,
   names: Record<string, string>,

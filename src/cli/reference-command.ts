@@ -2,6 +2,7 @@ import type { CommandIo } from '../../core/command.ts';
 import type { Command } from 'commander';
 import { getJson, openApi } from './api-client.ts';
 import { listOptions, printList, type ListOptions } from './listing.ts';
+import { ALL_ROUTES } from '../api/index.ts';
 
 /** Registers a command that prints one of the reference lists (`states/`, `score-types/`). */
 export function referenceCommand(name: string, path: string, description: string, fields: string[]) {
@@ -10,7 +11,7 @@ export function referenceCommand(name: string, path: string, description: string
     listOptions(program.command(name).description(description))
       .addHelpText('after', `\nExamples:\n  hcas ${name}\n  hcas ${name} --csv > ${name}.csv`)
       .action(async (options: ListOptions) => {
-        const api = openApi(options.db, io.env);
+        const api = openApi(options.db, io.env, ALL_ROUTES);
         try {
           await printList(io, spec, await getJson<Array<Record<string, unknown>>>(api, path), options);
         } finally {

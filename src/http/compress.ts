@@ -1,13 +1,19 @@
 import { promisify } from 'node:util';
-import zlib from 'node:zlib';
+import type { BrotliOptions, ZlibOptions } from 'node:zlib';
 
 /** Bodies smaller than this are sent as they are: compressing them costs more time than it saves bytes. */
 export const COMPRESS_MIN_BYTES = 1024;
 
 export type Coding = 'br' | 'gzip';
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
+/**
+ * node:zlib, loaded on the first compression rather than at startup: a one-shot command (`hcas score`) never
+ * compresses, and loading zlib is a part of its startup worth saving (bench/cli.ts).
+ */
+const zlib = () => process.getBuiltinModule('node:zlib');
+let coders:
+  | { brotli(body: Buffer, options: BrotliOptions): Promise<Buffer>; gzip(body: Buffer, options: ZlibOptions): Promise<Buffer> }
+  | undefined;
 
 /**
  * The coding to send for an `Accept-Encoding` header: the acceptable one with the highest q-value, brotli
@@ -33,7 +39,8 @@ export function negotiate(acceptEncoding: string | undefined): Coding | undefine
  * well as 11 at a small fraction of the time; the result is cached per build, so this runs once per URL.
  */
 export function compress(body: Buffer, coding: Coding): Promise<Buffer> {
-  return coding === 'br' ? brotli(body, brotliOptions(body)) : gzip(body, GZIP_OPTIONS);
+  coders ??= { brotli: promisify(zlib().brotliCompress), gzip: promisify(zlib().gzip) };
+  return coding === 'br' ? coders.brotli(body, brotliOptions(body)) : coders.gzip(body, GZIP_OPTIONS);
 }
 
 /**
@@ -41,17 +48,18 @@ export function compress(body: Buffer, coding: Coding): Promise<Buffer> {
  * where handing each to zlib's threads costs more than compressing it.
  */
 export function compressSync(body: Buffer, coding: Coding): Buffer {
-  return coding === 'br' ? zlib.brotliCompressSync(body, brotliOptions(body)) : zlib.gzipSync(body, GZIP_OPTIONS);
+  return coding === 'br' ? zlib().brotliCompressSync(body, brotliOptions(body)) : zlib().gzipSync(body, GZIP_OPTIONS);
 }
 
-const GZIP_OPTIONS: zlib.ZlibOptions = { level: 6 };
+const GZIP_OPTIONS: ZlibOptions = { level: 6 };
 
-function brotliOptions(body: Buffer): zlib.BrotliOptions {
+function brotliOptions(body: Buffer): BrotliOptions {
+  const { constants } = zlib();
   return {
     params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
-      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      [constants.BROTLI_PARAM_QUALITY]: 5,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
     },
   };
 }

@@ -1,5 +1,4 @@
 import { pipeline, Readable } from 'node:stream';
-import { createGzip } from 'node:zlib';
 import { matchesIfNoneMatch, variantTag } from './etag.ts';
 import { COMMON_HEADERS, emptyResponse, type ApiResponse, type RequestHeaders } from './response.ts';
 import type { StreamResult } from './route.ts';
@@ -28,7 +27,8 @@ export function streamResponse(method: string, etag: string, requestHeaders: Req
   const source = Readable.from(result.chunks(), { objectMode: false, highWaterMark: STREAM_HIGH_WATER_BYTES });
   if (!gzip) return { status: 200, headers, body: Buffer.alloc(0), stream: source };
   // Errors are reported by whoever consumes the returned stream: pipeline passes them on to it.
-  const stream = pipeline(source, createGzip({ level: STREAM_GZIP_LEVEL }), () => {});
+  // node:zlib is loaded here, not at startup (src/http/compress.ts says why).
+  const stream = pipeline(source, process.getBuiltinModule('node:zlib').createGzip({ level: STREAM_GZIP_LEVEL }), () => {});
   return { status: 200, headers, body: Buffer.alloc(0), stream };
 }
 

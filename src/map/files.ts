@@ -1,27 +1,11 @@
 import { NO_SCORE } from './bands.ts';
 import { columnsFile } from './columns.ts';
+import { DATA_PATHS } from './data-paths.ts';
 import { MAP_PATH } from './page.ts';
 import { type BuildMap, onGrid, type TypeScores } from './data.ts';
 
 /** The version of the data files' layout; the page refuses files of another. */
 export const DATA_FORMAT = 2;
-
-/**
- * Where the page finds each data file (the routes of src/api/map.ts; `{slug}` is a score type's slug). A path
- * ending in `.bin` is a binary file of columns (src/map/columns.ts), sent as BINARY_TYPE; a folder path is JSON.
- * The files of the national view are binary: the page reads them as typed arrays, with no text to parse
- * (bench/map.ts measures the first paint).
- */
-export const DATA_PATHS = {
-  meta: '/map/data/',
-  outlines: '/map/data/outlines.bin',
-  counties: '/map/data/counties/',
-  zips: '/map/data/zips.bin',
-  scores: '/map/data/scores/{slug}/scores.bin',
-} as const;
-
-/** The Content-Type of the binary data files. */
-export const BINARY_TYPE = 'application/octet-stream';
 
 /**
  * `/map/data/`: what the page reads first: the build, its sources, the band table, the score types, the

@@ -4,7 +4,7 @@ import { ALL_ROUTES } from '../api/index.ts';
 import { API_BASE } from '../api/paths.ts';
 import type { AccessTable } from '../auth/access.ts';
 import { patternCovers } from '../auth/plans.ts';
-import { DATA_PATHS } from '../map/files.ts';
+import { DATA_PATHS } from '../map/data-paths.ts';
 import { PAGE_FILES } from '../map/page.ts';
 import type { Queries } from '../query/index.ts';
 import { blogTime } from '../query/blog.ts';

@@ -4,6 +4,7 @@ import { Suggestion } from '../../answers/autocomplete.ts';
 import { fieldsOf } from '../../http/json-schema.ts';
 import { getJson, withApi } from '../api-client.ts';
 import { listOptions, printList, type ListOptions } from '../listing.ts';
+import { routes as autocompleteRoutes } from '../../api/autocomplete.ts';
 
 const FIELDS = fieldsOf(Suggestion);
 const SUGGESTIONS = {
@@ -21,7 +22,7 @@ export function registerAutocomplete(program: Command, io: CommandIo): void {
   listOptions(command)
     .addHelpText('after', '\nExamples:\n  hcas autocomplete "new yo"\n  hcas autocomplete 100\n  hcas autocomplete "john sm" --json')
     .action(async (text: string, options: ListOptions) => {
-      await withApi(options.db, io.env, async (api) => {
+      await withApi(options.db, io.env, autocompleteRoutes, async (api) => {
         const suggestions = await getJson<Suggestion[]>(api, `autocomplete/?${new URLSearchParams({ q: text })}`, {
           q: 'the text argument',
         });

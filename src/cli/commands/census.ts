@@ -5,6 +5,7 @@ import { getJson, withApi } from '../api-client.ts';
 import { json } from '../format.ts';
 import { listOptions, printList, type ListOptions } from '../listing.ts';
 import { chooseFormat, emit, note } from '../output.ts';
+import { routes as censusRoutes } from '../../api/census.ts';
 
 const VALUES = {
   noun: ['census value', 'census values'] as [string, string],
@@ -24,7 +25,7 @@ export function registerCensus(program: Command, io: CommandIo): void {
     .addHelpText('after', '\nExamples:\n  hcas census 10001\n  hcas census 10001 --json | jq .income')
     .action(async (zip: string, options: ListOptions) => {
       const format = chooseFormat(options, io);
-      await withApi(options.db, io.env, async (api) => {
+      await withApi(options.db, io.env, censusRoutes, async (api) => {
         const body = await getJson<Record<string, Record<string, unknown>>>(api, `health-scores/${encodeURIComponent(zip)}/census/`, {
           zip: 'the ZIP argument',
         });

@@ -8,6 +8,7 @@ import { listOptions, printList, type ListOptions } from '../listing.ts';
 import { chooseFormat, emit, note, pickColumns } from '../output.ts';
 import { SCORE_RECORD_FIELDS } from './scores.ts';
 import { COMPONENT_COLUMNS } from '../../../core/components.ts';
+import { routes as compareRoutes } from '../../api/compare.ts';
 
 const SHOWN = ['healthscore', 'grade', 'label', ...COMPONENT_COLUMNS, 'city', 'state'];
 const RECORDS = {
@@ -30,7 +31,7 @@ export function registerCompare(program: Command, io: CommandIo): void {
       if (zips.length < 2 || zips.length > 10) throw new CliError(`give 2 to 10 ZIP codes to compare, got ${zips.length}`);
       const query = new URLSearchParams({ zips: zips.join(',') });
       if (options.scoreType !== undefined) query.set('score_type', options.scoreType);
-      await withApi(options.db, io.env, async (api) => {
+      await withApi(options.db, io.env, compareRoutes, async (api) => {
         const records = await getJson<HealthScoreRecord[]>(api, `compare/?${query}`, { zips: 'the ZIP codes', score_type: '--score-type' });
         const rows = records as unknown as Array<Record<string, unknown>>;
         if (format !== 'table') return printList(io, RECORDS, rows, options);

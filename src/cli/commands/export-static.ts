@@ -92,7 +92,7 @@ export function registerExportStatic(program: Command, io: CommandIo): void {
         options.lists ? undefined : (routePath: string) => !takesQuery(routePath),
       ].filter((filter) => filter !== undefined);
       const now = new Date();
-      const api = openApi(options.db, io.env, { cacheBytes: 0, now: () => now });
+      const api = openApi(options.db, io.env, ALL_ROUTES, { cacheBytes: 0, now: () => now });
       try {
         const summary = await exportStatic({
           api,

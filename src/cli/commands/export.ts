@@ -7,6 +7,7 @@ import { countProgress, LOG_FORMAT_HELP, progressMode, type CountProgress } from
 import type { Envelope } from '../../http/pagination.ts';
 import { apiError, DB_HELP, get, getJson, openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
+import { ALL_ROUTES } from '../../api/index.ts';
 
 const RESOURCES = ['health-scores', 'providers', 'facilities'];
 const FLAGS = { score_type: '--score-type', format: '--format', state: '--state' };
@@ -54,7 +55,7 @@ export function registerExport(program: Command, io: CommandIo): void {
       const query = new URLSearchParams({ format: options.format });
       if (options.state !== undefined) query.set('state', options.state);
       if (options.scoreType !== undefined) query.set('score_type', options.scoreType);
-      const api = openApi(options.db, io.env);
+      const api = openApi(options.db, io.env, ALL_ROUTES);
       try {
         const response = await get(api, `exports/${resource}/?${query}`);
         if (!response.stream) {

@@ -7,6 +7,7 @@ import { FACILITY_SORT_KEYS } from '../../query/facilities.ts';
 import { listOptions, runPagedList, sortOptions, type ListOptions, type ListSpec } from '../listing.ts';
 import { outputOptions, type OutputFlags } from '../output.ts';
 import { showRecord } from '../record.ts';
+import { routes as facilitiesRoutes } from '../../api/facilities.ts';
 
 /** A facility's columns on a terminal (the hospital ranking prints the same, after its rank). */
 export const FACILITY_COLUMNS = [
@@ -65,6 +66,6 @@ export function registerFacilities(program: Command, io: CommandIo): void {
   outputOptions(one, { json: 'print the facility as JSON' })
     .addHelpText('after', '\nExamples:\n  hcas facility 4202\n  hcas facility 4202 --json')
     .action((id: string, options: OutputFlags & { db?: string }) =>
-      showRecord(io, options, `facilities/${encodeURIComponent(id)}/`, { id: 'the id argument' }),
+      showRecord(io, options, `facilities/${encodeURIComponent(id)}/`, { id: 'the id argument' }, facilitiesRoutes),
     );
 }

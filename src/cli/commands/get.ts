@@ -8,6 +8,7 @@ import { CliError, EXIT, exitCodeOfStatus } from '../errors.ts';
 import { limitsOptions, type LimitsCliOptions } from '../limits.ts';
 import { localGate, type LocalGate } from '../local-gate.ts';
 import { note } from '../output.ts';
+import { ALL_ROUTES } from '../../api/index.ts';
 
 /** As `curl -L` does by default, give up after this many redirects (the API sends at most one). */
 const MAX_REDIRECTS = 5;
@@ -51,7 +52,7 @@ export function registerGet(program: Command, io: CommandIo): void {
           '--plans applies with --key or --anonymous (without them the local reader sees every endpoint): add one, or leave out --plans',
         );
       }
-      const api = openApi(options.db, io.env);
+      const api = openApi(options.db, io.env, ALL_ROUTES);
       const gate = options.key !== undefined || options.anonymous ? await localGate(options, io.env) : undefined;
       try {
         const headers: Record<string, string> = options.key === undefined ? {} : { 'x-api-key': options.key };

@@ -5,6 +5,7 @@ import { buildMap } from '../../map/data.ts';
 import { mapSvg } from '../../map/svg.ts';
 import { DB_HELP, openApi } from '../api-client.ts';
 import { CliError, notFound } from '../errors.ts';
+import { ALL_ROUTES } from '../../api/index.ts';
 
 interface MapFlags {
   state?: string;
@@ -44,7 +45,7 @@ export function registerMap(program: Command, io: CommandIo): void {
       if (format === 'png' && flags.out === undefined && io.stdout.isTTY) {
         throw new CliError('a PNG is binary: write it to a file with --out map.png, or redirect it (hcas map --format png > map.png)');
       }
-      const api = openApi(flags.db, io.env);
+      const api = openApi(flags.db, io.env, ALL_ROUTES);
       try {
         const { queries } = api;
         const type = flags.scoreType === undefined ? queries.scoreTypes.overall : queries.scoreTypes.find(flags.scoreType);

@@ -7,6 +7,7 @@ import { PROVIDER_SORT_KEYS } from '../../query/providers.ts';
 import { listOptions, runPagedList, sortOptions, type ListOptions, type ListSpec } from '../listing.ts';
 import { outputOptions, type OutputFlags } from '../output.ts';
 import { showRecord } from '../record.ts';
+import { routes as providersRoutes } from '../../api/providers.ts';
 
 const PROVIDERS: ListSpec = {
   path: 'providers/',
@@ -77,6 +78,6 @@ export function registerProviders(program: Command, io: CommandIo): void {
   outputOptions(one, { json: 'print the profile as JSON' })
     .addHelpText('after', '\nExamples:\n  hcas provider 1842868568\n  hcas provider 1842868568 --json')
     .action((npi: string, options: OutputFlags & { db?: string }) =>
-      showRecord(io, options, `providers/${encodeURIComponent(npi)}/`, { npi: 'the NPI argument' }),
+      showRecord(io, options, `providers/${encodeURIComponent(npi)}/`, { npi: 'the NPI argument' }, providersRoutes),
     );
 }

@@ -7,6 +7,7 @@ import { StateRanking } from '../../answers/reference.ts';
 import { fieldsOf } from '../../http/json-schema.ts';
 import { fieldsInOrder, listOptions, printList, type ListOptions } from '../listing.ts';
 import { FACILITY_COLUMNS } from './facilities.ts';
+import { routes as rankingsRoutes } from '../../api/rankings.ts';
 
 const KINDS = {
   states: {
@@ -58,7 +59,7 @@ export function registerRankings(program: Command, io: CommandIo): void {
       if (kind === 'states' && options.state !== undefined)
         throw new CliError('--state applies to hospitals only: hcas rankings hospitals --state TX');
       const query = options.state === undefined ? '' : `?${new URLSearchParams({ state: options.state })}`;
-      await withApi(options.db, io.env, async (api) => {
+      await withApi(options.db, io.env, rankingsRoutes, async (api) => {
         const rows = await getJson<Array<Record<string, unknown>>>(api, `rankings/${kind}/${query}`, { state: '--state' });
         await printList(io, KINDS[kind], rows, options);
       });

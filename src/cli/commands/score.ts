@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { DB_HELP } from '../api-client.ts';
 import { outputOptions, type OutputFlags } from '../output.ts';
 import { showRecord } from '../record.ts';
+import { routes as healthScoresRoutes } from '../../api/health-scores.ts';
 
 /** `hcas score ZIP`: one ZIP's overall health score record. */
 export function registerScore(program: Command, io: CommandIo): void {
@@ -14,6 +15,6 @@ export function registerScore(program: Command, io: CommandIo): void {
   outputOptions(command, { json: 'print the record as JSON' })
     .addHelpText('after', '\nExamples:\n  hcas score 10001\n  hcas score 02903 --json\n  hcas score 10001 --fields healthscore,grade,label')
     .action((zip: string, options: OutputFlags & { db?: string }) =>
-      showRecord(io, options, `health-scores/${encodeURIComponent(zip)}/`, { zip: 'the ZIP argument' }),
+      showRecord(io, options, `health-scores/${encodeURIComponent(zip)}/`, { zip: 'the ZIP argument' }, healthScoresRoutes),
     );
 }

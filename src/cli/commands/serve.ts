@@ -7,6 +7,7 @@ import { resolveSettings, SERVE_SETTINGS, type ServeSettings } from '../../serve
 import { checkLimits, limitsOptions, openLimits, type LimitsCliOptions } from '../limits.ts';
 import { openApi } from '../api-client.ts';
 import { CliError } from '../errors.ts';
+import { ALL_ROUTES } from '../../api/index.ts';
 
 /** Tries the address first, so a busy port is one clear error instead of failing workers. */
 function checkCanListen(host: string, port: number): Promise<void> {
@@ -109,7 +110,7 @@ export function registerServe(program: Command, io: CommandIo): void {
       };
       if (cluster.isPrimary) {
         // Fail here, once, with the fix, rather than in every worker.
-        openApi(options.db, io.env).retire();
+        openApi(options.db, io.env, ALL_ROUTES).retire();
         if (options.limits) await checkLimits(options, io.env);
         await checkCanListen(options.host, options.port);
         if (options.workers > 1) {

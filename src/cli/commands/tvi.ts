@@ -6,6 +6,7 @@ import { CliError } from '../errors.ts';
 import { TVI_SORT_KEYS } from '../../query/tvi.ts';
 import { listOptions, runPagedList, sortOptions, type ListOptions, type ListSpec } from '../listing.ts';
 import { showRecord } from '../record.ts';
+import { routes as tviRoutes } from '../../api/tvi.ts';
 
 const FIELDS = fieldsOf(TviListEntry);
 const TOP: ListSpec = {
@@ -56,6 +57,6 @@ export function registerTvi(program: Command, io: CommandIo): void {
         throw new CliError(
           `${listOnly.join(' and ')} ${listOnly.length === 1 ? 'applies' : 'apply'} to the --top list only, not to one ZIP code: hcas tvi --top ${listOnly.join(' ')} ...`,
         );
-      return showRecord(io, options, `tvi/${encodeURIComponent(zip)}/`, { zip: 'the ZIP argument' });
+      return showRecord(io, options, `tvi/${encodeURIComponent(zip)}/`, { zip: 'the ZIP argument' }, tviRoutes);
     });
 }

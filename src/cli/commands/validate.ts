@@ -4,6 +4,7 @@ import type { ValidationReport } from '../../../core/validation.ts';
 import { DB_HELP, getJson, openApi } from '../api-client.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { json, table } from '../format.ts';
+import { ALL_ROUTES } from '../../api/index.ts';
 
 /** The report the build stores in `meta.validation`. */
 export type Report = ValidationReport;
@@ -37,7 +38,7 @@ export function registerValidate(program: Command, io: CommandIo): void {
     )
     .action(async (options: { db?: string; json?: boolean; markdown?: boolean }) => {
       if (options.json && options.markdown) throw new CliError('choose one of --json and --markdown');
-      const api = openApi(options.db, io.env);
+      const api = openApi(options.db, io.env, ALL_ROUTES);
       let meta: Meta;
       try {
         meta = await getJson<Meta>(api, 'meta/', {});
