@@ -3,24 +3,25 @@
  * fixed JSON body of the same size as a single-ZIP answer. Each contender runs in its own process, and each
  * endpoint's answer is checked before it is timed. Stand-alone: node bin/run-ts.js bench/api.ts --db FILE [--seconds N]
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { serveArgs } from '../test/helpers/process.ts';
 import Database from 'better-sqlite3';
-import { median } from '../core/numbers.ts';
+import {
+  BARE_SERVER,
+  cpuSeconds,
+  expectJson,
+  fetchBody,
+  fmt,
+  medians as mediansOf,
+  numberOption,
+  option,
+  printTable,
+  runDirectly,
+  startProcess,
+} from './lib.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = 32;
-
-/** A server process under test. */
-export interface Contender {
-  url: string;
-  pid: number;
-  stop(): void;
-}
 
 export interface Scenario {
   name: string;
@@ -127,14 +128,7 @@ export interface Measured {
 
 /** The median of each measure over the rounds (failures are summed). */
 export function medians(runs: Measured[]): Measured {
-  return {
-    rps: median(runs.map((r) => r.rps)),
-    p50: median(runs.map((r) => r.p50)),
-    p99: median(runs.map((r) => r.p99)),
-    megabytesPerSecond: median(runs.map((r) => r.megabytesPerSecond)),
-    cpuMicroseconds: median(runs.map((r) => r.cpuMicroseconds)),
-    failed: runs.reduce((sum, r) => sum + r.failed, 0),
-  };
+  return mediansOf(runs, ['failed']);
 }
 
 function row(name: string, m: Measured, bare: Measured): string[] {
@@ -175,37 +169,6 @@ export async function run(scenario: Timed, seconds: number): Promise<Measured> {
   };
 }
 
-const CLOCK_TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/**
- * User + system CPU seconds of a process so far (Linux /proc; NaN elsewhere). CPU per request does not
- * depend on how busy the rest of the machine is, unlike requests per second.
- */
-export function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return NaN;
-  }
-}
-
-/** The bare contender: the least a Node server can do to answer with the same bytes and content type. */
-export const BARE_SERVER = `
-const body = Buffer.from(process.env.BARE_BODY);
-const server = require('node:http').createServer((req, res) => {
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
-  res.end(body);
-});
-server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ event: 'listening', url: 'http://127.0.0.1:' + server.address().port })));
-`;
-
 /** ZIPs to rotate through: every scored ZIP, spread in a fixed shuffled order, at most 5,000. */
 export function sampleZips(db: string): string[] {
   const handle = new Database(db, { readonly: true, fileMustExist: true });
@@ -240,61 +203,4 @@ function listPaths(db: string): string[] {
   }
 }
 
-function expectJson(status: number, body: Buffer, shape: (value: unknown) => boolean): void {
-  if (status !== 200) throw new Error(`expected 200, got ${status}: ${body.toString('utf8').slice(0, 200)}`);
-  const value = JSON.parse(body.toString('utf8'));
-  if (!shape(value)) throw new Error(`unexpected body: ${body.toString('utf8').slice(0, 200)}`);
-}
-
-export async function fetchBody(url: string, headers: Record<string, string>): Promise<{ status: number; body: Buffer }> {
-  const { request } = await import('node:http');
-  return new Promise((resolve, reject) => {
-    request(url, { headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
-
-/** Starts a server process and waits for its `listening` JSON line. */
-export function startProcess(args: string[], env: Record<string, string> = {}, prefix: string[] = []): Promise<Contender> {
-  // `prefix`: a command that runs node (`taskset -c 0`, which execs it: the pid stays node's).
-  const [command, ...before] = prefix.length > 0 ? [...prefix, process.execPath] : [process.execPath];
-  const child: ChildProcess = spawn(command, [...before, ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const line = buffered.split('\n').find((l) => l.includes('"listening"'));
-      if (line) resolve({ url: JSON.parse(line).url, pid: child.pid!, stop: () => child.kill('SIGTERM') });
-    });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening`)));
-  });
-}
-
-export function fmt(value: number, digits: number): string {
-  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-export function printTable(headings: string[], rows: string[][]): void {
-  const widths = headings.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(line(headings));
-  console.log(line(widths.map((w) => '-'.repeat(w))));
-  for (const row of rows) console.log(line(row));
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i > 0 ? process.argv[i + 1] : undefined;
-  };
-  await benchApi({ db: arg('--db') ?? 'dist-api/hcas.sqlite', seconds: arg('--seconds') ? Number(arg('--seconds')) : undefined });
-}
+if (runDirectly(import.meta.filename)) await benchApi({ db: option('--db') ?? 'dist-api/hcas.sqlite', seconds: numberOption('--seconds') });

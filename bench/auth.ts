@@ -13,7 +13,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BARE_SERVER, fmt, medians, printTable, run, sampleZips, startProcess, type Measured, type Timed } from './api.ts';
+import { medians, run, sampleZips, type Measured, type Timed } from './api.ts';
+import { BARE_SERVER, fmt, numberOption, option, printTable, runDirectly, startProcess } from './lib.ts';
 import { runWrk, WRK } from './wrk.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -203,10 +204,6 @@ function get(url: string, headers: Record<string, string>): Promise<{ status: nu
   });
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i > 0 ? process.argv[i + 1] : undefined;
-  };
-  await benchAuth({ db: arg('--db') ?? 'dist-api/hcas.sqlite', seconds: arg('--seconds') ? Number(arg('--seconds')) : undefined });
+if (runDirectly(import.meta.filename)) {
+  await benchAuth({ db: option('--db') ?? 'dist-api/hcas.sqlite', seconds: numberOption('--seconds') });
 }

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { median } from '../core/numbers.ts';
+import { median } from './lib.ts';
 
 const { values } = parseArgs({
   options: {

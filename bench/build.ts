@@ -12,6 +12,7 @@ import path from 'node:path';
 import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
 import { PIPELINE_COMMANDS } from '../pipeline/cli/index.ts';
+import { median, printTable, runDirectly } from './lib.ts';
 
 export interface Run {
   seconds: number;
@@ -26,7 +27,7 @@ const TARGETS = { nppesPerDuckdb: 1.5, fullBuildSeconds: 150, fullBuildPeakMb: 1
 /**
  * Runs a command in a child and reads its wall time and peak RSS (GNU time's %M: the largest peak among the
  * process and the children it waited for). `hcas build` builds in a child of its own (src/cli/rerun.ts), so this
- * is that child's peak; the launcher waiting beside it holds about 50 MB more.
+ * is that child's peak; the launcher waiting beside it holds a little more (docs/BENCHMARKS.md).
  */
 export function measure(command: string, args: string[], env: Record<string, string> = {}, expectedStatus = 0): Run {
   const started = process.hrtime.bigint();
@@ -68,11 +69,8 @@ function sourceSeconds(log: string, key: string): number {
 }
 
 function table(title: string, header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(`\n${title}`);
-  console.log(line(header));
-  for (const row of rows) console.log(line(row));
+  printTable(header, rows);
 }
 
 interface Size {
@@ -175,7 +173,7 @@ function benchNppes(name: string, file: string, ingestSeconds: number, inputs: {
       ratios.push(ingest.seconds / duckRound.readSeconds);
       rounds.push([String(round), duckRound.readSeconds.toFixed(1), ingest.seconds.toFixed(1), ratios.at(-1)!.toFixed(2)]);
     }
-    medianRatio = ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+    medianRatio = median(ratios);
   }
   contenders.push([
     'zcat | wc -c (decompression alone)',
@@ -226,6 +224,6 @@ function nppesIngestAlone(manifest: string, root: string, rows: number): { secon
   return { seconds: result.seconds };
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+if (runDirectly(import.meta.filename)) {
   await benchBuild({ defaultOnly: process.argv.includes('--default-only') });
 }

@@ -2,12 +2,11 @@
  * CLI startup benchmark: one-shot commands (a process started, one answer printed, exit) against
  * `node -e 0`, the least a Node process can cost on this machine. The runs alternate, so load from other
  * work hits every contender alike; medians are compared. Each command's output is checked before it is timed.
- * Target: every one-shot command within 2.5x of `node -e 0` (issue 45; it was 3x). Stand-alone: node bin/run-ts.js bench/cli.ts --db FILE [--runs N]
+ * Target (issue 45): every one-shot command within 2.5x of `node -e 0`. Stand-alone: node bin/run-ts.js bench/cli.ts --db FILE [--runs N]
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { fmt, printTable } from './api.ts';
-import { median } from '../core/numbers.ts';
+import { fmt, median, numberOption, option, printTable, runDirectly } from './lib.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HCAS = path.join(ROOT, 'bin/hcas.js');
@@ -74,10 +73,4 @@ function expectText(stdout: string, text: string): void {
   if (!stdout.includes(text)) throw new Error(`expected ${text}: ${stdout.slice(0, 200)}`);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i > 0 ? process.argv[i + 1] : undefined;
-  };
-  await benchCli({ db: arg('--db') ?? 'dist-api/hcas.sqlite', runs: arg('--runs') ? Number(arg('--runs')) : undefined });
-}
+if (runDirectly(import.meta.filename)) await benchCli({ db: option('--db') ?? 'dist-api/hcas.sqlite', runs: numberOption('--runs') });

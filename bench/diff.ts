@@ -12,9 +12,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fmt, printTable } from './api.ts';
+import { fmt, median, numberOption, option, printTable, runDirectly } from './lib.ts';
 import { measure, type Run } from './build.ts';
-import { median } from '../core/numbers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HCAS = path.join(ROOT, 'bin/hcas.js');
@@ -125,10 +124,6 @@ function baseline(a: string, b: string): Contender {
   };
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i > 0 ? process.argv[i + 1] : undefined;
-  };
-  await benchDiff({ old: arg('--old'), new: arg('--new'), rounds: arg('--rounds') ? Number(arg('--rounds')) : undefined });
+if (runDirectly(import.meta.filename)) {
+  await benchDiff({ old: option('--old'), new: option('--new'), rounds: numberOption('--rounds') });
 }

@@ -7,23 +7,16 @@
  * rounds are reported, with the server's peak RSS.
  * Stand-alone: node bin/run-ts.js bench/directory.ts --db FILE [--seconds N]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { median } from '../core/numbers.ts';
+import { BARE_SERVER, fetchBody, fmt, medians, numberOption, option, printTable, runDirectly, startProcess } from './lib.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = 1;
 /** Stands for the deep page number in a path until the build's counts are known. */
 const DEEP = 'DEEP';
-
-interface Server {
-  url: string;
-  pid: number;
-  stop(): void;
-}
 
 interface Scenario {
   name: string;
@@ -58,7 +51,9 @@ export async function benchDirectory(options: { db: string; seconds?: number }):
       scenario.paths = await Promise.all(
         scenario.paths.map(async (p) => {
           if (!p.includes(DEEP)) return p;
-          const first = JSON.parse((await fetchBody(`${api.url}${p.replace(`&page=${DEEP}`, '').replace(`page=${DEEP}`, '')}`)).body) as {
+          const first = JSON.parse(
+            (await fetchBody(`${api.url}${p.replace(`&page=${DEEP}`, '').replace(`page=${DEEP}`, '')}`)).body.toString(),
+          ) as {
             count: number;
           };
           return p.replace(DEEP, String(Math.max(1, Math.min(5000, Math.ceil(first.count / 20)))));
@@ -68,13 +63,13 @@ export async function benchDirectory(options: { db: string; seconds?: number }):
     for (const scenario of scenarios) {
       for (const p of scenario.paths) {
         const answer = await fetchBody(`${api.url}${p}`);
-        if (answer.status !== 200) throw new Error(`${p}: expected 200, got ${answer.status} ${answer.body.slice(0, 200)}`);
-        scenario.check(JSON.parse(answer.body), p);
+        if (answer.status !== 200) throw new Error(`${p}: expected 200, got ${answer.status} ${answer.body.toString().slice(0, 200)}`);
+        scenario.check(JSON.parse(answer.body.toString()), p);
       }
     }
     sampleRss();
     const sample = await fetchBody(`${api.url}${scenarios[0].paths[0]}`);
-    const bare = await startProcess(['-e', BARE_SERVER], { BARE_BODY: sample.body });
+    const bare = await startProcess(['-e', BARE_SERVER], { BARE_BODY: sample.body.toString() });
     try {
       const rounds = Math.max(1, Math.floor(seconds / 2));
       const roundSeconds = Math.max(1, Math.round(seconds / rounds));
@@ -89,9 +84,9 @@ export async function benchDirectory(options: { db: string; seconds?: number }):
           runs.push(await load(api.url, scenario.paths, roundSeconds));
           sampleRss();
         }
-        rows.push(row(scenario.name, scenario.paths.length, medians(runs)));
+        rows.push(row(scenario.name, scenario.paths.length, medians(runs, ['failed'])));
       }
-      rows.unshift(row('bare node:http (same body size as the first)', 1, medians(bareRuns)));
+      rows.unshift(row('bare node:http (same body size as the first)', 1, medians(bareRuns, ['failed'])));
       printTable(['scenario', 'urls', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'failed'], rows);
       console.log(
         `${CONNECTIONS} connection; response cache off (every request runs its query); per scenario ${rounds} rounds of ${roundSeconds} s alternating with the bare server after 1 s warm-up; medians of the rounds`,
@@ -308,16 +303,6 @@ async function load(url: string, paths: string[], seconds: number): Promise<Meas
   };
 }
 
-function medians(runs: Measured[]): Measured {
-  return {
-    rps: median(runs.map((r) => r.rps)),
-    p50: median(runs.map((r) => r.p50)),
-    p95: median(runs.map((r) => r.p95)),
-    p99: median(runs.map((r) => r.p99)),
-    failed: runs.reduce((sum, r) => sum + r.failed, 0),
-  };
-}
-
 function row(name: string, urls: number, m: Measured): string[] {
   return [name, String(urls), fmt(m.rps, 0), fmt(m.p50, 2), fmt(m.p95, 2), fmt(m.p99, 2), String(m.failed)];
 }
@@ -333,58 +318,6 @@ function memoryMegabytes(pid: number): { rss: number; anon: number } {
   }
 }
 
-const BARE_SERVER = `
-const body = Buffer.from(process.env.BARE_BODY);
-const server = require('node:http').createServer((req, res) => {
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
-  res.end(body);
-});
-server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ event: 'listening', url: 'http://127.0.0.1:' + server.address().port })));
-`;
-
-async function fetchBody(url: string): Promise<{ status: number; body: string }> {
-  const { request } = await import('node:http');
-  return new Promise((resolve, reject) => {
-    request(url, { agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
-
-/** Starts a server process and waits for its `listening` JSON line. */
-function startProcess(args: string[], env: Record<string, string> = {}): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const line = buffered.split('\n').find((l) => l.includes('"listening"'));
-      if (line) resolve({ url: JSON.parse(line).url, pid: child.pid!, stop: () => child.kill('SIGTERM') });
-    });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening`)));
-  });
-}
-
-function fmt(value: number, digits: number): string {
-  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-function printTable(headings: string[], rows: string[][]): void {
-  const widths = headings.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(line(headings));
-  console.log(line(widths.map((w) => '-'.repeat(w))));
-  for (const r of rows) console.log(line(r));
-}
-
 /** The server under test: `hcas serve` in one process with the response cache off, quiet, no reload. */
 async function serve(db: string): Promise<void> {
   const { startServer } = await import('../src/server/server.ts');
@@ -392,12 +325,8 @@ async function serve(db: string): Promise<void> {
   console.log(JSON.stringify({ event: 'listening', url: server.url }));
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i > 0 ? process.argv[i + 1] : undefined;
-  };
-  const db = arg('--db') ?? 'dist-api/hcas.sqlite';
+if (runDirectly(import.meta.filename)) {
+  const db = option('--db') ?? 'dist-api/hcas.sqlite';
   if (process.argv.includes('--serve')) await serve(db);
-  else await benchDirectory({ db, seconds: arg('--seconds') ? Number(arg('--seconds')) : undefined });
+  else await benchDirectory({ db, seconds: numberOption('--seconds') });
 }

@@ -6,12 +6,13 @@
  * flat. The server runs with --no-limits: one export is one call, so keys and quotas cost nothing here.
  * Stand-alone: node bin/run-ts.js bench/exports.ts --db FILE
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { createGunzip } from 'node:zlib';
 import Database from 'better-sqlite3';
+import { type Contender, fmt, option, printTable, runDirectly, startProcess } from './lib.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -35,7 +36,19 @@ export async function benchExports(options: { db: string }): Promise<void> {
   const results: Measured[] = [];
   results.push(await childBaseline('read the database file (disk ceiling)', 'file', options.db, providers));
   results.push(await childBaseline('raw SELECT iteration, no encoding', 'select', options.db, providers));
-  const server = await startServer(options.db);
+  const server = await startProcess([
+    path.join(ROOT, 'bin/hcas.js'),
+    'serve',
+    '--db',
+    options.db,
+    '--port',
+    '0',
+    '--workers',
+    '1',
+    '--quiet',
+    '--no-watch',
+    '--no-limits',
+  ]);
   try {
     const url = `${server.url}/api/v1/exports/providers/`;
     await exportOnce(server, `${url}?format=csv`, providers, {}, 'warm-up'); // JIT, page cache
@@ -46,7 +59,7 @@ export async function benchExports(options: { db: string }): Promise<void> {
   } finally {
     server.stop();
   }
-  printTable(results, results[1]);
+  printResults(results, results[1]);
   console.log(
     `${providers.toLocaleString('en-US')} providers in ${path.basename(options.db)}; one server worker; peak RSS: /proc/PID/status VmHWM, reset before each run`,
   );
@@ -106,29 +119,6 @@ function childBaseline(name: string, mode: 'select' | 'file', db: string, provid
   });
 }
 
-interface Server {
-  url: string;
-  pid: number;
-  stop(): void;
-}
-
-function startServer(db: string): Promise<Server> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [path.join(ROOT, 'bin/hcas.js'), 'serve', '--db', db, '--port', '0', '--workers', '1', '--quiet', '--no-watch', '--no-limits'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const line = buffered.split('\n').find((l) => l.includes('"listening"'));
-      if (line) resolve({ url: JSON.parse(line).url, pid: child.pid!, stop: () => child.kill('SIGTERM') });
-    });
-    child.on('exit', (code) => reject(new Error(`hcas serve exited with ${code} before listening`)));
-  });
-}
-
 /** Resident memory of a process in MiB (`VmRSS` now, `VmHWM` peak since the last reset, `RssAnon` now without file pages). */
 function memoryMiB(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon'): number {
   const match = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -147,7 +137,7 @@ function resetPeak(pid: number): boolean {
 
 /** Downloads one export, counting rows and bytes; checks the header row and the row count. */
 async function exportOnce(
-  server: Server,
+  server: Contender,
   url: string,
   providers: number,
   client: { gzip?: boolean; pauseMs?: number },
@@ -193,10 +183,8 @@ async function exportOnce(
   return { name, rows: providers, bytes, seconds, startMiB, peakMiB: reset ? memoryMiB(server.pid, 'VmHWM') : NaN, peakAnonMiB };
 }
 
-function printTable(results: Measured[], baseline: Measured): void {
+function printResults(results: Measured[], baseline: Measured): void {
   const headings = ['contender', 'rows', 'MB', 'seconds', 'rows/s', 'vs SELECT', 'RSS before MiB', 'peak RSS MiB', 'peak anon MiB'];
-  const fmt = (value: number, digits = 0) =>
-    Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a';
   const rows = results.map((r) => {
     const rowsPerSecond = r.rows / r.seconds;
     return [
@@ -211,14 +199,7 @@ function printTable(results: Measured[], baseline: Measured): void {
       fmt(r.peakAnonMiB),
     ];
   });
-  const widths = headings.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(line(headings));
-  console.log(line(widths.map((w) => '-'.repeat(w))));
-  for (const row of rows) console.log(line(row));
+  printTable(headings, rows);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const i = process.argv.indexOf('--db');
-  await benchExports({ db: i > 0 ? process.argv[i + 1] : 'dist-api/hcas.sqlite' });
-}
+if (runDirectly(import.meta.filename)) await benchExports({ db: option('--db') ?? 'dist-api/hcas.sqlite' });

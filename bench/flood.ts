@@ -18,12 +18,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
-import { median } from '../core/numbers.ts';
 import { anonymousFloodPath, openLoop, percentile, type Landed } from '../test/helpers/open-loop.ts';
 import { RAISE_STEPS, raisePriority } from '../test/helpers/priority.ts';
 import { serveArgs } from '../test/helpers/process.ts';
 import { seeded } from '../test/helpers/seeded.ts';
-import { fetchBody, fmt, printTable, sampleZips, startProcess, type Contender } from './api.ts';
+import { sampleZips } from './api.ts';
+import { type Contender, fetchBody, fmt, median, numberOption, option, printTable, runDirectly, startProcess } from './lib.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HCAS = path.join(ROOT, 'bin/hcas.js');
@@ -217,16 +217,12 @@ function pinApart(): { server: string[]; note: string } {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i > 0 ? process.argv[i + 1] : undefined;
-  };
+if (runDirectly(import.meta.filename)) {
   await benchFlood({
-    db: arg('--db') ?? 'dist-api/hcas.sqlite',
-    seconds: arg('--seconds') ? Number(arg('--seconds')) : undefined,
-    rates: arg('--rates')?.split(',').map(Number),
-    rounds: arg('--rounds') ? Number(arg('--rounds')) : undefined,
-    before: arg('--before'),
+    db: option('--db') ?? 'dist-api/hcas.sqlite',
+    seconds: numberOption('--seconds'),
+    rates: option('--rates')?.split(',').map(Number),
+    rounds: numberOption('--rounds'),
+    before: option('--before'),
   });
 }

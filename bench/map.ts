@@ -26,8 +26,7 @@ import { PAGE_FILES } from '../src/map/page.ts';
 import { readColumns } from '../src/map/page/columns.js';
 import { launchChromium } from '../test/helpers/browser.ts';
 import { request } from '../test/helpers/http.ts';
-import { printTable } from './api.ts';
-import { median } from '../core/numbers.ts';
+import { median, printTable } from './lib.ts';
 
 const BUDGET_KB = 700;
 const PAINT_TARGET_MS = 500;

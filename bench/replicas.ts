@@ -13,7 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, NGINX, selfSignedCertificate, TestNginx } from '../test/helpers/nginx.ts';
-import { fetchBody, fmt, medians, printTable, sampleZips, startProcess, type Measured } from './api.ts';
+import { medians, sampleZips, type Measured } from './api.ts';
+import { fetchBody, fmt, numberOption, option, printTable, runDirectly, startProcess } from './lib.ts';
 import { runWrk, WRK, type WrkTarget } from './wrk.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -155,10 +156,6 @@ function checkProxied(port: number, pathname: string, ca: string): Promise<void>
   });
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i > 0 ? process.argv[i + 1] : undefined;
-  };
-  await benchReplicas({ db: arg('--db') ?? 'dist-api/hcas.sqlite', seconds: arg('--seconds') ? Number(arg('--seconds')) : undefined });
+if (runDirectly(import.meta.filename)) {
+  await benchReplicas({ db: option('--db') ?? 'dist-api/hcas.sqlite', seconds: numberOption('--seconds') });
 }

@@ -3,8 +3,8 @@
  * the real objects over the default build: the request id, the metrics, the rate-limit headers, the gate
  * (key verdict, quota counting of an unlimited plan, plan access), the response cache lookup and ETag check,
  * the request log line, and Node's own writing of the answer's headers. Each answer is checked before it is
- * timed. For scale: a bare Node server spends 13-20 us of CPU a request on this machine as its speed drifts
- * (bench/request-path.ts), most of it in the kernel's loopback TCP; hcas with the defaults 18-25.
+ * timed. For scale, bench/request-path.ts prints the CPU a request of a bare Node server (most of it the
+ * kernel's loopback TCP) and of hcas with the defaults; docs/BENCHMARKS.md keeps the figures measured.
  * Stand-alone: node bin/run-ts.js bench/request-costs.ts --db FILE
  */
 import { mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
@@ -29,7 +29,8 @@ import { requestLineBytes, writeRequestLine, type RequestRecord } from '../src/s
 import { ServerMetrics } from '../src/server/metrics.ts';
 import { RequestIds } from '../src/server/request-id.ts';
 import { requestError } from '../src/server/request-headers.ts';
-import { fmt, printTable, sampleZips } from './api.ts';
+import { sampleZips } from './api.ts';
+import { fmt, printTable, runDirectly } from './lib.ts';
 
 const CALLS = 200_000;
 
@@ -180,7 +181,7 @@ export async function benchRequestCosts(options: { db: string }): Promise<void> 
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+if (runDirectly(import.meta.filename)) {
   const i = process.argv.indexOf('--db');
   await benchRequestCosts({ db: i > 0 ? process.argv[i + 1] : 'dist-api/hcas.sqlite' });
 }

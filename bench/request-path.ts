@@ -15,8 +15,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { BARE_SERVER, fetchBody, fmt, medians, printTable, sampleZips, type Measured } from './api.ts';
-import { median } from '../core/numbers.ts';
+import { medians, sampleZips, type Measured } from './api.ts';
+import { BARE_SERVER, fetchBody, fmt, median, printTable } from './lib.ts';
 import { benchRequestCosts } from './request-costs.ts';
 import { runWrk, runWrkTogether, WRK } from './wrk.ts';
 

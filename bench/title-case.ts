@@ -4,12 +4,10 @@
  * title-casing must do. Rounds alternate, medians are compared (the machine is noisy). The answers are
  * checked before timing. Stand-alone: node bin/run-ts.js bench/title-case.ts [--names N] [--rounds N]
  */
-import path from 'node:path';
 import { displayName } from '../pipeline/layouts/values.ts';
 import { FEMALE_NAMES, LAST_NAMES, MALE_NAMES, STREET_TYPES, STREETS } from '../producers/sample/names.ts';
 import { Rng } from '../producers/sample/prng.ts';
-import { fmt, printTable } from './api.ts';
-import { median } from '../core/numbers.ts';
+import { fmt, median, numberOption, printTable, runDirectly } from './lib.ts';
 
 /** Cities as the federal files print them, the acronyms and Mc names of issue 28 among them. */
 const CITIES = [
@@ -77,7 +75,4 @@ export function benchTitleCase(options: { names?: number; rounds?: number } = {}
   );
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const option = (name: string) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : undefined);
-  benchTitleCase({ names: option('--names'), rounds: option('--rounds') });
-}
+if (runDirectly(import.meta.filename)) benchTitleCase({ names: numberOption('--names'), rounds: numberOption('--rounds') });

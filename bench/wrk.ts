@@ -7,7 +7,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { cpuSeconds, type Measured } from './api.ts';
+import type { Measured } from './api.ts';
+import { cpuSeconds } from './lib.ts';
 
 /** wrk on PATH, or undefined (then the callers say what they skip). */
 export const WRK = (() => {
