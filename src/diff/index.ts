@@ -9,7 +9,7 @@ import { nearestHospitalOf, zipFacts } from './facts.ts';
 import { Pairs } from './pairs.ts';
 import type { DiffReport, ScoresPart, ScoreTypeLine, StatusPart } from './report.ts';
 import { compareScores } from './scores.ts';
-import { loadSnapshot, MOBILITY_MEASURES, SharedSchema } from './snapshot.ts';
+import { loadSnapshot, MOBILITY_MEASURES, SharedSchema, type Snapshot } from './snapshot.ts';
 import { chooseZips, providerCounts, zipChange } from './why.ts';
 
 export type { DiffReport } from './report.ts';
@@ -57,13 +57,7 @@ export function diffBuilds(oldFile: string, newFile: string, options: DiffOption
     current.close();
     const pairs = new Pairs(before, after);
     const builds = compareBuilds(old, current, schema.notCompared);
-    const shared = new Set(pairs.types.map((t) => t.id));
-    for (const [side, snapshot] of [
-      ['OLD', before],
-      ['NEW', after],
-    ] as const)
-      for (const t of snapshot.scores.types)
-        if (!shared.has(t.id)) builds.not_compared.push(`score type ${t.id} ${t.slug}: only in ${side}`);
+    builds.not_compared.push(...typesInOneBuild(pairs, before, after));
     const type = scoreType(pairs, options.scoreType ?? '1');
     const scores = compareScores(pairs, type);
 
@@ -74,22 +68,16 @@ export function diffBuilds(oldFile: string, newFile: string, options: DiffOption
     const providerInBoth = ![old.meta, current.meta].some(
       (m) => ((m.data_quality as { provider?: { status?: string } } | undefined)?.provider?.status ?? 'omitted') === 'omitted',
     );
-    const local = new LocalCauses(new ChangedInputs(pairs, roster.changes, builds, nearest, providerInBoth), accessExtras);
-    const global = globalCauses(builds);
-    const fallbacks = fallbackCauses(builds, old.meta, current.meta);
+    const causes = {
+      local: new LocalCauses(new ChangedInputs(pairs, roster.changes, builds, nearest, providerInBoth), accessExtras),
+      global: globalCauses(builds),
+      fallbacks: fallbackCauses(builds, old.meta, current.meta),
+    };
     const threshold = (current.meta.data_quality as { small_population_threshold?: number } | undefined)?.small_population_threshold;
     const minResidents = options.minResidents ?? (typeof threshold === 'number' ? threshold : 0);
     const rankBy = options.rankBy ?? 'points';
     const chosen = chooseZips(pairs, scores.values, { top: options.top ?? 10, minResidents, by: rankBy });
-    // Every changed ZIP is tallied; only the ZIPs listed keep their causes (a national change has 33,791).
-    const listed = new Map(chosen.map((p) => [p, [] as Candidate[]]));
-    const tally = new CauseTally();
-    for (const p of scores.changed) {
-      const v = scores.values.get(p)!;
-      const ranked = rankCauses([...global, ...local.for(p, v)], fallbacks, v);
-      tally.add(ranked, pairs.residents(p));
-      if (listed.has(p)) listed.set(p, ranked);
-    }
+    const { tally, listed } = rankChanges(pairs, scores, chosen, causes);
     const need = [...new Set([...needMeasures(old.meta), ...needMeasures(current.meta)])];
     return {
       format: REPORT_FORMAT,
@@ -120,6 +108,35 @@ export function diffBuilds(oldFile: string, newFile: string, options: DiffOption
     old.close();
     current.close();
   }
+}
+
+/** The score types only one build has, as `not_compared` lines. */
+function typesInOneBuild(pairs: Pairs, before: Snapshot, after: Snapshot): string[] {
+  const shared = new Set(pairs.types.map((t) => t.id));
+  const only = (snapshot: Snapshot, side: 'OLD' | 'NEW') =>
+    snapshot.scores.types.filter((t) => !shared.has(t.id)).map((t) => `score type ${t.id} ${t.slug}: only in ${side}`);
+  return [...only(before, 'OLD'), ...only(after, 'NEW')];
+}
+
+/**
+ * The causes of every changed ZIP, ranked: all are tallied, only the ZIPs listed keep theirs (a national
+ * change has 33,791).
+ */
+function rankChanges(
+  pairs: Pairs,
+  scores: ReturnType<typeof compareScores>,
+  chosen: number[],
+  causes: { local: LocalCauses; global: Candidate[]; fallbacks: ReturnType<typeof fallbackCauses> },
+): { tally: CauseTally; listed: Map<number, Candidate[]> } {
+  const listed = new Map(chosen.map((p) => [p, [] as Candidate[]]));
+  const tally = new CauseTally();
+  for (const p of scores.changed) {
+    const v = scores.values.get(p)!;
+    const ranked = rankCauses([...causes.global, ...causes.local.for(p, v)], causes.fallbacks, v);
+    tally.add(ranked, pairs.residents(p));
+    if (listed.has(p)) listed.set(p, ranked);
+  }
+  return { tally, listed };
 }
 
 function open(file: string, side: 'OLD' | 'NEW'): BuildFile {
