@@ -105,12 +105,29 @@ function text(meta: Meta, report: Report): string {
 
 /** The report as a Markdown page (docs/VALIDATION.md). */
 export function markdown(meta: Meta, report: Report): string {
-  const rows = (head: string[], body: Array<Array<string | number | null>>) =>
-    [
-      `| ${head.join(' | ')} |`,
-      `|${head.map(() => '---').join('|')}|`,
-      ...body.map((r) => `| ${r.map((v) => (v === null ? '' : String(v))).join(' | ')} |`),
-    ].join('\n');
+  return [
+    ...checksMarkdown(meta, report),
+    ...measuresMarkdown(report),
+    ...residentsMarkdown(report, rows),
+    ...cliniciansMarkdown(report, rows),
+    ...(meta.provider_coverage
+      ? ['## Provider component', '', `${meta.provider_coverage.status}: ${meta.provider_coverage.note}`, '']
+      : []),
+    ...ABOUT_THE_MEASURES,
+  ].join('\n');
+}
+
+/** A Markdown table. */
+function rows(head: string[], body: Array<Array<string | number | null>>): string {
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...body.map((r) => `| ${r.map((v) => (v === null ? '' : String(v))).join(' | ')} |`),
+  ].join('\n');
+}
+
+/** The page's head and the checks, each with its note. */
+function checksMarkdown(meta: Meta, report: Report): string[] {
   const passed = report.checks.filter((c) => c.pass).length;
   return [
     `# Validation: ${meta.dataset?.name ?? 'a build'}`,
@@ -128,6 +145,12 @@ export function markdown(meta: Meta, report: Report): string {
     '',
     ...report.checks.filter((c) => c.note).map((c) => `- ${c.name}: ${c.note}`),
     '',
+  ];
+}
+
+/** The measures the checks read: bands, classes, correlations, academic centres and frontier ZIPs. */
+function measuresMarkdown(report: Report): string[] {
+  return [
     '## Residents per band',
     '',
     rows(
@@ -180,36 +203,35 @@ export function markdown(meta: Meta, report: Report): string {
         )
       : 'No exception.',
     '',
-    ...residentsMarkdown(report, rows),
-    ...cliniciansMarkdown(report, rows),
-    ...(meta.provider_coverage
-      ? ['## Provider component', '', `${meta.provider_coverage.status}: ${meta.provider_coverage.note}`, '']
-      : []),
-    '## About the measures',
-    '',
-    '- **Reference drive minutes**: the drive time to the nearest hospital from the OEPS access tables (Access03, 2010 ZCTAs,',
-    '  about 2020; 0 where a hospital lies in the ZCTA). They come from the same research group (HEROP) as the 2025 drive-time',
-    '  table the scores use, computed years apart over another hospital list, so the correlation is independent of our',
-    "  straight-line fallback but not of HEROP's routing; the check shows the hospital component follows the roads.",
-    '- **NCHS urban-rural classes** (2023, by county) order counties from large central metro (1) to noncore (6): access',
-    '  should fall step by step. **USDA RUCA codes** (2010, by ZIP) group ZIPs by commuting: 1-3 metropolitan, 4-6',
-    '  micropolitan, 7-9 small town, 10 rural (within a group the codes are not an order): access should fall by group.',
-    '- **CDC/ATSDR SVI** (2022, by ZCTA) measures social vulnerability; the people component should fall as it rises, the',
-    '  whole score less so (access to care is best in cities, where vulnerability is often high).',
-    '- **Academic medical centre ZIPs**: the ZIPs of the largest academic centres of the largest cities. Realised access',
-    "  there is lowered by the residents' social need, so the check allows a ZIP outside the top two bands only where its",
-    '  people component is below 60, and lists each such ZIP.',
-    '- **Frontier ZIPs**: an hour and a half or more from a hospital by the reference table.',
-    '- **Tract centres of population** (Census 2020, by tract): where the census counted people, independent of the USPS',
-    "  addresses HUD's residents' points come from. **Emergency hospitals** are read from the CMS file's own rows (acute",
-    "  care and critical access hospitals whose Emergency Services is Yes), not from the build's roster.",
-    "- **Drive-time calibration**: the straight-line estimate (miles times the minutes per mile of the ZIP's density) against",
-    "  the road table's minutes, over the ZIPs whose table row describes the residents' trip (docs/METHODOLOGY.md).",
-    "- **States**: the state holding most of each ZIP's residential addresses, recomputed from the HUD crosswalk by",
-    '  states (the build picks state, then county), against the state the build publishes.',
-    '',
-  ].join('\n');
+  ];
 }
+
+/** Where each independent measure comes from and what it should show. */
+const ABOUT_THE_MEASURES = [
+  '## About the measures',
+  '',
+  '- **Reference drive minutes**: the drive time to the nearest hospital from the OEPS access tables (Access03, 2010 ZCTAs,',
+  '  about 2020; 0 where a hospital lies in the ZCTA). They come from the same research group (HEROP) as the 2025 drive-time',
+  '  table the scores use, computed years apart over another hospital list, so the correlation is independent of our',
+  "  straight-line fallback but not of HEROP's routing; the check shows the hospital component follows the roads.",
+  '- **NCHS urban-rural classes** (2023, by county) order counties from large central metro (1) to noncore (6): access',
+  '  should fall step by step. **USDA RUCA codes** (2010, by ZIP) group ZIPs by commuting: 1-3 metropolitan, 4-6',
+  '  micropolitan, 7-9 small town, 10 rural (within a group the codes are not an order): access should fall by group.',
+  '- **CDC/ATSDR SVI** (2022, by ZCTA) measures social vulnerability; the people component should fall as it rises, the',
+  '  whole score less so (access to care is best in cities, where vulnerability is often high).',
+  '- **Academic medical centre ZIPs**: the ZIPs of the largest academic centres of the largest cities. Realised access',
+  "  there is lowered by the residents' social need, so the check allows a ZIP outside the top two bands only where its",
+  '  people component is below 60, and lists each such ZIP.',
+  '- **Frontier ZIPs**: an hour and a half or more from a hospital by the reference table.',
+  '- **Tract centres of population** (Census 2020, by tract): where the census counted people, independent of the USPS',
+  "  addresses HUD's residents' points come from. **Emergency hospitals** are read from the CMS file's own rows (acute",
+  "  care and critical access hospitals whose Emergency Services is Yes), not from the build's roster.",
+  "- **Drive-time calibration**: the straight-line estimate (miles times the minutes per mile of the ZIP's density) against",
+  "  the road table's minutes, over the ZIPs whose table row describes the residents' trip (docs/METHODOLOGY.md).",
+  "- **States**: the state holding most of each ZIP's residential addresses, recomputed from the HUD crosswalk by",
+  '  states (the build picks state, then county), against the state the build publishes.',
+  '',
+];
 
 /** The residents' points and the drive-time calibration for a terminal (absent from older reports). */
 function residentsText(report: Report): string {
