@@ -4,7 +4,7 @@
  * type), gzipped and brotli as the server sends them, against the ~700 KB the issue allows; the county file the
  * county view adds. Server: the first request of each data file on a fresh server (made from the build once,
  * then cached).
- * Chromium (Debian's, headless, started once before the rounds): the first full paint of the nation, from the
+ * Chromium (Debian's, headless, started once before the rounds, without its omnibox popup: NO_OMNIBOX): the first full paint of the nation, from the
  * navigation's start (the page's time origin) in a fresh browser context (an empty HTTP cache) over loopback, to
  * the frame that shows the painted canvas, median of the rounds, against the issue's 500 ms; broken down into
  * the network's times (Resource Timing) and the page's marks. Until round two of the work this bench reported
@@ -19,18 +19,18 @@
  * did: 60-100 ms of a 1.4 s paint at load 10). The file paths come from src/map/data-paths.ts.
  * `--before DIR` runs an older checkout's server (its own page and code, this build's database) beside this
  * one, and alternates their rounds in one browser, so the machine's load falls on both alike.
- * Stand-alone: node bin/run-ts.js bench/map.ts --db FILE [--rounds N] [--before DIR]
+ * Stand-alone: node bin/run-ts.js bench/map.ts --db FILE [--rounds N] [--before DIR] [--omnibox]
  */
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
-import type { Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { startServer } from '../src/server/server.ts';
 import { DATA_PATHS } from '../src/map/data-paths.ts';
 // @ts-expect-error: the page's plain JavaScript, read here as the page reads the files.
 import { readColumns } from '../src/map/page/columns.js';
-import { launchChromium } from '../test/helpers/browser.ts';
+import { CHROMIUM_PATH } from '../test/helpers/browser.ts';
 import { request } from '../test/helpers/http.ts';
 import { median, printTable } from './lib.ts';
 
@@ -41,7 +41,17 @@ const FRAME_MS = 1000 / 60;
 /** The score type the national view shows first (the page's default). */
 const FIRST_TYPE = 'overall';
 
-export async function benchMap({ db, rounds = 5, before }: { db: string; rounds?: number; before?: string }): Promise<void> {
+export async function benchMap({
+  db,
+  rounds = 5,
+  before,
+  omnibox = false,
+}: {
+  db: string;
+  rounds?: number;
+  before?: string;
+  omnibox?: boolean;
+}): Promise<void> {
   const servers: Array<{ name: string; server: Server }> = [
     { name: 'this checkout', server: await startServer({ db, port: 0, host: '127.0.0.1', watch: false, quiet: true }) },
   ];
@@ -51,14 +61,21 @@ export async function benchMap({ db, rounds = 5, before }: { db: string; rounds?
       console.log(`\n== ${name}`);
       await checkAndSize(server);
     }
-    const browser = await launchChromium();
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', ...(omnibox ? [] : NO_OMNIBOX)],
+      timeout: 30_000,
+    });
     try {
       // Alternating rounds (before, after, before, ...) in one browser: the machine's load falls on both alike.
       const timings = servers.map(() => [] as Timing[]);
       for (let round = 0; round < rounds; round++) {
         for (const [n, { server }] of servers.entries()) timings[n].push(await paintRound(browser, server.url, round));
       }
-      console.log(`\nChromium, 1280 x 900, loopback, ${rounds} rounds each${servers.length > 1 ? ', alternated' : ''} (load ${load()}):`);
+      const ui = omnibox ? "with Chromium's omnibox popup made for each context" : 'no omnibox popup (NO_OMNIBOX)';
+      console.log(
+        `\nChromium, 1280 x 900, loopback, ${ui}, ${rounds} rounds each${servers.length > 1 ? ', alternated' : ''} (load ${load()}):`,
+      );
       printTable(
         ['first paint, ms from navigation start (median, range)', ...servers.map(({ name }) => name)],
         STEPS.map(([label, key]) => [label, ...timings.map((each) => summary(each.map((timing) => timing[key])))]),
@@ -79,6 +96,13 @@ export async function benchMap({ db, rounds = 5, before }: { db: string; rounds?
     for (const { server } of servers) await server.close();
   }
 }
+
+/**
+ * Headless Chromium makes its omnibox popup (a WebUI page of ~370 chrome:// modules, seen in a CDP trace) for
+ * each new context's window, while the map loads: browser start-up work on the same two cores, which a visitor's
+ * running browser has done long before. Off unless `--omnibox`, which times the old way for comparison.
+ */
+const NO_OMNIBOX = ['--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup'];
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 
@@ -328,5 +352,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     const at = process.argv.indexOf(name);
     return at > 0 ? process.argv[at + 1] : undefined;
   };
-  await benchMap({ db: option('--db') ?? 'dist-api/hcas.sqlite', rounds: Number(option('--rounds') ?? 5), before: option('--before') });
+  await benchMap({
+    db: option('--db') ?? 'dist-api/hcas.sqlite',
+    rounds: Number(option('--rounds') ?? 5),
+    before: option('--before'),
+    omnibox: process.argv.includes('--omnibox'),
+  });
 }
