@@ -535,10 +535,14 @@ function pinZip(index, zoom = true) {
   });
 }
 
+/** Sizes the canvases to the map's box, and says whether their size changed (a canvas given a size is cleared). */
 function resize() {
   const ratio = window.devicePixelRatio || 1;
   const width = canvas.clientWidth;
   const height = canvas.clientHeight;
+  if (canvas.width === Math.round(width * ratio) && canvas.height === Math.round(height * ratio) && app.sized === `${width}x${height}`)
+    return false;
+  app.sized = `${width}x${height}`;
   for (const each of [canvas, overlay]) {
     each.width = Math.round(width * ratio);
     each.height = Math.round(height * ratio);
@@ -549,6 +553,7 @@ function resize() {
     app.view.width = width;
     app.view.height = height;
   }
+  return true;
 }
 
 function wire() {
@@ -577,9 +582,10 @@ function wire() {
     placeFragment();
     show({ fit: !app.at });
   });
+  // The observer's first call comes in the first frame, at the size the map was just painted at: a repaint then
+  // (setting a canvas's size clears it, even to the same size) put a second whole paint in front of that frame.
   new ResizeObserver(() => {
-    resize();
-    if (app.scene) draw();
+    if (resize() && app.scene) draw();
   }).observe(canvas);
 }
 
