@@ -42,11 +42,10 @@ export function metaFile(map: BuildMap, version: string): object {
  * `/map/data/outlines.bin`: the arcs of every border, which are the nation's outline, state and county borders,
  * and the land's rings. `arcs` is every arc's points one after the other, each arc delta-coded on the grid
  * ([x0, y0, dx1, dy1, ...]), `arc_points` how many points each has; `land` the rings' arc indexes (~i: arc i
- * reversed), `land_rings` how many arcs each ring has.
+ * reversed: the states merged, MapShapes.land), `land_rings` how many arcs each ring has.
  */
 export function outlinesFile(map: BuildMap): Buffer {
-  const { grid, arcs, borders, states } = map.shapes;
-  const rings = states.flatMap((state) => state.rings);
+  const { grid, arcs, borders, land } = map.shapes;
   return columnsFile(
     { format: DATA_FORMAT, build_id: map.buildId, grid },
     {
@@ -55,8 +54,8 @@ export function outlinesFile(map: BuildMap): Buffer {
       outline: borders.outline,
       state: borders.state,
       county: borders.county,
-      land_rings: rings.map((ring) => ring.length),
-      land: rings.flat(),
+      land_rings: land.map((ring) => ring.length),
+      land: land.flat(),
     },
   );
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FeatureCollection } from 'geojson';
-import { feature } from 'topojson-client';
+import { feature, mergeArcs } from 'topojson-client';
 import type { GeometryCollection, GeometryObject, Topology } from 'topojson-specification';
 import { CompositeProjection, FRAME, type Box, type FramePoint } from './projection.ts';
 import { simplifyLine } from './simplify.ts';
@@ -55,6 +55,11 @@ export interface MapShapes {
   insets: Array<{ id: string; name: string; box: Box }>;
   arcs: number[][];
   borders: { outline: number[]; state: number[]; county: number[] };
+  /**
+   * The land the page fills under the dots: the states merged (outer rings and holes, filled even-odd), so the
+   * borders between states are not in it: half the points of the states' rings, each border once as an outline.
+   */
+  land: number[][];
   states: StateShape[];
   counties: CountyShape[];
 }
@@ -110,12 +115,12 @@ async function projectShapes(topology: CountyTopology, projection: CompositeProj
     const rings = ringsOf(county);
     return { fips: String(county.id), name: nameOf(county), rings, bbox: boundsOf(rings.flat(), points) };
   });
-  const states = topology.objects.states.geometries
-    .filter((state) => projection.has(String(state.id)))
-    .map((state) => {
-      const rings = ringsOf(state);
-      return { fips: String(state.id), name: nameOf(state), rings, bbox: boundsOf(rings.flat(), points) };
-    });
+  const drawnStates = topology.objects.states.geometries.filter((state) => projection.has(String(state.id)));
+  const land = mergeArcs(topology, drawnStates as Array<GeometryObject & { type: 'Polygon' | 'MultiPolygon' }>).arcs.flat();
+  const states = drawnStates.map((state) => {
+    const rings = ringsOf(state);
+    return { fips: String(state.id), name: nameOf(state), rings, bbox: boundsOf(rings.flat(), points) };
+  });
   return {
     format: 1,
     frame: { ...FRAME },
@@ -124,6 +129,7 @@ async function projectShapes(topology: CountyTopology, projection: CompositeProj
     insets: projection.insets.filter((inset) => inset.name !== '').map(({ id, name, box }) => ({ id, name, box })),
     arcs,
     borders,
+    land,
     states,
     counties: countyShapes,
   };
