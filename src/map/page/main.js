@@ -68,7 +68,7 @@ async function start(retried = false) {
   performance.mark('map-painted');
   status.textContent = '';
   // What the first paint does not need: the search index and the table, after the frame that shows the map
-  // (a task queued at once could run before that frame, and hold it back by its time: a third of a second).
+  // (a task queued at once ran before that frame and held it back by its time: 1-3 s at load 10-23, bench/map.ts).
   await afterFrame();
   performance.mark('map-shown');
   setTimeout(() => {
@@ -109,9 +109,9 @@ async function load() {
     fetchData(meta.files.outlines, meta.build_id),
     fetchData(meta.files.zips, meta.build_id),
   ]);
+  // The page's marks (bench/map.ts prints them): the metadata read, the data fetched, the outlines' paths made,
+  // the ZIP codes and scores read, the scene made, the canvas painted, and the frame that shows it.
   performance.mark('map-fetched');
-  // The page's marks (bench/map.ts prints them): the data fetched, the outlines' paths made, the ZIP codes and
-  // scores read, the scene made, the canvas painted, and the frame that shows it.
   const { columns } = outlines;
   app.lines = decodeArcs(columns.arcs, columns.arc_points, outlines.grid);
   const land = new Path2D();
