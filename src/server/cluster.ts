@@ -95,106 +95,139 @@ export async function runCluster(
   const uninstall = log.close && flushLogOnExit(log as LevelledLog);
   const snapshotDir = options.snapshotDir === false ? undefined : (options.snapshotDir ?? tmpdir());
   const keeper = await BuildKeeper.open({ file: options.db, snapshotDir, log });
-  const workerEnv = shareBuilds(keeper);
+  const pool = new WorkerPool(workers, keeper, log, options.sendTimeoutMs ?? DEFAULT_TIMEOUTS.sendMs);
   if (options.watch ?? true) keeper.watch();
   if (options.metrics ?? true) primaryMetrics();
-  // Connections handed to a worker that dies before it takes them go to another (Node's primary kept them).
-  const handoffs = new Handoffs(log, options.sendTimeoutMs ?? DEFAULT_TIMEOUTS.sendMs);
-  let stopping = false;
-  let quickCrashes = 0;
-  let listening = 0;
+  pool.start();
+  const onHangup = () => void keeper.refresh('signal');
+  process.on('SIGHUP', onHangup);
+
+  return new Promise<number>((resolve) => {
+    const handlers = SHUTDOWN_SIGNALS.map((name) => [name, () => pool.stop(name)] as const);
+    for (const [name, handler] of handlers) process.on(name, handler);
+    pool.onStopped = () => {
+      process.off('SIGHUP', onHangup);
+      for (const [name, handler] of handlers) process.off(name, handler);
+      keeper.close();
+      log({ time: new Date().toISOString(), level: 'info', event: 'stopped', pid: process.pid });
+      const done = () => {
+        uninstall?.();
+        resolve(0);
+      };
+      log.close ? log.close().then(done, done) : done();
+    };
+  });
+}
+
+/**
+ * The primary's workers: forked with the build they serve, restarted when they die (ever more slowly while
+ * they keep dying on start, at once when a new good build comes), stopped together.
+ */
+class WorkerPool {
+  /** Called once, when the pool was stopped and its last worker has exited. */
+  onStopped: () => void = () => {};
+  private stopping = false;
+  private quickCrashes = 0;
+  private listening = 0;
   /** Every worker forked and not yet exited, with when it started. */
-  const startedAt = new Map<Worker, number>();
-  const restarts = new Set<NodeJS.Timeout>();
-  const fork = () => {
-    const worker = cluster.fork(workerEnv());
-    handoffs.watch(worker);
-    startedAt.set(worker, Date.now());
+  private readonly startedAt = new Map<Worker, number>();
+  private readonly restarts = new Set<NodeJS.Timeout>();
+  private readonly workerEnv: () => Record<string, string>;
+  // Connections handed to a worker that dies before it takes them go to another (Node's primary kept them).
+  private readonly handoffs: Handoffs;
+
+  private readonly size: number;
+  private readonly keeper: BuildKeeper;
+  private readonly log: LineLog;
+
+  constructor(size: number, keeper: BuildKeeper, log: LineLog, sendTimeoutMs: number) {
+    this.size = size;
+    this.keeper = keeper;
+    this.log = log;
+    this.workerEnv = shareBuilds(keeper);
+    this.handoffs = new Handoffs(log, sendTimeoutMs);
+  }
+
+  start(): void {
+    for (let i = 0; i < this.size; i++) this.fork();
+    // A new good build is a new chance for workers waiting to be restarted: start them now.
+    this.keeper.subscribe({ build: () => this.restartNow(), failed: () => {} });
+    cluster.on('exit', (worker, code, signal) => this.exited(worker, code, signal));
+  }
+
+  /** Stops restarting, and asks every worker to finish its in-flight requests and exit. */
+  stop(signal: string): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.handoffs.stop();
+    for (const timer of this.restarts) clearTimeout(timer);
+    this.log({ time: new Date().toISOString(), level: 'info', event: 'shutting_down', signal, pid: process.pid });
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    this.stoppedIfDone();
+  }
+
+  private fork(): void {
+    const worker = cluster.fork(this.workerEnv());
+    this.handoffs.watch(worker);
+    this.startedAt.set(worker, Date.now());
     worker.on('message', (message: { event?: string; url?: string; build_id?: string }) => {
       if (message.event !== 'worker_listening') return;
-      listening++;
-      if (listening === workers)
-        log({
+      this.listening++;
+      if (this.listening === this.size)
+        this.log({
           time: new Date().toISOString(),
           level: 'info',
           event: 'listening',
           url: message.url,
           build_id: message.build_id,
-          workers,
+          workers: this.size,
           pid: process.pid,
         });
     });
-  };
-  for (let i = 0; i < workers; i++) fork();
-  const restartNow = () => {
-    quickCrashes = 0;
-    for (const timer of restarts) {
+  }
+
+  private restartNow(): void {
+    this.quickCrashes = 0;
+    for (const timer of this.restarts) {
       clearTimeout(timer);
-      restarts.delete(timer);
-      if (!stopping) fork();
+      this.restarts.delete(timer);
+      if (!this.stopping) this.fork();
     }
-  };
-  // A new good build is a new chance for workers waiting to be restarted: start them now.
-  keeper.subscribe({ build: restartNow, failed: () => {} });
+  }
 
-  const forward = (signal: NodeJS.Signals) => {
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-  };
-  const onHangup = () => void keeper.refresh('signal');
-  process.on('SIGHUP', onHangup);
+  private exited(worker: Worker, code: number, signal: string): void {
+    const lived = Date.now() - (this.startedAt.get(worker) ?? 0);
+    this.startedAt.delete(worker);
+    if (!this.stopping) this.restartLater(worker, code, signal, lived);
+    this.stoppedIfDone();
+  }
 
-  return new Promise<number>((resolve) => {
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      handoffs.stop();
-      for (const timer of restarts) clearTimeout(timer);
-      log({ time: new Date().toISOString(), level: 'info', event: 'shutting_down', signal, pid: process.pid });
-      forward('SIGTERM');
-      finishIfDone();
-    };
-    const handlers = SHUTDOWN_SIGNALS.map((name) => [name, () => stop(name)] as const);
-    for (const [name, handler] of handlers) process.on(name, handler);
-    function finishIfDone() {
-      // Counted by exit events, not by cluster.workers: Node keeps a worker that exited before its IPC
-      // channel closed listed until the channel closes, and no exit event follows that (a primary stopped
-      // with every worker gone waited forever, once, under load).
-      if (stopping && startedAt.size === 0) {
-        process.off('SIGHUP', onHangup);
-        for (const [name, handler] of handlers) process.off(name, handler);
-        keeper.close();
-        log({ time: new Date().toISOString(), level: 'info', event: 'stopped', pid: process.pid });
-        const done = () => {
-          uninstall?.();
-          resolve(0);
-        };
-        log.close ? log.close().then(done, done) : done();
-      }
+  /** Restarts a worker that died: at once after a worker that lived, after a doubling delay while they keep dying on start. */
+  private restartLater(worker: Worker, code: number, signal: string, lived: number): void {
+    this.log({ time: new Date().toISOString(), level: 'warn', event: 'worker_exit', pid: worker.process.pid, code, signal });
+    this.quickCrashes = lived < CRASH_WINDOW_MS ? this.quickCrashes + 1 : 0;
+    const delayMs = this.quickCrashes === 0 ? 0 : Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** (this.quickCrashes - 1));
+    // A worker that could not start may have found the build it was handed damaged: take the file again.
+    if (this.quickCrashes > 0 && !this.keeper.currentLooksWhole()) void this.keeper.refresh('recover');
+    if (this.quickCrashes === MAX_QUICK_CRASHES) {
+      this.log({
+        time: new Date().toISOString(),
+        level: 'error',
+        event: 'crash_loop',
+        message: `workers keep dying on start (see the errors above); restarting them at most every ${MAX_RESTART_DELAY_MS / 1000} s until one stays up`,
+      });
     }
-    cluster.on('exit', (worker, code, signal) => {
-      const lived = Date.now() - (startedAt.get(worker) ?? 0);
-      startedAt.delete(worker);
-      if (!stopping) {
-        log({ time: new Date().toISOString(), level: 'warn', event: 'worker_exit', pid: worker.process.pid, code, signal });
-        quickCrashes = lived < CRASH_WINDOW_MS ? quickCrashes + 1 : 0;
-        const delayMs = quickCrashes === 0 ? 0 : Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** (quickCrashes - 1));
-        // A worker that could not start may have found the build it was handed damaged: take the file again.
-        if (quickCrashes > 0 && !keeper.currentLooksWhole()) void keeper.refresh('recover');
-        if (quickCrashes === MAX_QUICK_CRASHES) {
-          log({
-            time: new Date().toISOString(),
-            level: 'error',
-            event: 'crash_loop',
-            message: `workers keep dying on start (see the errors above); restarting them at most every ${MAX_RESTART_DELAY_MS / 1000} s until one stays up`,
-          });
-        }
-        const timer = setTimeout(() => {
-          restarts.delete(timer);
-          if (!stopping) fork();
-        }, delayMs);
-        restarts.add(timer);
-      }
-      finishIfDone();
-    });
-  });
+    const timer = setTimeout(() => {
+      this.restarts.delete(timer);
+      if (!this.stopping) this.fork();
+    }, delayMs);
+    this.restarts.add(timer);
+  }
+
+  private stoppedIfDone(): void {
+    // Counted by exit events, not by cluster.workers: Node keeps a worker that exited before its IPC channel
+    // closed listed until the channel closes, and no exit event follows that (a primary stopped with every
+    // worker gone waited forever, once, under load).
+    if (this.stopping && this.startedAt.size === 0) this.onStopped();
+  }
 }

@@ -1,13 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { pipeline, type Duplex, type Readable } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import type { ApiOptions } from '../api/index.ts';
-import { withHeaders } from '../auth/answers.ts';
-import { clientAddress, TrustedProxies } from '../auth/client-ip.ts';
+import { TrustedProxies } from '../auth/client-ip.ts';
 import type { Gate, GateRequest } from '../auth/gate.ts';
 import { SqliteStore } from '../auth/sqlite-store.ts';
-import { redactKeys } from '../auth/keys.ts';
 import { internalError } from '../http/dispatcher.ts';
 import { jsonResponse, type ApiResponse } from '../http/response.ts';
 import { defaultWorkload } from '../http/work.ts';
@@ -15,11 +13,11 @@ import { BuildKeeper } from './build-keeper.ts';
 import { ErrorLog } from './error-log.ts';
 import type { BuildSource } from './build-source.ts';
 import { LiveApi } from './live.ts';
-import { isoTime, jsonLines, logs, type LevelledLog, type LineLog } from './log.ts';
-import type { RequestRecord } from './request-line.ts';
+import { jsonLines, type LineLog } from './log.ts';
 import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.ts';
 import { OPS_PATHS, OpsEndpoints, opsEndpoint, type MetricsAccess } from './ops.ts';
 import { QueryPool } from './query-pool.ts';
+import { type Pending, ResponseWriter } from './responses.ts';
 import { proxyRequestId, RequestIds } from './request-id.ts';
 import type { ServingState } from './serving-state.ts';
 import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
@@ -77,9 +75,6 @@ function snapshotFolder(option: string | false | undefined): string | undefined 
   return option === false ? undefined : (option ?? tmpdir());
 }
 
-/** The plan label of requests served with limits off, and of the operator endpoints. */
-const NO_PLAN = 'none';
-
 /**
  * Starts the HTTP server: the `Api` of the current build answers every request (behind the gate when there
  * is one), and each request is logged as one JSON line and counted in the metrics. Node's server hands each
@@ -98,20 +93,78 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const workload = options.api?.workload ?? defaultWorkload();
   const queryPool = options.api?.queryPool ?? new QueryPool({}, log);
   const live = new LiveApi(builds, { ...options.api, workload, queryPool, reportError, ...(gate && { status: () => gate.status() }) }, log);
-  const state = live.state;
-  state.setCheck('rate_limits', () => {
-    if (!gate) return { status: 'ok', backend: 'off' };
-    const { backend, status } = gate.status().rate_limits;
-    return status === 'ok'
-      ? { status: 'ok', backend }
-      : { status: 'degraded', backend, detail: 'the key and counter state does not answer: calls are served uncounted until it is back' };
-  });
+  const { state } = live;
+  state.setCheck('rate_limits', () => rateLimitsCheck(gate));
   const metrics = new ServerMetrics(live, gate && (() => gate.stats()));
-  const metricsAccess = options.metrics ?? { enabled: true };
-  const ops = new OpsEndpoints(state, metricsAccess, options.metricsText?.(metrics) ?? (() => metrics.text()), METRICS_CONTENT_TYPE);
+  const ops = new OpsEndpoints(
+    state,
+    options.metrics ?? { enabled: true },
+    options.metricsText?.(metrics) ?? (() => metrics.text()),
+    METRICS_CONTENT_TYPE,
+  );
   const proxies = gate?.proxies ?? options.proxies ?? new TrustedProxies();
+  const trusts = proxyTrust(proxies);
+  const writer = new ResponseWriter({
+    log,
+    metrics,
+    proxies,
+    quiet: options.quiet === true,
+    reportError,
+    // Without a gate nothing has routed the request before it is logged.
+    routeOf: gate ? undefined : (url) => live.current.routeOf(url).route?.path,
+  });
+  const handle = requestHandler({ gate, live, ops, writer, trusts, reportError });
+
+  const timeouts: TransportTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const guard = new ConnectionGuard({ ...DEFAULT_CONNECTION_LIMITS, ...options.connections }, trusts);
+  const parserErrorHeaders = gate && ((socket: Duplex) => gate.anonymousHeaders((socket as Socket).remoteAddress));
+  const server: Server = createHttpServer(handle, timeouts, parserErrorHeaders, guard);
+  const sendWatch = new SendWatch(timeouts.sendMs, timeouts.checkIntervalMs);
+  sendWatch.attach(server);
+  // The private copy goes with a server that could not start.
+  await listen(server, options.port, options.host, () => live.close());
+  if (options.watch !== false && builds instanceof BuildKeeper) builds.watch();
+  // An SQLite state's checkpoints (their fsyncs) in a thread, not in the commit of a request's count.
+  const checkpoints = gate?.store instanceof SqliteStore ? StateCheckpoints.start(gate.store, log) : undefined;
+  state.phase = 'serving';
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+
+  const released = () => {
+    live.close();
+    errors.close();
+    sendWatch.close();
+    void checkpoints?.close();
+    if (queryPool instanceof QueryPool) void queryPool.close();
+  };
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    live,
+    reload: (reason) => live.reload(reason),
+    state,
+    metrics,
+    close: () => {
+      writer.closing = true;
+      state.phase = 'stopping';
+      return closeGracefully(server, released);
+    },
+  };
+}
+
+/** What `/readyz` says of the key and counter state. */
+function rateLimitsCheck(gate: Gate | undefined): Record<string, unknown> & { status: 'ok' | 'degraded' } {
+  if (!gate) return { status: 'ok', backend: 'off' };
+  const { backend, status } = gate.status().rate_limits;
+  return status === 'ok'
+    ? { status: 'ok', backend }
+    : { status: 'degraded', backend, detail: 'the key and counter state does not answer: calls are served uncounted until it is back' };
+}
+
+/** Whether a socket peer is a trusted proxy (whose X-Forwarded-For and X-Request-Id are believed), remembered per address. */
+function proxyTrust(proxies: TrustedProxies): (peer: string | undefined) => boolean {
   const trusted = new Map<string, boolean>();
-  const trusts = (peer: string | undefined): boolean => {
+  return (peer) => {
     if (peer === undefined || proxies.size === 0) return false;
     let known = trusted.get(peer);
     if (known === undefined) {
@@ -121,89 +174,29 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     return known;
   };
-  const timeouts: TransportTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const guard = new ConnectionGuard({ ...DEFAULT_CONNECTION_LIMITS, ...options.connections }, trusts);
+}
+
+interface HandlerParts {
+  gate: Gate | undefined;
+  live: LiveApi;
+  ops: OpsEndpoints;
+  writer: ResponseWriter;
+  trusts: (peer: string | undefined) => boolean;
+  reportError: (error: unknown, request: GateRequest) => void;
+}
+
+/**
+ * Node's request handler: the request read (its id, its headers checked), answered (answer below), and its
+ * answer handed to the writer, at once or when it is ready.
+ */
+function requestHandler(parts: HandlerParts): (req: IncomingMessage, res: ServerResponse) => void {
+  const { writer, trusts, reportError } = parts;
   const ids = new RequestIds();
-  const logRequests = !options.quiet && logs(log, 'info');
-  const logProbes = logs(log, 'debug');
-  let closing = false;
-
-  const finished = (request: GateRequest, requestId: string, status: number, bytes: number, started: number, level: 'info' | 'debug') => {
-    const seconds = (performance.now() - started) / 1000;
-    if (!gate && request.route === undefined && level === 'info') request.route = live.current.routeOf(request.url).route?.path;
-    metrics.record(request.route, status, request.plan ?? NO_PLAN, seconds);
-    if (level === 'info' ? !logRequests : !logProbes) return;
-    const record: RequestRecord = {
-      time: isoTime(),
-      level,
-      request_id: requestId,
-      method: request.method,
-      // API keys are never logged: they travel in headers, and one sent in the query by mistake is redacted.
-      path: redactKeys(request.url),
-      route: request.route,
-      status,
-      duration_ms: Math.round(seconds * 1e6) / 1000,
-      bytes,
-      client: request.client ?? clientAddress(request.remoteAddress, request.headers?.['x-forwarded-for'], proxies),
-      key_id: request.keyId,
-      plan: request.plan,
-    };
-    if (level === 'info' && 'request' in log) (log as LevelledLog).request(record);
-    else log(record);
-  };
-
-  // The hot path allocates little: the request object the gate notes the caller on, then a synchronous write.
-  const send = (
-    res: ServerResponse,
-    response: ApiResponse,
-    request: GateRequest,
-    requestId: string,
-    started: number,
-    level: 'info' | 'debug',
-  ) => {
-    // Requests the HTTP layer refuses end their connection (docs/api.md, "Errors"): a repeated Host may mean two
-    // proxies read two different requests, so nothing more is read from that connection.
-    if (closing || response.status === 414 || request.invalid?.code === 'bad_request') res.setHeader('Connection', 'close');
-    // The gate adds X-Request-Id to every answer it makes; anything else gets it here.
-    const headers = 'X-Request-Id' in response.headers ? response.headers : withHeaders(response, request.responseHeaders!).headers;
-    res.writeHead(response.status, headers);
-    if (response.stream) return sendStream(res, response.stream, request, requestId, started);
-    // A small cached answer goes as text: with the headers, one string and one write (response.ts, `text`).
-    if (response.text !== undefined) res.end(response.text, 'latin1');
-    else res.end(response.body);
-    finished(request, requestId, response.status, response.body.length, started, level);
-  };
-  // A streamed body (exports) is written as the client reads it; a client that goes away stops the producer,
-  // and one that stops reading (or reads a trickle) is cut by the send watch, releasing the build its answer holds.
-  const sendStream = (res: ServerResponse, stream: Readable, request: GateRequest, requestId: string, started: number) => {
-    let bytes = 0;
-    stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    pipeline(stream, res, (error) => {
-      if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') reportError(error, request);
-      finished(request, requestId, 200, bytes, started, 'info');
-    });
-  };
-  // Answers ready at once are written together at the end of the event-loop turn, as the ones that wait for
-  // a count are: the server then wakes its clients once per turn rather than once per answer, and the kernel's
-  // loopback work is most of a request's CPU (bench/request-path.ts, the bare server's row).
-  let queued: Array<{
-    res: ServerResponse;
-    response: ApiResponse;
-    request: GateRequest;
-    requestId: string;
-    started: number;
-    level: 'info' | 'debug';
-  }> = [];
-  const writeQueued = () => {
-    const batch = queued;
-    queued = [];
-    for (const item of batch) send(item.res, item.response, item.request, item.requestId, item.started, item.level);
-  };
   const failure = (request: GateRequest, error: unknown) => {
     reportError(error, request);
     return internalError(request.method);
   };
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
+  return (req, res) => {
     if (ConnectionGuard.isRefused(req.socket)) return; // answered and closing (connections.ts)
     const started = performance.now();
     const peer = req.socket.remoteAddress;
@@ -219,82 +212,71 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       invalid: requestError(req.rawHeaders, req.httpVersionMajor, req.httpVersionMinor),
     };
     const endpoint = opsEndpoint(request.url);
-    let level: 'info' | 'debug' = 'info';
+    // A probe is logged at debug; a refused request, a probe's too, at info.
+    const probe = endpoint !== undefined && request.invalid === undefined;
+    const pending: Pending = { res, request, requestId, started, level: probe ? 'debug' : 'info' };
     let response: ApiResponse | Promise<ApiResponse>;
     try {
-      if (request.invalid !== undefined && (!gate || endpoint !== undefined)) {
-        // Without a gate (or for a probe) the server answers it; the gate answers it with the anonymous headers.
-        response = jsonResponse(request.method, request.invalid.status, request.invalid.toBody(), request.invalid.headers);
-      } else if (endpoint !== undefined) {
-        level = 'debug';
-        request.route = OPS_PATHS[endpoint];
-        response = ops.answer(endpoint, request.method, req.headers, peer);
-      } else {
-        if (gate) response = gate.respond(live.current, request);
-        else {
-          request.caller = peer;
-          response = live.current.respond(request);
-        }
-      }
+      response = answer(parts, request, endpoint, req.headers, peer);
     } catch (error) {
       response = failure(request, error);
     }
-    if (response instanceof Promise) {
+    if (response instanceof Promise)
       response.then(
-        (settled) => send(res, settled, request, requestId, started, level),
-        (error: unknown) => send(res, failure(request, error), request, requestId, started, level),
+        (settled) => writer.send(pending, settled),
+        (error: unknown) => writer.send(pending, failure(request, error)),
       );
-    } else {
-      if (queued.length === 0) setImmediate(writeQueued);
-      queued.push({ res, response, request, requestId, started, level });
-    }
+    else writer.queue(pending, response);
   };
+}
 
-  const parserErrorHeaders = gate && ((socket: Duplex) => gate.anonymousHeaders((socket as Socket).remoteAddress));
-  const server: Server = createHttpServer(handle, timeouts, parserErrorHeaders, guard);
-  const sendWatch = new SendWatch(timeouts.sendMs, timeouts.checkIntervalMs);
-  sendWatch.attach(server);
-  await new Promise<void>((resolve, reject) => {
-    const failed = (error: Error) => {
-      live.close(); // the private copy goes with the server that could not start
+/**
+ * Who answers a request: the server itself for one the HTTP layer refuses (without a gate, or for a probe; the
+ * gate answers it with the anonymous headers), the operator endpoints (never counted), else the API behind
+ * the gate when there is one.
+ */
+function answer(
+  { gate, live, ops }: HandlerParts,
+  request: GateRequest,
+  endpoint: ReturnType<typeof opsEndpoint>,
+  headers: IncomingMessage['headers'],
+  peer: string | undefined,
+): ApiResponse | Promise<ApiResponse> {
+  if (request.invalid !== undefined && (!gate || endpoint !== undefined))
+    return jsonResponse(request.method, request.invalid.status, request.invalid.toBody(), request.invalid.headers);
+  if (endpoint !== undefined) {
+    request.route = OPS_PATHS[endpoint];
+    return ops.answer(endpoint, request.method, headers, peer);
+  }
+  if (gate) return gate.respond(live.current, request);
+  request.caller = peer;
+  return live.current.respond(request);
+}
+
+/** Listens on `port` and `host`; `failed` runs when it cannot (the port taken, the address not this machine's). */
+function listen(server: Server, port: number, host: string, failed: () => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (error: Error) => {
+      failed();
       reject(error);
     };
-    server.once('error', failed);
-    server.listen(options.port, options.host, () => {
-      server.off('error', failed);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
       resolve();
     });
   });
-  if (options.watch !== false && builds instanceof BuildKeeper) builds.watch();
-  // An SQLite state's checkpoints (their fsyncs) in a thread, not in the commit of a request's count.
-  const checkpoints = gate?.store instanceof SqliteStore ? StateCheckpoints.start(gate.store, log) : undefined;
-  state.phase = 'serving';
-  const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+}
 
-  return {
-    url: `http://${host}:${port}`,
-    port,
-    live,
-    reload: (reason) => live.reload(reason),
-    state,
-    metrics,
-    close: () => {
-      closing = true;
-      state.phase = 'stopping';
-      return new Promise<void>((resolve) => {
-        const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-        server.close(() => {
-          clearTimeout(force);
-          live.close();
-          errors.close();
-          sendWatch.close();
-          void checkpoints?.close();
-          if (queryPool instanceof QueryPool) void queryPool.close();
-          resolve();
-        });
-        server.closeIdleConnections();
-      });
-    },
-  };
+/** Stops accepting connections, waits up to SHUTDOWN_GRACE_MS for in-flight requests, then `released`. */
+function closeGracefully(server: Server, released: () => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    server.close(() => {
+      clearTimeout(force);
+      released();
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
