@@ -62,7 +62,7 @@ export async function benchRequestCosts(options: { db: string }): Promise<void> 
     const keyed = (i: number): GateRequest => ({ method: 'GET', url: urls[i % urls.length], headers, remoteAddress: '127.0.0.1' });
     // Every answer made once (and checked): the timed calls are all cache hits, as under load.
     for (let i = 0; i < urls.length; i++) {
-      const answer = (await gate.respond(api, keyed(i))) as ApiResponse;
+      const { response: answer } = await gate.respond(api, keyed(i));
       if (answer.status !== 200 || typeof JSON.parse(answer.body.toString('utf8')).healthscore !== 'number')
         throw new Error(`${urls[i]}: answered ${answer.status}`);
       if (answer.headers['X-RateLimit-Limit'] === undefined) throw new Error('the gate added no rate-limit headers');

@@ -118,7 +118,7 @@ for (const preset of ['a', 'b'] as const) {
           ...planSet.plans.map((plan, i): [string, Record<string, string>, number] => [plan.id, { 'x-api-key': keys.get(plan.id)! }, i]),
         ];
         for (const [who, headers, callerRank] of callers) {
-          const response = await gate.respond(api, { method: 'GET', url, headers, remoteAddress: '203.0.113.1' });
+          const { response } = await gate.respond(api, { method: 'GET', url, headers, remoteAddress: '203.0.113.1' });
           response.stream?.destroy();
           const body = response.stream ? {} : JSON.parse(response.body.toString('utf8'));
           if (callerRank >= rank) {
@@ -147,7 +147,7 @@ describe('plan features', () => {
     for (const plan of planSet.plans) {
       const key = generateKey();
       await store.addKey(hashKey(key), { name: plan.name, plan: plan.id, hint: keyHint(key), createdAt: '2024-05-01T00:00:00Z' });
-      const response = await gate.respond(api, { method: 'GET', url: '/api/v1/widget-score/10001/', headers: { 'x-api-key': key } });
+      const { response } = await gate.respond(api, { method: 'GET', url: '/api/v1/widget-score/10001/', headers: { 'x-api-key': key } });
       answers[plan.id] = JSON.parse(response.body.toString('utf8')).white_label;
     }
     expect(answers).toEqual({ free: false, professional: false, business: true, enterprise: true });

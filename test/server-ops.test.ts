@@ -386,7 +386,9 @@ describe('closing the gate while calls counted behind are being written', () => 
       respond: () => ({ status: 200, headers: {}, body: Buffer.from('{}') }),
       routeOf: (target: string) => ({ target, route: undefined }),
     };
-    expect((await closing.respond(api, { method: 'GET', url: '/api/v1/states/', headers: { 'x-api-key': key } })).status).toBe(200);
+    expect((await closing.respond(api, { method: 'GET', url: '/api/v1/states/', headers: { 'x-api-key': key } })).response.status).toBe(
+      200,
+    );
     await new Promise((resolve) => setTimeout(resolve, COUNT_BEHIND_MS + 15)); // the timer has fired; its write waits
     await closing.close();
     expect(await slow.peek(`key:${stored.id}`, windowAt('month', Date.now()))).toBe(1);

@@ -53,19 +53,29 @@ export interface GateRequest extends ApiRequest {
   proxyRequestId?: string;
   /** Headers added to every answer, whatever it is (the server's X-Request-Id). */
   responseHeaders?: Record<string, string>;
-  /** Set by the gate: the address the call is counted for. */
-  client?: string;
-  /** Set by the gate: the caller's plan id, `anonymous`, `invalid` (bad credentials) or `unverified` (a key the state could not check). */
-  plan?: string;
-  /** Set by the gate: the key's id, for a caller with a valid key. */
-  keyId?: number;
-  /** Set by the gate: the route pattern the request names, if any. */
-  route?: string;
   /**
    * Set by the server: the error for a request the HTTP layer refuses (a repeated Host or credential
    * header). The gate answers it like bad credentials: not counted, with the anonymous headers.
    */
   invalid?: ApiError;
+}
+
+/** What the gate found out about a call, for its log line and the metrics. */
+export interface CallFacts {
+  /** The address the call is counted for. */
+  client: string;
+  /** The route pattern the request names, if any. */
+  route: string | undefined;
+  /** The caller's plan id, `anonymous`, `invalid` (bad credentials), `unverified` (a key the state could not check) or `unmetered`. */
+  plan: string | undefined;
+  /** The key's id, for a caller with a valid key. */
+  keyId: number | undefined;
+}
+
+/** The gate's answer to a call, and what it found out about the call. */
+export interface GateAnswer {
+  response: ApiResponse;
+  call: CallFacts;
 }
 
 /** What the gate has counted since it started, for the server's metrics. */
@@ -221,27 +231,35 @@ export class Gate {
    * The dispatcher's answer to `request`, or the gate's own error, with the rate-limit headers. Synchronous
    * up to the count, which the state answers later (the calls of one event-loop turn are counted together).
    */
-  respond(api: Responder, request: GateRequest): ApiResponse | Promise<ApiResponse> {
-    const headers = request.headers ?? {};
-    const address = clientAddress(request.remoteAddress, headers['x-forwarded-for'], this.proxies);
-    request.client = address;
+  respond(api: Responder, request: GateRequest): GateAnswer | Promise<GateAnswer> {
+    const address = clientAddress(request.remoteAddress, request.headers?.['x-forwarded-for'], this.proxies);
     const routed = api.routeOf(request.url);
-    request.route = routed.route?.path;
-    if (request.invalid !== undefined) return this.refuse(request, request.invalid, this.anonymous(address));
+    // The gate's own record of the call, filled as it decides and returned with the answer.
+    const call: CallFacts = { client: address, route: routed.route?.path, plan: undefined, keyId: undefined };
+    const response = this.decide(api, request, call, routed);
+    return response instanceof Promise ? response.then((settled) => ({ response: settled, call })) : { response, call };
+  }
+
+  /** Who the caller is (no credentials, bad ones, a key), and so how the call is answered. */
+  private decide(api: Responder, request: GateRequest, call: CallFacts, routed: Routed): ApiResponse | Promise<ApiResponse> {
+    const headers = request.headers ?? {};
+    const address = call.client;
+    if (request.invalid !== undefined) return this.refuse(request, call, request.invalid, this.anonymous(address));
     const credentials = readCredentials(headers);
     switch (credentials.kind) {
       case 'none':
-        if (this.options.loopbackUnmetered && isLocalCaller(request.remoteAddress, headers)) return this.unmetered(api, request, routed);
-        return this.counted(api, request, this.anonymous(address), routed);
+        if (this.options.loopbackUnmetered && isLocalCaller(request.remoteAddress, headers))
+          return this.unmetered(api, request, call, routed);
+        return this.counted(api, request, call, this.anonymous(address), routed);
       case 'conflicting':
-        return this.refuse(request, conflictingCredentials(), this.anonymous(address));
+        return this.refuse(request, call, conflictingCredentials(), this.anonymous(address));
       case 'malformed':
-        return this.refuse(request, malformedKey(credentials.header), this.anonymous(address));
+        return this.refuse(request, call, malformedKey(credentials.header), this.anonymous(address));
     }
     const found = this.verdicts.lookup(credentials.key, address, this.throttle);
     return found instanceof Promise
-      ? found.then((entry) => this.keyed(api, request, address, entry, routed))
-      : this.keyed(api, request, address, found, routed);
+      ? found.then((entry) => this.keyed(api, request, call, entry, routed))
+      : this.keyed(api, request, call, found, routed);
   }
 
   /** The rate-limit headers of an address's anonymous bucket, without counting (for errors of the HTTP parser). */
@@ -254,21 +272,22 @@ export class Gate {
   private keyed(
     api: Responder,
     request: GateRequest,
-    address: string,
+    call: CallFacts,
     entry: CachedKey | 'unverified' | 'throttled',
     routed: Routed,
   ): ApiResponse | Promise<ApiResponse> {
-    if (entry === 'throttled') return this.throttled(request, this.anonymous(address));
+    const address = call.client;
+    if (entry === 'throttled') return this.throttled(request, call, this.anonymous(address));
     if (entry === 'unverified')
-      return this.refuse(request, unverifiableKey(), this.anonymous(address), { spend: false, plan: 'unverified', read: false });
+      return this.refuse(request, call, unverifiableKey(), this.anonymous(address), { spend: false, plan: 'unverified', read: false });
     const { caller } = entry;
     if (caller) {
       const origins = caller.restrictions?.origins;
       if (origins && origins.length > 0 && request.method !== 'OPTIONS') {
         const origin = requestOrigin(request.headers ?? {});
-        if (!originAllowed(origins, origin)) return this.refuse(request, originNotAllowed(origin), this.anonymous(address));
+        if (!originAllowed(origins, origin)) return this.refuse(request, call, originNotAllowed(origin), this.anonymous(address));
       }
-      return this.counted(api, request, caller, routed);
+      return this.counted(api, request, call, caller, routed);
     }
     const { key } = entry;
     const why = entry.revoked
@@ -278,7 +297,7 @@ export class Gate {
       : !key
         ? 'is not a key of this service'
         : `is on the plan "${key.plan}", which ${this.options.access.planSet.name} does not offer (ask for the key to be reissued)`;
-    return this.refuse(request, refusedKey(why), this.anonymous(address));
+    return this.refuse(request, call, refusedKey(why), this.anonymous(address));
   }
 
   /**
@@ -286,10 +305,17 @@ export class Gate {
    * and the static widget script are answered with the caller's headers, uncounted; an unlimited plan's call
    * is answered at once and counted behind.
    */
-  private counted(api: Responder, request: GateRequest, caller: Caller, routed: Routed): ApiResponse | Promise<ApiResponse> {
+  private counted(
+    api: Responder,
+    request: GateRequest,
+    call: CallFacts,
+    caller: Caller,
+    routed: Routed,
+  ): ApiResponse | Promise<ApiResponse> {
     const { route } = routed;
-    request.plan = caller.anonymous ? 'anonymous' : caller.plan.id;
-    request.keyId = caller.keyId;
+    const plan = caller.anonymous ? 'anonymous' : caller.plan.id;
+    call.plan = plan;
+    call.keyId = caller.keyId;
     const window = this.clock.window(caller.window);
     if (request.method === 'OPTIONS' || route?.asset) {
       return this.counting
@@ -306,7 +332,7 @@ export class Gate {
       const headers = rateHeaders(caller, window, calls);
       if (calls !== undefined && caller.quota !== null && calls > caller.quota) {
         headers['Retry-After'] = String(Math.max(1, Math.ceil(window.resetSeconds - this.clock.now() / 1000)));
-        this.quotaDenials.set(request.plan!, (this.quotaDenials.get(request.plan!) ?? 0) + 1);
+        this.quotaDenials.set(plan, (this.quotaDenials.get(plan) ?? 0) + 1);
         return this.error(request, rateLimited(caller, window, isLocalCaller(request.remoteAddress, request.headers ?? {})), headers);
       }
       const denied = this.denied(caller, request, route);
@@ -355,11 +381,12 @@ export class Gate {
    */
   private async refuse(
     request: GateRequest,
+    call: CallFacts,
     error: ApiError,
     caller: Caller,
     { spend = true, plan = 'invalid', read = true } = {},
   ): Promise<ApiResponse> {
-    request.plan = plan;
+    call.plan = plan;
     const window = this.clock.window(caller.window);
     const nowMs = this.clock.now();
     if (spend && !this.throttle.allows(caller.subject, nowMs)) {
@@ -373,8 +400,8 @@ export class Gate {
   }
 
   /** 429 to an address past its bad-credential reads: nothing is read, the key is not looked up. */
-  private throttled(request: GateRequest, caller: Caller): ApiResponse {
-    request.plan = 'invalid';
+  private throttled(request: GateRequest, call: CallFacts, caller: Caller): ApiResponse {
+    call.plan = 'invalid';
     const window = this.clock.window(caller.window);
     const seconds = this.throttle.retryAfterSeconds(caller.subject, this.clock.now());
     const headers = {
@@ -388,7 +415,7 @@ export class Gate {
    * A caller on this machine with `--loopback-unmetered`: the server's owner, with the top plan's endpoints and
    * features, unlimited, never counted (what `hcas get` answers from the file, the server answers its owner).
    */
-  private unmetered(api: Responder, request: GateRequest, routed: Routed): ApiResponse | Promise<ApiResponse> {
+  private unmetered(api: Responder, request: GateRequest, call: CallFacts, routed: Routed): ApiResponse | Promise<ApiResponse> {
     const { anonymous, plans } = this.options.access.planSet;
     this.owner ??= {
       subject: 'loopback',
@@ -398,7 +425,7 @@ export class Gate {
       who: 'Callers on this machine',
       anonymous: true,
     };
-    request.plan = 'unmetered';
+    call.plan = 'unmetered';
     const headers = this.unlimited(this.owner, this.clock.window(this.owner.window));
     const denied = this.denied(this.owner, request, routed.route);
     return denied ? this.error(request, denied, headers) : this.answer(api, request, this.owner, headers, routed);

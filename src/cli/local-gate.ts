@@ -25,7 +25,7 @@ const onThisMachine = (request: ApiRequest) => ({ ...request, remoteAddress: '12
 export async function localGate(options: LimitsCliOptions & { key?: string }, env: NodeJS.ProcessEnv): Promise<LocalGate> {
   if (options.key === undefined) {
     const gate = new Gate({ store: new MemoryStore(), access: accessFor(options, env), countCalls: false });
-    return { respond: async (api, request) => gate.respond(api, onThisMachine(request)), close: () => gate.close() };
+    return { respond: async (api, request) => (await gate.respond(api, onThisMachine(request))).response, close: () => gate.close() };
   }
   const limits = await openLimits(options, env, { countCalls: false });
   if (limits.gate.status().rate_limits.status === 'degraded') {
@@ -34,5 +34,8 @@ export async function localGate(options: LimitsCliOptions & { key?: string }, en
       `the key state (${limits.store.location}) did not answer, so --key cannot be checked; start Redis or unset REDIS_URL`,
     );
   }
-  return { respond: async (api, request) => limits.gate.respond(api, onThisMachine(request)), close: () => limits.close() };
+  return {
+    respond: async (api, request) => (await limits.gate.respond(api, onThisMachine(request))).response,
+    close: () => limits.close(),
+  };
 }

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
 import { withHeaders } from '../auth/answers.ts';
 import { clientAddress, type TrustedProxies } from '../auth/client-ip.ts';
-import type { GateRequest } from '../auth/gate.ts';
+import type { CallFacts, GateRequest } from '../auth/gate.ts';
 import { redactKeys } from '../auth/keys.ts';
 import type { ApiResponse } from '../http/response.ts';
 import { isoTime, logs, type LevelledLog, type LineLog } from './log.ts';
@@ -18,6 +18,14 @@ export interface Pending {
   started: number;
   /** `debug` for the operator endpoints (probes), logged only at that level; `info` for every other. */
   level: 'info' | 'debug';
+  /** The route pattern, where the server knows it itself (the operator endpoints). */
+  route?: string;
+}
+
+/** An answer, and what the gate found out about the call (none without a gate, or for what the server answers itself). */
+export interface Answer {
+  response: ApiResponse;
+  call?: CallFacts;
 }
 
 export interface ResponseWriterOptions {
@@ -44,7 +52,7 @@ export class ResponseWriter {
   // Answers ready at once are written together at the end of the event-loop turn, as the ones that wait for
   // a count are: the server then wakes its clients once per turn rather than once per answer, and the kernel's
   // loopback work is most of a request's CPU (bench/request-path.ts, the bare server's row).
-  private queued: Array<{ pending: Pending; response: ApiResponse }> = [];
+  private queued: Array<{ pending: Pending; answer: Answer }> = [];
   private readonly logRequests: boolean;
   private readonly logProbes: boolean;
 
@@ -56,14 +64,14 @@ export class ResponseWriter {
     this.logProbes = logs(options.log, 'debug');
   }
 
-  /** Writes `response` at the end of this event-loop turn, with the other answers ready in it. */
-  queue(pending: Pending, response: ApiResponse): void {
+  /** Writes the answer at the end of this event-loop turn, with the other answers ready in it. */
+  queue(pending: Pending, answer: Answer): void {
     if (this.queued.length === 0) setImmediate(this.writeQueued);
-    this.queued.push({ pending, response });
+    this.queued.push({ pending, answer });
   }
 
-  /** Writes `response` now. The hot path allocates little: a synchronous write, then the log line. */
-  send(pending: Pending, response: ApiResponse): void {
+  /** Writes the answer now. The hot path allocates little: a synchronous write, then the log line. */
+  send(pending: Pending, { response, call }: Answer): void {
     const { res, request } = pending;
     // Requests the HTTP layer refuses end their connection (docs/api.md, "Errors"): a repeated Host may mean two
     // proxies read two different requests, so nothing more is read from that connection.
@@ -72,38 +80,44 @@ export class ResponseWriter {
     const headers = 'X-Request-Id' in response.headers ? response.headers : withHeaders(response, request.responseHeaders!).headers;
     res.writeHead(response.status, headers);
     if (response.stream) {
-      this.sendStream(pending, response.stream);
+      this.sendStream(pending, response.stream, call);
       return;
     }
     // A small cached answer goes as text: with the headers, one string and one write (response.ts, `text`).
     if (response.text !== undefined) res.end(response.text, 'latin1');
     else res.end(response.body);
-    this.finished(pending, response.status, response.body.length);
+    this.finished(pending, call, response.status, response.body.length);
   }
 
   private readonly writeQueued = (): void => {
     const batch = this.queued;
     this.queued = [];
-    for (const { pending, response } of batch) this.send(pending, response);
+    for (const { pending, answer } of batch) this.send(pending, answer);
   };
 
   // A streamed body (exports) is written as the client reads it; a client that goes away stops the producer,
   // and one that stops reading (or reads a trickle) is cut by the send watch, releasing the build its answer holds.
-  private sendStream(pending: Pending, stream: Readable): void {
+  private sendStream(pending: Pending, stream: Readable, call: CallFacts | undefined): void {
     let bytes = 0;
     stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
     pipeline(stream, pending.res, (error) => {
       if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') this.options.reportError(error, pending.request);
-      this.finished(pending, 200, bytes);
+      this.finished(pending, call, 200, bytes);
     });
   }
 
   /** The request's metrics and, at its level, its log line. */
-  private finished({ request, requestId, started, level }: Pending, status: number, bytes: number): void {
+  private finished(
+    { request, requestId, started, level, route: known }: Pending,
+    call: CallFacts | undefined,
+    status: number,
+    bytes: number,
+  ): void {
     const { log, metrics, proxies, routeOf } = this.options;
     const seconds = (performance.now() - started) / 1000;
-    if (routeOf && request.route === undefined && level === 'info') request.route = routeOf(request.url);
-    metrics.record(request.route, status, request.plan ?? NO_PLAN, seconds);
+    const route = call ? call.route : (known ?? (routeOf && level === 'info' ? routeOf(request.url) : undefined));
+    const plan = call?.plan;
+    metrics.record(route, status, plan ?? NO_PLAN, seconds);
     if (level === 'info' ? !this.logRequests : !this.logProbes) return;
     const record: RequestRecord = {
       time: isoTime(),
@@ -112,13 +126,13 @@ export class ResponseWriter {
       method: request.method,
       // API keys are never logged: they travel in headers, and one sent in the query by mistake is redacted.
       path: redactKeys(request.url),
-      route: request.route,
+      route,
       status,
       duration_ms: Math.round(seconds * 1e6) / 1000,
       bytes,
-      client: request.client ?? clientAddress(request.remoteAddress, request.headers?.['x-forwarded-for'], proxies),
-      key_id: request.keyId,
-      plan: request.plan,
+      client: call?.client ?? clientAddress(request.remoteAddress, request.headers?.['x-forwarded-for'], proxies),
+      key_id: call?.keyId,
+      plan,
     };
     if (level === 'info' && 'request' in log) (log as LevelledLog).request(record);
     else log(record);

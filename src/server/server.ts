@@ -7,7 +7,7 @@ import { TrustedProxies } from '../auth/client-ip.ts';
 import type { Gate, GateRequest } from '../auth/gate.ts';
 import { SqliteStore } from '../auth/sqlite-store.ts';
 import { internalError } from '../http/dispatcher.ts';
-import { jsonResponse, type ApiResponse } from '../http/response.ts';
+import { jsonResponse } from '../http/response.ts';
 import { defaultWorkload } from '../http/work.ts';
 import { BuildKeeper } from './build-keeper.ts';
 import { ErrorLog } from './error-log.ts';
@@ -17,7 +17,7 @@ import { jsonLines, type LineLog } from './log.ts';
 import { METRICS_CONTENT_TYPE, ServerMetrics } from './metrics.ts';
 import { OPS_PATHS, OpsEndpoints, opsEndpoint, type MetricsAccess } from './ops.ts';
 import { QueryPool } from './query-pool.ts';
-import { type Pending, ResponseWriter } from './responses.ts';
+import { type Answer, type Pending, ResponseWriter } from './responses.ts';
 import { proxyRequestId, RequestIds } from './request-id.ts';
 import type { ServingState } from './serving-state.ts';
 import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
@@ -190,11 +190,11 @@ interface HandlerParts {
  * answer handed to the writer, at once or when it is ready.
  */
 function requestHandler(parts: HandlerParts): (req: IncomingMessage, res: ServerResponse) => void {
-  const { writer, trusts, reportError } = parts;
+  const { gate, writer, trusts, reportError } = parts;
   const ids = new RequestIds();
-  const failure = (request: GateRequest, error: unknown) => {
+  const failure = (request: GateRequest, error: unknown): Answer => {
     reportError(error, request);
-    return internalError(request.method);
+    return { response: internalError(request.method) };
   };
   return (req, res) => {
     if (ConnectionGuard.isRefused(req.socket)) return; // answered and closing (connections.ts)
@@ -210,23 +210,32 @@ function requestHandler(parts: HandlerParts): (req: IncomingMessage, res: Server
       proxyRequestId: fromProxy,
       responseHeaders: { 'X-Request-Id': requestId },
       invalid: requestError(req.rawHeaders, req.httpVersionMajor, req.httpVersionMinor),
+      // Without a gate the caller is the peer (the gate, when there is one, says who it is).
+      caller: gate ? undefined : peer,
     };
     const endpoint = opsEndpoint(request.url);
     // A probe is logged at debug; a refused request, a probe's too, at info.
     const probe = endpoint !== undefined && request.invalid === undefined;
-    const pending: Pending = { res, request, requestId, started, level: probe ? 'debug' : 'info' };
-    let response: ApiResponse | Promise<ApiResponse>;
+    const pending: Pending = {
+      res,
+      request,
+      requestId,
+      started,
+      level: probe ? 'debug' : 'info',
+      route: probe ? OPS_PATHS[endpoint] : undefined,
+    };
+    let answered: Answer | Promise<Answer>;
     try {
-      response = answer(parts, request, endpoint, req.headers, peer);
+      answered = answer(parts, request, endpoint, req.headers, peer);
     } catch (error) {
-      response = failure(request, error);
+      answered = failure(request, error);
     }
-    if (response instanceof Promise)
-      response.then(
+    if (answered instanceof Promise)
+      answered.then(
         (settled) => writer.send(pending, settled),
         (error: unknown) => writer.send(pending, failure(request, error)),
       );
-    else writer.queue(pending, response);
+    else writer.queue(pending, answered);
   };
 }
 
@@ -241,16 +250,12 @@ function answer(
   endpoint: ReturnType<typeof opsEndpoint>,
   headers: IncomingMessage['headers'],
   peer: string | undefined,
-): ApiResponse | Promise<ApiResponse> {
+): Answer | Promise<Answer> {
   if (request.invalid !== undefined && (!gate || endpoint !== undefined))
-    return jsonResponse(request.method, request.invalid.status, request.invalid.toBody(), request.invalid.headers);
-  if (endpoint !== undefined) {
-    request.route = OPS_PATHS[endpoint];
-    return ops.answer(endpoint, request.method, headers, peer);
-  }
-  if (gate) return gate.respond(live.current, request);
-  request.caller = peer;
-  return live.current.respond(request);
+    return { response: jsonResponse(request.method, request.invalid.status, request.invalid.toBody(), request.invalid.headers) };
+  if (gate && endpoint === undefined) return gate.respond(live.current, request);
+  const response = endpoint !== undefined ? ops.answer(endpoint, request.method, headers, peer) : live.current.respond(request);
+  return response instanceof Promise ? response.then((settled) => ({ response: settled })) : { response };
 }
 
 /** Listens on `port` and `host`; `failed` runs when it cannot (the port taken, the address not this machine's). */

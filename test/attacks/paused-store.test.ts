@@ -160,7 +160,7 @@ describe('a new key while the state answers slowly', () => {
     const gate = new Gate({ store, access: new AccessTable(loadPlans('a'), ROUTES, API_BASE) });
     const ask = async (key: string) => {
       const started = performance.now();
-      const response = await gate.respond(answer, { method: 'GET', url: '/api/v1/states/', headers: { 'x-api-key': key } });
+      const { response } = await gate.respond(answer, { method: 'GET', url: '/api/v1/states/', headers: { 'x-api-key': key } });
       return { status: response.status, retryAfter: response.headers['Retry-After'], ms: performance.now() - started };
     };
     const newKey = async () => {

@@ -118,7 +118,8 @@ describe('keys while the state is away', { timeout: 60_000 }, () => {
       respond: () => ({ status: 200, headers: {}, body: Buffer.from('{}') }),
       routeOf: (target: string) => ({ target, route: undefined }),
     };
-    const ask = async () => (await clocked.respond(api, { method: 'GET', url: '/api/v1/states/', headers: { 'x-api-key': key } })).status;
+    const ask = async () =>
+      (await clocked.respond(api, { method: 'GET', url: '/api/v1/states/', headers: { 'x-api-key': key } })).response.status;
     try {
       expect(await ask()).toBe(200);
       // The state goes away: every read fails from now on.
