@@ -45,25 +45,25 @@ export class ServerMetrics {
   private readonly routes = new Map<string, RouteStats>();
 
   constructor(live: LiveApi, gate: (() => GateStats) | undefined) {
-    const registry = this.registry;
-    client.collectDefaultMetrics({ register: registry });
-    registry.registerMetric(
+    client.collectDefaultMetrics({ register: this.registry });
+    for (const metric of [...this.servingMetrics(live), ...(gate ? gateMetrics(gate) : [])]) this.registry.registerMetric(metric);
+  }
+
+  /** The requests, the response cache, the build served and its reloads. */
+  private servingMetrics(live: LiveApi): client.Metric[] {
+    return [
       collected(
         'hcas_http_requests_total',
         'Requests answered, by route pattern, HTTP status and plan (anonymous, a plan id, invalid for bad credentials, none when limits are off).',
         'counter',
         () => this.requestValues(),
       ),
-    );
-    registry.registerMetric(
       collected(
         'hcas_http_request_duration_seconds',
         'Time from the request to the last byte of the answer handed to the socket, by route pattern.',
         'histogram',
         () => this.latencyValues(),
       ),
-    );
-    registry.registerMetric(
       collected(
         'hcas_response_cache_requests_total',
         'Lookups in the response cache of the builds served, by result (hit or miss).',
@@ -76,13 +76,9 @@ export class ServerMetrics {
           ];
         },
       ),
-    );
-    registry.registerMetric(
       collected('hcas_response_cache_bytes', 'Bytes held by the response cache of the current build.', 'gauge', () => [
         { labels: {}, value: live.cacheStats().bytes },
       ]),
-    );
-    registry.registerMetric(
       collected(
         'hcas_build_info',
         'The build served: 1, labelled with its id and build time.',
@@ -93,8 +89,6 @@ export class ServerMetrics {
         },
         'max',
       ),
-    );
-    registry.registerMetric(
       collected(
         'hcas_build_age_seconds',
         'Seconds since the build served was made.',
@@ -102,8 +96,6 @@ export class ServerMetrics {
         () => [{ labels: {}, value: live.state.buildAgeSeconds() ?? Number.NaN }],
         'max',
       ),
-    );
-    registry.registerMetric(
       collected(
         'hcas_reloads_total',
         'Reloads of the database file, by result (ok, or failed: the previous build kept serving).',
@@ -113,37 +105,7 @@ export class ServerMetrics {
           { labels: { result: 'failed' }, value: live.reloads.failed },
         ],
       ),
-    );
-    if (gate) {
-      registry.registerMetric(
-        collected('hcas_quota_denials_total', 'Calls refused with 429 rate_limited, by plan.', 'counter', () =>
-          [...gate().quotaDenials].map(([plan, value]) => ({ labels: { plan }, value })),
-        ),
-      );
-      registry.registerMetric(
-        collected(
-          'hcas_state_errors_total',
-          'Failed operations of the key and counter state (Redis or the state file), by backend.',
-          'counter',
-          () => {
-            const stats = gate();
-            return [{ labels: { backend: stats.backend }, value: stats.stateErrors }];
-          },
-        ),
-      );
-      registry.registerMetric(
-        collected(
-          'hcas_state_degraded',
-          '1 while the key and counter state is unreachable and calls are served uncounted (fail open), else 0.',
-          'gauge',
-          () => {
-            const stats = gate();
-            return [{ labels: { backend: stats.backend }, value: stats.degraded ? 1 : 0 }];
-          },
-          'max',
-        ),
-      );
-    }
+    ];
   }
 
   /** Counts one answered request. `route` is the route pattern (undefined: none matched). */
@@ -201,3 +163,31 @@ export class ServerMetrics {
 
 /** The content type of the Prometheus text format. */
 export const METRICS_CONTENT_TYPE = client.Registry.PROMETHEUS_CONTENT_TYPE;
+
+/** The gate's: quota denials and the key and counter state's errors and health. */
+function gateMetrics(gate: () => GateStats): client.Metric[] {
+  return [
+    collected('hcas_quota_denials_total', 'Calls refused with 429 rate_limited, by plan.', 'counter', () =>
+      [...gate().quotaDenials].map(([plan, value]) => ({ labels: { plan }, value })),
+    ),
+    collected(
+      'hcas_state_errors_total',
+      'Failed operations of the key and counter state (Redis or the state file), by backend.',
+      'counter',
+      () => {
+        const stats = gate();
+        return [{ labels: { backend: stats.backend }, value: stats.stateErrors }];
+      },
+    ),
+    collected(
+      'hcas_state_degraded',
+      '1 while the key and counter state is unreachable and calls are served uncounted (fail open), else 0.',
+      'gauge',
+      () => {
+        const stats = gate();
+        return [{ labels: { backend: stats.backend }, value: stats.degraded ? 1 : 0 }];
+      },
+      'max',
+    ),
+  ];
+}
