@@ -40,105 +40,128 @@ export interface LogOutput {
  * bench/request-costs.ts times the line "written to a file").
  */
 export function logOutput(fd = 1, maxHeldBytes = MAX_HELD_BYTES, flushMs = LOG_FLUSH_MS): LogOutput {
-  const writeBytes = isPipe(fd) ? ATOMIC_WRITE_BYTES : FILE_WRITE_BYTES;
+  return new FdOutput(fd, maxHeldBytes, flushMs);
+}
+
+class FdOutput implements LogOutput {
+  private readonly writeBytes: number;
   // Bytes, not strings: a line held across a few young-generation collections would be promoted to the old
   // one (the lines of a turn are a rope of strings); a Buffer's bytes live outside the heap.
-  let held: Buffer[] = [];
-  let heldBytes = 0;
-  let writing = false;
-  let closing = false;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  let dropped = 0;
-  let failures = 0;
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  private writing = false;
+  private closing = false;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private dropped = 0;
+  private failures = 0;
   /** Bytes held up to the end of the last line that must not wait: writes follow one another until it is out. */
-  let urgentBytes = 0;
-  const idle: Array<() => void> = [];
+  private urgentBytes = 0;
+  private readonly idle: Array<() => void> = [];
+  private readonly fd: number;
+  private readonly maxHeldBytes: number;
+  private readonly flushMs: number;
+
+  constructor(fd: number, maxHeldBytes: number, flushMs: number) {
+    this.fd = fd;
+    this.maxHeldBytes = maxHeldBytes;
+    this.flushMs = flushMs;
+    this.writeBytes = isPipe(fd) ? ATOMIC_WRITE_BYTES : FILE_WRITE_BYTES;
+  }
+
+  write(chunk: string | Buffer, now = false): void {
+    // A line after the output was closed (the last lines of a shutdown) is written at once.
+    if (this.closed) {
+      writeAll(this.fd, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+      return;
+    }
+    this.hold(chunk);
+    if (now) this.urgentBytes = this.heldBytes;
+    this.schedule();
+  }
+
+  close(): Promise<void> {
+    this.closing = true;
+    return new Promise<void>((resolve) => {
+      this.idle.push(() => {
+        this.closed = true;
+        resolve();
+      });
+      this.schedule();
+    });
+  }
+
+  flushSync(): void {
+    clearTimeout(this.timer);
+    const data = Buffer.concat(this.held);
+    this.held = [];
+    this.heldBytes = 0;
+    this.urgentBytes = 0;
+    if (data.length > 0) writeAll(this.fd, data);
+  }
 
   /** Takes the chunks of the next write: whole chunks, at least one, within `writeBytes`. */
-  const take = (): Buffer => {
+  private take(): Buffer {
+    const { held } = this;
     let count = 0;
     let bytes = 0;
-    while (count < held.length && (count === 0 || bytes + held[count].length <= writeBytes)) bytes += held[count++].length;
+    while (count < held.length && (count === 0 || bytes + held[count].length <= this.writeBytes)) bytes += held[count++].length;
     const data = count === held.length ? held : held.slice(0, count);
-    held = count === held.length ? [] : held.slice(count);
-    heldBytes -= bytes;
-    urgentBytes = Math.max(0, urgentBytes - bytes);
+    this.held = count === held.length ? [] : held.slice(count);
+    this.heldBytes -= bytes;
+    this.urgentBytes = Math.max(0, this.urgentBytes - bytes);
     return data.length === 1 ? data[0] : Buffer.concat(data, bytes);
-  };
-  const failed = (error: NodeJS.ErrnoException, lines: Buffer) => {
-    dropped += countLines(lines);
-    if (failures++ === 0)
+  }
+
+  private failed(error: NodeJS.ErrnoException, lines: Buffer): void {
+    this.dropped += countLines(lines);
+    if (this.failures++ === 0)
       process.stderr.write(`hcas: the log cannot be written (${error.code ?? error.message}); its lines are dropped and counted\n`);
-  };
+  }
+
   /** Makes the next write, off the event loop; when it is done, the next one is scheduled. */
-  const start = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    if (writing || held.length === 0) return;
-    writing = true;
-    const data = take();
+  private readonly start = (): void => {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.writing || this.held.length === 0) return;
+    this.writing = true;
+    const data = this.take();
     const rest = (offset: number) =>
-      write(fd, data, offset, data.length - offset, null, (error, written) => {
+      write(this.fd, data, offset, data.length - offset, null, (error, written) => {
         if (error?.code === 'EAGAIN') return void setTimeout(() => rest(offset), 10);
-        if (error) failed(error, data);
+        if (error) this.failed(error, data);
         else if (offset + written < data.length) return rest(offset + written);
-        writing = false;
-        schedule();
+        this.writing = false;
+        this.schedule();
       });
     rest(0);
   };
+
   /** Starts a write when a full one is held (or at close), else makes sure one starts within LOG_FLUSH_MS. */
-  const schedule = () => {
-    if (writing) return;
-    if (held.length === 0) {
-      for (const wake of idle.splice(0)) wake();
+  private schedule(): void {
+    if (this.writing) return;
+    if (this.held.length === 0) {
+      for (const wake of this.idle.splice(0)) wake();
       return;
     }
-    if (closing || urgentBytes > 0 || heldBytes >= writeBytes) start();
-    else timer ??= setTimeout(start, flushMs).unref();
-  };
-  const hold = (text: string | Buffer) => {
+    if (this.closing || this.urgentBytes > 0 || this.heldBytes >= this.writeBytes) this.start();
+    else this.timer ??= setTimeout(this.start, this.flushMs).unref();
+  }
+
+  private hold(text: string | Buffer): void {
     const chunk = typeof text === 'string' ? Buffer.from(text) : text;
-    if (heldBytes + chunk.length > maxHeldBytes) {
-      dropped += countLines(chunk);
+    if (this.heldBytes + chunk.length > this.maxHeldBytes) {
+      this.dropped += countLines(chunk);
       return;
     }
-    if (dropped > 0) {
-      const note = { time: new Date().toISOString(), level: 'warn', event: 'log_lines_dropped', count: dropped };
-      dropped = 0;
-      hold(`${JSON.stringify(note)}\n`);
+    if (this.dropped > 0) {
+      const note = { time: new Date().toISOString(), level: 'warn', event: 'log_lines_dropped', count: this.dropped };
+      this.dropped = 0;
+      this.hold(`${JSON.stringify(note)}\n`);
     }
-    held.push(chunk);
-    heldBytes += chunk.length;
-  };
-  return {
-    write(chunk, now = false) {
-      // A line after the output was closed (the last lines of a shutdown) is written at once.
-      if (closed) return void writeAll(fd, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-      hold(chunk);
-      if (now) urgentBytes = heldBytes;
-      schedule();
-    },
-    close() {
-      closing = true;
-      return new Promise<void>((resolve) => {
-        idle.push(() => {
-          closed = true;
-          resolve();
-        });
-        schedule();
-      });
-    },
-    flushSync() {
-      clearTimeout(timer);
-      const data = Buffer.concat(held);
-      held = [];
-      heldBytes = 0;
-      urgentBytes = 0;
-      if (data.length > 0) writeAll(fd, data);
-    },
-  };
+    this.held.push(chunk);
+    this.heldBytes += chunk.length;
+  }
 }
 
 /** Writes all of `data` synchronously, waiting out a full pipe for at most SYNC_RETRY_MS. */
