@@ -70,71 +70,74 @@ export function registerSample(program: Command, io: CommandIo): void {
         '  hcas sample --synthetic-nation --providers 20000 --facilities 2000 --out raw/synthetic-small   # a small synthetic nation',
       ].join('\n'),
     )
-    .action(async (options: SampleOptions) => {
-      const mode = progressMode(options);
-      const print = logLines(mode, io.stdout);
-      const log = mode === 'silent' ? undefined : print.line;
-      const progress = countProgress('rows', { mode, stream: io.stderr });
-      const started = Date.now();
-      const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
-      if (options.syntheticNation && options.manifest !== undefined) {
-        throw new FixableError('--manifest applies to the default sample only: a synthetic nation reads no real files');
-      }
-      if (!options.syntheticNation && options.facilities !== undefined) {
-        throw new FixableError(
-          '--facilities applies to --synthetic-nation only: the default sample uses the real facilities of the bundled public data',
-        );
-      }
-      // Loaded on demand: the generators pull in ZIP tables that other commands do not need.
-      const [stamp, sample, { refuseStaleCompiledCode }] = await Promise.all([
-        import('../sample/stamp.ts'),
-        import('../sample/index.ts'),
-        import('../../pipeline/base/code.ts'),
-      ]);
-      refuseStaleCompiledCode('sample');
-      const out = options.out ?? (options.syntheticNation ? DEFAULTS.nation : DEFAULTS.sample);
-      const manifest = options.manifest ?? DEFAULTS.manifest;
-      const providers = options.providers ?? sample.DEFAULT_PROVIDERS;
-      const seed = options.seed ?? sample.DEFAULT_SEED;
-      const key = stamp.sampleKey(
-        options.syntheticNation
-          ? { kind: 'nation', providers, seed, facilities: options.facilities ?? null }
-          : { kind: 'real', providers, seed },
-        options.syntheticNation ? [] : await inputChecksums(manifest),
-      );
-      if (options.ifChanged && (await stamp.sampleIsCurrent(out, key))) {
-        print.summary(`${shownPath(out)} already holds this sample (written from the same options, inputs and code); nothing written`, {
-          event: 'up_to_date',
-          out,
-        });
-        return;
-      }
-      stamp.clearStamp(out);
-      if (options.syntheticNation) {
-        const result = await sample.writeSample({ outDir: out, providers, facilities: options.facilities, seed, log, progress });
-        await stamp.writeStamp(out, key);
-        print.summary(
-          `wrote a synthetic nation to ${shownPath(out)}: ${result.zctas} ZCTAs, ${result.providers} providers, ${result.facilities} facilities in ${seconds()} s`,
-          {
-            event: 'sample_written',
-            out,
-            zctas: result.zctas,
-            providers: result.providers,
-            facilities: result.facilities,
-            seconds: Number(seconds()),
-          },
-        );
-        return;
-      }
-      const { writeRealSample } = await import('../sample/real-sample.ts');
-      const result = await writeRealSample({ outDir: out, manifest, providers, seed, log, progress });
-      await stamp.writeStamp(out, key);
-      print.summary(
-        `wrote ${result.providers} synthetic providers to ${shownPath(out)} (${(result.sampleFraction * 100).toFixed(2)}% of the ${result.nationalProviders.toLocaleString('en-US')} the real counts and documented densities give the country) in ${seconds()} s; ` +
-          'their number per county and kind, and the census, facilities and geography they are placed over, are real (raw/public)',
-        { event: 'sample_written', out, providers: result.providers, sample_fraction: result.sampleFraction, seconds: Number(seconds()) },
-      );
+    .action((options: SampleOptions) => writeSampleCommand(options, io));
+}
+
+/** Refuses options that do nothing for the sample asked, then writes it (unless --if-changed finds it written). */
+async function writeSampleCommand(options: SampleOptions, io: CommandIo): Promise<void> {
+  const mode = progressMode(options);
+  const print = logLines(mode, io.stdout);
+  const log = mode === 'silent' ? undefined : print.line;
+  const progress = countProgress('rows', { mode, stream: io.stderr });
+  const started = Date.now();
+  const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
+  if (options.syntheticNation && options.manifest !== undefined) {
+    throw new FixableError('--manifest applies to the default sample only: a synthetic nation reads no real files');
+  }
+  if (!options.syntheticNation && options.facilities !== undefined) {
+    throw new FixableError(
+      '--facilities applies to --synthetic-nation only: the default sample uses the real facilities of the bundled public data',
+    );
+  }
+  // Loaded on demand: the generators pull in ZIP tables that other commands do not need.
+  const [stamp, sample, { refuseStaleCompiledCode }] = await Promise.all([
+    import('../sample/stamp.ts'),
+    import('../sample/index.ts'),
+    import('../../pipeline/base/code.ts'),
+  ]);
+  refuseStaleCompiledCode('sample');
+  const out = options.out ?? (options.syntheticNation ? DEFAULTS.nation : DEFAULTS.sample);
+  const manifest = options.manifest ?? DEFAULTS.manifest;
+  const providers = options.providers ?? sample.DEFAULT_PROVIDERS;
+  const seed = options.seed ?? sample.DEFAULT_SEED;
+  const key = stamp.sampleKey(
+    options.syntheticNation
+      ? { kind: 'nation', providers, seed, facilities: options.facilities ?? null }
+      : { kind: 'real', providers, seed },
+    options.syntheticNation ? [] : await inputChecksums(manifest),
+  );
+  if (options.ifChanged && (await stamp.sampleIsCurrent(out, key))) {
+    print.summary(`${shownPath(out)} already holds this sample (written from the same options, inputs and code); nothing written`, {
+      event: 'up_to_date',
+      out,
     });
+    return;
+  }
+  stamp.clearStamp(out);
+  if (options.syntheticNation) {
+    const result = await sample.writeSample({ outDir: out, providers, facilities: options.facilities, seed, log, progress });
+    await stamp.writeStamp(out, key);
+    print.summary(
+      `wrote a synthetic nation to ${shownPath(out)}: ${result.zctas} ZCTAs, ${result.providers} providers, ${result.facilities} facilities in ${seconds()} s`,
+      {
+        event: 'sample_written',
+        out,
+        zctas: result.zctas,
+        providers: result.providers,
+        facilities: result.facilities,
+        seconds: Number(seconds()),
+      },
+    );
+    return;
+  }
+  const { writeRealSample } = await import('../sample/real-sample.ts');
+  const result = await writeRealSample({ outDir: out, manifest, providers, seed, log, progress });
+  await stamp.writeStamp(out, key);
+  print.summary(
+    `wrote ${result.providers} synthetic providers to ${shownPath(out)} (${(result.sampleFraction * 100).toFixed(2)}% of the ${result.nationalProviders.toLocaleString('en-US')} the real counts and documented densities give the country) in ${seconds()} s; ` +
+      'their number per county and kind, and the census, facilities and geography they are placed over, are real (raw/public)',
+    { event: 'sample_written', out, providers: result.providers, sample_fraction: result.sampleFraction, seconds: Number(seconds()) },
+  );
 }
 
 /** The checksums of the real files the default sample reads (the manifest's sources). */
