@@ -97,7 +97,7 @@ export function buildFacilities(
   const nCms = Math.round(total * 0.07);
   const nHifldOnly = Math.round(nCms * 0.3);
   const nSites = Math.max(0, total - nCms - nHifldOnly);
-  const { catchment, residual } = placement;
+  const { catchment } = placement;
   const zctas = geo.zctas;
   const sampler = (f: (z: Zcta, c: number) => number) => new WeightedSampler(zctas.map((z) => f(z, catchment[z.index]!)));
 
@@ -124,18 +124,7 @@ export function buildFacilities(
     let z = zctas[s.sample(rng)]!;
     // Critical access hospitals are, by rule, far from other hospitals: retry when one is close.
     for (let tries = 0; kind === 'cah' && tries < 30 && placed.some((h) => near(h, z, 15)); tries++) z = zctas[s.sample(rng)]!;
-    const range =
-      cmsType === 'Critical Access Hospitals'
-        ? 'cah'
-        : cmsType === 'Childrens'
-          ? 'childrens'
-          : cmsType === 'Psychiatric'
-            ? 'psych'
-            : cmsType?.startsWith('Acute Care -')
-              ? 'federal'
-              : cmsType
-                ? 'acute'
-                : 'other';
+    const range = ccnRange(cmsType);
     const name = facilityName(rng, hifldType, cmsType, z, usedNames);
     const zip = postalZip(rng, geo, z, 0.06);
     const spread = clamp(Math.sqrt(demo[z.index]!.landSqMi) / 69 / 3, 0.002, 0.04);
@@ -162,19 +151,7 @@ export function buildFacilities(
   const cmsTypes = Array.from({ length: nCms }, () => pickWeighted(rng, CMS_MIX));
   // Acute hospitals first, so critical access hospitals can keep their distance from them.
   cmsTypes.sort((a, b) => CMS_MIX.findIndex(([t]) => t === a) - CMS_MIX.findIndex(([t]) => t === b));
-  for (const t of cmsTypes) {
-    const kind =
-      t === 'Acute Care Hospitals'
-        ? 'acute'
-        : t === 'Critical Access Hospitals'
-          ? 'cah'
-          : t === 'Childrens'
-            ? 'bigCity'
-            : t === 'Acute Care - Department of Defense'
-              ? 'base'
-              : 'city';
-    placeHospital(kind, t, HIFLD_TYPE[t]);
-  }
+  for (const t of cmsTypes) placeHospital(placeKind(t), t, HIFLD_TYPE[t]);
   for (let i = 0; i < nHifldOnly; i++) {
     const type = pickWeighted(rng, HIFLD_ONLY_MIX);
     placeHospital(type === 'MILITARY' ? 'base' : 'city', undefined, type);
@@ -182,6 +159,41 @@ export function buildFacilities(
   // The CMS file lists hospitals by CCN; keep that order for every hospital list.
   placed.sort((a, b) => (a.ccn < b.ccn ? -1 : a.ccn > b.ccn ? 1 : 0));
 
+  // After the hospitals: the random draws come in the same order as ever (same seed, same files).
+  const sites = healthCenterSites(geo, demo, placement, nSites, rng);
+  const bedsByZcta = new Float64Array(zctas.length);
+  for (const h of placed) bedsByZcta[h.zcta.index] += Math.max(h.beds, 10);
+  return { hospitals: placed, sites, bedsByZcta, nearestCmsHospital: nearestOf(placed.filter((h) => h.cmsType)) };
+}
+
+/** The CCN number range of a hospital of a CMS type (none: a HIFLD-only hospital). */
+function ccnRange(cmsType: CmsHospitalType | undefined): string {
+  if (cmsType === 'Critical Access Hospitals') return 'cah';
+  if (cmsType === 'Childrens') return 'childrens';
+  if (cmsType === 'Psychiatric') return 'psych';
+  if (cmsType?.startsWith('Acute Care -')) return 'federal';
+  return cmsType ? 'acute' : 'other';
+}
+
+/** Which sampler places a hospital of a CMS type: where such hospitals stand. */
+function placeKind(t: CmsHospitalType): string {
+  if (t === 'Acute Care Hospitals') return 'acute';
+  if (t === 'Critical Access Hospitals') return 'cah';
+  if (t === 'Childrens') return 'bigCity';
+  if (t === 'Acute Care - Department of Defense') return 'base';
+  return 'city';
+}
+
+/** Health center sites, drawn where people are poor and the land rural, near the people they serve. */
+function healthCenterSites(
+  geo: Geography,
+  demo: readonly Demographics[],
+  placement: Placement,
+  count: number,
+  rng: Rng,
+): HealthCenterSite[] {
+  const { catchment, residual } = placement;
+  const zctas = geo.zctas;
   const siteSampler = new WeightedSampler(
     zctas.map((z) => {
       const d = demo[z.index]!;
@@ -190,7 +202,7 @@ export function buildFacilities(
     }),
   );
   const sites: HealthCenterSite[] = [];
-  for (let i = 0; i < nSites; i++) {
+  for (let i = 0; i < count; i++) {
     const z = zctas[siteSampler.sample(rng)]!;
     const spread = clamp(Math.sqrt(demo[z.index]!.landSqMi) / 69 / 3, 0.002, 0.05);
     sites.push({
@@ -205,18 +217,19 @@ export function buildFacilities(
     });
   }
 
-  const bedsByZcta = new Float64Array(zctas.length);
-  for (const h of placed) bedsByZcta[h.zcta.index] += Math.max(h.beds, 10);
-  const cms = placed.filter((h) => h.cmsType);
+  return sites;
+}
+
+/** The nearest CMS hospital within some miles of a point (the providers' hospital affiliations). */
+function nearestOf(cms: Hospital[]): Facilities['nearestCmsHospital'] {
   const index = new KDBush(Math.max(1, cms.length));
   for (const h of cms) index.add(h.lon, h.lat);
   if (cms.length === 0) index.add(0, 0);
   index.finish();
-  const nearestCmsHospital = (lon: number, lat: number, miles: number) => {
+  return (lon: number, lat: number, miles: number) => {
     const [i] = geokdbush.around(index, lon, lat, 1, miles * KM_PER_MILE);
     return i === undefined ? undefined : cms[i];
   };
-  return { hospitals: placed, sites, bedsByZcta, nearestCmsHospital };
 }
 
 function near(h: Hospital, z: Zcta, miles: number): boolean {
