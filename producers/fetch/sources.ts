@@ -116,23 +116,8 @@ function readEntry(
     throw new BuildError(
       `${where('layout')}: unknown layout ${JSON.stringify(spec.layout)}; known layouts: ${[...knownLayouts].sort().join(', ')}`,
     );
-  const required = (value: unknown, field: string): string => {
-    if (typeof value !== 'string' || value === '') throw new BuildError(`${where(field)}: expected a non-empty string`);
-    return value;
-  };
+  const { required, optionalText, strings } = fieldReaders(where);
   const text = (field: string): string => required(spec[field], field);
-  const optionalText = (value: unknown, field: string): string | undefined => {
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string' || value === '') throw new BuildError(`${where(field)}: expected a non-empty string`);
-    return value;
-  };
-  const strings = (value: unknown, field: string): Record<string, string> => {
-    if (value === undefined) return {};
-    if (typeof value !== 'object' || value === null || Object.values(value).some((v) => typeof v !== 'string')) {
-      throw new BuildError(`${where(field)}: expected an object of strings`);
-    }
-    return value as Record<string, string>;
-  };
   const entry: SourceEntry = {
     key,
     layout: spec.layout,
@@ -169,6 +154,29 @@ function readEntry(
     options: object(spec.options) ?? {},
     expectColumns: Array.isArray(spec.expect_columns) ? spec.expect_columns.map(String) : [],
   };
+  checkEntry(entry, where);
+  return entry;
+}
+
+/** The readers of a source's fields, each refusing a wrong value with where it is. */
+function fieldReaders(where: (field?: string) => string) {
+  const required = (value: unknown, field: string): string => {
+    if (typeof value !== 'string' || value === '') throw new BuildError(`${where(field)}: expected a non-empty string`);
+    return value;
+  };
+  const optionalText = (value: unknown, field: string): string | undefined => (value === undefined ? undefined : required(value, field));
+  const strings = (value: unknown, field: string): Record<string, string> => {
+    if (value === undefined) return {};
+    if (typeof value !== 'object' || value === null || Object.values(value).some((v) => typeof v !== 'string')) {
+      throw new BuildError(`${where(field)}: expected an object of strings`);
+    }
+    return value as Record<string, string>;
+  };
+  return { required, optionalText, strings };
+}
+
+/** What no single field says: a way to get the file, a checksum's form, a file name, every variable declared. */
+function checkEntry(entry: SourceEntry, where: (field?: string) => string): void {
   if (entry.url && entry.discover) throw new BuildError(`${where()}: give "url" or "discover", not both`);
   if (!entry.url && !entry.discover && !entry.manual && !entry.fallback) {
     throw new BuildError(
@@ -195,7 +203,6 @@ function readEntry(
         `${where('env')}: declare ${name} (used as \${${name}}) with where to get it, e.g. { "${name}": "free key: https://..." }`,
       );
   }
-  return entry;
 }
 
 function readDiscover(value: unknown, where: (field?: string) => string): ListingRule | JsonRule {
