@@ -24,6 +24,37 @@ const pair = (a: unknown, b: unknown) => (JSON.stringify(a) === JSON.stringify(b
 /** Part 1: which builds, the sources and settings that differ, and what could not be compared. */
 export function buildsBlocks(report: DiffReport): Block[] {
   const b = report.builds;
+  const blocks = whichBuilds(report);
+  if (b.same_build_id) blocks.push({ kind: 'text', text: 'Same build id: the same inputs, settings and code.' });
+  blocks.push(...sourceBlocks(b));
+  if (b.settings.length)
+    blocks.push(
+      { kind: 'text', text: 'Settings that differ (scoring constants, data quality, provider coverage, facility merge):' },
+      {
+        kind: 'table',
+        columns: [{ key: 'path', heading: 'setting' }, { key: 'old' }, { key: 'new' }],
+        rows: b.settings.map((c) => ({ path: c.path, old: value(c.old), new: value(c.new) })),
+      },
+    );
+  if (b.row_counts.length)
+    blocks.push(
+      { kind: 'text', text: 'Row counts that differ:' },
+      {
+        kind: 'table',
+        columns: [{ key: 'table' }, { key: 'old', right: true }, { key: 'new', right: true }],
+        rows: b.row_counts.map((r) => ({ table: r.table, old: count(r.old), new: count(r.new) })),
+      },
+    );
+  if (b.not_compared.length)
+    blocks.push(
+      { kind: 'text', text: 'Not compared (the builds do not share it):' },
+      { kind: 'list', items: b.not_compared.map((text) => ({ text })) },
+    );
+  return blocks;
+}
+
+/** The heading and the two builds side by side. */
+function whichBuilds(report: DiffReport): Block[] {
   const side = (name: string, s: BuildSummary) => ({
     build: name,
     file: s.file,
@@ -33,7 +64,7 @@ export function buildsBlocks(report: DiffReport): Block[] {
     provider: s.provider_component ?? 'not recorded',
     dataset: s.dataset ?? '',
   });
-  const blocks: Block[] = [
+  return [
     { kind: 'heading', level: 2, text: '1. Builds' },
     {
       kind: 'table',
@@ -49,7 +80,11 @@ export function buildsBlocks(report: DiffReport): Block[] {
       rows: [side('OLD', report.old), side('NEW', report.new)],
     },
   ];
-  if (b.same_build_id) blocks.push({ kind: 'text', text: 'Same build id: the same inputs, settings and code.' });
+}
+
+/** The sources that differ, file by file, or that every one is identical. */
+function sourceBlocks(b: DiffReport['builds']): Block[] {
+  const blocks: Block[] = [];
   blocks.push({
     kind: 'text',
     text: b.sources.length
@@ -81,28 +116,5 @@ export function buildsBlocks(report: DiffReport): Block[] {
         rejected: pair(s.old?.rows_rejected ?? null, s.new?.rows_rejected ?? null),
       })),
     });
-  if (b.settings.length)
-    blocks.push(
-      { kind: 'text', text: 'Settings that differ (scoring constants, data quality, provider coverage, facility merge):' },
-      {
-        kind: 'table',
-        columns: [{ key: 'path', heading: 'setting' }, { key: 'old' }, { key: 'new' }],
-        rows: b.settings.map((c) => ({ path: c.path, old: value(c.old), new: value(c.new) })),
-      },
-    );
-  if (b.row_counts.length)
-    blocks.push(
-      { kind: 'text', text: 'Row counts that differ:' },
-      {
-        kind: 'table',
-        columns: [{ key: 'table' }, { key: 'old', right: true }, { key: 'new', right: true }],
-        rows: b.row_counts.map((r) => ({ table: r.table, old: count(r.old), new: count(r.new) })),
-      },
-    );
-  if (b.not_compared.length)
-    blocks.push(
-      { kind: 'text', text: 'Not compared (the builds do not share it):' },
-      { kind: 'list', items: b.not_compared.map((text) => ({ text })) },
-    );
   return blocks;
 }
