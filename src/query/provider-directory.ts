@@ -145,16 +145,8 @@ export class ProviderDirectory {
     order: 'distance' | '-distance' | 'name' | '-name',
   ): { count: number; ranks: Uint32Array; miles: Float64Array } {
     // Every provider of the places, nearest place first, ranks ascending within each place.
-    const lists: Uint32Array[] = [];
-    const listMiles: number[] = [];
-    let total = 0;
-    for (let i = 0; i < near.zipNumbers.length; i++) {
-      const list = this.postingList('zcta', String(near.zipNumbers[i]).padStart(5, '0'));
-      if (!list) continue;
-      lists.push(list.ranks);
-      listMiles.push(near.miles[i]);
-      total += list.ranks.length;
-    }
+    const { lists, listMiles } = this.placesLists(near);
+    let total = lists.reduce((sum, list) => sum + list.length, 0);
     const sets: RankSet[] = [];
     for (const [kind, key] of this.listKeys(filter)) {
       const set = this.postingList(kind, key);
@@ -192,48 +184,23 @@ export class ProviderDirectory {
     }
     const count = matched ? matched.length : total;
     if (order === 'distance' || order === '-distance') {
-      // The places nearest (or farthest) first, each place's providers in directory order, keeping the matches.
       if (matched) keep = bitmapOf(matched, this.size);
-      const ranks = new Uint32Array(Math.min(limit, Math.max(0, count - offset)));
-      const miles = new Float64Array(ranks.length);
-      // Farthest first keeps places of one distance by ZIP code, as every list's ties go.
-      const places = Array.from(lists.keys());
-      if (order === '-distance') places.sort((a, b) => listMiles[b] - listMiles[a] || a - b);
-      let seen = 0;
-      let n = 0;
-      for (let p = 0; p < places.length && n < ranks.length; p++) {
-        const place = places[p];
-        const list = lists[place];
-        if (!keep && seen + list.length <= offset) {
-          seen += list.length;
-          continue;
-        }
-        for (let i = 0; i < list.length && n < ranks.length; i++) {
-          const r = list[i];
-          if (keep && !(keep[r >>> 5] & (1 << (r & 31)))) continue;
-          if (seen++ < offset) continue;
-          ranks[n] = r;
-          miles[n++] = listMiles[place];
-        }
-      }
-      return { count, ranks, miles };
+      return { count, ...byDistance(lists, listMiles, keep, count, offset, limit, order) };
     }
-    const from = order === 'name' ? Math.min(offset, count) : Math.max(0, count - offset - limit);
-    const to = order === 'name' ? Math.min(count, offset + limit) : Math.max(0, count - offset);
-    const ranks = matched!.slice(from, to);
-    if (order === '-name') ranks.reverse();
-    // Each rank's miles: its place's, found in one pass over the places' lists.
-    const at = new Map(Array.from(ranks, (r, i) => [r, i]));
-    const miles = new Float64Array(ranks.length);
-    for (let l = 0; l < lists.length && at.size > 0; l++) {
-      for (let i = 0; i < lists[l].length; i++) {
-        const window = at.get(lists[l][i]);
-        if (window === undefined) continue;
-        miles[window] = listMiles[l];
-        at.delete(lists[l][i]);
-      }
+    return { count, ...byName(lists, listMiles, matched!, count, offset, limit, order) };
+  }
+
+  /** The posting lists of the places near a ZIP code that have providers, nearest place first, with their miles. */
+  private placesLists(near: NearPlaces): { lists: Uint32Array[]; listMiles: number[] } {
+    const lists: Uint32Array[] = [];
+    const listMiles: number[] = [];
+    for (let i = 0; i < near.zipNumbers.length; i++) {
+      const list = this.postingList('zcta', String(near.zipNumbers[i]).padStart(5, '0'));
+      if (!list) continue;
+      lists.push(list.ranks);
+      listMiles.push(near.miles[i]);
     }
-    return { count, ranks, miles };
+    return { lists, listMiles };
   }
 
   /** The first `limit` ranks whose first or last name starts with a search key (for autocomplete). */
@@ -413,4 +380,70 @@ function cacheBytes(set: RankSet | null): number {
 
 function firstNameBitsKey(match: NameMatch): string {
   return `first\u0000${match.firstFrom}\u0000${match.firstTo}`;
+}
+
+/**
+ * One window by distance: the places nearest (or farthest) first, each place's providers in directory order,
+ * keeping the matches (`keep`, a bitmap of ranks; none: every provider of the places).
+ */
+function byDistance(
+  lists: readonly Uint32Array[],
+  listMiles: readonly number[],
+  keep: Uint32Array | undefined,
+  count: number,
+  offset: number,
+  limit: number,
+  order: 'distance' | '-distance',
+): { ranks: Uint32Array; miles: Float64Array } {
+  const ranks = new Uint32Array(Math.min(limit, Math.max(0, count - offset)));
+  const miles = new Float64Array(ranks.length);
+  // Farthest first keeps places of one distance by ZIP code, as every list's ties go.
+  const places = Array.from(lists.keys());
+  if (order === '-distance') places.sort((a, b) => listMiles[b] - listMiles[a] || a - b);
+  let seen = 0;
+  let n = 0;
+  for (let p = 0; p < places.length && n < ranks.length; p++) {
+    const place = places[p];
+    const list = lists[place];
+    if (!keep && seen + list.length <= offset) {
+      seen += list.length;
+      continue;
+    }
+    for (let i = 0; i < list.length && n < ranks.length; i++) {
+      const r = list[i];
+      if (keep && !(keep[r >>> 5] & (1 << (r & 31)))) continue;
+      if (seen++ < offset) continue;
+      ranks[n] = r;
+      miles[n++] = listMiles[place];
+    }
+  }
+  return { ranks, miles };
+}
+
+/** One window of the matches in directory order (ascending or descending), each with its place's miles. */
+function byName(
+  lists: readonly Uint32Array[],
+  listMiles: readonly number[],
+  matched: Uint32Array,
+  count: number,
+  offset: number,
+  limit: number,
+  order: 'name' | '-name',
+): { ranks: Uint32Array; miles: Float64Array } {
+  const from = order === 'name' ? Math.min(offset, count) : Math.max(0, count - offset - limit);
+  const to = order === 'name' ? Math.min(count, offset + limit) : Math.max(0, count - offset);
+  const ranks = matched.slice(from, to);
+  if (order === '-name') ranks.reverse();
+  // Each rank's miles: its place's, found in one pass over the places' lists.
+  const at = new Map(Array.from(ranks, (r, i) => [r, i]));
+  const miles = new Float64Array(ranks.length);
+  for (let l = 0; l < lists.length && at.size > 0; l++) {
+    for (let i = 0; i < lists[l].length; i++) {
+      const window = at.get(lists[l][i]);
+      if (window === undefined) continue;
+      miles[window] = listMiles[l];
+      at.delete(lists[l][i]);
+    }
+  }
+  return { ranks, miles };
 }
