@@ -357,37 +357,7 @@
       ),
     ];
     if (size === 'full') {
-      var components = body.components || {};
-      parts.push(
-        h(
-          'div',
-          { class: 'bars' },
-          COMPONENTS.reduce(function (cells, pair) {
-            // A component the build could not measure (null) is shown as such, never as a zero.
-            var measured = components[pair[0]] !== null && components[pair[0]] !== undefined;
-            var value = measured ? Math.max(0, Math.min(100, Math.round(Number(components[pair[0]]) || 0))) : 0;
-            return cells.concat([
-              h('span', { 'aria-hidden': 'true' }, [pair[1]]),
-              h(
-                'div',
-                measured
-                  ? {
-                      class: 'track',
-                      role: 'meter',
-                      'aria-label': pair[1],
-                      'aria-valuemin': '0',
-                      'aria-valuemax': '100',
-                      'aria-valuenow': String(value),
-                      'aria-valuetext': value + ' out of 100',
-                    }
-                  : { class: 'track', role: 'img', 'aria-label': pair[1] + ': not measured' },
-                [h('span', { class: 'fill', style: { width: value + '%' } })],
-              ),
-              h('span', { class: 'num', 'aria-hidden': 'true' }, [measured ? String(value) : 'n/a']),
-            ]);
-          }, []),
-        ),
-      );
+      parts.push(h('div', { class: 'bars' }, componentBars(body.components || {})));
       var quality = body.data_quality && body.data_quality.components && body.data_quality.components.provider;
       if (quality === 'missing')
         parts.push(
@@ -402,6 +372,34 @@
       parts.push(link(new URL(body.map_url, options.base).href, 'See ZIP ' + body.zip_code + ' on the map \u2192', 'report'));
     parts.push(attribution);
     return h('div', { class: 'w ' + size + ' ' + options.theme, role: 'group', 'aria-label': name, lang: 'en' }, parts);
+  }
+
+  /** The full badge's bars: each component's score as a meter, or "not measured" for a component without one. */
+  function componentBars(components) {
+    return COMPONENTS.reduce(function (cells, pair) {
+      // A component the build could not measure (null) is shown as such, never as a zero.
+      var measured = components[pair[0]] !== null && components[pair[0]] !== undefined;
+      var value = measured ? Math.max(0, Math.min(100, Math.round(Number(components[pair[0]]) || 0))) : 0;
+      return cells.concat([
+        h('span', { 'aria-hidden': 'true' }, [pair[1]]),
+        h(
+          'div',
+          measured
+            ? {
+                class: 'track',
+                role: 'meter',
+                'aria-label': pair[1],
+                'aria-valuemin': '0',
+                'aria-valuemax': '100',
+                'aria-valuenow': String(value),
+                'aria-valuetext': value + ' out of 100',
+              }
+            : { class: 'track', role: 'img', 'aria-label': pair[1] + ': not measured' },
+          [h('span', { class: 'fill', style: { width: value + '%' } })],
+        ),
+        h('span', { class: 'num', 'aria-hidden': 'true' }, [measured ? String(value) : 'n/a']),
+      ]);
+    }, []);
   }
 
   function miles(distance) {
