@@ -59,7 +59,7 @@ export async function benchMap({
     if (before !== undefined) servers.unshift({ name: `before (${before})`, server: await beforeServer(before, db) });
     for (const { name, server } of servers) {
       console.log(`\n== ${name}`);
-      await checkAndSize(server);
+      await checkAndSize(server, name === 'this checkout');
     }
     const browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
@@ -115,20 +115,29 @@ async function beforeServer(dir: string, db: string): Promise<Server> {
 }
 
 /** Checks the data files (nothing is timed if they are wrong), then prints the first request of each and the sizes. */
-async function checkAndSize(server: Server): Promise<void> {
-  const data = [DATA_PATHS.meta, DATA_PATHS.outlines, DATA_PATHS.zips, DATA_PATHS.scores.replace('{slug}', FIRST_TYPE)];
+async function checkAndSize(server: Server, current: boolean): Promise<void> {
+  const paths = [
+    DATA_PATHS.meta,
+    DATA_PATHS.national,
+    DATA_PATHS.outlines,
+    DATA_PATHS.zips,
+    DATA_PATHS.scores.replace('{slug}', FIRST_TYPE),
+  ];
   const first: string[][] = [];
   const bodies = new Map<string, Buffer>();
-  for (const file of [...data, DATA_PATHS.counties]) {
+  for (const file of [...paths, DATA_PATHS.counties]) {
     const started = performance.now();
     const response = await request(server.url, file);
+    // An older checkout may lack a file this one has (its page does not load it).
+    if (response.status === 404 && !current) continue;
     if (response.status !== 200) throw new Error(`${file} answered ${response.status}`);
     first.push([file, `${Math.round(performance.now() - started)} ms`]);
     bodies.set(file, response.body);
   }
   console.log(`first request of each data file on a fresh server (load ${load()}):`);
   printTable(['file', 'first request'], first);
-  checkData(data, bodies);
+  const data = paths.filter((file) => bodies.has(file));
+  if (current) checkData(data, bodies);
 
   // The page's own files as that server lists them (its index.html's scripts and styles).
   const html = (await request(server.url, '/map/')).body.toString('utf8');
@@ -163,12 +172,13 @@ const STEPS = [
   ['first layout painted (first-contentful-paint)', 'fcp'],
   ['modules run (DOMContentLoaded)', 'dcl'],
   ['metadata received', 'meta'],
+  ['national paths received', 'national'],
   ['outlines received', 'outlines'],
   ['ZIP codes received', 'zips'],
   ['scores received', 'scores'],
   ['metadata read (map-meta)', 'map-meta'],
   ['data in hand (map-fetched)', 'map-fetched'],
-  ['outlines decoded, paths made (map-outlines)', 'map-outlines'],
+  ['land and borders made (map-outlines)', 'map-outlines'],
   ['ZIP codes and scores decoded (map-decoded)', 'map-decoded'],
   ['paint order and colours (map-scene)', 'map-scene'],
   ['canvas drawn (map-painted: the old "first paint")', 'map-painted'],
@@ -260,6 +270,7 @@ const READY = `new Promise((resolve) => {
         fcp: fcp && Math.round(fcp.startTime),
         dcl: Math.round(navigation.domContentLoadedEventEnd),
         meta: end(/[/]data[/]$/),
+        national: end(/national/),
         outlines: end(/outlines/),
         zips: end(/zips/),
         scores: end(/scores/),
@@ -299,13 +310,13 @@ function readData(file: string, body: Buffer): { header: DataFile; column: (name
   return { header, column: (name) => header[name] };
 }
 
-/** Checks the national view's files before anything is timed: of one build, a row per ZIP code, every arc's points. */
-function checkData([metaPath, outlinesPath, zipsPath, scoresPath]: string[], bodies: Map<string, Buffer>): void {
+/** Checks the national view's files before anything is timed: of one build, the paths there, a row per ZIP code, every arc's points. */
+function checkData([metaPath, nationalPath, outlinesPath, zipsPath, scoresPath]: string[], bodies: Map<string, Buffer>): void {
   const meta = readData(metaPath, bodies.get(metaPath)!).header;
   const fail = (what: string) => {
     throw new Error(`the map's data is wrong, nothing timed: ${what}`);
   };
-  for (const file of [outlinesPath, zipsPath, scoresPath]) {
+  for (const file of [nationalPath, outlinesPath, zipsPath, scoresPath]) {
     const { header } = readData(file, bodies.get(file)!);
     if (header.build_id !== meta.build_id) fail(`${file} is of build ${header.build_id}, the metadata of ${meta.build_id}`);
   }
@@ -318,6 +329,9 @@ function checkData([metaPath, outlinesPath, zipsPath, scoresPath]: string[], bod
   ] as const) {
     if (column.length !== meta.zips) fail(`${file} has ${column.length} rows, the metadata counts ${meta.zips} ZIP codes`);
   }
+  const national = readData(nationalPath, bodies.get(nationalPath)!).header;
+  for (const path of ['land', 'state', 'outline'])
+    if (typeof national[path] !== 'string' || !national[path].startsWith('M')) fail(`${nationalPath} has no ${path} path`);
   const outlines = readData(outlinesPath, bodies.get(outlinesPath)!);
   if (outlinesPath.endsWith('.bin')) {
     const points = Array.from(outlines.column('arc_points')).reduce((sum, count) => sum + count, 0);

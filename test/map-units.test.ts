@@ -3,13 +3,13 @@ import { BANDS } from '../pipeline/config/bands.ts';
 import { bandsOf, gradeOf } from '../src/map/bands.ts';
 import { COLUMNS_MAGIC, columnsFile } from '../src/map/columns.ts';
 import type { BuildMap } from '../src/map/data.ts';
-import { cityColumn, outlinesFile, zipsFile } from '../src/map/files.ts';
+import { cityColumn, nationalFile, outlinesFile, zipsFile } from '../src/map/files.ts';
 // @ts-expect-error: the page's plain JavaScript, run here against the writer.
 import { readColumns } from '../src/map/page/columns.js';
 // @ts-expect-error: as above.
 import { decodeZips } from '../src/map/page/data.js';
 // @ts-expect-error: as above.
-import { decodeArcs, splitRings } from '../src/map/page/geometry.js';
+import { Arcs } from '../src/map/page/geometry.js';
 import { areaMeans } from '../src/map/means.ts';
 import { FRAME, INSETS, STATE_FIPS, type FramePoint } from '../src/map/projection.ts';
 import { decodeArc, mapGeography, RENAMED_COUNTIES } from '../src/map/shapes.ts';
@@ -34,6 +34,29 @@ function insideState(point: FramePoint, fips: string): boolean {
     }
   }
   return inside;
+}
+
+/**
+ * SVG path data of `M x y` and relative `l dx dy ...` (with `z` when `closed`) as each subpath's absolute
+ * points, "x,y" each: what a browser's Path2D makes of nationalFile's paths.
+ */
+function subpaths(data: string, closed = false): string[][] {
+  const out: string[][] = [];
+  for (const part of data.split('M').slice(1)) {
+    const match = /^(-?\d+) (-?\d+)(?:l([-\d ]*))?(z?)$/.exec(part);
+    if (!match || (match[4] === 'z') !== closed) throw new Error(`unexpected path data: M${part.slice(0, 40)}`);
+    let x = Number(match[1]);
+    let y = Number(match[2]);
+    const line = [`${x},${y}`];
+    const deltas = (match[3] ?? '').match(/-?\d+/g)?.map(Number) ?? [];
+    for (let i = 0; i < deltas.length; i += 2) {
+      x += deltas[i];
+      y += deltas[i + 1];
+      line.push(`${x},${y}`);
+    }
+    out.push(line);
+  }
+  return out;
 }
 
 describe('the composite projection', () => {
@@ -243,18 +266,34 @@ describe('the data files', () => {
     for (const field of ['state', 'county', 'residents'] as const) expect(Array.from(page[field])).toEqual(zips.map((zip) => zip[field]));
 
     const outlines = readColumns(fetched(outlinesFile(map)), 'outlines.bin');
-    const lines = decodeArcs(outlines.columns.arcs, outlines.columns.arc_points, outlines.grid);
-    expect(lines.length).toBe(shapes.arcs.length);
+    const arcs = new Arcs(outlines.columns.arcs, outlines.columns.arc_points, outlines.grid);
+    expect(arcs.count).toBe(shapes.arcs.length);
+    // Decoded in an order of their own (the page decodes an arc when it first draws it).
+    const lines = Array.from({ length: arcs.count }, (_, i) => arcs.line(arcs.count - 1 - i)).reverse();
     // One comparison for the 9,869 arcs (an expect each took seconds on a loaded machine): the arcs that differ.
     const differ = shapes.arcs.flatMap((arc, i) => {
       const want = decodeArc(arc, shapes.grid).flat();
       return lines[i].length === want.length && want.every((value, n) => lines[i][n] === Math.fround(value)) ? [] : [i];
     });
     expect(differ).toEqual([]);
-    for (const border of ['outline', 'state', 'county'] as const)
-      expect(Array.from(outlines.columns[border])).toEqual(shapes.borders[border]);
-    const rings = splitRings(outlines.columns.land, outlines.columns.land_rings).map((ring: Int32Array) => Array.from(ring));
-    expect(rings).toEqual(shapes.land);
+    expect(Array.from(outlines.columns.county)).toEqual(shapes.borders.county);
+  });
+
+  it("gives the first paint the land, state and coast lines as path data with the arcs' points", () => {
+    const file = nationalFile({ buildId: 'b3', shapes } as unknown as BuildMap) as Record<string, string | number>;
+    expect(file.grid).toBe(shapes.grid);
+    const points = (arc: number) => decodeArc(shapes.arcs[arc < 0 ? ~arc : arc], 1).map(([x, y]) => `${x},${y}`);
+    // Each subpath of the data as its points on the grid, against the same from the arcs.
+    const lines = (arcs: readonly number[]) => arcs.map((arc) => points(arc)).filter((line) => line.length > 1);
+    expect(subpaths(file.state as string)).toEqual(lines(shapes.borders.state));
+    expect(subpaths(file.outline as string)).toEqual(lines(shapes.borders.outline));
+    const rings = shapes.land.map((ring) =>
+      ring.flatMap((arc, k) => {
+        const line = arc < 0 ? points(arc).reverse() : points(arc);
+        return k === 0 ? line : line.slice(1);
+      }),
+    );
+    expect(subpaths(file.land as string, true)).toEqual(rings);
   });
 
   it("fills the land with the states merged: each of the nation's outline arcs once, no border between two areas", () => {

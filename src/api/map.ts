@@ -74,6 +74,9 @@ export const routes: readonly Route[] = [
   dataRoute(DATA_PATHS.meta, "The map's build, bands, score types, states and insets", (files, map) =>
     files.metaFile(map, packageVersion()),
   ),
+  dataRoute(DATA_PATHS.national, "The map's land, state and coast lines as SVG path data, for the first paint", (files, map) =>
+    files.nationalFile(map),
+  ),
   dataRoute(DATA_PATHS.outlines, "The map's borders: the nation, the states, the counties", (files, map) => files.outlinesFile(map)),
   dataRoute(DATA_PATHS.counties, "The map's counties: codes, names and rings", (files, map) => files.countiesFile(map)),
   dataRoute(DATA_PATHS.zips, "The map's ZIP codes: points, states, counties, residents, cities", (files, map) => files.zipsFile(map)),

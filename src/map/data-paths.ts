@@ -9,6 +9,7 @@
  */
 export const DATA_PATHS = {
   meta: '/map/data/',
+  national: '/map/data/national/',
   outlines: '/map/data/outlines.bin',
   counties: '/map/data/counties/',
   zips: '/map/data/zips.bin',

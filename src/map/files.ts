@@ -5,7 +5,7 @@ import { MAP_PATH } from './page.ts';
 import { type BuildMap, onGrid, type TypeScores } from './data.ts';
 
 /** The version of the data files' layout; the page refuses files of another. */
-export const DATA_FORMAT = 2;
+export const DATA_FORMAT = 3;
 
 /**
  * `/map/data/`: what the page reads first: the build, its sources, the band table, the score types, the
@@ -39,25 +39,88 @@ export function metaFile(map: BuildMap, version: string): object {
 }
 
 /**
- * `/map/data/outlines.bin`: the arcs of every border, which are the nation's outline, state and county borders,
- * and the land's rings. `arcs` is every arc's points one after the other, each arc delta-coded on the grid
- * ([x0, y0, dx1, dy1, ...]), `arc_points` how many points each has; `land` the rings' arc indexes (~i: arc i
- * reversed: the states merged, MapShapes.land), `land_rings` how many arcs each ring has.
+ * `/map/data/outlines.bin`: the arcs of every border, for the county borders (`county`, arc indexes) and the
+ * counties' shapes (countiesFile's rings). `arcs` is every arc's points one after the other, each arc
+ * delta-coded on the grid ([x0, y0, dx1, dy1, ...]), `arc_points` how many points each has. The first paint
+ * draws nationalFile's paths instead; the page fetches this after it.
  */
 export function outlinesFile(map: BuildMap): Buffer {
-  const { grid, arcs, borders, land } = map.shapes;
+  const { grid, arcs, borders } = map.shapes;
   return columnsFile(
     { format: DATA_FORMAT, build_id: map.buildId, grid },
-    {
-      arc_points: arcs.map((arc) => arc.length / 2),
-      arcs: arcs.flat(),
-      outline: borders.outline,
-      state: borders.state,
-      county: borders.county,
-      land_rings: land.map((ring) => ring.length),
-      land: land.flat(),
-    },
+    { arc_points: arcs.map((arc) => arc.length / 2), arcs: arcs.flat(), county: borders.county },
   );
+}
+
+/**
+ * `/map/data/national/`: what the first paint draws under the dots, the land and the state and coast lines, as
+ * SVG path data on the grid (relative moves, the arcs' own deltas: `M x0 y0 l dx1 dy1 dx2 dy2 ...`). The page
+ * makes each a Path2D in one call, where building them from the arcs point by point cost it 30-50 ms of the
+ * first paint (bench/map.ts); the outlines' arcs follow for the county borders and shapes.
+ */
+export function nationalFile(map: BuildMap): object {
+  const { grid, arcs, borders, land } = map.shapes;
+  return {
+    format: DATA_FORMAT,
+    build_id: map.buildId,
+    grid,
+    land: ringsPathData(arcs, land),
+    state: linesPathData(arcs, borders.state),
+    outline: linesPathData(arcs, borders.outline),
+  };
+}
+
+/** Open lines, one per arc (an arc of one point draws nothing and is left out, as the page's linesPath does). */
+function linesPathData(arcs: readonly number[][], indexes: readonly number[]): string {
+  let data = '';
+  for (const index of indexes) {
+    const arc = arcs[index];
+    if (arc.length < 4) continue;
+    data += `M${arc[0]} ${arc[1]}l${joined(arc, 2)}`;
+  }
+  return data;
+}
+
+/**
+ * Closed rings of arc indexes (~i: arc i reversed). An arc starts where the one before it ended, so after a
+ * ring's first point each arc adds its deltas (reversed and negated for a reversed arc).
+ */
+function ringsPathData(arcs: readonly number[][], rings: readonly number[][]): string {
+  let data = '';
+  for (const ring of rings) {
+    const deltas: number[] = [];
+    ring.forEach((index, k) => {
+      const arc = arcs[index < 0 ? ~index : index];
+      if (index >= 0) {
+        if (k === 0) data += `M${arc[0]} ${arc[1]}`;
+        for (let i = 2; i < arc.length; i++) deltas.push(arc[i]);
+        return;
+      }
+      const last = endOf(arc);
+      if (k === 0) data += `M${last[0]} ${last[1]}`;
+      for (let i = arc.length - 2; i >= 2; i -= 2) deltas.push(-arc[i], -arc[i + 1]);
+    });
+    data += `${deltas.length > 0 ? `l${joined(deltas, 0)}` : ''}z`;
+  }
+  return data;
+}
+
+/** The last point of a delta-coded arc. */
+function endOf(arc: readonly number[]): [number, number] {
+  let x = 0;
+  let y = 0;
+  for (let i = 0; i < arc.length; i += 2) {
+    x += arc[i];
+    y += arc[i + 1];
+  }
+  return [x, y];
+}
+
+/** Numbers from `from` on as SVG path data: a space before each, none before a minus sign. */
+function joined(values: readonly number[], from: number): string {
+  let text = '';
+  for (let i = from; i < values.length; i++) text += values[i] < 0 || i === from ? String(values[i]) : ` ${values[i]}`;
+  return text;
 }
 
 /** `/map/data/counties/`: each county's code, name and rings (arc indexes), for the county view and its tooltips. */

@@ -2,19 +2,23 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../../core/package.ts';
+import { joinModules } from './join-modules.ts';
 
 /** Where the map's page is served; its files and data sit under it. */
 export const MAP_PATH = '/map/';
 
-/** The page's own files: hand-written HTML, JavaScript and CSS, served as they are (no build step, as the widget's script). */
+/** The page's script as served: its modules joined, from this entry module. */
+const SCRIPT = 'map.js';
+const ENTRY_MODULE = 'main.js';
+
+/**
+ * The page's own files: hand-written HTML and CSS served as they are, and its script, the modules of
+ * src/map/page/ joined into one from main.js (join-modules.ts; no build step, nothing to install).
+ */
 export const PAGE_FILES: ReadonlyArray<{ path: string; file: string; type: string }> = [
   { path: '/map/', file: 'index.html', type: 'text/html; charset=utf-8' },
   { path: '/map/map.css', file: 'map.css', type: 'text/css; charset=utf-8' },
-  ...['main.js', 'data.js', 'columns.js', 'geometry.js', 'draw.js', 'panels.js', 'search.js'].map((file) => ({
-    path: `/map/${file}`,
-    file,
-    type: 'text/javascript; charset=utf-8',
-  })),
+  { path: '/map/map.js', file: SCRIPT, type: 'text/javascript; charset=utf-8' },
 ];
 
 /** The folder of the page's files (read from the package, as the widget's script is, so `dist/` needs no copy). */
@@ -40,7 +44,7 @@ const read = new Map<string, PageFile>();
 export function pageFile(file: string): PageFile {
   let found = read.get(file);
   if (found === undefined) {
-    const body = readFileSync(path.join(PAGE_DIR, file));
+    const body = file === SCRIPT ? Buffer.from(joinModules(PAGE_DIR, ENTRY_MODULE)) : readFileSync(path.join(PAGE_DIR, file));
     found = { body, etag: `"map-${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` };
     read.set(file, found);
   }

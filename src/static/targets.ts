@@ -71,6 +71,7 @@ export const STATIC_ROUTES: readonly StaticRoute[] = [
   { path: `${API_BASE}facilities/:id/`, keys: ({ keys }) => keys.facilityIds() },
   ...PAGE_FILES.map(({ path, file }) => ({ path, index: file })),
   { path: DATA_PATHS.meta },
+  { path: DATA_PATHS.national },
   { path: DATA_PATHS.outlines },
   { path: DATA_PATHS.counties },
   { path: DATA_PATHS.zips },

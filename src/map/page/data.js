@@ -6,7 +6,7 @@
 import { readColumns } from './columns.js';
 
 /** The layout of the data files this page reads (DATA_FORMAT in src/map/files.ts). */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** Thrown when a file is of another build than the page's metadata: the server switched builds between two requests. */
 export class BuildChanged extends Error {}

@@ -19,6 +19,11 @@ export function dotRadius(zoom) {
   return Math.min(7, 1.15 * zoom ** 0.55);
 }
 
+/** True when the ZIP view shows the county borders: zoomed in, or a canvas larger than the frame. */
+export function countyLinesShown(view) {
+  return view.zoom >= 1.5 || view.scale > 1.4;
+}
+
 /** A hatch for counties without a score: no band's colour, and visibly not a colour at all. */
 function hatch(ctx) {
   const tile = document.createElement('canvas');
@@ -37,7 +42,8 @@ function hatch(ctx) {
 }
 
 /**
- * Paints `scene` (built by main.js): `view` (View), `shapes` ({ land, counties, states, outline } Path2Ds),
+ * Paints `scene` (built by main.js): `view` (View), `shapes` ({ land, counties, states, outline } Path2Ds;
+ * `counties` null until the outlines' arcs are in),
  * `insets`, and either `dots` ({ x, y, order: indexes, grades: palette index by ZIP index, colors: by palette
  * index, none: indexes }) or `fills`
  * ([{ color, path }] and `noScore`, a path).
@@ -67,11 +73,11 @@ export function paint(canvas, scene) {
       ctx.fillStyle = pattern;
       ctx.fill(scene.noScore, 'evenodd');
     }
-    stroke(ctx, shapes.counties, STYLE.countyLineOnFill, 0.5 * px);
+    if (shapes.counties) stroke(ctx, shapes.counties, STYLE.countyLineOnFill, 0.5 * px);
   } else {
     ctx.fillStyle = STYLE.land;
     ctx.fill(shapes.land, 'evenodd');
-    if (view.zoom >= 1.5 || s > 1.4) stroke(ctx, shapes.counties, STYLE.countyLine, 0.5 * px);
+    if (shapes.counties && countyLinesShown(view)) stroke(ctx, shapes.counties, STYLE.countyLine, 0.5 * px);
   }
   stroke(ctx, shapes.states, STYLE.stateLine, 0.8 * px);
   stroke(ctx, shapes.outline, STYLE.outline, 0.9 * px);

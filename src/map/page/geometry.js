@@ -4,45 +4,49 @@
  */
 
 /**
- * Each arc as a flat Float32Array [x0, y0, x1, y1, ...] in frame units, a view into one array of them all:
- * `arcs` is every arc's points in turn, each arc delta-coded on the grid, `counts` how many points each has.
+ * The outlines' arcs, each a flat Float32Array [x0, y0, x1, y1, ...] in frame units, decoded when first
+ * drawn: `arcs` is every arc's points in turn, each arc delta-coded on the grid, `counts` how many points each
+ * has. The national view draws the land, state and coast arcs, under a third of the points; the county
+ * borders' are decoded when the map zooms in (the page's first paint runs this code cold, where a loop over
+ * every point cost tens of milliseconds: bench/map.ts).
  */
-export function decodeArcs(arcs, counts, grid) {
-  const points = new Float32Array(arcs.length);
-  const lines = new Array(counts.length);
-  let at = 0;
-  for (let a = 0; a < counts.length; a++) {
-    const end = at + 2 * counts[a];
-    let x = 0;
-    let y = 0;
-    for (let i = at; i < end; i += 2) {
-      x += arcs[i];
-      y += arcs[i + 1];
-      points[i] = x / grid;
-      points[i + 1] = y / grid;
+export class Arcs {
+  constructor(arcs, counts, grid) {
+    this.arcs = arcs;
+    this.grid = grid;
+    this.count = counts.length;
+    this.starts = new Uint32Array(counts.length + 1);
+    for (let a = 0; a < counts.length; a++) this.starts[a + 1] = this.starts[a] + 2 * counts[a];
+    this.points = new Float32Array(arcs.length);
+    this.lines = new Array(counts.length);
+  }
+
+  /** Arc `a`'s points in frame units (a view into one array of them all). */
+  line(a) {
+    let line = this.lines[a];
+    if (line === undefined) {
+      const { arcs, points, grid } = this;
+      const end = this.starts[a + 1];
+      let x = 0;
+      let y = 0;
+      for (let i = this.starts[a]; i < end; i += 2) {
+        x += arcs[i];
+        y += arcs[i + 1];
+        points[i] = x / grid;
+        points[i + 1] = y / grid;
+      }
+      line = points.subarray(this.starts[a], end);
+      this.lines[a] = line;
     }
-    lines[a] = points.subarray(at, end);
-    at = end;
+    return line;
   }
-  return lines;
 }
 
-/** Splits a flat list of arc indexes into rings of `counts[r]` arcs each. */
-export function splitRings(arcs, counts) {
-  const rings = new Array(counts.length);
-  let at = 0;
-  for (let r = 0; r < counts.length; r++) {
-    rings[r] = arcs.subarray(at, at + counts[r]);
-    at += counts[r];
-  }
-  return rings;
-}
-
-/** A Path2D of the arcs `indexes`, each an open line. */
-export function linesPath(lines, indexes) {
+/** A Path2D of the arcs `indexes` (of an Arcs), each an open line. */
+export function linesPath(arcs, indexes) {
   const path = new Path2D();
   for (const index of indexes) {
-    const line = lines[index];
+    const line = arcs.line(index);
     if (line.length < 4) continue;
     path.moveTo(line[0], line[1]);
     for (let i = 2; i < line.length; i += 2) path.lineTo(line[i], line[i + 1]);
@@ -50,28 +54,37 @@ export function linesPath(lines, indexes) {
   return path;
 }
 
-/** Adds rings of arc indexes (~i: arc i reversed, as TopoJSON writes them) to `path`, and returns their bounding box. */
-export function addRings(path, lines, rings) {
-  const box = [Infinity, Infinity, -Infinity, -Infinity];
+/** Adds rings of arc indexes (~i: arc i reversed, as TopoJSON writes them) to `path`. */
+export function addRings(path, arcs, rings) {
   for (const ring of rings) {
     let first = true;
     for (const arc of ring) {
-      const line = lines[arc < 0 ? ~arc : arc];
-      const count = line.length / 2;
-      for (let n = 0; n < count; n++) {
-        const at = arc < 0 ? count - 1 - n : n;
-        const x = line[2 * at];
-        const y = line[2 * at + 1];
-        if (first) path.moveTo(x, y);
-        else path.lineTo(x, y);
+      const line = arcs.line(arc < 0 ? ~arc : arc);
+      const last = line.length - 2;
+      for (let n = 0; n <= last; n += 2) {
+        const at = arc < 0 ? last - n : n;
+        if (first) path.moveTo(line[at], line[at + 1]);
+        else path.lineTo(line[at], line[at + 1]);
         first = false;
-        if (x < box[0]) box[0] = x;
-        if (y < box[1]) box[1] = y;
-        if (x > box[2]) box[2] = x;
-        if (y > box[3]) box[3] = y;
       }
     }
     path.closePath();
+  }
+}
+
+/** The bounding box [left, top, right, bottom] of rings of arc indexes, in frame units. */
+export function ringsBox(arcs, rings) {
+  const box = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const ring of rings) {
+    for (const arc of ring) {
+      const line = arcs.line(arc < 0 ? ~arc : arc);
+      for (let i = 0; i < line.length; i += 2) {
+        if (line[i] < box[0]) box[0] = line[i];
+        if (line[i + 1] < box[1]) box[1] = line[i + 1];
+        if (line[i] > box[2]) box[2] = line[i];
+        if (line[i + 1] > box[3]) box[3] = line[i + 1];
+      }
+    }
   }
   return box;
 }

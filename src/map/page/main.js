@@ -4,8 +4,8 @@
  * shows what its sender saw. No request leaves the page's own origin.
  */
 import { BuildChanged, decodeCounties, decodeScores, decodeZips, fetchData, waiting } from './data.js';
-import { dotRadius, highlight, paint } from './draw.js';
-import { addRings, decodeArcs, linesPath, MAX_ZOOM, PointIndex, splitRings, View } from './geometry.js';
+import { countyLinesShown, dotRadius, highlight, paint } from './draw.js';
+import { addRings, Arcs, linesPath, MAX_ZOOM, PointIndex, ringsBox, View } from './geometry.js';
 import { countyTip, renderBuild, renderLegend, renderTable, zipTip } from './panels.js';
 import { lowerBound, Places, searchBox } from './search.js';
 
@@ -51,6 +51,9 @@ start().catch((error) => {
 });
 
 async function start(retried = false) {
+  // While the data is on its way: the canvas sized and its context made, work the first paint waited for.
+  resize();
+  canvas.getContext('2d');
   try {
     await load();
   } catch (error) {
@@ -72,6 +75,7 @@ async function start(retried = false) {
   await afterFrame();
   performance.mark('map-shown');
   setTimeout(() => {
+    outlines();
     app.index = new PointIndex(app.zips.x, app.zips.y, app.meta.frame.width, app.meta.frame.height);
     app.places = new Places(app.zips, app.meta.states);
     searchBox($('search'), $('suggestions'), app.places, flyTo);
@@ -87,8 +91,8 @@ function afterFrame() {
 }
 
 /**
- * The metadata, then at once everything the view in the URL needs: the outlines, the ZIP codes, the scores
- * of its type (and the counties for the county view), fetched side by side.
+ * The metadata, then at once everything the view in the URL needs: the national paths, the ZIP codes, the
+ * scores of its type (and the counties and outlines for a state or the county view), fetched side by side.
  */
 async function load() {
   // The score type the URL asks for, fetched beside the metadata (its slug is checked against it after).
@@ -104,28 +108,22 @@ async function load() {
     app.scores.set(app.type, decodeScores(file));
     return null;
   });
-  const areas = app.by === 'county' || app.state !== '' ? countiesFile() : null;
-  const [outlines, zipsFile] = await Promise.all([
-    fetchData(meta.files.outlines, meta.build_id),
+  // A state or the county view draws the counties' borders and shapes, made of the outlines' arcs: fetched
+  // with the rest. The national view's first paint needs neither; they follow it (start()).
+  const areas = app.by === 'county' || app.state !== '' ? Promise.all([countiesFile(), outlines()]) : null;
+  const [national, zipsFile] = await Promise.all([
+    fetchData(meta.files.national, meta.build_id),
     fetchData(meta.files.zips, meta.build_id),
   ]);
-  // The page's marks (bench/map.ts prints them): the metadata read, the data fetched, the outlines' paths made,
+  // The page's marks (bench/map.ts prints them): the metadata read, the data fetched, the national paths made,
   // the ZIP codes and scores read, the scene made, the canvas painted, and the frame that shows it.
   performance.mark('map-fetched');
-  const { columns } = outlines;
-  app.lines = decodeArcs(columns.arcs, columns.arc_points, outlines.grid);
-  const land = new Path2D();
-  addRings(land, app.lines, splitRings(columns.land, columns.land_rings));
-  let countyLines;
   app.shapes = {
-    land,
-    // The county borders only show zoomed in (draw.js): made when first painted, not before the first paint.
+    ...nationalPaths(national),
+    // The county borders, once the outlines' arcs are in (outlines()).
     get counties() {
-      countyLines ??= linesPath(app.lines, columns.county);
-      return countyLines;
+      return app.countyLines ?? null;
     },
-    states: linesPath(app.lines, columns.state),
-    outline: linesPath(app.lines, columns.outline),
   };
   performance.mark('map-outlines');
   app.zips = decodeZips(zipsFile, meta.grid);
@@ -138,6 +136,31 @@ async function load() {
   $('legend-insets').textContent = `${meta.insets.map((inset) => inset.name).join(', ')}: boxed, each at its own scale.`;
   await Promise.all([scores, areas]);
   performance.mark('map-decoded');
+}
+
+/** The land, state and coast lines in frame units: SVG path data on the grid (src/map/files.ts), scaled. */
+function nationalPaths(file) {
+  const toFrame = new DOMMatrix().scale(1 / file.grid);
+  const path = (data) => {
+    const framed = new Path2D();
+    framed.addPath(new Path2D(data), toFrame);
+    return framed;
+  };
+  return { land: path(file.land), states: path(file.state), outline: path(file.outline) };
+}
+
+/**
+ * The outlines' arcs (the counties' borders and shapes), fetched once. The county borders' path is made with
+ * them, and the map painted again if it shows them.
+ */
+function outlines() {
+  app.outlinesFetch ??= fetchData(app.meta.files.outlines, app.meta.build_id).then(({ columns, grid }) => {
+    app.arcs = new Arcs(columns.arcs, columns.arc_points, grid);
+    app.countyLines = linesPath(app.arcs, columns.county);
+    if (app.scene && countyLinesShown(app.view)) draw();
+    return app.arcs;
+  });
+  return app.outlinesFetch;
 }
 
 /** The grades, lowest first, each with its band's index; the no-score mark last. */
@@ -190,12 +213,14 @@ function countiesFile() {
 /** The counties' paths and boxes, made the first time the county view or a state's table needs them. */
 async function counties() {
   if (!app.counties) {
-    const file = decodeCounties(await countiesFile());
+    const [countiesData] = await Promise.all([countiesFile(), outlines()]);
+    const file = decodeCounties(countiesData);
     const paths = [];
     const boxes = [];
     for (const rings of file.rings) {
       const path = new Path2D();
-      boxes.push(addRings(path, app.lines, rings));
+      addRings(path, app.arcs, rings);
+      boxes.push(ringsBox(app.arcs, rings));
       paths.push(path);
     }
     const zips = new Array(file.fips.length).fill(0);
@@ -540,6 +565,10 @@ function resize() {
   const ratio = window.devicePixelRatio || 1;
   const width = canvas.clientWidth;
   const height = canvas.clientHeight;
+  if (app.view) {
+    app.view.width = width;
+    app.view.height = height;
+  }
   if (canvas.width === Math.round(width * ratio) && canvas.height === Math.round(height * ratio) && app.sized === `${width}x${height}`)
     return false;
   app.sized = `${width}x${height}`;
@@ -549,10 +578,6 @@ function resize() {
   }
   overlay.style.width = `${width}px`;
   overlay.style.height = `${height}px`;
-  if (app.view) {
-    app.view.width = width;
-    app.view.height = height;
-  }
   return true;
 }
 
