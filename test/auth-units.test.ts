@@ -199,6 +199,7 @@ describe('plan files', () => {
   it('a route that no plan mentions stops the server from starting, naming the route and the fix', () => {
     const orphan = route({
       path: '/api/v1/secret-new-thing/',
+      exported: { write: 'server', why: 'a test route' },
       summary: 'test',
       pathParams: NO_PARAMS,
       query: NO_PARAMS,

@@ -14,6 +14,7 @@ import { bodyJson, request } from './helpers/http.ts';
 /** A route whose handler fails the way a bug would: with SQL and a stack in the error. */
 const boom = route({
   path: '/api/v1/test/boom/',
+  exported: { write: 'server', why: 'a test route' },
   summary: 'Test only: throws',
   pathParams: NO_PARAMS,
   query: NO_PARAMS,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_ROUTES } from '../src/api/index.ts';
-import { NO_PARAMS, ok, route, type RouteDefinition } from '../src/http/route.ts';
+import { NO_PARAMS, ok, ONCE, route, type RouteDefinition } from '../src/http/route.ts';
 
-const base = { path: '/api/v1/test/', summary: 'test', pathParams: NO_PARAMS, query: NO_PARAMS, handle: () => ok({}) };
+const base = { path: '/api/v1/test/', summary: 'test', pathParams: NO_PARAMS, query: NO_PARAMS, exported: ONCE, handle: () => ok({}) };
 const flags = (definition: RouteDefinition) => {
   const { kind, inline, asset, streamed, heavy, byFeatures } = route(definition);
   return { kind, inline, asset, streamed, heavy, byFeatures };

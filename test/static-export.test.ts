@@ -72,14 +72,18 @@ afterAll(() => {
 }, 120_000);
 
 describe('which routes the export writes', () => {
-  it('every route the server answers is exported or left to the server with a reason, never both', () => {
+  it('every route the server answers is exported or left to the server with a reason, as the route says, never both', () => {
     const exported = new Set(STATIC_ROUTES.map((route) => route.path));
     for (const route of ALL_ROUTES) {
       const place = [exported.has(route.path) && 'exported', route.path in SERVER_ONLY && 'server-only'].filter(Boolean);
-      expect(place, route.path).toHaveLength(1);
+      expect(place, route.path).toEqual([route.exported.write === 'server' ? 'server-only' : 'exported']);
+      if (route.exported.write === 'server') expect(route.exported.why.length, route.path).toBeGreaterThan(10);
+      // A path parameter's values are a key list; a route without one is written once.
+      expect(route.exported.write === 'per-key', route.path).toBe(exported.has(route.path) && route.path.includes(':'));
     }
-    const known = new Set(ALL_ROUTES.map((route) => route.path));
-    for (const listed of [...exported, ...Object.keys(SERVER_ONLY)]) expect(known.has(listed), listed).toBe(true);
+    // The providers' four million profiles last, written only with --providers.
+    expect(STATIC_ROUTES.at(-1)).toMatchObject({ path: `${API_BASE}providers/:npi/`, providers: true });
+    expect(STATIC_ROUTES.filter((route) => route.providers)).toHaveLength(1);
   });
 
   it('a route it writes once takes no query parameter, or only optional ones (the first page at its defaults)', () => {
@@ -383,13 +387,14 @@ describe('hcas export-static (the command)', { timeout: 120_000 }, () => {
       'health-scores/*,rankings/*,blog/*,states/',
     ]);
     expect(result.code, result.stderr).toBe(0);
+    // In the route table's order.
     expect(readManifest(out).routes.map((row) => row.path)).toEqual([
-      '/api/v1/states/',
-      '/api/v1/rankings/states/',
-      '/api/v1/blog/:slug/',
       '/api/v1/health-scores/:zip/',
       '/api/v1/health-scores/:zip/all-scores/',
+      '/api/v1/states/',
       '/api/v1/health-scores/:zip/census/',
+      '/api/v1/blog/:slug/',
+      '/api/v1/rankings/states/',
     ]);
   });
 

@@ -20,6 +20,7 @@ const SUGGESTIONS = { type: 'array', maxItems: 10, items: Suggestion };
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}autocomplete/`,
+    exported: { write: 'server', why: 'needs the search text q' },
     summary: 'At most 10 suggestions for a search text: ZIP codes, cities, providers and facilities',
     pathParams: NO_PARAMS,
     query: autocompleteQuery,

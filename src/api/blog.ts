@@ -3,7 +3,7 @@ import { BlogPost, BlogPostSummary } from '../answers/blog.ts';
 import { ref, type JsonSchema } from '../http/json-schema.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
 import { param } from '../http/params.ts';
-import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
+import { type HandlerResult, NO_PARAMS, type NoParams, ok, ONCE, route, type Route } from '../http/route.ts';
 import { blogTime } from '../query/blog.ts';
 import type { Context } from './context.ts';
 import { API_BASE } from './paths.ts';
@@ -51,6 +51,7 @@ export const schemas: Record<string, JsonSchema> = { BlogPostSummary, BlogPost }
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}blog/`,
+    exported: ONCE,
     summary: 'Published blog posts, newest first',
     tag,
     pathParams: NO_PARAMS,
@@ -60,6 +61,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}blog/:slug/`,
+    exported: { write: 'per-key', keys: 'blog-slugs' },
     kind: 'lookup',
     summary: 'One published blog post with its HTML body',
     tag,

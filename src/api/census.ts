@@ -52,6 +52,7 @@ export const schemas: Record<string, JsonSchema> = { Census: withZipLookup(Censu
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}health-scores/:zip/census/`,
+    exported: { write: 'per-key', keys: 'zips' },
     kind: 'lookup',
     summary: 'ACS census values of one ZIP code by group (demographics, income, insurance, housing, transportation), with source vintages',
     tag: HEALTH_SCORES_TAG,

@@ -45,6 +45,7 @@ function compareScores({ query, queries }: Context<NoParams, typeof compareQuery
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}compare/`,
+    exported: { write: 'server', why: 'needs the ZIP codes to compare' },
     summary: 'The score records of 2 to 10 ZIP codes side by side, in the order given',
     tag: { name: 'Comparison', description: 'Score records of several ZIP codes side by side.' },
     pathParams: NO_PARAMS,

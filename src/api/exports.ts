@@ -2,7 +2,16 @@ import { csvField, csvRecord, textCell } from '../http/csv.ts';
 import { nullable, record, type JsonSchema } from '../http/json-schema.ts';
 import { param } from '../http/params.ts';
 import { yieldToEventLoop } from '../http/work.ts';
-import { NO_PARAMS, route, type HandlerContext, type NoParams, type ResponseDoc, type Route, type StreamResult } from '../http/route.ts';
+import {
+  type HandlerContext,
+  NO_PARAMS,
+  type NoParams,
+  type ResponseDoc,
+  route,
+  type Route,
+  type StaticExport,
+  type StreamResult,
+} from '../http/route.ts';
 import type { Queries } from '../query/index.ts';
 import { exportColumns, type ExportColumn, type ExportFilter, type ExportKind, type ExportName } from '../query/exports.ts';
 import { scoreType, state } from './params.ts';
@@ -10,6 +19,9 @@ import { API_BASE } from './paths.ts';
 import { boolean, DataQuality, integer, number, string } from '../answers/fields.ts';
 
 const tag = { name: 'Bulk exports', description: 'Every record of a resource as streamed CSV or NDJSON.' };
+
+/** Left to the server by `hcas export-static`. */
+const EXPORT_STREAMS: StaticExport = { write: 'server', why: 'bulk exports stream, by format and filter' };
 
 /** Rows read per batch: large enough that each write is a sizeable chunk, small enough to stay in cache. */
 export const EXPORT_BATCH_ROWS = 1000;
@@ -155,6 +167,7 @@ export const schemas: Record<string, JsonSchema> = {
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}exports/health-scores/`,
+    exported: EXPORT_STREAMS,
     kind: 'stream',
     summary: 'Every health score record of one score type as streamed CSV or NDJSON',
     tag,
@@ -165,6 +178,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}exports/providers/`,
+    exported: EXPORT_STREAMS,
     kind: 'stream',
     summary: 'Every provider (clinician) record as streamed CSV or NDJSON',
     tag,
@@ -175,6 +189,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}exports/facilities/`,
+    exported: EXPORT_STREAMS,
     kind: 'stream',
     summary: 'Every facility record as streamed CSV or NDJSON',
     tag,

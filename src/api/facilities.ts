@@ -3,7 +3,7 @@ import { notFound } from '../http/errors.ts';
 import { FacilityDetail, FacilitySummary } from '../answers/facilities.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
 import { boolean, param, plainInteger } from '../http/params.ts';
-import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
+import { type HandlerResult, NO_PARAMS, type NoParams, ok, ONCE, route, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { buildValue, MAX_TEXT_CHARACTERS, sortParam, state, text } from './params.ts';
 import { FACILITY_SORT_KEYS, HOSPITAL_GROUP, namesType } from '../query/facilities.ts';
@@ -78,6 +78,7 @@ function getFacility({ params, queries }: Context<typeof facilityPath, NoParams>
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}facilities/`,
+    exported: ONCE,
     summary: 'Facility summaries filtered by type, state, emergency services, minimum rating and name, by name or rating',
     pathParams: NO_PARAMS,
     query: facilitiesQuery,
@@ -86,6 +87,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}facilities/:id/`,
+    exported: { write: 'per-key', keys: 'facility-ids' },
     kind: 'lookup',
     summary: 'The detail of one facility: address, phone, website, staffed beds and affiliated clinicians',
     pathParams: facilityPath,

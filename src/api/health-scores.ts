@@ -5,7 +5,7 @@ import { withZipLookup } from '../answers/zip-lookup.ts';
 import { arrayOf, ref, type JsonSchema } from '../http/json-schema.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
 import { integer } from '../http/params.ts';
-import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route, type RouteTag } from '../http/route.ts';
+import { type HandlerResult, NO_PARAMS, type NoParams, ok, ONCE, route, type Route, type RouteTag } from '../http/route.ts';
 import { yieldToEventLoop } from '../http/work.ts';
 import type { Context } from './context.ts';
 import { nearPlaces, nearQuery, sortOrNear } from './near.ts';
@@ -147,6 +147,7 @@ const noScoreFor = 'no health score for the ZIP code';
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}health-scores/`,
+    exported: ONCE,
     summary: 'Health score records of one score type, filtered by state, city, score range, residents and distance, sorted',
     tag,
     pathParams: NO_PARAMS,
@@ -156,6 +157,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}health-scores/geojson/`,
+    exported: ONCE,
     summary: 'GeoJSON points of every matching ZIP with its overall score, label and colour',
     tag,
     pathParams: NO_PARAMS,
@@ -166,6 +168,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}health-scores/:zip/`,
+    exported: { write: 'per-key', keys: 'zips' },
     kind: 'lookup',
     summary: 'The overall health score record of one ZIP code',
     tag,
@@ -176,6 +179,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}health-scores/:zip/all-scores/`,
+    exported: { write: 'per-key', keys: 'zips' },
     kind: 'lookup',
     summary: 'The 11 score types of one ZIP code, in score type id order',
     tag,
@@ -190,6 +194,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}health-scores/:zip/nearby/`,
+    exported: { write: 'server', why: 'answers depend on radius and limit' },
     summary: 'Scored ZIP codes within a radius in miles, nearest first',
     tag,
     pathParams: zipPath,

@@ -1,6 +1,6 @@
 import { packageVersion } from '../../core/package.ts';
 import { IGNORED_QUERY } from '../http/params.ts';
-import { NO_PARAMS, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
+import { type HandlerResult, NO_PARAMS, type NoParams, ONCE, route, type Route } from '../http/route.ts';
 import type { BuildMap } from '../map/data.ts';
 import { BINARY_TYPE, DATA_PATHS } from '../map/data-paths.ts';
 import { MAP_CSP, PAGE_FILES, pageFile } from '../map/page.ts';
@@ -25,6 +25,7 @@ const PAGE_HEADERS = { 'Content-Security-Policy': MAP_CSP, 'Referrer-Policy': 'n
 const pageRoutes: Route[] = PAGE_FILES.map(({ path, file, type }) =>
   route({
     path,
+    exported: file === 'index.html' ? { write: 'once', index: file } : ONCE,
     kind: 'asset',
     summary: `The map's ${file}`,
     pathParams: NO_PARAMS,
@@ -50,6 +51,7 @@ async function mapOf(queries: Context<NoParams, NoParams>['queries']): Promise<{
 function dataRoute(path: string, summary: string, make: (files: MapFiles, map: BuildMap) => object): Route {
   return route({
     path,
+    exported: ONCE,
     kind: 'asset',
     heavy: true,
     summary,
@@ -82,6 +84,7 @@ export const routes: readonly Route[] = [
   dataRoute(DATA_PATHS.zips, "The map's ZIP codes: points, states, counties, residents, cities", (files, map) => files.zipsFile(map)),
   route({
     path: DATA_PATHS.scores.replace('{slug}', ':type'),
+    exported: { write: 'per-key', keys: 'score-types' },
     kind: 'asset',
     heavy: true,
     summary: "The map's scores of one score type, with the county and state means",

@@ -1,7 +1,7 @@
 import { packageVersion } from '../../core/package.ts';
 import type { JsonSchema } from '../http/json-schema.ts';
 import { openApiDocument, type ErrorDoc } from '../http/openapi.ts';
-import { NO_PARAMS, ok, route, type HeaderDoc, type Route } from '../http/route.ts';
+import { type HeaderDoc, NO_PARAMS, ok, ONCE, route, type Route } from '../http/route.ts';
 import { API_BASE } from './paths.ts';
 import { REFERENCE_TAG } from './reference.ts';
 
@@ -78,6 +78,7 @@ export function withOpenApi(routes: readonly Route[], schemas: Record<string, Js
     route({
       // The one path without a trailing slash: a document name, as OpenAPI tooling expects it.
       path: `${API_BASE}openapi.json`,
+      exported: ONCE,
       kind: 'lookup',
       summary: 'This API as an OpenAPI 3.1 document, generated from the route table',
       tag: REFERENCE_TAG,

@@ -6,7 +6,7 @@ import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagina
 import { param } from '../http/params.ts';
 import { PROVIDER_OWN_ORDER, PROVIDER_SORT_KEYS } from '../query/providers.ts';
 import { nearPlaces, nearQuery, sortOrNear } from './near.ts';
-import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
+import { type HandlerResult, NO_PARAMS, type NoParams, ok, ONCE, route, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { buildValue, city, MAX_TEXT_CHARACTERS, sortParam, state, text, zipFilter } from './params.ts';
 import { API_BASE } from './paths.ts';
@@ -79,6 +79,7 @@ function getProvider({ params, queries }: Context<typeof npiPath, NoParams>): Ha
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}providers/`,
+    exported: ONCE,
     summary: 'Provider (clinician) summaries filtered by specialty, state, city, ZIP, name prefix and distance from a ZIP code, sorted',
     pathParams: NO_PARAMS,
     query: providersQuery,
@@ -87,6 +88,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}providers/:npi/`,
+    exported: { write: 'per-key', keys: 'npis', providers: true },
     kind: 'lookup',
     summary: 'The profile of one provider by NPI: summary, medical school, graduation year, facility affiliations',
     pathParams: npiPath,

@@ -1,7 +1,7 @@
 import { HospitalRanking } from '../answers/facilities.ts';
 import { StateRanking } from '../answers/reference.ts';
 import { arrayOf } from '../http/json-schema.ts';
-import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
+import { type HandlerResult, NO_PARAMS, type NoParams, ok, ONCE, route, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { state } from './params.ts';
 import { API_BASE } from './paths.ts';
@@ -28,6 +28,7 @@ const HOSPITAL_RANKINGS = arrayOf(HospitalRanking);
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}rankings/states/`,
+    exported: ONCE,
     kind: 'lookup',
     summary: 'States by average overall health score, highest first',
     pathParams: NO_PARAMS,
@@ -37,6 +38,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}rankings/hospitals/`,
+    exported: ONCE,
     summary: 'Hospitals with a CMS star rating, best first, optionally in one state',
     pathParams: NO_PARAMS,
     query: hospitalRankingsQuery,

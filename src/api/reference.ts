@@ -1,6 +1,6 @@
 import { Meta, ScoreType, StateRecord } from '../answers/reference.ts';
 import { arrayOf, ref, type JsonSchema } from '../http/json-schema.ts';
-import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route, type RouteTag } from '../http/route.ts';
+import { type HandlerResult, NO_PARAMS, type NoParams, ok, ONCE, route, type Route, type RouteTag } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { API_BASE } from './paths.ts';
 
@@ -37,6 +37,7 @@ export const schemas: Record<string, JsonSchema> = { ScoreType, StateRecord, Met
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}score-types/`,
+    exported: ONCE,
     kind: 'lookup',
     summary: 'The 11 score types: id, name, description',
     tag,
@@ -47,6 +48,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}states/`,
+    exported: ONCE,
     kind: 'lookup',
     summary: 'Every state with scored ZIP codes, its ZIP count and average overall score',
     tag,
@@ -57,6 +59,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}meta/`,
+    exported: { write: 'server', why: "the server's live state (its rate-limit backend and health) is part of the answer" },
     kind: 'lookup',
     summary: 'The dataset build: id, time, sources with vintages and row counts, reconciliation',
     tag,

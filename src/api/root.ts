@@ -2,7 +2,7 @@ import { packageVersion } from '../../core/package.ts';
 import { ApiRoot } from '../answers/root.ts';
 import type { JsonSchema } from '../http/json-schema.ts';
 import { openApiPath } from '../http/openapi.ts';
-import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
+import { type HandlerResult, NO_PARAMS, type NoParams, ok, ONCE, route, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { API_BASE } from './paths.ts';
 import { REFERENCE_TAG } from './reference.ts';
@@ -39,6 +39,7 @@ export function rootRoutes(listed: () => readonly Route[]): { api: Route; site: 
   };
   const api = route({
     path: API_BASE,
+    exported: ONCE,
     kind: 'lookup',
     summary: 'The API root: every endpoint, the OpenAPI document, the docs and the build served',
     tag: REFERENCE_TAG,
@@ -51,6 +52,7 @@ export function rootRoutes(listed: () => readonly Route[]): { api: Route; site: 
   // so not in openapi.json (as the widget's script).
   const site = route({
     path: '/',
+    exported: ONCE,
     kind: 'lookup',
     summary: 'The API root, at the site root',
     pathParams: NO_PARAMS,

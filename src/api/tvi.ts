@@ -5,7 +5,7 @@ import { withZipLookup } from '../answers/zip-lookup.ts';
 import { ref, type JsonSchema } from '../http/json-schema.ts';
 import { envelope, envelopeOf, page, pageSize, pageWindow } from '../http/pagination.ts';
 import { integer, param } from '../http/params.ts';
-import { NO_PARAMS, ok, route, type HandlerResult, type NoParams, type Route } from '../http/route.ts';
+import { type HandlerResult, NO_PARAMS, type NoParams, ok, ONCE, route, type Route } from '../http/route.ts';
 import type { Context } from './context.ts';
 import { sortParam, state, zip } from './params.ts';
 import { TVI_OWN_ORDER, TVI_SORT_KEYS } from '../query/tvi.ts';
@@ -73,6 +73,7 @@ export const schemas: Record<string, JsonSchema> = {
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}tvi/top-vulnerable/`,
+    exported: ONCE,
     summary: 'ZIP codes by Transportation Vulnerability Index, most vulnerable first (or sorted), filtered by state and tier',
     tag,
     pathParams: NO_PARAMS,
@@ -85,6 +86,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}tvi/rankings/`,
+    exported: ONCE,
     summary: 'The metro/micro areas and ZIP codes most vulnerable by TVI, ranked from 1',
     tag,
     pathParams: NO_PARAMS,
@@ -94,6 +96,7 @@ export const routes: readonly Route[] = [
   }),
   route({
     path: `${API_BASE}tvi/:zip/`,
+    exported: { write: 'per-key', keys: 'zips' },
     kind: 'lookup',
     summary: 'The Transportation Vulnerability Index of one ZIP code: score, tier and five sub-scores',
     tag,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { WIDGET_SCRIPT_FILE, WIDGET_SCRIPT_PATH } from '../../core/widget.ts';
 import { IGNORED_QUERY } from '../http/params.ts';
-import { NO_PARAMS, route, type HandlerResult, type Route } from '../http/route.ts';
+import { type HandlerResult, NO_PARAMS, ONCE, route, type Route } from '../http/route.ts';
 
 /**
  * Fresh for an hour, then revalidated with the ETag (a 304) while the cached copy keeps serving for a day:
@@ -35,6 +35,7 @@ function getWidgetScript(): HandlerResult {
 export const routes: readonly Route[] = [
   route({
     path: WIDGET_SCRIPT_PATH,
+    exported: ONCE,
     summary: "The widget's embed script (browser JavaScript)",
     pathParams: NO_PARAMS,
     query: IGNORED_QUERY,

@@ -78,6 +78,7 @@ export const schemas: Record<string, JsonSchema> = { WidgetScore: withZipLookup(
 export const routes: readonly Route[] = [
   route({
     path: `${API_BASE}widget-score/:zip/`,
+    exported: { write: 'per-key', keys: 'zips' },
     kind: 'lookup',
     byFeatures: true,
     summary: 'The overall score of one ZIP code in the compact shape of the embeddable widget (CORS, cacheable 24 hours)',

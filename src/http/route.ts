@@ -76,6 +76,22 @@ export interface RouteTag {
   description: string;
 }
 
+/**
+ * How `hcas export-static` (src/static/) writes a route's answers as files for any static host:
+ * - `once`: its answer without parameters (a list's first page at its defaults); `index` names the file of a
+ *   folder path whatever `--index-name` says (the map's page is `index.html`, for hosts to serve it as a page);
+ * - `per-key`: one answer per value of its path parameter, the values of the key list of that name
+ *   (src/static/targets.ts); `providers`: only with `--providers` (four million profiles);
+ * - `server`: not written, and `why` (it needs parameters, or its answer is not the same for everyone).
+ */
+export type StaticExport =
+  | { write: 'once'; index?: string }
+  | { write: 'per-key'; keys: string; providers?: true }
+  | { write: 'server'; why: string };
+
+/** The answer without parameters, written once: most routes' StaticExport. */
+export const ONCE: StaticExport = { write: 'once' };
+
 /** What every endpoint declares. `path` uses `:name` for path parameters and ends in `/` (a file name for documents). */
 // biome-ignore lint/suspicious/noExplicitAny: see HandlerContext.
 interface RouteBase<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs = ParamSpecs, D = any> {
@@ -88,6 +104,8 @@ interface RouteBase<P extends ParamSpecs = ParamSpecs, Q extends ParamSpecs = Pa
   query: Q;
   /** The 200 answer for `openapi.json`; every API route needs one (test/openapi.test.ts). */
   response?: ResponseDoc;
+  /** Where `hcas export-static` stands on it (StaticExport): every route says, so a new one is never left out unseen. */
+  exported: StaticExport;
   handle(context: HandlerContext<ParamValues<P>, ParamValues<Q>, D>): HandlerResult | StreamResult | Promise<HandlerResult | StreamResult>;
 }
 

@@ -1,11 +1,9 @@
 import { FixableError } from '../../core/errors.ts';
-import { WIDGET_SCRIPT_PATH } from '../../core/widget.ts';
 import { ALL_ROUTES } from '../api/index.ts';
 import { API_BASE } from '../api/paths.ts';
 import type { AccessTable } from '../auth/access.ts';
 import { patternCovers } from '../auth/plans.ts';
-import { DATA_PATHS } from '../map/data-paths.ts';
-import { PAGE_FILES } from '../map/page.ts';
+import type { Route } from '../http/route.ts';
 import type { Queries } from '../query/index.ts';
 import { blogTime } from '../query/blog.ts';
 import type { StaticKeyQueries } from '../query/static-keys.ts';
@@ -18,8 +16,8 @@ export interface KeySource {
 }
 
 /**
- * One route of the route table as the static export writes it: once (no path parameter, default query), or
- * once per key of `keys` (the values of its one path parameter).
+ * One route as the static export writes it: once (no path parameter, default query), or once per key of
+ * `keys` (the values of its one path parameter). Made from the route's own `exported` (src/http/route.ts).
  */
 export interface StaticRoute {
   path: string;
@@ -32,68 +30,42 @@ export interface StaticRoute {
   index?: string;
 }
 
-const zipCodes = ({ keys }: KeySource) => keys.zipCodes();
-const perZip = (path: string): StaticRoute => ({ path, keys: zipCodes });
-
-/**
- * Every answer the API gives without a query parameter, and the first page of each list at its default
- * parameters: the files of the static API. Each route of the server's table is here or in SERVER_ONLY
- * (test/static-export.test.ts checks it), so a new endpoint cannot be left out by accident.
- */
-export const STATIC_ROUTES: readonly StaticRoute[] = [
-  { path: '/' },
-  { path: API_BASE },
-  { path: `${API_BASE}openapi.json` },
-  { path: WIDGET_SCRIPT_PATH },
-  { path: `${API_BASE}score-types/` },
-  { path: `${API_BASE}states/` },
-  { path: `${API_BASE}rankings/states/` },
-  { path: `${API_BASE}rankings/hospitals/` },
-  { path: `${API_BASE}tvi/rankings/` },
-  { path: `${API_BASE}tvi/top-vulnerable/` },
-  { path: `${API_BASE}health-scores/` },
-  { path: `${API_BASE}health-scores/geojson/` },
-  { path: `${API_BASE}providers/` },
-  { path: `${API_BASE}facilities/` },
-  { path: `${API_BASE}blog/` },
-  {
-    path: `${API_BASE}blog/:slug/`,
+/** The key lists a route's `exported: { write: 'per-key', keys: NAME }` names: the values of its path parameter. */
+const KEY_LISTS: Readonly<Record<string, Pick<StaticRoute, 'keys' | 'count'>>> = {
+  zips: { keys: ({ keys }) => keys.zipCodes() },
+  'facility-ids': { keys: ({ keys }) => keys.facilityIds() },
+  npis: { keys: ({ keys }) => keys.providerNpis(), count: ({ keys }) => keys.providerCount() },
+  'score-types': { keys: ({ queries }) => queries.scoreTypes.all.map((type) => type.slug) },
+  'blog-slugs': {
     keys: ({ queries, now }) => {
       const time = blogTime(now);
       return queries.blog.page(time, queries.blog.count(time), 0).map((post) => post.slug);
     },
   },
-  perZip(`${API_BASE}health-scores/:zip/`),
-  perZip(`${API_BASE}health-scores/:zip/all-scores/`),
-  perZip(`${API_BASE}health-scores/:zip/census/`),
-  perZip(`${API_BASE}tvi/:zip/`),
-  perZip(`${API_BASE}widget-score/:zip/`),
-  { path: `${API_BASE}facilities/:id/`, keys: ({ keys }) => keys.facilityIds() },
-  ...PAGE_FILES.map(({ path, file }) => ({ path, index: file })),
-  { path: DATA_PATHS.meta },
-  { path: DATA_PATHS.national },
-  { path: DATA_PATHS.outlines },
-  { path: DATA_PATHS.counties },
-  { path: DATA_PATHS.zips },
-  { path: DATA_PATHS.scores.replace('{slug}', ':type'), keys: ({ queries }) => queries.scoreTypes.all.map((type) => type.slug) },
-  {
-    path: `${API_BASE}providers/:npi/`,
-    keys: ({ keys }) => keys.providerNpis(),
-    count: ({ keys }) => keys.providerCount(),
-    providers: true,
-  },
-];
+};
+
+/** A route's StaticExport as the export writes it, or null for a route left to the server. */
+function staticRoute({ path, exported }: Route): StaticRoute | null {
+  if (exported.write === 'server') return null;
+  if (exported.write === 'once') return exported.index === undefined ? { path } : { path, index: exported.index };
+  const list = KEY_LISTS[exported.keys];
+  if (list === undefined) throw new Error(`${path} names the key list ${exported.keys}, which src/static/targets.ts does not have`);
+  return { path, ...list, ...(exported.providers ? { providers: true } : {}) };
+}
+
+/**
+ * Every answer the API gives without a query parameter, and the first page of each list at its default
+ * parameters: the files of the static API, in the route table's order, the providers' profiles last (the
+ * most, and optional). Each route says where it stands (`exported`), so a new one cannot be left out unseen.
+ */
+export const STATIC_ROUTES: readonly StaticRoute[] = ALL_ROUTES.map(staticRoute)
+  .filter((route) => route !== null)
+  .sort((a, b) => Number(a.providers === true) - Number(b.providers === true));
 
 /** The routes the export leaves to `hcas serve`, and why: an answer that needs parameters, or is not the same for everyone. */
-export const SERVER_ONLY: Readonly<Record<string, string>> = {
-  [`${API_BASE}meta/`]: "the server's live state (its rate-limit backend and health) is part of the answer",
-  [`${API_BASE}health-scores/:zip/nearby/`]: 'answers depend on radius and limit',
-  [`${API_BASE}autocomplete/`]: 'needs the search text q',
-  [`${API_BASE}compare/`]: 'needs the ZIP codes to compare',
-  [`${API_BASE}exports/health-scores/`]: 'bulk exports stream, by format and filter',
-  [`${API_BASE}exports/providers/`]: 'bulk exports stream, by format and filter',
-  [`${API_BASE}exports/facilities/`]: 'bulk exports stream, by format and filter',
-};
+export const SERVER_ONLY: Readonly<Record<string, string>> = Object.fromEntries(
+  ALL_ROUTES.flatMap(({ path, exported }) => (exported.write === 'server' ? [[path, exported.why]] : [])),
+);
 
 /** The request path of one answer: the route's path with its parameter replaced by the key. */
 export function urlOf(routePath: string, key: string | number | undefined): string {

@@ -35,6 +35,7 @@ let gate: Gate;
 /** A route that fails, so the error log's line about a request can be read too. */
 const boom = route({
   path: '/api/v1/test/boom/',
+  exported: { write: 'server', why: 'a test route' },
   summary: 'Test only: throws',
   pathParams: NO_PARAMS,
   query: { k: { accepts: 'anything', read: (_name: string, raw: string | undefined) => raw } },

@@ -196,6 +196,7 @@ describe('every 500 logged with its full stack', () => {
   it('1,000 failures of one kind: one stack, then one line with the count', async () => {
     const boom = route({
       path: '/api/v1/test/boom/',
+      exported: { write: 'server', why: 'a test route' },
       summary: 'Test only: throws',
       pathParams: NO_PARAMS,
       query: NO_PARAMS,

@@ -11,6 +11,7 @@ export const CRASH_KEY = `hcas_live_${'C'.repeat(32)}`;
 
 const crash = route({
   path: '/api/v1/test/crash/',
+  exported: { write: 'server', why: 'a test route' },
   kind: 'lookup',
   summary: 'Test only: answers, then throws an uncaught exception 20 ms later',
   pathParams: NO_PARAMS,

@@ -9,6 +9,7 @@ import { ROUTES } from '../../src/api/index.ts';
 
 const slow = route({
   path: '/api/v1/test/slow/',
+  exported: { write: 'server', why: 'a test route' },
   summary: 'Test only: answers after `ms` milliseconds with the build id and a record read after the wait',
   pathParams: NO_PARAMS,
   query: { ms: integer(0, 60_000, 500), n: integer(0, 1_000_000_000, 0) },
