@@ -60,7 +60,7 @@ async function start(retried = false) {
     // The server switched builds between two requests: start again once from its new metadata.
     if (error instanceof BuildChanged && !retried) {
       app.scores.clear();
-      app.counties = null;
+      for (const made of ['counties', 'countiesFetch', 'outlinesFetch', 'arcs', 'countyLines']) app[made] = null;
       return start(true);
     }
     throw error;
@@ -75,7 +75,9 @@ async function start(retried = false) {
   await afterFrame();
   performance.mark('map-shown');
   setTimeout(() => {
-    outlines();
+    outlines().catch((error) => {
+      status.textContent = `The county borders could not load: ${error.message}`;
+    });
     app.index = new PointIndex(app.zips.x, app.zips.y, app.meta.frame.width, app.meta.frame.height);
     app.places = new Places(app.zips, app.meta.states);
     searchBox($('search'), $('suggestions'), app.places, flyTo);
@@ -154,12 +156,18 @@ function nationalPaths(file) {
  * them, and the map painted again if it shows them.
  */
 function outlines() {
-  app.outlinesFetch ??= fetchData(app.meta.files.outlines, app.meta.build_id).then(({ columns, grid }) => {
-    app.arcs = new Arcs(columns.arcs, columns.arc_points, grid);
-    app.countyLines = linesPath(app.arcs, columns.county);
-    if (app.scene && countyLinesShown(app.view)) draw();
-    return app.arcs;
-  });
+  if (!app.outlinesFetch) {
+    app.outlinesFetch = fetchData(app.meta.files.outlines, app.meta.build_id).then(({ columns, grid }) => {
+      app.arcs = new Arcs(columns.arcs, columns.arc_points, grid);
+      app.countyLines = linesPath(app.arcs, columns.county);
+      if (app.scene && countyLinesShown(app.view)) draw();
+      return app.arcs;
+    });
+    // A failed fetch is tried again by the next view that needs the arcs.
+    app.outlinesFetch.catch(() => {
+      app.outlinesFetch = null;
+    });
+  }
   return app.outlinesFetch;
 }
 
