@@ -161,6 +161,18 @@ export class Dispatcher<D = unknown> {
       const message = `${shorten(method)} is not allowed: the API is read-only and answers ${ALLOWED_METHODS}`;
       return this.fail(method, request, new ApiError('method_not_allowed', message, { Allow: ALLOWED_METHODS }));
     }
+    return this.answer(request, match, url, path, search);
+  }
+
+  /**
+   * A read the cache did not hold, routed to `match`: its parameters parsed (a 400 for a bad one), then the
+   * answer of another spelling of it made before, or its route's handler's (in a query worker, the work
+   * queue for a heavy route, or here), cached by `succeed`.
+   */
+  private answer(request: ApiRequest, match: RouteMatch, url: string, path: string, search: string): ApiResponse | Promise<ApiResponse> {
+    const { method } = request;
+    const headers = request.headers ?? {};
+    const features = request.features ?? NO_FEATURES;
     try {
       const parsed = this.parse(match, path, search);
       const { byFeatures } = match.route;
