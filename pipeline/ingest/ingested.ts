@@ -20,7 +20,7 @@ import type { RowSink } from './source.ts';
 
 /**
  * What ingest hands the stages after it, and where each layout's rows go to make it: the `Ingested` record
- * and each layout's filing (a new layout is a field and a case of `rowFiling`; its place in the reading order
+ * and each layout's filing (a new layout is a field and an entry of `FILERS`; its place in the reading order
  * is its place in layouts/index.ts).
  */
 
@@ -132,99 +132,105 @@ export interface ProviderFiling {
   specialtyOf(code: string | null): string;
 }
 
+/** Wraps a typed row sink as a RowFiling. */
+function into<Row>(sink: RowSink<Row>, extraFields?: string[]): RowFiling {
+  return { sink: sink as RowSink<never>, extraFields };
+}
+
+type Filer = (spec: SourceSpec, data: Ingested, filing: ProviderFiling) => RowFiling;
+
+/** Facilities of every roster layout, each with its source and line. */
+const facilityRows: Filer = (spec, data) =>
+  into<FacilityRow>((row, line) => void data.facilities.push({ ...row, origin: { key: spec.key, line } }));
+
+/** NPPES rows (either layout) into the provider sink, with the ZIP's ZCTA and the taxonomy's specialty. */
+const providerRows: Filer = (spec, _data, { providers, zctaOf, specialtyOf }) =>
+  into<ProviderRow>((row, line) => providers.addProvider(row, line, spec.key, zctaOf(row.zip), specialtyOf(row.taxonomy)));
+
 /**
- * Where the rows of `spec`'s layout go. The one place a layout's rows become what the stages after ingest
- * read: a new layout is a field of `Ingested` and its case here.
+ * Where the rows of each layout go: the one place a layout's rows become what the stages after ingest read.
+ * A new layout is a field of `Ingested` and its entry here (test/layouts.test.ts files a row of every layout).
  */
+const FILERS: Readonly<Record<string, Filer>> = {
+  gazetteer_zcta: (_spec, data) =>
+    into<GazetteerRow>((row) => {
+      if (data.zctas.has(row.zcta)) throw new RowReject(`ZCTA ${row.zcta} is listed twice`);
+      data.zctas.set(row.zcta, row);
+    }),
+  acs_zcta: (spec, data) => {
+    const measures = acsMeasures(spec.columns, spec.key);
+    spec.options = { ...spec.options, measures };
+    return into<AcsRow>((row) => {
+      let values = data.census.get(row.zcta);
+      if (!values) data.census.set(row.zcta, (values = new Map()));
+      // Earlier sources in the manifest take precedence; a suppressed value does not block a later one.
+      for (const [measure, value] of Object.entries(row.values)) {
+        if (value !== null && values.get(measure)?.value == null) values.set(measure, { value, source: spec.key });
+        else if (!values.has(measure)) values.set(measure, { value: null, source: spec.key });
+      }
+    }, measures);
+  },
+  zip_zcta: (_spec, data) =>
+    into<ZipZctaRow>((row) => {
+      if (data.zipToZcta.has(row.zip)) throw new RowReject(`ZIP ${row.zip} is listed twice`);
+      data.zipToZcta.set(row.zip, row);
+    }),
+  zip_city: (_spec, data) => into<ZipCityRow>((row) => void data.zipCity.set(row.zip, row)),
+  zcta_county: (_spec, data) =>
+    into<ZctaCountyRow>((row) => {
+      const list = data.zctaCounties.get(row.zcta) ?? [];
+      list.push(row);
+      data.zctaCounties.set(row.zcta, list);
+    }),
+  zip_county: (_spec, data) =>
+    into<ZipCountyRow>((row) => {
+      const list = data.zipCounties.get(row.zip) ?? [];
+      list.push(row);
+      data.zipCounties.set(row.zip, list);
+    }),
+  zip_residents_point: (spec, data) =>
+    into<ResidentsPointRow>((row, line) => {
+      if (data.residentsPoints.has(row.zip)) throw new RowReject(`ZIP ${row.zip} is listed twice`);
+      data.residentsPoints.set(row.zip, { ...row, origin: { key: spec.key, line } });
+    }),
+  county_cbsa: (_spec, data) => into<CountyCbsaRow>((row) => void data.countyCbsa.set(row.countyFips, row)),
+  county_urban_rural: (_spec, data) => into<CountyUrbanRuralRow>((row) => void data.countyUrbanRural.set(row.countyFips, row.code)),
+  zip_ruca: (_spec, data) => into<ZipRucaRow>((row) => void data.zctaRuca.set(row.zcta, row.ruca)),
+  places_zcta: (_spec, data) => into<PlacesRow>((row) => void data.places.set(row.zcta, row.prevalence)),
+  drive_times: (spec, data) => {
+    const { destination, reference } = driveTimeRole(spec);
+    let table = reference ? data.reference.hospitalDriveTimes : data.driveTimes.get(destination);
+    if (!table) data.driveTimes.set(destination, (table = new Map()));
+    return into<DriveTimeRow>((row) => {
+      if (table!.has(row.zip)) throw new RowReject(`ZIP ${row.zip} is listed twice`);
+      table!.set(row.zip, row);
+    });
+  },
+  svi_zcta: (_spec, data) => into<SviRow>((row) => void data.reference.svi.set(row.zcta, row.rank)),
+  tract_population_centre: (_spec, data) => into<TractCentreRow>((row) => void data.tractCentres.push(row)),
+  clinician_counts: (spec, data) => {
+    const options = countSourceOptions(spec.key, spec.columns, spec.options);
+    spec.options = { ...spec.options, ...options };
+    const source: CountSource = { key: spec.key, vintage: spec.vintage, ...options, rows: [] };
+    data.clinicianCounts.push(source);
+    return into<ClinicianCountRow>((row, line) => void source.rows.push({ ...row, origin: { key: spec.key, line } }), options.kinds);
+  },
+  nucc_taxonomy: (_spec, data) => into<TaxonomyRow>((row) => void data.taxonomy.set(row.code, row)),
+  cms_hospitals: facilityRows,
+  hifld_hospitals: facilityRows,
+  covidcaremap_hospitals: facilityRows,
+  hrsa_sites: facilityRows,
+  nppes: providerRows,
+  nppes_flat: providerRows,
+  doctors_clinicians: (_spec, _data, { providers, zctaOf }) =>
+    into<ClinicianRow>((row, line) => providers.addClinician(row, line, zctaOf(row.zip))),
+};
+
+/** Where the rows of `spec`'s layout go (FILERS). */
 export function rowFiling(spec: SourceSpec, data: Ingested, filing: ProviderFiling): RowFiling {
-  const into = <Row>(sink: RowSink<Row>, extraFields?: string[]): RowFiling => ({ sink: sink as RowSink<never>, extraFields });
-  const { providers, zctaOf, specialtyOf } = filing;
-  switch (spec.layout) {
-    case 'gazetteer_zcta':
-      return into<GazetteerRow>((row) => {
-        if (data.zctas.has(row.zcta)) throw new RowReject(`ZCTA ${row.zcta} is listed twice`);
-        data.zctas.set(row.zcta, row);
-      });
-    case 'acs_zcta': {
-      const measures = acsMeasures(spec.columns, spec.key);
-      spec.options = { ...spec.options, measures };
-      return into<AcsRow>((row) => {
-        let values = data.census.get(row.zcta);
-        if (!values) data.census.set(row.zcta, (values = new Map()));
-        // Earlier sources in the manifest take precedence; a suppressed value does not block a later one.
-        for (const [measure, value] of Object.entries(row.values)) {
-          if (value !== null && values.get(measure)?.value == null) values.set(measure, { value, source: spec.key });
-          else if (!values.has(measure)) values.set(measure, { value: null, source: spec.key });
-        }
-      }, measures);
-    }
-    case 'zip_zcta':
-      return into<ZipZctaRow>((row) => {
-        if (data.zipToZcta.has(row.zip)) throw new RowReject(`ZIP ${row.zip} is listed twice`);
-        data.zipToZcta.set(row.zip, row);
-      });
-    case 'zip_city':
-      return into<ZipCityRow>((row) => void data.zipCity.set(row.zip, row));
-    case 'zcta_county':
-      return into<ZctaCountyRow>((row) => {
-        const list = data.zctaCounties.get(row.zcta) ?? [];
-        list.push(row);
-        data.zctaCounties.set(row.zcta, list);
-      });
-    case 'zip_county':
-      return into<ZipCountyRow>((row) => {
-        const list = data.zipCounties.get(row.zip) ?? [];
-        list.push(row);
-        data.zipCounties.set(row.zip, list);
-      });
-    case 'zip_residents_point':
-      return into<ResidentsPointRow>((row, line) => {
-        if (data.residentsPoints.has(row.zip)) throw new RowReject(`ZIP ${row.zip} is listed twice`);
-        data.residentsPoints.set(row.zip, { ...row, origin: { key: spec.key, line } });
-      });
-    case 'county_cbsa':
-      return into<CountyCbsaRow>((row) => void data.countyCbsa.set(row.countyFips, row));
-    case 'county_urban_rural':
-      return into<CountyUrbanRuralRow>((row) => void data.countyUrbanRural.set(row.countyFips, row.code));
-    case 'zip_ruca':
-      return into<ZipRucaRow>((row) => void data.zctaRuca.set(row.zcta, row.ruca));
-    case 'places_zcta':
-      return into<PlacesRow>((row) => void data.places.set(row.zcta, row.prevalence));
-    case 'drive_times': {
-      const { destination, reference } = driveTimeRole(spec);
-      let table = reference ? data.reference.hospitalDriveTimes : data.driveTimes.get(destination);
-      if (!table) data.driveTimes.set(destination, (table = new Map()));
-      return into<DriveTimeRow>((row) => {
-        if (table!.has(row.zip)) throw new RowReject(`ZIP ${row.zip} is listed twice`);
-        table!.set(row.zip, row);
-      });
-    }
-    case 'svi_zcta':
-      return into<SviRow>((row) => void data.reference.svi.set(row.zcta, row.rank));
-    case 'tract_population_centre':
-      return into<TractCentreRow>((row) => void data.tractCentres.push(row));
-    case 'clinician_counts': {
-      const options = countSourceOptions(spec.key, spec.columns, spec.options);
-      spec.options = { ...spec.options, ...options };
-      const source: CountSource = { key: spec.key, vintage: spec.vintage, ...options, rows: [] };
-      data.clinicianCounts.push(source);
-      return into<ClinicianCountRow>((row, line) => void source.rows.push({ ...row, origin: { key: spec.key, line } }), options.kinds);
-    }
-    case 'nucc_taxonomy':
-      return into<TaxonomyRow>((row) => void data.taxonomy.set(row.code, row));
-    case 'cms_hospitals':
-    case 'hifld_hospitals':
-    case 'covidcaremap_hospitals':
-    case 'hrsa_sites':
-      return into<FacilityRow>((row, line) => void data.facilities.push({ ...row, origin: { key: spec.key, line } }));
-    case 'nppes':
-    case 'nppes_flat':
-      return into<ProviderRow>((row, line) => providers.addProvider(row, line, spec.key, zctaOf(row.zip), specialtyOf(row.taxonomy)));
-    case 'doctors_clinicians':
-      return into<ClinicianRow>((row, line) => providers.addClinician(row, line, zctaOf(row.zip)));
-    default:
-      throw new BuildError(`layout ${spec.layout} of source "${spec.key}" has no ingest step`);
-  }
+  const filer = Object.hasOwn(FILERS, spec.layout) ? FILERS[spec.layout] : undefined;
+  if (filer === undefined) throw new BuildError(`layout ${spec.layout} of source "${spec.key}" has no ingest step`);
+  return filer(spec, data, filing);
 }
 
 /** Checks a drive-time source's options: what it measures, and whether it feeds the scores or only the validation report. */
