@@ -102,7 +102,7 @@ function readKind(
   let nation: number | null = null;
   const stateRows = new Map<string, number>();
   const stateAreas = new Map<string, number>();
-  const unknown = new Map<string, { codes: Set<string>; amount: number; lines: number[] }>();
+  const unknown = new Map<string, UnknownCodes>();
   const unplaced: CountWithdrawal[] = [];
   let areas = 0;
   for (const row of source.rows) {
@@ -145,8 +145,38 @@ function readKind(
       }
     }
   }
-  // A state total under codes no crosswalk names (Connecticut's planning regions) goes to the state's counties
-  // the file counts nothing for, by residents: its clinicians are in the state, where exactly is not known.
+  const pooled = placePools(unknown, source, countyZips, { byCounty, add, unplaced });
+  const statesDiffering = [...stateRows]
+    .map(([state, row]) => ({ state, row, areas: stateAreas.get(state) ?? 0 }))
+    .filter(({ row, areas }) => differs(row, areas));
+  return { byCounty, check: { source: source.key, kind, year: source.year, areas, nation, statesDiffering, pooled }, unplaced };
+}
+
+/** A state's counts under county codes no crosswalk of the build names: the codes, their sum and their lines. */
+interface UnknownCodes {
+  codes: Set<string>;
+  amount: number;
+  lines: number[];
+}
+
+/** Where readKind puts a count: its counties' tallies, `add` to them, and the rows it cannot place. */
+interface KindTally {
+  byCounty: Map<string, CountyCount>;
+  add(county: string, amount: number): void;
+  unplaced: CountWithdrawal[];
+}
+
+/**
+ * A state total under codes no crosswalk names (Connecticut's planning regions) goes to the state's counties
+ * the file counts nothing for, by residents: its clinicians are in the state, where exactly is not known.
+ */
+function placePools(
+  unknown: Map<string, UnknownCodes>,
+  source: CountSource,
+  countyZips: CountyZips,
+  tally: KindTally,
+): CountCheck['pooled'] {
+  const { byCounty, add, unplaced } = tally;
   const pooled: CountCheck['pooled'] = [];
   for (const [state, pool] of unknown) {
     const open = countyZips.countiesOf(state).filter((c) => !byCounty.has(c));
@@ -166,10 +196,7 @@ function readKind(
     }
     pooled.push({ state, codes: [...pool.codes].sort(), amount: pool.amount });
   }
-  const statesDiffering = [...stateRows]
-    .map(([state, row]) => ({ state, row, areas: stateAreas.get(state) ?? 0 }))
-    .filter(({ row, areas }) => differs(row, areas));
-  return { byCounty, check: { source: source.key, kind, year: source.year, areas, nation, statesDiffering, pooled }, unplaced };
+  return pooled;
 }
 
 /** Whether a file's own total and the sum of its areas disagree beyond rounding. */
