@@ -15,6 +15,8 @@ export interface Landed {
   status: number;
   latencyMs: number;
   retryAfter?: string;
+  /** A network error's code (ECONNRESET, ...), for status 0. */
+  error?: string;
 }
 
 /** How often the generator wakes to send the requests that are due. */
@@ -47,10 +49,14 @@ function send(base: string, { path, headers, agent, ...shot }: Shot, dueMs: numb
       res.on('end', () =>
         resolve({ status: res.statusCode ?? 0, latencyMs: performance.now() - dueMs, retryAfter: res.headers['retry-after'] }),
       );
-      res.on('error', () => resolve({ status: 0, latencyMs: performance.now() - dueMs }));
+      res.on('error', (error) => resolve(failed(error, dueMs)));
     });
-    req.on('error', () => resolve({ status: 0, latencyMs: performance.now() - dueMs }));
+    req.on('error', (error) => resolve(failed(error, dueMs)));
   });
+}
+
+function failed(error: Error & { code?: string }, dueMs: number): Landed {
+  return { status: 0, latencyMs: performance.now() - dueMs, error: error.code ?? error.message };
 }
 
 /** The `p`-th percentile (0-100) of latencies, nearest rank. */
