@@ -7,7 +7,7 @@
  * kernel's loopback TCP) and of hcas with the defaults; docs/BENCHMARKS.md keeps the figures measured.
  * Stand-alone: node bin/run-ts.js bench/request-costs.ts --db FILE
  */
-import { mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -33,14 +33,16 @@ import { sampleZips } from './api.ts';
 import { fmt, printTable, runDirectly } from './lib.ts';
 
 const CALLS = 200_000;
+/** Calls of an uncached answer a run (each makes its answer from SQLite: about a hundred times a cache hit). */
+const UNCACHED_CALLS = 10_000;
 
-/** Nanoseconds a call of `step`, the median of five runs of CALLS calls after a warm-up run. */
-function timed(step: (i: number) => unknown): number {
+/** Nanoseconds a call of `step`, the median of five runs of `calls` calls after a warm-up run. */
+function timed(step: (i: number) => unknown, calls = CALLS): number {
   const runs: number[] = [];
   for (let run = 0; run < 6; run++) {
     const started = process.hrtime.bigint();
-    for (let i = 0; i < CALLS; i++) step(i);
-    if (run > 0) runs.push(Number(process.hrtime.bigint() - started) / CALLS);
+    for (let i = 0; i < calls; i++) step(i);
+    if (run > 0) runs.push(Number(process.hrtime.bigint() - started) / calls);
   }
   return runs.sort((a, b) => a - b)[2];
 }
@@ -54,16 +56,16 @@ const TURN = 32;
  * CALLS times without a wait, the pending answers piled up and the garbage collector's work on them was timed
  * (10 to 30 times the step's own cost, varying from run to run).
  */
-async function timedTurns(step: (i: number) => unknown): Promise<number> {
+async function timedTurns(step: (i: number) => unknown, calls = CALLS): Promise<number> {
   const runs: number[] = [];
   const turn: unknown[] = new Array(TURN);
   for (let run = 0; run < 6; run++) {
     const started = process.hrtime.bigint();
-    for (let i = 0; i < CALLS; i += TURN) {
+    for (let i = 0; i < calls; i += TURN) {
       for (let j = 0; j < TURN; j++) turn[j] = step(i + j);
       await Promise.all(turn);
     }
-    if (run > 0) runs.push(Number(process.hrtime.bigint() - started) / CALLS);
+    if (run > 0) runs.push(Number(process.hrtime.bigint() - started) / calls);
   }
   return runs.sort((a, b) => a - b)[2];
 }
@@ -140,6 +142,25 @@ export async function benchRequestCosts(options: { db: string }): Promise<void> 
     if (slab.toString('utf8', 0, slabAt) !== `${JSON.stringify(records[0])}\n`)
       throw new Error('writeRequestLine wrote other bytes than JSON.stringify');
     const toFile = jsonLines(logOutput(logFd));
+    // The same ZIP lookups with no response cache, the database's locking mode as named; each answer checked
+    // first. On a copy of the file that no other connection of this process has open: SQLite takes a file lock
+    // only when the process holds none, so the connections above would hide what normal mode costs.
+    const copy = path.join(dir, 'uncached.sqlite');
+    copyFileSync(options.db, copy);
+    const uncached = async (mode: 'EXCLUSIVE' | 'NORMAL'): Promise<number> => {
+      const fresh = Api.open(copy, { cacheBytes: 0 });
+      try {
+        fresh.db.pragma(`locking_mode = ${mode}`);
+        for (const url of urls) {
+          const made = await fresh.respond({ method: 'GET', url });
+          if (made.status !== 200) throw new Error(`${url}: answered ${made.status} uncached`);
+        }
+        // Awaited in turns: a route made off the event loop on a server answers here through a promise.
+        return await timedTurns((i) => fresh.respond({ method: 'GET', url: urls[i % urls.length] }), UNCACHED_CALLS);
+      } finally {
+        fresh.retire();
+      }
+    };
     const rows: Array<[string, number, string]> = [
       [
         'request id (RequestIds.next)',
@@ -176,6 +197,11 @@ export async function benchRequestCosts(options: { db: string }): Promise<void> 
         await timedTurns((i) => gate.respond(api, keyed(i))),
         'kept: includes the cached Api.respond above; timed in turns of 32 calls, each turn awaited',
       ],
+      // Uncached (the server's response cache off): the lookup's SQL and its JSON, as every first request of a
+      // URL and every list and search pays them. Each connection holds its read lock (src/query/database.ts);
+      // the row below it takes the lock for each statement, SQLite's normal mode, for what that costs.
+      ['uncached answer (Api.respond, SQL and JSON)', await uncached('EXCLUSIVE'), 'kept: the read lock held, not taken per statement'],
+      ['  the lock taken per statement (normal mode)', await uncached('NORMAL'), ''],
       // A server hands the log its lines once per event-loop turn (about 32 under this load): so do these.
       ['request log line: record, bytes, batching', timed((i) => logged(discard, i)), 'kept: one line per request, the same fields'],
       ['  and written to a file', timed((i) => logged(toFile, i)), 'kept: off the event loop, in 64 KiB writes'],

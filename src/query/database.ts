@@ -11,11 +11,19 @@ const PAGE_CACHE_KIB = 16 * 1024;
  * Never memory-mapped (`mmap_size = 0`, whatever the SQLite build's default): a mapped file that shrinks
  * under the process (`truncate`, a copy over it in place) kills it with SIGBUS on the next read, which no
  * code can catch. Read through the page cache, the same file gives an error that is reported instead.
+ *
+ * Its read lock is taken at the first read and held until it is closed (`locking_mode = EXCLUSIVE`; readers
+ * share it). In SQLite's normal mode every statement takes the lock, reads the file's change counter and
+ * lets the lock go again: system calls that cost more than the lookup itself (bench/request-costs.ts,
+ * "uncached answers"). Nothing writes a served file in place: a build is renamed into place (a new file),
+ * and the server reads a private copy unless --no-snapshot; an SQLite writer on the same file would be told
+ * "database is locked" while it is open.
  */
 export function openReadOnly(file: string): Database.Database {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('query_only = ON');
   db.pragma('mmap_size = 0');
+  db.pragma('locking_mode = EXCLUSIVE');
   db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   return db;
 }
