@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { tempDir } from './files.ts';
@@ -126,6 +127,17 @@ export function buildImages(): Promise<BuiltImages> {
     const started = Date.now();
     await podman([path.join(ROOT, 'deploy/local-base.sh'), '--tag', IMAGES.base], { command: 'bash', timeoutMs: BUILD_TIMEOUT_MS });
     const baseSeconds = (Date.now() - started) / 1000;
+    // Images built from this very context before (a previous run's): podman would find every layer cached
+    // and make the same images, after hashing the context step by step (about 50 s of CPU for the two).
+    const tag = `context-${await contextKey()}`;
+    const kept = await keptImages(tag);
+    if (kept) {
+      writeFileSync(builtThisRun, JSON.stringify(kept));
+      console.log(
+        `container images: the base ${baseSeconds.toFixed(0)} s (deploy/local-base.sh), hcas's kept from a build of the same context (${tag})`,
+      );
+      return kept;
+    }
     const home = npmHome();
     const ids: string[] = [];
     try {
@@ -166,11 +178,62 @@ export function buildImages(): Promise<BuiltImages> {
     // Layers no tag leads to any more (an older build's): kept a day for a run on another branch, then removed.
     await podman(['image', 'prune', '--force', '--filter', 'until=24h']);
     const built = { app: ids[0], tools: ids[1] };
+    await keepImages(built, tag);
     writeFileSync(builtThisRun, JSON.stringify(built));
     const buildSeconds = (Date.now() - started) / 1000 - baseSeconds;
     console.log(`container images: the base ${baseSeconds.toFixed(0)} s (deploy/local-base.sh), hcas's ${buildSeconds.toFixed(0)} s`);
     return built;
   });
+}
+
+/** The repositories of the two images, without their tags. */
+const REPOSITORIES = { app: IMAGES.app.replace(/:[^:/]+$/, ''), tools: IMAGES.tools.replace(/:[^:/]+$/, '') };
+
+/**
+ * What the images are made from: the base image's id, deploy/Dockerfile and its ignore file, and every file
+ * its COPY lines (those from the context) name, by path and content. More than the build context holds (the
+ * ignore file's exclusions are hashed too), never less: a change anywhere in it means a new build.
+ */
+async function contextKey(): Promise<string> {
+  const hash = createHash('sha256');
+  hash.update(await podman(['image', 'inspect', '--format', '{{.Id}}', IMAGES.base]));
+  const dockerfile = readFileSync(path.join(ROOT, 'deploy/Dockerfile'), 'utf8');
+  hash.update(dockerfile).update(readFileSync(path.join(ROOT, 'deploy/Dockerfile.dockerignore')));
+  const sources = [...dockerfile.matchAll(/^COPY\s+(.+)$/gm)]
+    .map(([, args]) => args.split(/\s+/))
+    .filter((args) => !args.some((arg) => arg.startsWith('--from')))
+    .flatMap((args) => args.filter((arg) => !arg.startsWith('--')).slice(0, -1));
+  const add = (relative: string): void => {
+    const full = path.join(ROOT, relative);
+    if (statSync(full).isDirectory()) for (const name of readdirSync(full).sort()) add(path.join(relative, name));
+    else hash.update(`\0${relative}\0`).update(readFileSync(full));
+  };
+  for (const source of [...new Set(sources)].sort()) add(source);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The ids of both images tagged `tag`, when both are in the store. */
+async function keptImages(tag: string): Promise<BuiltImages | undefined> {
+  const ids = await Promise.all(
+    [REPOSITORIES.app, REPOSITORIES.tools].map((repository) =>
+      podman(['image', 'inspect', '--format', '{{.Id}}', `${repository}:${tag}`]).catch(() => undefined),
+    ),
+  );
+  return ids[0] && ids[1] ? { app: ids[0], tools: ids[1] } : undefined;
+}
+
+/** Tags the images just built with their context's `tag`, and drops the context tags of older builds (their layers are then pruned). */
+async function keepImages(built: BuiltImages, tag: string): Promise<void> {
+  for (const [repository, id] of [
+    [REPOSITORIES.app, built.app],
+    [REPOSITORIES.tools, built.tools],
+  ]) {
+    const tags = (await podman(['images', '--format', '{{.Repository}}:{{.Tag}}', '--filter', `reference=${repository}`])).split('\n');
+    const older = tags.filter((name) => /:context-[0-9a-f]{16}$/.test(name) && name !== `${repository}:${tag}`);
+    // `untag IMAGE NAME` drops that one name (without NAME, podman would drop every name of the image).
+    for (const name of older) await podman(['untag', name, name]);
+    await podman(['tag', id, `${repository}:${tag}`]);
+  }
 }
 
 /**
