@@ -4,7 +4,7 @@ import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { HandlerResult } from '../http/route.ts';
 import type { QueryJob, QueryRunner } from '../http/work.ts';
 import type { LineLog } from './log.ts';
-import { startThread } from './threads.ts';
+import { endThread, startThread } from './threads.ts';
 
 /** The limits of a process's query workers (docs/api.md, "Limits and failure behaviour"). */
 export interface QueryPoolLimits {
@@ -36,6 +36,9 @@ export type ThreadRequest =
   | { kind: 'job'; id: number; build: string; file: string; buildId: string; job: QueryJob }
   | { kind: 'release'; build: string };
 
+/** The id of a thread's first message, sent once it has loaded its modules (job ids start at 1). */
+export const THREAD_READY = 0;
+
 /** A thread's answer to a job: the result, an API error (a 404, a 400), or an unexpected failure. */
 export interface ThreadReply {
   id: number;
@@ -59,16 +62,24 @@ class QueryThread {
   readonly jobs = new Map<number, Job & { timer: NodeJS.Timeout }>();
   readonly startedMs = Date.now();
   alive = true;
+  /** Settles once the thread has loaded its modules (its THREAD_READY message) or has exited. */
+  readonly ready: Promise<void>;
 
   constructor(nice: number, settled: () => void, ended: (thread: QueryThread, error: unknown) => void) {
     this.worker = startThread(import.meta.url, 'query-worker', { nice });
     this.worker.unref();
+    let loaded = () => {};
+    this.ready = new Promise((resolve) => (loaded = resolve));
     this.worker.on('message', (reply: ThreadReply) => {
+      if (reply.id === THREAD_READY) return loaded();
       this.settle(reply);
       settled();
     });
     this.worker.on('error', (error) => ended(this, error));
-    this.worker.on('exit', (code) => ended(this, new Error(`the query worker thread exited with code ${code}`)));
+    this.worker.on('exit', (code) => {
+      loaded();
+      ended(this, new Error(`the query worker thread exited with code ${code}`));
+    });
   }
 
   private settle(reply: ThreadReply): void {
@@ -253,6 +264,6 @@ export class QueryPool {
       job.reject(error);
     }
     thread.jobs.clear();
-    await thread.worker.terminate();
+    await endThread(thread.worker, thread.ready);
   }
 }

@@ -12,7 +12,7 @@ import { ApiError } from '../http/errors.ts';
 import { jsonBytes } from '../http/response.ts';
 import { isStream, type HandlerResult } from '../http/route.ts';
 import type { QueryJob } from '../http/work.ts';
-import type { ThreadReply, ThreadRequest } from './query-pool.ts';
+import { THREAD_READY, type ThreadReply, type ThreadRequest } from './query-pool.ts';
 
 lowerPriority((workerData as { nice: number }).nice);
 const routes = new Map(ALL_ROUTES.map((route) => [route.path, route]));
@@ -30,6 +30,8 @@ parentPort!.on('message', (message: ThreadRequest) => {
     (error: unknown) => parentPort!.postMessage(failure(message.id, error)),
   );
 });
+// Every module loaded (the SQLite binding with them): the pool may end this thread from now on (threads.ts, endThread).
+parentPort!.postMessage({ id: THREAD_READY } satisfies ThreadReply);
 
 async function make(build: string, file: string, buildId: string, job: QueryJob): Promise<HandlerResult> {
   const route = routes.get(job.route);

@@ -130,12 +130,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
 
-  const released = () => {
+  // The threads are waited for: a process that exits while one of them loads its modules is aborted (threads.ts).
+  const released = async () => {
     live.close();
     errors.close();
     sendWatch.close();
-    void checkpoints?.close();
-    if (queryPool instanceof QueryPool) void queryPool.close();
+    await Promise.all([checkpoints?.close(), queryPool instanceof QueryPool ? queryPool.close() : undefined]);
   };
   return {
     url: `http://${host}:${port}`,
@@ -273,15 +273,15 @@ function listen(server: Server, port: number, host: string, failed: () => void):
   });
 }
 
-/** Stops accepting connections, waits up to SHUTDOWN_GRACE_MS for in-flight requests, then `released`. */
-function closeGracefully(server: Server, released: () => void): Promise<void> {
-  return new Promise<void>((resolve) => {
+/** Stops accepting connections, waits up to SHUTDOWN_GRACE_MS for in-flight requests, then for `released`. */
+async function closeGracefully(server: Server, released: () => Promise<void>): Promise<void> {
+  await new Promise<void>((resolve) => {
     const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     server.close(() => {
       clearTimeout(force);
-      released();
       resolve();
     });
     server.closeIdleConnections();
   });
+  await released();
 }

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { SqliteStore } from '../auth/sqlite-store.ts';
 import type { LineLog } from './log.ts';
-import { startThread } from './threads.ts';
+import { endThread, startThread } from './threads.ts';
 
 /** How often the thread checkpoints: the WAL then holds about a second of counts (a few hundred KB under a flood). */
 export const CHECKPOINT_EVERY_MS = 1_000;
@@ -42,12 +42,16 @@ export class StateCheckpoints {
     return new StateCheckpoints(store, log);
   }
 
-  /** Stops the thread (before the store closes: its own close checkpoints what is left). */
+  /**
+   * Stops the thread (before the store closes: its own close checkpoints what is left). The thread reads the
+   * message once it has loaded its modules, then closes its connection and exits; the process is held open
+   * until it has (ended while it loads the SQLite binding, Node would abort the process: threads.ts).
+   */
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
     const exited = new Promise((resolve) => this.thread.once('exit', resolve));
     this.thread.postMessage('close');
-    await exited;
+    await endThread(this.thread, exited);
   }
 }
