@@ -113,7 +113,7 @@ describe.skipIf(!run)('the map page in Chromium', { timeout: 120_000 }, () => {
     await server?.close();
     direct?.retire();
     if (staticDir) rmSync(staticDir, { recursive: true, force: true });
-  });
+  }, 60_000); // the browser, the server and its threads stopped, and the export's files removed: seconds each on a busy machine
 
   /** The map at `url` in a fresh context, ready; every request it makes is recorded, and script errors fail the test. */
   async function open(url: string, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; requests: string[]; errors: string[] }> {

@@ -110,12 +110,14 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
     samples = [...sampleOfEveryKind(readManifest(exportDir)), `/api/v1/health-scores/${alias}/`, `/api/v1/widget-score/${alias}/`];
   }, 180_000);
 
+  // nginx is given 5 s to stop, and the export's files take seconds more to remove on a busy machine: a CI run
+  // passed the hook's default 10 s here.
   afterAll(async () => {
     await nginx?.stop();
     replica?.stop();
     reference?.stop();
     rmSync(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   const edge = (target: string, options: { method?: string; headers?: Record<string, string> } = {}) =>
     request(`https://127.0.0.1:${nginx.httpsPort}`, target, { ...options, ca, servername: HOST_NAME });
