@@ -51,7 +51,9 @@ async function mirror(
   return { server, dir, out, sourcesFile, lines, run };
 }
 
-describe('hcas fetch against a loopback mirror of the publishers', () => {
+// A fetch with its downloads, unpacking and checks, and a build of what it wrote: 1 to 3.4 s in CI runs, and past
+// vitest's default 5 s in one run on a loaded machine.
+describe('hcas fetch against a loopback mirror of the publishers', { timeout: 60_000 }, () => {
   it('downloads every source of the committed list, unpacks, checks, and writes a manifest the build accepts', async () => {
     const { out, run, server } = await mirror();
     const summary = await run();
