@@ -170,7 +170,11 @@ export function buildImages(): Promise<BuiltImages> {
           { timeoutMs: BUILD_TIMEOUT_MS },
         );
         // The id file says `sha256:HEX`, `podman image inspect` HEX: one form, so a kept image's id is the built one's.
-        ids.push(readFileSync(idFile, 'utf8').trim().replace(/^sha256:/, ''));
+        ids.push(
+          readFileSync(idFile, 'utf8')
+            .trim()
+            .replace(/^sha256:/, ''),
+        );
         rmSync(path.dirname(idFile), { recursive: true, force: true });
       }
     } finally {
