@@ -130,6 +130,12 @@ const QUIET_IDLE_P99_MS = 20;
  * core when they woke).
  */
 const BUSY_OTHERS_CORES = 0.5;
+/**
+ * Past this share of an attempt in which some process waited for the disk, the attempt is inconclusive
+ * whatever the priorities: other test files writing tens of thousands of files make the server's own small
+ * writes wait (a CI run saw a p99 of 651 ms beside them, 7 ms alone).
+ */
+const BUSY_DISK_SHARE = 0.1;
 
 describe('a flood of uncached list and search requests', { timeout: 180_000 }, () => {
   it('leaves a keyed client reading a cached ZIP within 40 ms of its quiet p99, and every flood request is answered', async () => {
@@ -149,13 +155,16 @@ describe('a flood of uncached list and search requests', { timeout: 180_000 }, (
       summaries.push({
         ...result.summary,
         othersCores: Number(measured.othersCores.toFixed(2)),
+        ioStalled: Number(measured.ioStalled.toFixed(3)),
         raisedPriority: restorePriority !== undefined,
       });
       console.log(
         `cached keyed lookup under a flood of ${result.flooded.length} uncached list requests: ${JSON.stringify(summaries.at(-1))}`,
       );
       conclusive =
-        result.summary.idle.p99 < QUIET_IDLE_P99_MS && (measured.othersCores <= BUSY_OTHERS_CORES || restorePriority !== undefined);
+        result.summary.idle.p99 < QUIET_IDLE_P99_MS &&
+        (measured.othersCores <= BUSY_OTHERS_CORES || restorePriority !== undefined) &&
+        !(measured.ioStalled > BUSY_DISK_SHARE);
       if (withinAllowance(result.summary) || conclusive) break;
     }
     const { during, flooded, summary } = result!;
@@ -167,7 +176,7 @@ describe('a flood of uncached list and search requests', { timeout: 180_000 }, (
       // under CI=true (a machine of its own) it is a failure, never a silent pass.
       const line = '!'.repeat(100);
       console.warn(
-        `\n${line}\n!! NOT JUDGED: the flood p99 (other processes kept the cores busy in every attempt): ${JSON.stringify(summaries)}\n${line}\n`,
+        `\n${line}\n!! NOT JUDGED: the flood p99 (other processes kept the cores or the disk busy in every attempt): ${JSON.stringify(summaries)}\n${line}\n`,
       );
       expect(process.env.CI, 'CI=true: the flood must be measured on a quiet machine').not.toBe('true');
     } else {

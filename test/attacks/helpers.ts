@@ -208,14 +208,32 @@ function cpuTicks(pids: number[]): { busy: number; ours: number } {
  * of the whole machine minus that of `pids`, this process and their children, over the wall time): a timing
  * measured while others held the cores says nothing about the code under test.
  */
-export async function othersCores<T>(pids: () => number[], work: () => Promise<T>): Promise<{ result: T; othersCores: number }> {
+export async function othersCores<T>(
+  pids: () => number[],
+  work: () => Promise<T>,
+): Promise<{ result: T; othersCores: number; ioStalled: number }> {
   const tree = () => [...new Set([process.pid, ...pids()].flatMap(processTree))];
   const startedAt = Date.now();
   const start = cpuTicks(tree());
+  const stalledBefore = ioStallMicroseconds();
   const result = await work();
   const end = cpuTicks(tree());
   const ticksPerSecond = 100; // USER_HZ on Linux
   const seconds = (Date.now() - startedAt) / 1000;
   const others = end.busy - start.busy - (end.ours - start.ours);
-  return { result, othersCores: Math.max(0, others / ticksPerSecond / seconds) };
+  const ioStalled = (ioStallMicroseconds() - stalledBefore) / 1e6 / seconds;
+  return { result, othersCores: Math.max(0, others / ticksPerSecond / seconds), ioStalled };
+}
+
+/**
+ * Microseconds in which some task of the machine waited for the disk, so far (Linux pressure stall
+ * information, `some`; NaN where the kernel has none): other processes writing many files make the server's
+ * own small writes wait, which no count of their CPU shows.
+ */
+function ioStallMicroseconds(): number {
+  try {
+    return Number(/^some .*total=(\d+)/m.exec(readFileSync('/proc/pressure/io', 'utf8'))?.[1] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
 }
