@@ -1,7 +1,6 @@
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
@@ -16,6 +15,7 @@ import { startServer, type RunningServer } from '../src/server/server.ts';
 import { exportStatic } from '../src/static/export.ts';
 import { PAGE_DIR } from '../src/map/page.ts';
 import { chromiumAvailable, launchChromium } from './helpers/browser.ts';
+import { manyFilesDir } from './helpers/files.ts';
 import { bodyJson, request } from './helpers/http.ts';
 import { cachedDefaultBuild } from './helpers/real-build.ts';
 
@@ -83,7 +83,7 @@ describe.skipIf(!run)('the map page in Chromium', { timeout: 120_000 }, () => {
     direct = Api.open(db);
 
     // The map alone, exported as a static host would get it, and served by a plain file server.
-    staticDir = path.join(os.tmpdir(), `hcas-map-static-${process.pid}`);
+    staticDir = manyFilesDir('hcas-map-static-');
     const now = new Date();
     const api = Api.open(db, { cacheBytes: 0, now: () => now });
     try {
