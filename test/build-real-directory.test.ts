@@ -82,13 +82,16 @@ describe.skipIf(!haveData)('providers, facilities, autocomplete and rankings ove
       ([first, last, state]) => state === 'CA' && (searchKey(first).startsWith('smi') || searchKey(last).startsWith('smi')),
     ).length;
     expect(await count('name=SMI&state=CA')).toBe(smi);
-    // The alias: the cardiology category's codes, clinicians known only from Doctors and Clinicians by their CMS
-    // specialty (in both spellings CMS has used), and NUCC's own "Cardiology" specialization (1835C0206X,
-    // pharmacists: shown by its display name, Cardiology Pharmacist).
+    // The alias: the cardiology category's codes and clinicians known only from Doctors and Clinicians by their
+    // CMS specialty (in both spellings CMS has used). Not NUCC's "Cardiology" specialization of pharmacists
+    // (1835C0206X): they answer to their display name, Cardiology Pharmacist.
     const cardiology =
-      sql<number>(`SELECT COUNT(*) FROM providers WHERE primary_taxonomy IN ('207RC0000X', '207RI0011X', '207RC0001X', '1835C0206X')
+      sql<number>(`SELECT COUNT(*) FROM providers WHERE primary_taxonomy IN ('207RC0000X', '207RI0011X', '207RC0001X')
       OR (primary_taxonomy IS NULL AND lower(primary_specialty) IN ('cardiovascular disease (cardiology)', 'cardiovascular disease cardiology', 'interventional cardiology', 'cardiology'))`);
     expect(await count('specialty=cardiology')).toBe(cardiology);
+    const pharmacists = sql<number>("SELECT COUNT(*) FROM providers WHERE primary_taxonomy = '1835C0206X'");
+    expect(pharmacists, 'the real sample has Cardiology pharmacists').toBeGreaterThan(0);
+    expect(await count('specialty=cardiology%20pharmacist')).toBe(pharmacists);
   });
 
   it('finds a known CMS hospital by search, type and state, and ranks it among rated hospitals', async () => {

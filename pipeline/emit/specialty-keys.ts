@@ -54,6 +54,11 @@ const CMS_KEYS = new Map(CATEGORY_NAMES.map((c) => [c, new Set((CATEGORIES[c].cm
  * The specialty names one provider answers to: the name its record shows (the NUCC display name of its primary
  * taxonomy code, specialtyOfTaxonomy), the code's classification and specialization, or, without a known
  * code, its CMS specialty text; plus the aliases of the categories that code or text falls in.
+ *
+ * NUCC reuses some alias words as a specialization of other professions (Neurology of chiropractors and
+ * physical therapists, Oncology of nurses and pharmacists, Pediatrics of nurses, pharmacists and therapists):
+ * such a specialization answers to the word only when its code is in the alias's category, so the word means
+ * the alias's clinicians, and `specialty=neurology` lists no chiropractor. Its display name still matches.
  */
 export function specialtyNames(
   taxonomyCode: string | null,
@@ -68,10 +73,13 @@ export function specialtyNames(
   const row = taxonomyCode ? taxonomy.get(taxonomyCode) : undefined;
   let categories: Category[];
   if (row) {
+    categories = categoriesOfTaxonomy(taxonomyCode);
     add(specialtyOfTaxonomy(row), 'nucc_display_name');
     add(row.classification, 'nucc_classification');
-    if (row.specialization) add(row.specialization, 'nucc_specialization');
-    categories = categoriesOfTaxonomy(taxonomyCode);
+    const key = specialtyKey(row.specialization);
+    const aliasOfSpecialization = Object.hasOwn(SPECIALTY_ALIASES, key) ? SPECIALTY_ALIASES[key] : undefined;
+    if (row.specialization && (aliasOfSpecialization === undefined || categories.includes(aliasOfSpecialization)))
+      add(row.specialization, 'nucc_specialization');
   } else {
     add(specialtyText, 'cms_specialty');
     const key = specialtyKey(specialtyText);
