@@ -9,7 +9,7 @@ import { currentBuild } from '../pipeline/run/plan.ts';
 import { sampleIsCurrent, sampleKey, STAMP_FILE } from '../producers/sample/stamp.ts';
 import { linkedBin, shell, type RunOptions } from './helpers/cli.ts';
 import { FixtureServer } from './helpers/fetch-server.ts';
-import { manyFilesDir } from './helpers/files.ts';
+import { tempDir } from './helpers/files.ts';
 import { mirroredSources, mirrorRoutes } from './helpers/national-mirror.ts';
 import { copyPackage } from './helpers/package-copy.ts';
 import { ServerProcess } from './helpers/process.ts';
@@ -25,7 +25,7 @@ import { hasCommand } from './helpers/services.ts';
  * export. The national files' addresses of the copy point at a loopback mirror (test/helpers/national-mirror.ts),
  * so `hcas fetch` runs without the internet; nothing else differs from a user's machine.
  */
-const work = manyFilesDir('hcas-default-build-');
+const work = tempDir('hcas-default-build-');
 const copy = copyPackage(work);
 const bin = linkedBin(copy);
 const state = path.join(work, 'state.sqlite');

@@ -15,7 +15,7 @@ import { startServer, type RunningServer } from '../src/server/server.ts';
 import { exportStatic } from '../src/static/export.ts';
 import { PAGE_DIR } from '../src/map/page.ts';
 import { chromiumAvailable, launchChromium } from './helpers/browser.ts';
-import { manyFilesDir } from './helpers/files.ts';
+import { tempDir } from './helpers/files.ts';
 import { bodyJson, request } from './helpers/http.ts';
 import { cachedDefaultBuild } from './helpers/real-build.ts';
 
@@ -83,7 +83,7 @@ describe.skipIf(!run)('the map page in Chromium', { timeout: 120_000 }, () => {
     direct = Api.open(db);
 
     // The map alone, exported as a static host would get it, and served by a plain file server.
-    staticDir = manyFilesDir('hcas-map-static-');
+    staticDir = tempDir('hcas-map-static-');
     const now = new Date();
     const api = Api.open(db, { cacheBytes: 0, now: () => now });
     try {

@@ -24,7 +24,7 @@ import { MANIFEST_FILE, readManifest } from '../src/static/manifest.ts';
 import { fileOf, SERVER_ONLY, STATIC_ROUTES } from '../src/static/targets.ts';
 import { until } from './attacks/helpers.ts';
 import { hcas, ROOT } from './helpers/cli.ts';
-import { manyFilesDir } from './helpers/files.ts';
+import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 
 /**
@@ -34,7 +34,7 @@ import { fixtureDb } from './helpers/fixture-db.ts';
  */
 
 const NOW = new Date('2025-06-01T00:00:00Z');
-const dir = manyFilesDir('hcas-static-export-');
+const dir = tempDir('hcas-static-export-');
 let db: string;
 let api: Api;
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPRESS_MIN_BYTES } from '../src/http/compress.ts';
 import { readManifest } from '../src/static/manifest.ts';
 import { hcas, ROOT } from './helpers/cli.ts';
-import { manyFilesDir } from './helpers/files.ts';
+import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { request, type HttpResult } from './helpers/http.ts';
 import { freePort, HAVE_BROTLI_STATIC, NGINX, selfSignedCertificate, TestNginx } from './helpers/nginx.ts';
@@ -65,7 +65,7 @@ describe('the static API behind nginx (deploy/nginx/static.conf)', { timeout: 18
     return;
   }
 
-  const dir = manyFilesDir('hcas-static-nginx-');
+  const dir = tempDir('hcas-static-nginx-');
   // nginx's workers run as nobody under a root master: they must reach the export through the temp folder.
   chmodSync(dir, 0o755);
   const exportDir = path.join(dir, 'static');

@@ -8,7 +8,7 @@ import { HEADERS_FILE, hostHeaders } from '../src/static/host-headers.ts';
 import { readManifest } from '../src/static/manifest.ts';
 import { type RunningPreview, startPreview } from '../src/static/preview.ts';
 import { hcas } from './helpers/cli.ts';
-import { manyFilesDir } from './helpers/files.ts';
+import { tempDir } from './helpers/files.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { request } from './helpers/http.ts';
 import { canConnect, freePort } from './helpers/nginx.ts';
@@ -21,7 +21,7 @@ import { hasCommand, serviceMissing } from './helpers/services.ts';
  * path), and the same export under `python3 -m http.server`, a plain file server, to show what it cannot do.
  */
 
-const dir = manyFilesDir('hcas-static-preview-');
+const dir = tempDir('hcas-static-preview-');
 /** For Netlify, Cloudflare Pages, GitHub Pages: folders answered from index.html. */
 const site = path.join(dir, 'site');
 /** For nginx's static.conf (the default): folders answered from index.json. */

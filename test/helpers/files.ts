@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, gzipSync } from 'node:zlib';
@@ -6,35 +6,6 @@ import { crc32, gzipSync } from 'node:zlib';
 /** A fresh temporary folder for one test. */
 export function tempDir(prefix = 'hcas-test-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
-}
-
-/**
- * A fresh temporary folder in memory when the machine has a usable tmpfs (/dev/shm, executable, 4 GiB free),
- * else in the temporary folder. For tests that write tens of thousands of files (static exports): on this
- * project's machines /tmp is ext4 mounted with `discard`, where removing one export's 122,624 files took 50 s
- * quiet and over 120 s in CI beside the container builds; on tmpfs 2 s.
- */
-export function manyFilesDir(prefix = 'hcas-test-'): string {
-  return mkdtempSync(path.join(memoryFolder() ?? tmpdir(), prefix));
-}
-
-const MEMORY_FOLDER = '/dev/shm';
-const MEMORY_NEEDED = 4 * 1024 ** 3;
-
-function memoryFolder(): string | undefined {
-  try {
-    const mount = readFileSync('/proc/mounts', 'utf8')
-      .split('\n')
-      .map((line) => line.split(' '))
-      .find(([, point]) => point === MEMORY_FOLDER);
-    // noexec would stop a package copy's scripts (its bin) from running there.
-    if (mount?.[2] !== 'tmpfs' || mount[3].split(',').includes('noexec')) return undefined;
-    accessSync(MEMORY_FOLDER, constants.W_OK);
-    const { bavail, bsize } = statfsSync(MEMORY_FOLDER);
-    return bavail * bsize >= MEMORY_NEEDED ? MEMORY_FOLDER : undefined;
-  } catch {
-    return undefined; // not Linux, or no such mount
-  }
 }
 
 /** Writes text as-is, gzipped, or as the only entry of a zip archive, chosen by the file's extension. */
