@@ -17,9 +17,8 @@ export function lastingTempDir(): string {
 
 /**
  * Vitest's global setup: points TMPDIR at a folder of this run's own (in memory when the machine has a usable
- * tmpfs, memoryFolder), which the test files' processes, and
- * everything they start, inherit (os.tmpdir(), mkdtemp, servers' snapshots, nginx, Chromium), and removes it
- * when the run ends. Test files leave temp folders behind (a second build of the public data, copies of the
+ * tmpfs, memoryFolder), which the test files' processes, and everything they start, inherit (os.tmpdir(),
+ * mkdtemp, servers' snapshots, nginx, Chromium), and removes it when the run ends. Test files leave temp folders behind (a second build of the public data, copies of the
  * package): about 220 MB a run, which filled /tmp run after run.
  */
 export default function runTemp(): () => void {
