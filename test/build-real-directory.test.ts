@@ -85,8 +85,7 @@ describe.skipIf(!haveData)('providers, facilities, autocomplete and rankings ove
     // The alias: the cardiology category's codes and clinicians known only from Doctors and Clinicians by their
     // CMS specialty (in both spellings CMS has used). Not NUCC's "Cardiology" specialization of pharmacists
     // (1835C0206X): they answer to their display name, Cardiology Pharmacist.
-    const cardiology =
-      sql<number>(`SELECT COUNT(*) FROM providers WHERE primary_taxonomy IN ('207RC0000X', '207RI0011X', '207RC0001X')
+    const cardiology = sql<number>(`SELECT COUNT(*) FROM providers WHERE primary_taxonomy IN ('207RC0000X', '207RI0011X', '207RC0001X')
       OR (primary_taxonomy IS NULL AND lower(primary_specialty) IN ('cardiovascular disease (cardiology)', 'cardiovascular disease cardiology', 'interventional cardiology', 'cardiology'))`);
     expect(await count('specialty=cardiology')).toBe(cardiology);
     const pharmacists = sql<number>("SELECT COUNT(*) FROM providers WHERE primary_taxonomy = '1835C0206X'");
