@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, gzipSync } from 'node:zlib';
@@ -6,6 +6,20 @@ import { crc32, gzipSync } from 'node:zlib';
 /** A fresh temporary folder for one test. */
 export function tempDir(prefix = 'hcas-test-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+/**
+ * Moves a file or folder: renamed, or copied and removed when `to` is on another file system (a test run's
+ * temp folder may be in memory while the build cache is on disk: test/helpers/run-temp.ts).
+ */
+export function moveSync(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    cpSync(from, to, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+    rmSync(from, { recursive: true, force: true });
+  }
 }
 
 /** Writes text as-is, gzipped, or as the only entry of a zip archive, chosen by the file's extension. */

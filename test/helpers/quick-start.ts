@@ -1,8 +1,8 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cachedFolder } from './build-cache.ts';
 import { linkedBin, ROOT, shell } from './cli.ts';
-import { tempDir } from './files.ts';
+import { moveSync, tempDir } from './files.ts';
 import { copyPackage } from './package-copy.ts';
 
 /** The quick start's first step, on a terminal (`script` gives it one, so progress shows as a bar): a sample, then the build. */
@@ -58,8 +58,8 @@ export async function cachedQuickStart(): Promise<QuickStart> {
       if (run.statuses.join() !== '0')
         throw new Error(`${QUICK_START} failed (statuses ${run.statuses.join(' ')}):\n${run.stdout.slice(-3000)}`);
       writeFileSync(path.join(into, 'run.json'), JSON.stringify({ statuses: run.statuses, stdout: run.stdout }));
-      renameSync(path.join(copy, 'raw/sample'), path.join(into, 'sample'));
-      renameSync(path.join(copy, 'dist-api'), path.join(into, 'dist-api'));
+      moveSync(path.join(copy, 'raw/sample'), path.join(into, 'sample'));
+      moveSync(path.join(copy, 'dist-api'), path.join(into, 'dist-api'));
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
