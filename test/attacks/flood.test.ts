@@ -25,9 +25,9 @@ import { nationalCopy, othersCores, tally } from './helpers.ts';
  * last page, or a 503 with Retry-After when the query workers are full). An attempt whose quiet moments were
  * not quiet (other processes holding the cores) is measured again.
  *
- * Where this user may raise a process's priority (root, as CI runs), the test file runs beside the others
- * (vitest.config.ts): its process, and so the server it starts, runs above them (test/helpers/priority.ts),
- * so both get a core whenever they wake, as on a machine of their own. Elsewhere it runs alone, after them.
+ * The file runs alone, after the other test files (vitest.config.ts): beside them it failed CI runs even with
+ * its priority raised. Where this user may raise a process's priority (root, as CI runs), its process, and so
+ * the server it starts, also runs above anything else on the machine (test/helpers/priority.ts).
  */
 
 const root = path.resolve(import.meta.dirname, '../..');
