@@ -4,7 +4,7 @@ import { differences } from '../src/diff/builds.ts';
 import { CONSTANT_PARTS } from '../pipeline/config/scoring-parts.ts';
 import { type Candidate, rankCauses } from '../src/diff/causes.ts';
 import type { TypeValues } from '../src/diff/pairs.ts';
-import { readable } from '../src/diff/stats.ts';
+import { readable } from '../core/numbers.ts';
 
 const candidate = (id: string, kind: Candidate['kind'], affects: Candidate['affects'], miles = 0): Candidate => ({
   id,

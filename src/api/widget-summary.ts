@@ -1,3 +1,5 @@
+import { readable } from '../../core/numbers.ts';
+
 /** What the widget's sentence is made from. */
 export interface SummaryFacts {
   /** The band label of the overall score (pipeline/config/bands.ts). */
@@ -55,11 +57,11 @@ export function widgetSummary(facts: SummaryFacts): string {
 
 /** "1 hospital", "2 hospitals", "1,250 primary care clinicians". */
 function count(n: number, one: string, many: string): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return `${readable(n, 0)} ${n === 1 ? one : many}`;
 }
 
 /** "14.2 miles", "1 mile", "0.4 miles": one decimal, none when it is zero. */
 function miles(distance: number): string {
   const rounded = Math.round(distance * 10) / 10;
-  return `${rounded.toLocaleString('en-US', { maximumFractionDigits: 1 })} ${rounded === 1 ? 'mile' : 'miles'}`;
+  return `${readable(rounded, 1)} ${rounded === 1 ? 'mile' : 'miles'}`;
 }

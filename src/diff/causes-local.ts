@@ -4,7 +4,7 @@ import type { ChangedInputs } from './inputs.ts';
 import type { Component } from '../../core/components.ts';
 import { type Pairs, same, type TypeValues } from './pairs.ts';
 import { censusValue, MOBILITY_MEASURES } from './snapshot.ts';
-import { readable } from './stats.ts';
+import { readable } from '../../core/numbers.ts';
 
 /** Nearby changed inputs considered per ZIP and kind, nearest first. */
 const NEAREST = 3;

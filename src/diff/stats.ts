@@ -10,16 +10,3 @@ export function mean(values: readonly number[], weights?: readonly number[]): nu
   return total > 0 ? sum / total : Number.NaN;
 }
 
-/**
- * A number as people read it: thousands separated by commas, at most `decimals` decimals, trailing zeros
- * dropped (`1234567.5` -> `1,234,567.5`). `toLocaleString` says the same through the locale machinery, many
- * times slower a call, and a national diff names hundreds of thousands of numbers (bench/diff.ts).
- */
-export function readable(x: number, decimals = 2): string {
-  if (!Number.isFinite(x)) return String(x);
-  const [whole, fraction] = Math.abs(x).toFixed(decimals).split('.');
-  const digits = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const tail = fraction?.replace(/0+$/, '');
-  const text = tail ? `${digits}.${tail}` : digits;
-  return x < 0 && text !== '0' ? `-${text}` : text;
-}

@@ -1,6 +1,6 @@
 import type { DiffReport } from '../../diff/index.ts';
 import type { BuildSummary } from '../../diff/report.ts';
-import { readable } from '../../diff/stats.ts';
+import { readable } from '../../../core/numbers.ts';
 import type { Block } from './render.ts';
 
 /** A count with thousands separators; empty for null. */

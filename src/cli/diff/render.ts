@@ -1,4 +1,4 @@
-import { readable } from '../../diff/stats.ts';
+import { readable } from '../../../core/numbers.ts';
 import { type Column, table } from '../format.ts';
 
 /** A part of a printed report; the same blocks print as aligned text for a terminal or as Markdown. */
