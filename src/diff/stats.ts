@@ -9,4 +9,3 @@ export function mean(values: readonly number[], weights?: readonly number[]): nu
   }
   return total > 0 ? sum / total : Number.NaN;
 }
-
