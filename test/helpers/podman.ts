@@ -86,6 +86,38 @@ export function podmanStatus(args: string[]): Promise<number> {
   );
 }
 
+/**
+ * Removes the containers, volumes and networks of test processes that are gone (`hcas-test-PID-*`, testName):
+ * a run killed mid-way never reaches its afterAll, and its compose stack kept running (two found 10 hours on).
+ * A live process's, another run's beside this one, are left alone. Returns the names removed.
+ */
+export async function removeOrphans(): Promise<string[]> {
+  const orphans = async (list: string[]) => (await podman(list)).split('\n').filter((name) => name !== '' && !testProcessAlive(name));
+  const removed: string[] = [];
+  const remove = async (names: string[], rm: (name: string) => string[]) => {
+    for (const name of names) {
+      const status = await podmanStatus(rm(name));
+      if (status === 0) removed.push(name);
+    }
+  };
+  await remove(await orphans(['ps', '--all', '--format', '{{.Names}}']), (name) => ['rm', '--force', '--volumes', '--time', '2', name]);
+  await remove(await orphans(['volume', 'ls', '--format', '{{.Name}}']), (name) => ['volume', 'rm', '--force', name]);
+  await remove(await orphans(['network', 'ls', '--format', '{{.Name}}']), (name) => ['network', 'rm', '--force', name]);
+  return removed;
+}
+
+/** False only for a test's name (`hcas-test-PID-...`) whose process no longer runs. */
+function testProcessAlive(name: string): boolean {
+  const pid = Number(/^hcas-test-(\d+)-/.exec(name)?.[1] ?? Number.NaN);
+  if (!Number.isInteger(pid) || pid <= 0) return true; // not a test's: never ours to remove
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
+  }
+}
+
 /** A name for something a test makes in podman: `hcas-test-`, the process and `what`, so parallel runs never meet. */
 export function testName(what: string): string {
   return `hcas-test-${process.pid}-${what}`;
@@ -124,6 +156,7 @@ export function buildImages(): Promise<BuiltImages> {
     const builtThisRun = path.join(os.tmpdir(), 'hcas-test-images.json');
     if (existsSync(builtThisRun))
       return { ...(JSON.parse(readFileSync(builtThisRun, 'utf8')) as BuiltImages), baseSeconds: 0, buildSeconds: 0 };
+    await removeOrphans();
     const started = Date.now();
     await podman([path.join(ROOT, 'deploy/local-base.sh'), '--tag', IMAGES.base], { command: 'bash', timeoutMs: BUILD_TIMEOUT_MS });
     const baseSeconds = (Date.now() - started) / 1000;
