@@ -51,7 +51,7 @@ describe('the API over the real-data build', () => {
     db = new Database(out, { readonly: true });
     // A small response cache: every ZCTA is asked for once, so caching would only hold memory.
     api = Api.open(out, { cacheBytes: 1024 * 1024 });
-  }, 300_000);
+  }, 900_000);
   afterAll(() => {
     api?.retire();
     db?.close();

@@ -31,7 +31,7 @@ describe.skipIf(!haveData)('providers, facilities, autocomplete and rankings ove
     const { out } = await cachedBuild(MANIFEST);
     api = Api.open(out);
     db = new Database(out, { readonly: true });
-  }, 240_000);
+  }, 900_000);
   afterAll(() => {
     api?.retire();
     db?.close();

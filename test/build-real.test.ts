@@ -19,7 +19,7 @@ describe('build from the bundled real public data (raw/public)', () => {
     const out = built.out;
     rejectsFile = built.rejectsFile;
     db = new Database(out, { readonly: true });
-  }, 240_000);
+  }, 900_000);
 
   it('scores all 33,791 ZCTAs of the 2023 Gazetteer for all 11 score types', () => {
     expect((db.prepare('SELECT COUNT(*) AS n FROM zips').get() as { n: number }).n).toBe(33_791);

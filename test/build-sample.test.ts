@@ -30,7 +30,7 @@ describe('hcas sample --synthetic-nation && hcas build --manifest raw/manifests/
     sample = JSON.parse(readFileSync(path.join(outDir, 'sample.json'), 'utf8'));
     db = new Database(made.out, { readonly: true });
     rejects = readFileSync(made.rejectsFile, 'utf8').trim().split('\n');
-  }, 240_000);
+  }, 900_000);
 
   it('scores every ZCTA and says plainly that the data is synthetic', () => {
     expect((db.prepare('SELECT COUNT(*) AS n FROM zips').get() as { n: number }).n).toBe(33_791);

@@ -119,7 +119,7 @@ describe('the default sample follows the real counts (hcas sample over raw/publi
       geo,
       world.demographics.map((d) => d.population),
     );
-  }, 300_000);
+  }, 900_000);
 
   it("reads the counties as the build does: each ZCTA's home county, each county's residents, renamed counties", () => {
     expect(COUNTY_SUCCESSORS).toEqual(BUILD_SUCCESSORS);
