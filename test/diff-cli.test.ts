@@ -2,6 +2,7 @@ import { copyFileSync, readFileSync, statSync, truncateSync, writeFileSync } fro
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { diffBuilds } from '../src/diff/index.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
 import { tempDir } from './helpers/files.ts';
 import { hcas as runHcas } from './helpers/cli.ts';
@@ -118,6 +119,15 @@ describe('hcas diff on the command line', () => {
     expect(run.stdout).toContain('The builds agree within the thresholds (--max-shift 0, --max-band-moves 0%): exit status 0.');
     // NEW defaults to --db (else $HCAS_DB).
     expect((await hcas('diff', fixture, '--db', fixture)).code).toBe(0);
+  });
+
+  it('a build against itself is read once, and reports what a byte copy of it does', () => {
+    const copy = path.join(dir, 'copy.sqlite');
+    copyFileSync(fixture, copy);
+    const options = { top: Number.POSITIVE_INFINITY, minResidents: 0 };
+    // One snapshot serves as both OLD and NEW: nothing the comparison does may change it.
+    const once = diffBuilds(fixture, fixture, options);
+    expect({ ...once, new: { ...once.new, file: copy } }).toEqual(diffBuilds(fixture, copy, options));
   });
 
   it('explains each change by the input behind it, and exits 1', async () => {

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { EXIT, FixableError } from '../../core/errors.ts';
 import { BuildFile } from '../query/build-file.ts';
 import { buildSummary, compareBuilds } from './builds.ts';
@@ -50,10 +51,11 @@ export function diffBuilds(oldFile: string, newFile: string, options: DiffOption
   try {
     const schema = new SharedSchema(old, current);
     const measures = [...new Set([...needMeasures(old.meta), ...needMeasures(current.meta), ...MOBILITY_MEASURES, 'population'])];
-    // One file at a time, closed once read: its page cache is not held while the other is read.
+    // One file at a time, closed once read: its page cache is not held while the other is read. A build
+    // compared with itself (`hcas diff FILE`, a check that nothing moved) is read once: the snapshot is only read.
     const before = loadSnapshot(old, schema, measures);
     old.close();
-    const after = loadSnapshot(current, schema, measures);
+    const after = sameBuild(oldFile, newFile, old, current) ? before : loadSnapshot(current, schema, measures);
     current.close();
     const pairs = new Pairs(before, after);
     const builds = compareBuilds(old, current, schema.notCompared);
@@ -137,6 +139,13 @@ function rankChanges(
     if (listed.has(p)) listed.set(p, ranked);
   }
   return { tally, listed };
+}
+
+/** True when both names are one file (same device and inode, both open) holding one build id. */
+function sameBuild(oldFile: string, newFile: string, old: BuildFile, current: BuildFile): boolean {
+  if (old.meta.build_id !== current.meta.build_id) return false;
+  const [a, b] = [statSync(oldFile), statSync(newFile)];
+  return a.dev === b.dev && a.ino === b.ino;
 }
 
 function open(file: string, side: 'OLD' | 'NEW'): BuildFile {
