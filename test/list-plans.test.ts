@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../src/api/index.ts';
 import { fixtureDb } from './helpers/fixture-db.ts';
+import { queryPlan, StatementRecorder } from './helpers/statement-recorder.ts';
 
 /**
  * What a sorted list costs in SQL (issue 43, point 5): the orders are made in memory once per list (the first
@@ -24,32 +25,17 @@ const LISTS = [
   'tvi/top-vulnerable/?state=DE&sort=-nearest_hospital_miles',
 ];
 
-type Statement = Database.Statement & { source: string };
-
 let api: Api;
 let file: string;
-const ran = new Set<string>();
-let recording = false;
-const restore: Array<() => void> = [];
+let recorder: StatementRecorder;
 
 beforeAll(async () => {
   file = await fixtureDb();
   api = Api.open(file);
-  // Every statement of this process goes through the one Statement class: record what runs while recording.
-  const probe = new Database(':memory:');
-  const prototype = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, (...args: unknown[]) => unknown>;
-  probe.close();
-  for (const method of ['get', 'all', 'iterate', 'run']) {
-    const original = prototype[method];
-    prototype[method] = function (this: Statement, ...args: unknown[]) {
-      if (recording) ran.add(this.source);
-      return original.apply(this, args);
-    };
-    restore.push(() => (prototype[method] = original));
-  }
+  recorder = new StatementRecorder();
 });
 afterAll(() => {
-  for (const undo of restore) undo();
+  recorder.restore();
   api.retire();
 });
 
@@ -61,20 +47,14 @@ describe('sorted lists in SQL', () => {
   it('a warm request of any sort runs only indexed lookups of its page', async () => {
     // Cold: each list and sort makes its order (and reads its index) once.
     for (const url of LISTS) expect(await status(url), url).toBe(200);
-    recording = true;
-    try {
+    const ran = await recorder.during(async () => {
       for (const url of LISTS) for (const page of [1, 2]) expect(await status(`${url}&page=${page}&page_size=7`), url).toBe(200);
-    } finally {
-      recording = false;
-    }
+    });
     expect(ran.size).toBeGreaterThan(3);
     const db = new Database(file, { readonly: true });
     try {
       for (const sql of ran) {
-        const plan = db
-          .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-          .all(...Array.from(sql.matchAll(/\?/g), () => null))
-          .map((row) => (row as { detail: string }).detail);
+        const plan = queryPlan(db, sql);
         // The page's keys (a JSON array bound to the statement) drive the lookups; every table is then searched.
         const lookups = plan.filter((detail) => !/json_each|^(REUSE )?LIST SUBQUERY/.test(detail));
         expect(lookups.length, sql).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { bound } from './database.ts';
 
 /** The travel facts of a ZIP (`zip_access`) with the name of its nearest general hospital. */
 export interface ZipAccess {
@@ -17,7 +18,7 @@ export class AccessQueries {
   constructor(db: Database.Database) {
     this.one = db.prepare(`SELECT a.nearest_hospital_id, f.facility_name AS nearest_hospital_name, a.nearest_hospital_miles,
       a.hospitals_within_10_miles, a.primary_care_within_10_miles
-      FROM zip_access a LEFT JOIN facilities f ON f.id = a.nearest_hospital_id WHERE a.zip_code = ?`);
+      FROM zip_access a LEFT JOIN facilities f ON f.id = a.nearest_hospital_id WHERE a.zip_code = ${bound('TEXT')}`);
   }
 
   /** The access facts of one ZIP, or undefined when the build has none. */

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { bound } from './database.ts';
 import { QUALITY_COLUMNS, type DataQualityCatalog, type QualityColumns } from './data-quality.ts';
 import type { SortOrder } from './list-order.ts';
 import { roundMiles } from './nearby.ts';
@@ -37,11 +38,13 @@ export class HealthScoreQueries {
   constructor(db: Database.Database, quality: DataQualityCatalog) {
     this.db = db;
     this.quality = quality;
-    this.one = db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE h.score_type_id = ? AND h.zip_code = ?`);
+    this.one = db.prepare(
+      `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE h.score_type_id = ${bound('INTEGER')} AND h.zip_code = ${bound('TEXT')}`,
+    );
     this.summaries = db.prepare(`SELECT h.zip_code, h.healthscore, h.label, h.grade, t.name AS score_type
-      FROM health_scores h JOIN score_types t ON t.id = h.score_type_id WHERE h.zip_code = ? ORDER BY h.score_type_id`);
+      FROM health_scores h JOIN score_types t ON t.id = h.score_type_id WHERE h.zip_code = ${bound('TEXT')} ORDER BY h.score_type_id`);
     this.records = db.prepare(
-      `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE h.score_type_id = ? AND h.zip_code IN (SELECT value FROM json_each(?))`,
+      `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE h.score_type_id = ${bound('INTEGER')} AND h.zip_code IN (SELECT value FROM json_each(${bound('TEXT')}))`,
     );
     this.lists = new ScoreListIndex(db);
   }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { bound } from './database.ts';
 import { searchKey } from '../../core/search-key.ts';
 import type { SortOrder } from './list-order.ts';
 import type { NearPlaces } from './nearby.ts';
@@ -64,7 +65,7 @@ export class ScoreListIndex {
     this.rows = db
       .prepare(
         `SELECT h.zip_code, h.state, h.healthscore, z.population, ${COMPONENT_COLUMNS.map((c) => `h.${c}`).join(', ')}
-        FROM health_scores h LEFT JOIN zips z ON z.zip_code = h.zip_code WHERE h.score_type_id = ? ORDER BY h.zip_code`,
+        FROM health_scores h LEFT JOIN zips z ON z.zip_code = h.zip_code WHERE h.score_type_id = ${bound('INTEGER')} ORDER BY h.zip_code`,
       )
       .raw();
     this.zipRows = db.prepare('SELECT zip_code, city FROM zips').raw();

@@ -1,5 +1,6 @@
 import { TVI_TIERS } from '../../core/tvi-tiers.ts';
 import type Database from 'better-sqlite3';
+import { bound } from './database.ts';
 import type { TviListEntry, TviMetroRank, TviRecord, TviZipRank } from '../answers/tvi.ts';
 import type { SortOrder } from './list-order.ts';
 import { ZipList } from './zip-list.ts';
@@ -44,7 +45,7 @@ export class TviQueries {
       .prepare('SELECT zip_code, state, tvi_score, zero_vehicle_pct, nearest_hospital_miles FROM tvi WHERE ranked = 1 ORDER BY zip_code')
       .raw();
     this.entries = db.prepare(`SELECT t.zip_code, z.city, z.state, t.tvi_score, t.tvi_tier, t.zero_vehicle_pct, t.nearest_hospital_miles
-      FROM tvi t JOIN zips z ON z.zip_code = t.zip_code WHERE t.zip_code IN (SELECT value FROM json_each(?))`);
+      FROM tvi t JOIN zips z ON z.zip_code = t.zip_code WHERE t.zip_code IN (SELECT value FROM json_each(${bound('TEXT')}))`);
     this.metros = db.prepare(`SELECT cbsa_code, cbsa_title, cbsa_type, tvi_score, tvi_tier, zip_count, population
       FROM tvi_metros ORDER BY tvi_score DESC, cbsa_code LIMIT ?`);
     this.zips = db.prepare(`SELECT t.zip_code, z.city, z.state, t.tvi_score, t.tvi_tier
