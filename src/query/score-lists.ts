@@ -29,12 +29,18 @@ export const SCORE_SORT_KEYS = ['zip_code', 'healthscore', 'population', ...COMP
 /** The row's columns as the list index reads them, in SCORE_SORT_KEYS order after the ZIP and state. */
 type ScoreRow = [zip: string, state: string, healthscore: number, population: number | null, ...components: Array<number | null>];
 
-/** One score type's list, with the positions of each city as one array: city `c`'s from `cityStart[c]` to `cityStart[c + 1]`. */
+/** One score type's list, and the positions of each city once a city filter asked for them. */
 interface TypeList {
   list: ZipList;
   population: Float64Array;
-  cityOrder: Uint32Array;
-  cityStart: Uint32Array;
+  zipNumbers: Uint32Array;
+  byCity?: CityPositions;
+}
+
+/** The positions of every city's ZIPs as one array: city `c`'s from `start[c]` to `start[c + 1]`, ascending. */
+interface CityPositions {
+  order: Uint32Array;
+  start: Uint32Array;
 }
 
 /** Every ZIP's city, as an id per search key (read once, shared by the score types). */
@@ -52,8 +58,8 @@ interface Cities {
  * in the sort's order) and tests the rest in memory: bounded by the ZIPs of one score type (about 34,000
  * national), never a scan of SQLite rows, whatever the page: a deep page costs what the first does, where
  * SQLite's sort costs each page a national sort (bench/directory.ts, "health-scores/ and tvi/ sorted"). Read
- * from SQLite the first time a score type is listed (about 1 MB per type, and 2 MB once for the cities' keys);
- * each sort's order is made on its first use.
+ * from SQLite the first time a score type is listed (about 1 MB per type); the cities' keys (2 MB, once) and
+ * each sort's order are made on their first use.
  */
 export class ScoreListIndex {
   private readonly types = new Map<number, TypeList>();
@@ -113,22 +119,38 @@ export class ScoreListIndex {
     return type;
   }
 
-  /** The positions of a city's ZIPs (a view of `cityOrder`), ascending. */
+  /**
+   * The positions of a city's ZIPs (a view of the type's city positions), ascending. The cities are read and
+   * the positions made on the first city filter: a one-shot `hcas scores --state NY` never pays for them.
+   */
   private inCity(type: TypeList, key: string): Uint32Array {
     const id = this.citiesOfZips().idOfKey.get(key);
-    return id === undefined ? EMPTY : type.cityOrder.subarray(type.cityStart[id], type.cityStart[id + 1]);
+    if (id === undefined) return EMPTY;
+    type.byCity ??= this.cityPositions(type.zipNumbers);
+    return type.byCity.order.subarray(type.byCity.start[id], type.byCity.start[id + 1]);
+  }
+
+  /** A counting sort by city: the size of each city, then each position in its place (ascending within a city). */
+  private cityPositions(zipNumbers: Uint32Array): CityPositions {
+    const { idOfKey, idOfZip } = this.citiesOfZips();
+    const start = new Uint32Array(idOfKey.size + 1);
+    for (const number of zipNumbers) if (idOfZip[number] >= 0) start[idOfZip[number] + 1]++;
+    for (let c = 0; c < idOfKey.size; c++) start[c + 1] += start[c];
+    const order = new Uint32Array(start[idOfKey.size]);
+    const next = start.slice(0, idOfKey.size);
+    for (let p = 0; p < zipNumbers.length; p++) {
+      const city = idOfZip[zipNumbers[p]];
+      if (city >= 0) order[next[city]++] = p;
+    }
+    return { order, start };
   }
 
   private read(scoreTypeId: number): TypeList {
-    const { idOfKey, idOfZip } = this.citiesOfZips();
     const rows = this.rows.all(scoreTypeId) as ScoreRow[];
     const zipNumbers = new Uint32Array(rows.length);
     const scores = new Uint8Array(rows.length);
     const states = new Array<string>(rows.length);
     const columns = Object.fromEntries(SCORE_SORT_KEYS.map((key) => [key, new Float64Array(rows.length)]));
-    const cityOf = new Int32Array(rows.length);
-    // Counting sort by city: the size of each city, then each position in its place (ascending within a city).
-    const cityStart = new Uint32Array(idOfKey.size + 1);
     rows.forEach((row, position) => {
       const number = Number(row[0]);
       zipNumbers[position] = number;
@@ -137,15 +159,9 @@ export class ScoreListIndex {
       columns.zip_code[position] = number;
       // The columns after the ZIP code, in the row's order: healthscore, population, the four components.
       for (let k = 1; k < SCORE_SORT_KEYS.length; k++) columns[SCORE_SORT_KEYS[k]][position] = (row[k + 1] as number | null) ?? NaN;
-      cityOf[position] = idOfZip[number];
-      if (cityOf[position] >= 0) cityStart[cityOf[position] + 1]++;
     });
-    for (let c = 0; c < idOfKey.size; c++) cityStart[c + 1] += cityStart[c];
-    const cityOrder = new Uint32Array(cityStart[idOfKey.size]);
-    const next = cityStart.slice(0, idOfKey.size);
-    for (let p = 0; p < rows.length; p++) if (cityOf[p] >= 0) cityOrder[next[cityOf[p]]++] = p;
     const list = new ZipList(zipNumbers, scores, states, columns, 'zip_code');
-    return { list, population: columns.population, cityOrder, cityStart };
+    return { list, population: columns.population, zipNumbers };
   }
 
   private citiesOfZips(): Cities {
