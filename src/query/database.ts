@@ -30,11 +30,12 @@ export function openReadOnly(file: string): Database.Database {
 
 /**
  * A bound parameter of a statement that reads more than one table (a JOIN, a `json_each`), as SQL:
- * `CAST(? AS TEXT)`, or `CAST(@name AS TEXT)`. Compared bare (`h.zip_code = ?`), its value is one SQLite's
- * planner may look at in such a statement, so the statement is planned again whenever new values are bound,
- * which better-sqlite3 does on every call: the plan cost several times the lookup itself (bench/request-costs.ts,
- * "a ZIP's record"). A cast value is opaque to the planner: the statement keeps the one plan it was prepared with.
- * For lookups by key (equality), where no value changes the best plan; a range a value may narrow keeps `?`.
+ * `CAST(? AS TEXT)`, or `CAST(@name AS TEXT)`. Compared bare (`h.zip_code = ?`) in such a statement, a bound
+ * value is one SQLite's planner may use, so SQLite plans the statement again whenever new values are bound,
+ * which better-sqlite3 does on every call: planning cost several times the lookup itself (a ZIP's record, the
+ * same plan either way; bench/request-costs.ts, "uncached answer"). A cast value is opaque to the planner: the
+ * statement keeps the plan it was prepared with. For lookups by key (equality), where no value changes the best
+ * plan; a range that a value may narrow keeps its bare parameter.
  */
 export function bound(type: 'TEXT' | 'INTEGER', name?: string): string {
   return `CAST(${name === undefined ? '?' : `@${name}`} AS ${type})`;
