@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../core/threads.ts';
 import { PACKAGE_ROOT } from '../../core/package.ts';
 import { BuildError } from '../base/errors.ts';
 import { RecordBatch, ValueBatch, type Records } from './batch.ts';
@@ -115,17 +116,9 @@ async function openInThread(file: string, sourceKey: string): Promise<RecordSour
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 96 };
 
-/**
- * Starts the reader worker. Compiled (dist/, as `hcas` runs) its module is JavaScript beside this one; run as
- * TypeScript (tests, benchmarks) the worker first registers the same loader as this thread (tsx).
- */
+/** Starts the reader worker: reader-worker.js beside this module compiled, reader-worker.ts run as TypeScript. */
 function startWorker(input: WorkerInput): Worker {
-  if (import.meta.url.endsWith('.js'))
-    return new Worker(new URL('./reader-worker.js', import.meta.url), { workerData: input, resourceLimits: WORKER_LIMITS });
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./reader-worker.ts', import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData: input, resourceLimits: WORKER_LIMITS });
+  return startThread(import.meta.url, 'reader-worker', input, WORKER_LIMITS);
 }
 
 /** Decompresses and splits in a worker thread; this thread only decodes the selected fields it is handed. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { BadBuildError, checkHeader, fileIdentity, type CheckedBuild } from './build-check.ts';
 import type { BuildListener, BuildSource, ReloadRecord } from './build-source.ts';
 import type { LineLog } from './log.ts';
-import { startThread } from './threads.ts';
+import { startThread } from '../../core/threads.ts';
 
 /** Wait after the last change event before reloading: a rename arrives as a burst of events, a copy as a stream. */
 export const RELOAD_DEBOUNCE_MS = 250;

@@ -4,7 +4,8 @@ import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { HandlerResult } from '../http/route.ts';
 import type { QueryJob, QueryRunner } from '../http/work.ts';
 import type { LineLog } from './log.ts';
-import { endThread, startThread } from './threads.ts';
+import { startThread } from '../../core/threads.ts';
+import { endThread } from './threads.ts';
 
 /** The limits of a process's query workers (docs/api.md, "Limits and failure behaviour"). */
 export interface QueryPoolLimits {

@@ -1,7 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import type { SqliteStore } from '../auth/sqlite-store.ts';
 import type { LineLog } from './log.ts';
-import { endThread, startThread } from './threads.ts';
+import { startThread } from '../../core/threads.ts';
+import { endThread } from './threads.ts';
 
 /** How often the thread checkpoints: the WAL then holds about a second of counts (a few hundred KB under a flood). */
 export const CHECKPOINT_EVERY_MS = 1_000;

@@ -1,0 +1,15 @@
+import { type ResourceLimits, Worker } from 'node:worker_threads';
+
+/**
+ * Starts a worker thread on the module beside `url` named `name` (without extension). Compiled (dist/, as
+ * `hcas` runs) the module is JavaScript; run as TypeScript (tests, benchmarks) the thread first registers
+ * tsx, whose compiled modules are cached on disk: cheaper to start than Node's own type stripping, which
+ * strips every module again in every thread (a thread's start is most of a short test's CPU).
+ */
+export function startThread(url: string, name: string, workerData: unknown, resourceLimits?: ResourceLimits): Worker {
+  if (url.endsWith('.js')) return new Worker(new URL(`./${name}.js`, url), { workerData, resourceLimits });
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = new URL(`./${name}.ts`, url).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
+}
