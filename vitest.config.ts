@@ -28,6 +28,8 @@ export default defineConfig({
     // Vitest's 5 s (10 s for a hook) is too short for three files sharing two cores while the shared builds are
     // made cold: one CI run after a change to core/ ran three plain tests (request-log, attacks/details) past
     // 5 s. A test that hangs still fails, later. Hooks that wait for a shared build allow 15 minutes.
+    // bench/suite.ts measures each file's CPU (test/helpers/cpu-per-file.ts); a plain run adds nothing.
+    setupFiles: process.env.HCAS_TEST_CPU ? ['test/helpers/cpu-per-file.ts'] : [],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // A worker process runs one test file after another without starting afresh for each: a fresh process

@@ -3,13 +3,13 @@
  * and awaited, an answer fetched and checked, a process's CPU time, and its command-line options. A bench
  * keeps only what it measures; the figures themselves are in docs/BENCHMARKS.md, by date and machine.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 import { median } from '../core/numbers.ts';
+import { processCpu } from '../test/helpers/process-cpu.ts';
 
 /** The product's one median (the mean of the middle two for an even count; NaN for none). */
 export { median };
@@ -109,22 +109,13 @@ export function expectJson(status: number, body: Buffer | string, shape: (value:
   if (!shape(JSON.parse(text))) throw new Error(`unexpected body: ${text.slice(0, 200)}`);
 }
 
-const CLOCK_TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
 /**
  * User + system CPU seconds of a process so far (Linux /proc; NaN elsewhere). CPU per request does not
  * depend on how busy the rest of the machine is, unlike requests per second.
  */
 export function cpuSeconds(pid: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    return processCpu(pid).own;
   } catch {
     return NaN;
   }
