@@ -25,11 +25,11 @@ export default defineConfig({
     // there are cores keeps them busy (measured cold on a 2-core machine: 3 files at a time 305 s, 2 326 s,
     // 4 329 s, the cores then fighting over the long builds).
     maxWorkers: os.availableParallelism() + 1,
+    // bench/suite.ts measures each file's CPU (test/helpers/cpu-per-file.ts); a plain run adds nothing.
+    setupFiles: process.env.HCAS_TEST_CPU ? ['test/helpers/cpu-per-file.ts'] : [],
     // Vitest's 5 s (10 s for a hook) is too short for three files sharing two cores while the shared builds are
     // made cold: one CI run after a change to core/ ran three plain tests (request-log, attacks/details) past
     // 5 s. A test that hangs still fails, later. Hooks that wait for a shared build allow 15 minutes.
-    // bench/suite.ts measures each file's CPU (test/helpers/cpu-per-file.ts); a plain run adds nothing.
-    setupFiles: process.env.HCAS_TEST_CPU ? ['test/helpers/cpu-per-file.ts'] : [],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // A worker process runs one test file after another without starting afresh for each: a fresh process
