@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +8,7 @@ import { fixtureDb } from '../helpers/fixture-db.ts';
 import { anonymousFloodPath, keyedFloodPath, openLoop, type Landed, type Shot } from '../helpers/open-loop.ts';
 import { ServerProcess, serveArgs } from '../helpers/process.ts';
 import { seeded } from '../helpers/seeded.ts';
-import { manyProvidersCopy, nationalCopy, tally } from './helpers.ts';
+import { createKey, manyProvidersCopy, nationalCopy, tally } from './helpers.ts';
 
 /**
  * Point 3 of issue #44: one Enterprise key asking for GeoJSON about 50 times a second made the GeoJSON queue
@@ -19,7 +18,6 @@ import { manyProvidersCopy, nationalCopy, tally } from './helpers.ts';
  * its quota, asks now and then: the polite caller's refusals stay under 5%. The hog is refused instead.
  */
 
-const root = path.resolve(import.meta.dirname, '../..');
 const dir = tempDir('hcas-attack-fair-');
 /** Under 5% of the polite caller's requests may be refused. */
 const POLITE_REFUSALS = 0.05;
@@ -30,10 +28,6 @@ let polite: { business: string; enterprise: string; professional: string };
 let states: string[];
 let zips: string[];
 
-function hcas(args: string[]): string {
-  return execFileSync(process.execPath, ['bin/hcas.js', ...args], { cwd: root, encoding: 'utf8' }).trim();
-}
-
 beforeAll(async () => {
   // National-size GeoJSON (about 36,000 points) and exports far larger than socket buffers hold.
   const national = nationalCopy(await fixtureDb(), path.join(dir, 'national.sqlite'));
@@ -42,8 +36,9 @@ beforeAll(async () => {
   states = file.prepare('SELECT state_code FROM states ORDER BY state_code').pluck().all() as string[];
   zips = (file.prepare('SELECT zip_code FROM zips ORDER BY zip_code').pluck().all() as string[]).filter((_, i) => i % 97 === 0);
   file.close();
-  const state = ['--state-file', path.join(dir, 'state.sqlite')];
-  const key = (plan: string, name: string) => hcas(['keys', 'create', '--plan', plan, '--name', name, ...state]);
+  const stateFile = path.join(dir, 'state.sqlite');
+  const state = ['--state-file', stateFile];
+  const key = (plan: string, name: string) => createKey(stateFile, plan, name);
   hog = key('enterprise', 'hog');
   polite = {
     business: key('business', 'polite'),

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +10,7 @@ import { anonymousFloodPath, keyedFloodPath, openLoop, percentile, type Landed, 
 import { raisePriority } from '../helpers/priority.ts';
 import { ServerProcess, serveArgs } from '../helpers/process.ts';
 import { seeded } from '../helpers/seeded.ts';
-import { nationalCopy, othersCores, tally } from './helpers.ts';
+import { createKey, nationalCopy, othersCores, tally } from './helpers.ts';
 
 /**
  * Point 1 of issue #30: uncached list queries blocked everyone. 391 requests in 15 s from eight anonymous
@@ -30,7 +29,6 @@ import { nationalCopy, othersCores, tally } from './helpers.ts';
  * the server it starts, also runs above anything else on the machine (test/helpers/priority.ts).
  */
 
-const root = path.resolve(import.meta.dirname, '../..');
 const dir = tempDir('hcas-attack-flood-');
 const ADDRESSES = 12;
 /** Each address stays inside the anonymous quota of 100 calls a day. */
@@ -46,10 +44,6 @@ let zips: string[];
 /** Puts this process's priority back (undefined: it was not raised, and the file runs alone). */
 let restorePriority: (() => void) | undefined;
 
-function hcas(args: string[]): string {
-  return execFileSync(process.execPath, ['bin/hcas.js', ...args], { cwd: root, encoding: 'utf8' }).trim();
-}
-
 beforeAll(async () => {
   // Before the server starts: it inherits the priority, its workers and their threads too.
   restorePriority = raisePriority();
@@ -57,9 +51,10 @@ beforeAll(async () => {
   const file = new Database(db, { readonly: true });
   zips = (file.prepare('SELECT zip_code FROM zips ORDER BY zip_code').pluck().all() as string[]).filter((_, i) => i % 97 === 0);
   file.close();
-  const state = ['--state-file', path.join(dir, 'state.sqlite')];
-  reader = hcas(['keys', 'create', '--plan', 'professional', '--name', 'reader', ...state]);
-  business = hcas(['keys', 'create', '--plan', 'business', '--name', 'flooder', ...state]);
+  const stateFile = path.join(dir, 'state.sqlite');
+  const state = ['--state-file', stateFile];
+  reader = createKey(stateFile, 'professional', 'reader');
+  business = createKey(stateFile, 'business', 'flooder');
   server = new ServerProcess(serveArgs(db, '--trust-proxy', '127.0.0.1', '--snapshot-dir', dir, ...state));
   url = (await server.waitFor((e) => e.event === 'listening')).url as string;
 }, 60_000);

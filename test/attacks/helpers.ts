@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import Database from 'better-sqlite3';
@@ -10,6 +12,20 @@ import { request, type HttpResult } from '../helpers/http.ts';
  * Shared pieces of the attack suite (test/attacks/): what a hostile client or a careless operator does,
  * bounded (every loop has a fixed count, every wait a deadline) and on loopback only.
  */
+
+/**
+ * Makes a key as an operator does, `hcas keys create` (compiled, as `hcas` runs), in the state file `stateFile`;
+ * returns the key. The command's note on stderr ("created key N ... store it now") is kept off the test run's
+ * output; a failure still throws with it.
+ */
+export function createKey(stateFile: string, plan: string, name: string): string {
+  const args = ['keys', 'create', '--plan', plan, '--name', name, '--state-file', stateFile];
+  return execFileSync(process.execPath, ['bin/hcas.js', ...args], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
+}
 
 /** Resident memory of one process, in MiB (Linux: /proc). */
 export function rssMb(pid: number): number {
