@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentBuild } from '../pipeline/run/plan.ts';
 import { sampleIsCurrent, sampleKey, STAMP_FILE } from '../producers/sample/stamp.ts';
 import { hcas, linkedBin, shell, type RunOptions } from './helpers/cli.ts';
+import { CommandSession, plainCommandLine } from './helpers/command-session.ts';
 import { FixtureServer } from './helpers/fetch-server.ts';
 import { tempDir } from './helpers/files.ts';
 import { mirroredSources, mirrorRoutes } from './helpers/national-mirror.ts';
@@ -21,7 +22,9 @@ import { hasCommand } from './helpers/services.ts';
  * The default build as a user makes it, in a fresh copy of the package: `hcas sample && hcas build` (the
  * first example of both help texts, run on a terminal so the progress bar shows; once per code and data, in a
  * copy of its own, test/helpers/quick-start.ts: its outputs are copied into this one), then every other example
- * of every help text, exactly as printed, with `hcas` on PATH as `npm link` puts it. Then what the build
+ * of every help text, exactly as printed: a plain `hcas` line in one process that runs the copy's commands one
+ * after another (test/helpers/command-session.ts), the rest (servers, `&&`) in bash with `hcas` on PATH as
+ * `npm link` puts it. Then what the build
  * gives an analyst: reuse by npm start, the rejects file, the database found from any folder, progress of an
  * export. The national files' addresses of the copy point at a loopback mirror (test/helpers/national-mirror.ts),
  * so `hcas fetch` runs without the internet; nothing else differs from a user's machine.
@@ -32,16 +35,24 @@ const bin = linkedBin(copy);
 const state = path.join(work, 'state.sqlite');
 let mirror: FixtureServer;
 let port = 0;
+let session: CommandSession;
 
-/** Every command runs in the copy's folder, with its own key state and a free port for the server examples. */
+/** The environment of every command: its own key state, a free port for the server examples, no Redis, the copy's database. */
+const exampleEnv = () => ({ HCAS_STATE: state, HCAS_PORT: String(port), REDIS_URL: undefined, HCAS_DB: undefined });
+
+/** Every command runs in the copy's folder, with the environment above. */
 function run(command: string, options: RunOptions = {}) {
-  return shell(command, {
-    cwd: copy,
-    bin,
-    timeoutMs: 600_000,
-    ...options,
-    env: { HCAS_STATE: state, HCAS_PORT: String(port), REDIS_URL: undefined, HCAS_DB: undefined, ...options.env },
-  });
+  return shell(command, { cwd: copy, bin, timeoutMs: 600_000, ...options, env: { ...exampleEnv(), ...options.env } });
+}
+
+/**
+ * A help example: a plain `hcas` command line (with its variables, a redirection or a pipe) runs in the copy's
+ * command session, one Node process for them all (a process each took about a third of a second of CPU);
+ * any other line in bash, as `run` does. Both run the copy's compiled code in the copy's folder.
+ */
+function runExample(line: string) {
+  const plain = plainCommandLine(line);
+  return plain ? session.run(plain, copy, exampleEnv()) : run(line);
 }
 
 /** The example lines of a help text: after `Examples:`, each line that runs `hcas` (maybe after variables). */
@@ -144,10 +155,12 @@ beforeAll(async () => {
   firstRun = quickStart.run;
   cpSync(quickStart.sampleDir, path.join(copy, 'raw/sample'), { recursive: true });
   cpSync(quickStart.distApiDir, path.join(copy, 'dist-api'), { recursive: true });
+  session = new CommandSession(copy);
 }, 900_000);
 
 afterAll(async () => {
   await mirror?.close();
+  await session?.close();
   // The copy holds a whole build (about 200 MB) and the help examples' static exports (122,623 files): keep
   // the temp folder from filling up run after run. In memory that takes 2 s; where the run's temp folder is
   // on disk (no usable tmpfs: test/helpers/run-temp.ts) 50 s on a quiet machine here, over 120 s in CI.
@@ -201,12 +214,13 @@ describe('every example of every help text succeeds on the default build', { tim
             failures.push(`${name}: ${line}\n  served ${previewed.type}, exit ${previewed.code}\n  ${previewed.stderr}`);
           continue;
         }
-        const result = await run(line);
+        const result = await runExample(line);
         if (result.statuses.some((status) => status !== 0))
           failures.push(`${name}: ${line}\n  statuses ${result.statuses.join(' ')}\n  ${result.stderr}`);
       }
     }
     expect(failures).toEqual([]);
+    expect(session.stray(), "written outside the commands' own streams").toBe('');
     expect(seen.size).toBeGreaterThan(40);
   });
 });
