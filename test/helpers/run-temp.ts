@@ -18,7 +18,7 @@ export function lastingTempDir(): string {
 /**
  * Vitest's global setup: points TMPDIR at a folder of this run's own (in memory when the machine has a usable
  * tmpfs, memoryFolder), which the test files' processes, and everything they start, inherit (os.tmpdir(),
- * mkdtemp, servers' snapshots, nginx, Chromium), and removes it when the run ends. Test files leave temp folders behind (a second build of the public data, copies of the
+ * mkdtemp, servers' snapshots, nginx, Chromium, Node's compile cache), and removes it when the run ends. Test files leave temp folders behind (a second build of the public data, copies of the
  * package): about 220 MB a run, which filled /tmp run after run.
  */
 export default function runTemp(): () => void {
@@ -37,7 +37,14 @@ export default function runTemp(): () => void {
   chmodSync(dir, 0o1777);
   process.env.HCAS_TEST_LASTING_TMP = lasting;
   process.env.TMPDIR = dir;
+  // One compile cache for every Node the run starts, worker threads included: `hcas` keeps one already (in
+  // TMPDIR, bin/hcas.js), but a thread started from the TypeScript (the reader worker of an ingest test,
+  // a server's query thread) compiled its modules afresh each time: ingest-identity's CPU in bench/suite.ts
+  // shows the difference. Node checks each entry against its source, so a changed file is compiled again.
+  const ownCompileCache = process.env.NODE_COMPILE_CACHE === undefined;
+  if (ownCompileCache) process.env.NODE_COMPILE_CACHE = path.join(dir, 'node-compile-cache');
   return () => {
+    if (ownCompileCache) delete process.env.NODE_COMPILE_CACHE;
     rmSync(dir, { recursive: true, force: true });
     process.env.TMPDIR = lasting;
   };
