@@ -47,8 +47,8 @@ function run(command: string, options: RunOptions = {}) {
 
 /**
  * A help example: a plain `hcas` command line (with its variables, a redirection or a pipe) runs in the copy's
- * command session, one Node process for them all (a process each took about a third of a second of CPU);
- * any other line in bash, as `run` does. Both run the copy's compiled code in the copy's folder.
+ * command session, one Node process for them all (a process each was most of this file's CPU: bench/suite.ts
+ * shows it); any other line in bash, as `run` does. Both run the copy's compiled code in the copy's folder.
  */
 function runExample(line: string) {
   const plain = plainCommandLine(line);
