@@ -1,4 +1,3 @@
-import { Option, type Command } from 'commander';
 import { AccessTable } from '../auth/access.ts';
 import { TrustedProxies } from '../auth/client-ip.ts';
 import { createLimits, limitsClock, openState, selectedPlans, stateLocation, type Limits, type LimitsFlags } from '../auth/config.ts';
@@ -9,51 +8,7 @@ import type { StateStore } from '../auth/store.ts';
 import { API_BASE, ROUTES } from '../api/index.ts';
 import type { Route } from '../http/route.ts';
 import { CliError, EXIT } from './errors.ts';
-
-/** The limits flags of `serve`, `get` and `keys`, as commander parses them. */
-export interface LimitsCliOptions extends LimitsFlags {
-  /** `--state-file FILE`, passed on to src/auth as `state`. */
-  stateFile?: string;
-  /** False with `--no-limits`. */
-  limits?: boolean;
-}
-
-/**
- * Adds `--state-file` (and `--plans`, `--trust-proxy` for the server, as asked) to a command. `--state` is a
- * two-letter state code everywhere else (providers, facilities, scores, export), so here it is refused with
- * the new name rather than read as a file.
- */
-export function limitsOptions(command: Command, { server = false, plans = true } = {}): Command {
-  command.option(
-    '--state-file <file>',
-    'key and counter state (default: Redis when REDIS_URL is set, else $HCAS_STATE or var/state.sqlite)',
-  );
-  command.addOption(
-    new Option('--state <file>').hideHelp().argParser((value: string) => {
-      const inPath = command.name() === 'get' ? `; to ask for one state, put it in the path: hcas get 'providers/?state=${value}'` : '';
-      throw new CliError(`${commandPath(command)} has no --state: the key and counter state file is --state-file FILE${inPath}`);
-    }),
-  );
-  if (plans) command.option('--plans <a|b|file>', 'plan file: preset a (default, or $HCAS_PLANS), preset b, or a JSON file');
-  if (server)
-    command.option(
-      '--trust-proxy <addrs>',
-      'proxies whose X-Forwarded-For is believed, e.g. 127.0.0.1,::1,10.0.0.0/8 (default: none, or $HCAS_TRUST_PROXY)',
-    );
-  // src/auth reads the file as `state` (LimitsFlags); the flag is spelt --state-file on the command line.
-  command.hook('preAction', (_, action) => {
-    const file = action.getOptionValue('stateFile') as string | undefined;
-    if (file !== undefined) action.setOptionValue('state', file);
-  });
-  return command;
-}
-
-/** `hcas keys list`: the command as typed. */
-function commandPath(command: Command): string {
-  const names: string[] = [];
-  for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
-  return names.join(' ');
-}
+import type { LimitsCliOptions } from './limits-options.ts';
 
 /** The plan file in force, checked against the route table; a CliError naming the fix otherwise. */
 export function plansFor(options: LimitsFlags, env: NodeJS.ProcessEnv): PlanSet {

@@ -3,7 +3,8 @@ import { MemoryStore } from '../auth/memory-store.ts';
 import type { ApiRequest } from '../http/dispatcher.ts';
 import type { ApiResponse } from '../http/response.ts';
 import { CliError } from './errors.ts';
-import { accessFor, openLimits, type LimitsCliOptions } from './limits.ts';
+import { accessFor, openLimits } from './limits.ts';
+import type { LimitsCliOptions } from './limits-options.ts';
 
 /** The gate `hcas get` answers through with `--key` or `--anonymous`. */
 export interface LocalGate {

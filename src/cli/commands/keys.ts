@@ -11,7 +11,8 @@ import { CliError, notFound } from '../errors.ts';
 import { json } from '../format.ts';
 import { printList, type ListOptions } from '../listing.ts';
 import { chooseFormat, note, outputOptions, printRecord, type OutputFlags } from '../output.ts';
-import { limitsOptions, plansFor, withState, type LimitsCliOptions } from '../limits.ts';
+import { plansFor, withState } from '../limits.ts';
+import { limitsOptions, type LimitsCliOptions } from '../limits-options.ts';
 
 interface KeysOptions extends LimitsCliOptions {
   json?: boolean;
