@@ -96,6 +96,12 @@ describe('a command run in the session answers as in a process of its own', { ti
     expect(piped.stdout.split('\n')).toHaveLength(2);
     const failedPipe = await session.run(plainCommandLine(`hcas states --db '${db}' | grep no-such-state`)!, work);
     expect(failedPipe.statuses).toEqual([0, 1]);
+    // A longer pipe: its first command reads the output, as in bash.
+    const longer = await session.run(plainCommandLine(`hcas states --csv --db '${db}' | tail -n +2 | wc -l`)!, work);
+    expect(longer.statuses).toEqual([0, 0]);
+    const rows = readFileSync(path.join(work, 'states.csv'), 'utf8').trim().split('\n').length - 1;
+    expect(rows).toBeGreaterThan(1);
+    expect(Number(longer.stdout.trim())).toBe(rows);
   });
 
   it('gives each command the environment it is handed, and nothing of the one before', async () => {

@@ -1,5 +1,5 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -60,7 +60,7 @@ export function plainCommandLine(line: string): PlainCommandLine | null {
         word += quoted;
         at = end + 1;
       } else {
-        if (SHELL_ONLY.test(quote) || (quote === '#' && word === '')) return null;
+        if (SHELL_ONLY.test(quote)) return null;
         word += quote;
         at++;
       }
@@ -139,11 +139,7 @@ export class CommandSession {
     if (!line.pipe) {
       return { statuses: [code], stdout: await readFile(out, 'utf8'), stderr };
     }
-    const piped = await new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-      execFile('bash', ['-c', `${line.pipe} < '${out}'`], { cwd, maxBuffer: 64 * 2 ** 20 }, (error, stdout, pipeStderr) =>
-        resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: pipeStderr }),
-      );
-    });
+    const piped = await readThrough(line.pipe, out, cwd);
     return { statuses: [code, piped.status], stdout: piped.stdout, stderr: stderr + piped.stderr };
   }
 
@@ -169,4 +165,22 @@ export class CommandSession {
     }
     await rm(this.outputs, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs `pipe` (the part of a command line after its first `|`) in bash with `file` as its standard input, as
+ * the pipe would have read the command's output: the first command of a longer pipe reads it too. The status
+ * is bash's, that of the pipe's last command.
+ */
+function readThrough(pipe: string, file: string, cwd: string): Promise<{ status: number; stdout: string; stderr: string }> {
+  const input = openSync(file, 'r');
+  const child = spawn('bash', ['-c', pipe], { cwd, stdio: [input, 'pipe', 'pipe'] });
+  closeSync(input);
+  let [stdout, stderr] = ['', ''];
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status: status ?? 1, stdout, stderr }));
+  });
 }
