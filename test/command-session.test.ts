@@ -53,6 +53,7 @@ describe('plainCommandLine reads a plain hcas command line as bash would', () =>
       'hcas states > a.csv > b.csv',
       'hcas states >> a.csv',
       'hcas states 2>&1',
+      'hcas states 2>errors.txt',
       'hcas keys create --origin https://*.acme.example',
       `hcas score 'unterminated`,
       'hcas states > | jq .',

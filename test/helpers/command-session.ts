@@ -65,6 +65,8 @@ export function plainCommandLine(line: string): PlainCommandLine | null {
         at++;
       }
     }
+    // `2>file`: a redirection of another descriptor, not a word.
+    if (line[at] === '>' && /^\d+$/.test(word)) return null;
     if (expectRedirect) {
       if (redirect !== undefined) return null;
       redirect = word;
