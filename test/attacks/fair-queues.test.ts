@@ -39,11 +39,11 @@ beforeAll(async () => {
   const stateFile = path.join(dir, 'state.sqlite');
   const state = ['--state-file', stateFile];
   const key = (plan: string, name: string) => createKey(stateFile, plan, name);
-  hog = key('enterprise', 'hog');
+  hog = await key('enterprise', 'hog');
   polite = {
-    business: key('business', 'polite'),
-    enterprise: key('enterprise', 'polite exporter'),
-    professional: key('professional', 'polite'),
+    business: await key('business', 'polite'),
+    enterprise: await key('enterprise', 'polite exporter'),
+    professional: await key('professional', 'polite'),
   };
   server = new ServerProcess(serveArgs(db, '--snapshot-dir', dir, ...state));
   url = (await server.waitFor((e) => e.event === 'listening')).url as string;

@@ -53,8 +53,8 @@ beforeAll(async () => {
   file.close();
   const stateFile = path.join(dir, 'state.sqlite');
   const state = ['--state-file', stateFile];
-  reader = createKey(stateFile, 'professional', 'reader');
-  business = createKey(stateFile, 'business', 'flooder');
+  reader = await createKey(stateFile, 'professional', 'reader');
+  business = await createKey(stateFile, 'business', 'flooder');
   server = new ServerProcess(serveArgs(db, '--trust-proxy', '127.0.0.1', '--snapshot-dir', dir, ...state));
   url = (await server.waitFor((e) => e.event === 'listening')).url as string;
 }, 60_000);

@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import Database from 'better-sqlite3';
 import KDBush from 'kdbush';
+import { hcas } from '../helpers/cli.ts';
 import { request, type HttpResult } from '../helpers/http.ts';
 
 /**
@@ -14,17 +13,14 @@ import { request, type HttpResult } from '../helpers/http.ts';
  */
 
 /**
- * Makes a key as an operator does, `hcas keys create` (compiled, as `hcas` runs), in the state file `stateFile`;
- * returns the key. The command's note on stderr ("created key N ... store it now") is kept off the test run's
- * output; a failure still throws with it.
+ * Makes a key as an operator does, `hcas keys create`, in the state file `stateFile` (in this process, as
+ * command tests run: test/helpers/cli.ts); returns the key. The command's note on stderr ("created key N ...
+ * store it now") stays off the test run's output; a failure throws with it.
  */
-export function createKey(stateFile: string, plan: string, name: string): string {
-  const args = ['keys', 'create', '--plan', plan, '--name', name, '--state-file', stateFile];
-  return execFileSync(process.execPath, ['bin/hcas.js', ...args], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }).trim();
+export async function createKey(stateFile: string, plan: string, name: string): Promise<string> {
+  const run = await hcas(['keys', 'create', '--plan', plan, '--name', name, '--state-file', stateFile]);
+  if (run.code !== 0) throw new Error(`hcas keys create --plan ${plan} failed (${run.code}): ${run.stderr}`);
+  return run.stdout.trim();
 }
 
 /** Resident memory of one process, in MiB (Linux: /proc). */
