@@ -8,9 +8,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { processCpu } from '../test/helpers/process-cpu.ts';
+import { machineCpu, processCpu } from '../test/helpers/process-cpu.ts';
 import { fmt, numberOption, printTable } from './lib.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -21,6 +21,31 @@ interface FileCpu {
   own: number;
   children: number;
   wall: number;
+  /** When it started (epoch ms). */
+  started: number;
+}
+
+/**
+ * Seconds between `from` and `to` (epoch ms) during which fewer files ran than the machine has cores: the
+ * setup before the first file, the end of the run, a file that waits alone. The rest of a 2-core run is
+ * CPU-bound (the cores' idle share says how much).
+ */
+function underfilled(files: readonly FileCpu[], from: number, to: number, cores: number): number {
+  const edges = files.flatMap((f) => [
+    { at: f.started, step: 1 },
+    { at: f.started + f.wall * 1000, step: -1 },
+  ]);
+  edges.push({ at: to, step: 0 });
+  edges.sort((a, b) => a.at - b.at);
+  let running = 0;
+  let last = from;
+  let seconds = 0;
+  for (const { at, step } of edges) {
+    if (running < cores) seconds += (Math.max(at, from) - last) / 1000;
+    last = Math.max(at, from);
+    running += step;
+  }
+  return seconds;
 }
 
 const top = numberOption('--top') ?? 30;
@@ -29,7 +54,9 @@ const dir = mkdtempSync(path.join(tmpdir(), 'hcas-suite-cpu-'));
 const log = path.join(dir, 'cpu.ndjson');
 try {
   const startedAt = performance.now();
+  const startedEpoch = Date.now();
   const before = processCpu();
+  const machineBefore = machineCpu();
   const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...vitestArgs], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -38,6 +65,9 @@ try {
   const wall = (performance.now() - startedAt) / 1000;
   // The run's CPU: vitest, its workers and what they started and waited for.
   const runCpu = processCpu().children - before.children;
+  const machineAfter = machineCpu();
+  const idleShare =
+    (machineAfter.idle - machineBefore.idle) / (machineAfter.idle - machineBefore.idle + machineAfter.busy - machineBefore.busy);
   const files = readFileSync(log, 'utf8')
     .trim()
     .split('\n')
@@ -61,6 +91,11 @@ try {
   console.log(
     `\n${files.length} files, ${fmt(total, 0)} CPU-s in their tests (${files.length > top ? `the ${top} above ${fmt((100 * files.slice(0, top).reduce((s, f) => s + f.own + f.children, 0)) / total, 0)}%` : 'all above'}); ` +
       `the run ${fmt(wall, 0)} s, ${fmt(runCpu, 0)} CPU-s counted (setup and vitest included; containers not), vitest exit ${run.status}`,
+  );
+  const cores = availableParallelism();
+  console.log(
+    `the machine: ${fmt(machineAfter.busy - machineBefore.busy, 0)} core-s busy (anything running, containers and the kernel included), ` +
+      `the cores ${fmt(100 * idleShare, 0)}% idle; fewer files than its ${cores} cores ran for ${fmt(underfilled(files, startedEpoch, Date.now(), cores), 0)} s of the run`,
   );
   process.exitCode = run.status ?? 1;
 } finally {

@@ -35,6 +35,8 @@ afterAll(() => {
     own: end.own - start.own,
     children: end.children - start.children,
     wall: (performance.now() - startedAt) / 1000,
+    // When it started (epoch ms): a timeline of the run, the files side by side.
+    started: Date.now() - (performance.now() - startedAt),
     pid: process.pid,
   };
   appendFileSync(LOG, `${JSON.stringify(line)}\n`);

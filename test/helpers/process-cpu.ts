@@ -15,3 +15,14 @@ export function processCpu(pid: number | 'self' = 'self'): { own: number; childr
   const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number);
   return { own: (utime + stime) / TICKS, children: (cutime + cstime) / TICKS };
 }
+
+/**
+ * The whole machine's CPU seconds so far, every core summed (Linux /proc/stat): `busy`, anything running
+ * (any process, containers and the kernel's own work included), and `idle` (waiting for the disk counted as idle).
+ */
+export function machineCpu(): { busy: number; idle: number } {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
+  // user nice system idle iowait irq softirq steal (guest time is already inside user).
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks.map(Number);
+  return { busy: (user + nice + system + irq + softirq + steal) / TICKS, idle: (idle + iowait) / TICKS };
+}
