@@ -94,6 +94,42 @@ class Interner {
  */
 const READ_BATCH_ROWS = 65_536;
 
+/**
+ * One batch of providers as one row: how many, then each column's values joined (text columns with U+001F,
+ * which no name, city or specialty contains; fixed-width ones without a separator). The columns are NOT NULL
+ * but primary_taxonomy (a NULL would drop out of group_concat and fail the counts in internBatch).
+ */
+const BATCH_SQL = `SELECT COUNT(*), group_concat(npi, ''), group_concat(last_name, char(31)), group_concat(first_name, char(31)),
+      group_concat(substr(state || '  ', 1, 2), ''), group_concat(city, char(31)), group_concat(substr(zip_code || '-----', 1, 5), ''),
+      group_concat(substr(ifnull(zcta, '') || '-----', 1, 5), ''),
+      group_concat(ifnull(primary_taxonomy, '') || char(30) || primary_specialty, char(31))
+    FROM providers WHERE rowid > ? AND rowid <= ?`;
+
+type Batch = [
+  count: number,
+  npis: string,
+  lasts: string,
+  firsts: string,
+  states: string,
+  cities: string,
+  zips: string,
+  zctas: string,
+  groups: string,
+];
+
+/** The key lists being built: text columns interned by their normalised key, fixed-width codes by their characters. */
+interface ColumnKeys {
+  last: Interner;
+  first: Interner;
+  city: Interner;
+  groups: Interner;
+  states: StateInterner;
+  zips: ZipInterner;
+  zctas: ZipInterner;
+}
+
+type IdColumns = Omit<ProviderRows, `${string}Keys` | 'groupNames'>;
+
 /** Every provider of the providers table as small integers, with the distinct keys they refer to. */
 export function readProviders(
   db: Database.Database,
@@ -101,102 +137,94 @@ export function readProviders(
 ): ProviderRows {
   const total = db.prepare('SELECT COUNT(*) FROM providers').pluck().get() as number;
   const maxRowid = db.prepare('SELECT ifnull(MAX(rowid), 0) FROM providers').pluck().get() as number;
-  const rows = {
-    npi: new Uint32Array(total),
-    last: new Uint32Array(total),
-    first: new Uint32Array(total),
-    state: new Uint32Array(total),
-    city: new Uint32Array(total),
-    zip: new Uint32Array(total),
-    zcta: new Uint32Array(total),
-    group: new Uint32Array(total),
+  const ids = (): Uint32Array => new Uint32Array(total);
+  const rows: IdColumns = { npi: ids(), last: ids(), first: ids(), state: ids(), city: ids(), zip: ids(), zcta: ids(), group: ids() };
+  const keys: ColumnKeys = {
+    last: new Interner(searchKey),
+    first: new Interner(searchKey),
+    city: new Interner(searchKey),
+    groups: new Interner((g) => g),
+    states: new StateInterner(),
+    zips: new ZipInterner(),
+    zctas: new ZipInterner(),
   };
-  const last = new Interner(searchKey);
-  const first = new Interner(searchKey);
-  const city = new Interner(searchKey);
-  const groups = new Interner((g) => g);
-  // State, ZIP and ZCTA are fixed-width and read from character codes, without a string or a map lookup per row.
-  const stateKeys: string[] = [];
-  const stateIdOfCode = new Int32Array(0x10000).fill(-1);
-  const zips = new ZipInterner();
-  const zctas = new ZipInterner();
-  // Text columns are joined with U+001F, which no name, city or specialty contains (a miscount below would say so).
-  // The columns are NOT NULL but primary_taxonomy (a NULL would drop out of group_concat and fail the counts below).
-  const batch = db
-    .prepare(`SELECT COUNT(*), group_concat(npi, ''), group_concat(last_name, char(31)), group_concat(first_name, char(31)),
-      group_concat(substr(state || '  ', 1, 2), ''), group_concat(city, char(31)), group_concat(substr(zip_code || '-----', 1, 5), ''),
-      group_concat(substr(ifnull(zcta, '') || '-----', 1, 5), ''),
-      group_concat(ifnull(primary_taxonomy, '') || char(30) || primary_specialty, char(31))
-    FROM providers WHERE rowid > ? AND rowid <= ?`)
-    .raw();
-  let i = 0;
+  const batch = db.prepare(BATCH_SQL).raw();
+  let read = 0;
   for (let from = 0; from < maxRowid; from += READ_BATCH_ROWS) {
-    const [count, npis, lasts, firsts, states, cities, zipTexts, zctaTexts, groupTexts] = batch.get(from, from + READ_BATCH_ROWS) as [
-      number,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
-    if (count === 0) continue;
-    if (i + count > total) throw new Error('providers grew while the directory was read');
-    // Every value of a column is accounted for, or a name held the separator and the directory would be wrong.
-    const counts = [
-      last.internAll(lasts, 31, rows.last, i),
-      first.internAll(firsts, 31, rows.first, i),
-      city.internAll(cities, 31, rows.city, i),
-      groups.internAll(groupTexts, 31, rows.group, i),
-    ];
-    if (
-      counts.some((n) => n !== count) ||
-      npis.length !== 10 * count ||
-      states.length !== 2 * count ||
-      zipTexts.length !== 5 * count ||
-      zctaTexts.length !== 5 * count
-    ) {
-      throw new Error(
-        `providers rows ${from + 1}-${from + READ_BATCH_ROWS}: a value contains the control character U+001F, or an NPI is not 10 digits; the directory cannot be built`,
-      );
-    }
-    for (let k = 0; k < count; k++, i++) {
-      let npi = 0;
-      for (let d = 10 * k; d < 10 * k + 10; d++) npi = npi * 10 + npis.charCodeAt(d) - 48;
-      rows.npi[i] = npi;
-      const code = ((states.charCodeAt(2 * k) << 8) | states.charCodeAt(2 * k + 1)) & 0xffff;
-      let stateId = stateIdOfCode[code];
-      if (stateId < 0) {
-        const key = states
-          .slice(2 * k, 2 * k + 2)
-          .trim()
-          .toUpperCase();
-        stateId = stateKeys.indexOf(key);
-        if (stateId < 0) stateId = stateKeys.push(key) - 1;
-        stateIdOfCode[code] = stateId;
-      }
-      rows.state[i] = stateId;
-      rows.zip[i] = zips.idAt(zipTexts, 5 * k);
-      rows.zcta[i] = zctas.idAt(zctaTexts, 5 * k);
-    }
+    const values = batch.get(from, from + READ_BATCH_ROWS) as Batch;
+    if (values[0] === 0) continue;
+    if (read + values[0] > total) throw new Error('providers grew while the directory was read');
+    internBatch(values, keys, rows, read, from);
+    read += values[0];
   }
-  if (i !== total) throw new Error(`providers has ${total} rows but ${i} were read`);
-  const groupNames = groups.keys.map((g) => {
+  if (read !== total) throw new Error(`providers has ${total} rows but ${read} were read`);
+  const groupNames = keys.groups.keys.map((g) => {
     const [code, text] = g.split('\x1e');
     return specialtyNames(code || null, text, taxonomy);
   });
   return {
     ...rows,
-    lastKeys: last.keys,
-    firstKeys: first.keys,
-    stateKeys,
-    cityKeys: city.keys,
-    zipKeys: zips.keys,
-    zctaKeys: zctas.keys,
+    lastKeys: keys.last.keys,
+    firstKeys: keys.first.keys,
+    stateKeys: keys.states.keys,
+    cityKeys: keys.city.keys,
+    zipKeys: keys.zips.keys,
+    zctaKeys: keys.zctas.keys,
     groupNames,
   };
+}
+
+/** Writes the ids of one batch's providers into `rows` from `at` (`from`: the batch's first rowid less one, for the error). */
+function internBatch(batch: Batch, keys: ColumnKeys, rows: IdColumns, at: number, from: number): void {
+  const [count, npis, lasts, firsts, states, cities, zips, zctas, groups] = batch;
+  // Every value of a column is accounted for, or a name held the separator and the directory would be wrong.
+  const counts = [
+    keys.last.internAll(lasts, 31, rows.last, at),
+    keys.first.internAll(firsts, 31, rows.first, at),
+    keys.city.internAll(cities, 31, rows.city, at),
+    keys.groups.internAll(groups, 31, rows.group, at),
+  ];
+  if (
+    counts.some((n) => n !== count) ||
+    npis.length !== 10 * count ||
+    states.length !== 2 * count ||
+    zips.length !== 5 * count ||
+    zctas.length !== 5 * count
+  ) {
+    throw new Error(
+      `providers rows ${from + 1}-${from + READ_BATCH_ROWS}: a value contains the control character U+001F, or an NPI is not 10 digits; the directory cannot be built`,
+    );
+  }
+  for (let k = 0, i = at; k < count; k++, i++) {
+    let npi = 0;
+    for (let d = 10 * k; d < 10 * k + 10; d++) npi = npi * 10 + npis.charCodeAt(d) - 48;
+    rows.npi[i] = npi;
+    rows.state[i] = keys.states.idAt(states, 2 * k);
+    rows.zip[i] = keys.zips.idAt(zips, 5 * k);
+    rows.zcta[i] = keys.zctas.idAt(zctas, 5 * k);
+  }
+}
+
+/** Ids of two-letter state codes read from character codes, without a string per row; the key is trimmed and upper-cased. */
+class StateInterner {
+  readonly keys: string[] = [];
+  private readonly idOfCode = new Int32Array(0x10000).fill(-1);
+
+  /** The id of the code at `at` in `text`. */
+  idAt(text: string, at: number): number {
+    const code = ((text.charCodeAt(at) << 8) | text.charCodeAt(at + 1)) & 0xffff;
+    let id = this.idOfCode[code];
+    if (id < 0) {
+      const key = text
+        .slice(at, at + 2)
+        .trim()
+        .toUpperCase();
+      id = this.keys.indexOf(key);
+      if (id < 0) id = this.keys.push(key) - 1;
+      this.idOfCode[code] = id;
+    }
+    return id;
+  }
 }
 
 /** Ids of five-digit codes read from character codes, without a string or a map lookup per row; '' is the key of no usable code. */
