@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pruneBuildCache } from './helpers/build-cache.ts';
+import { entryName, pruneBuildCache } from './helpers/build-cache.ts';
 import { tempDir } from './helpers/files.ts';
-import { terminalLines } from './helpers/quick-start.ts';
+import { quickStartEntry, terminalLines } from './helpers/quick-start.ts';
 
 const HOUR = 60 * 60_000;
 const NOW = Date.parse('2026-01-02T12:00:00Z');
@@ -56,6 +56,16 @@ describe('the test build cache keeps what a run will read again', () => {
       [entry('a', '1'), entry('b', '1'), entry('e', '1'), entry('e', '2'), `${entry('d', '2')}.lock`].sort(),
     );
     expect(existsSync(current)).toBe(true);
+  });
+
+  it("keeps the quick start of every Node line CI runs: each line's is a kind of its own, not a version of one", () => {
+    const root = tempDir();
+    const current = folder(path.join(root, 'c'.repeat(16)), 0);
+    // CI's order: the suite on 26, then the lines 22 and 24; a run hours later on 26 must still find its own.
+    const lines = { 'v26.10.0': 3, 'v22.23.3': 2.5, 'v24.21.0': 2 };
+    for (const [version, hoursAgo] of Object.entries(lines)) folder(path.join(current, entryName(quickStartEntry(version))), hoursAgo);
+    expect(pruneBuildCache({ root, current, now: NOW })).toEqual([]);
+    expect(readdirSync(current)).toHaveLength(3);
   });
 });
 

@@ -73,8 +73,7 @@ export interface CacheEntry {
  */
 export async function cachedFolder(entry: CacheEntry, make: (dir: string) => Promise<void>): Promise<string> {
   const group = path.join(cacheRoot(), codeDataKey());
-  const name = `${hashOf(entry.kind, [])}-${hashOf(`${entry.kind}\n${entry.identity ?? ''}`, entry.dependsOn ?? [])}`;
-  const dir = path.join(group, name);
+  const dir = path.join(group, entryName(entry));
   const done = path.join(dir, 'done');
   mkdirSync(group, { recursive: true });
   touch(group);
@@ -105,6 +104,11 @@ export async function cachedFolder(entry: CacheEntry, make: (dir: string) => Pro
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
+}
+
+/** An entry's folder name, KIND-VERSION: pruning keeps the newest version of each kind. */
+export function entryName(entry: CacheEntry): string {
+  return `${hashOf(entry.kind, [])}-${hashOf(`${entry.kind}\n${entry.identity ?? ''}`, entry.dependsOn ?? [])}`;
 }
 
 function used(dir: string): string {

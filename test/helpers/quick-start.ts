@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cachedFolder } from './build-cache.ts';
+import { cachedFolder, type CacheEntry } from './build-cache.ts';
 import { linkedBin, ROOT, shell } from './cli.ts';
 import { moveSync, tempDir } from './files.ts';
 import { copyPackage } from './package-copy.ts';
@@ -35,6 +35,11 @@ const RUNS = ['bin', 'package.json', 'dist/code-fingerprint.txt', 'dist/src/cli'
   (name) => path.join(ROOT, name),
 );
 
+/** The quick start's entry in the build cache, for the Node line `version`. */
+export function quickStartEntry(version = process.version): CacheEntry {
+  return { kind: `the quick start: hcas sample && hcas build in a copy of the package, on node ${version}`, dependsOn: RUNS };
+}
+
 /**
  * The quick start (`hcas sample && hcas build`, the README's and the help texts' first example) run once for
  * every test file that needs the default build or what it printed (per code, data and Node line), in a fresh
@@ -42,10 +47,11 @@ const RUNS = ['bin', 'package.json', 'dist/code-fingerprint.txt', 'dist/src/cli'
  * is not kept: the error says what it printed.
  */
 export async function cachedQuickStart(): Promise<QuickStart> {
-  const kind = 'the quick start: hcas sample && hcas build in a copy of the package';
   // Made on each Node line it runs on: CI runs the quick start's test again on the other supported lines
-  // (.ci/run) to see the build made there, not read from the first line's.
-  const dir = await cachedFolder({ kind, identity: `node ${process.version}`, dependsOn: RUNS }, async (into) => {
+  // (.ci/run) to see the build made there, not read from the first line's. The line is part of the kind, not
+  // of its identity: the cache keeps the newest entry of a kind only, so with the line as identity the last
+  // line CI ran (24) left the others' quick starts to be pruned an hour later, and made again by the next run.
+  const dir = await cachedFolder(quickStartEntry(), async (into) => {
     const work = tempDir('hcas-quick-start-');
     try {
       const copy = copyPackage(work);
