@@ -118,11 +118,10 @@ function rowCounts(individuals: number): Record<RowType, number> {
   return counts;
 }
 
-/** An individual provider's NPPES line, and why it is broken when it is one of the deliberately broken rows. */
+/** An individual provider's NPPES line, its NPI and the practitioner its DAC lines are made from. */
 interface IndividualRow {
   line: string;
   npi: string;
-  reason?: BrokenReason;
   practitioner: Practitioner;
 }
 
@@ -201,7 +200,7 @@ class ProviderDraws {
     if (reason === 'malformed practice ZIP') practitioner.practice = { ...practitioner.practice, zip: 'ABCDE' };
     let line = individualLine(rng, practitioner);
     if (reason === 'short row') line = line.split('","').slice(0, SHORT_ROW_FIELDS).join('","') + '"';
-    return { line, npi, reason, practitioner };
+    return { line, npi, practitioner };
   }
 
   private zctaFor(kind: PlacementKind): Zcta {

@@ -22,7 +22,8 @@ export function processCpu(pid: number | 'self' = 'self'): { own: number; childr
  */
 export function machineCpu(): { busy: number; idle: number } {
   const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
-  // user nice system idle iowait irq softirq steal (guest time is already inside user).
+  // user nice system idle iowait irq softirq steal (guest time is already inside user). Steal, time the host
+  // gave another guest, counts as busy: the cores were not this machine's to use.
   const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks.map(Number);
   return { busy: (user + nice + system + irq + softirq + steal) / TICKS, idle: (idle + iowait) / TICKS };
 }
